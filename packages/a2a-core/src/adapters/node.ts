@@ -1,0 +1,94 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { Readable } from "node:stream";
+import type { A2AHandler } from "../handler/create-handler.js";
+import { type FetchHandler, toFetchHandler } from "./fetch.js";
+
+export type NodeHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+
+/**
+ * The handler for node:http (and Express, whose req/res are node's): converts the request to a web
+ * Request once and writes the web Response back, flushing each SSE frame as it is produced. Mount it
+ * before any body parser; if one already ran, its `req.body` is used.
+ */
+export function toNodeHandler(handler: A2AHandler | FetchHandler): NodeHandler {
+  const fetchHandler = typeof handler === "function" ? handler : toFetchHandler(handler);
+  return async (req, res) => {
+    const closed = new AbortController();
+    res.on("close", () => closed.abort());
+    let response: Response;
+    try {
+      response = await fetchHandler(toWebRequest(req, closed.signal));
+    } catch {
+      if (!res.headersSent) res.writeHead(500, { "content-type": "application/json" });
+      res.end(JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32603, message: "Internal error" } }));
+      return;
+    }
+    await writeWebResponse(response, res, closed.signal);
+  };
+}
+
+function toWebRequest(req: IncomingMessage, signal: AbortSignal): Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value === undefined) continue;
+    for (const v of Array.isArray(value) ? value : [value]) headers.append(name, v);
+  }
+  const url = `http://${req.headers.host ?? "localhost"}${req.url ?? "/"}`;
+  const method = req.method ?? "GET";
+  const init: RequestInit & { duplex?: "half" } = { method, headers, signal };
+  if (method !== "GET" && method !== "HEAD") {
+    const parsed = (req as IncomingMessage & { body?: unknown }).body;
+    if (parsed !== undefined && req.readableEnded) {
+      // A body parser already consumed the stream: use what it kept.
+      init.body =
+        typeof parsed === "string"
+          ? parsed
+          : parsed instanceof Uint8Array
+            ? Buffer.from(parsed).toString("utf8")
+            : JSON.stringify(parsed);
+      headers.delete("content-length");
+    } else {
+      init.body = Readable.toWeb(req) as ReadableStream<Uint8Array>;
+      init.duplex = "half";
+    }
+  }
+  return new Request(url, init);
+}
+
+async function writeWebResponse(response: Response, res: ServerResponse, closed: AbortSignal): Promise<void> {
+  const headers: Record<string, string> = {};
+  response.headers.forEach((value, name) => {
+    headers[name] = value;
+  });
+  res.writeHead(response.status, headers);
+  if (!response.body) {
+    res.end();
+    return;
+  }
+  const reader = response.body.getReader();
+  const onClose = () => void reader.cancel().catch(() => {});
+  closed.addEventListener("abort", onClose, { once: true });
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      // Each SSE frame is written (and so flushed) as soon as it exists; wait when the socket is full.
+      if (!res.write(value))
+        await new Promise<void>((resolve) => {
+          const resume = () => {
+            res.off("drain", resume);
+            res.off("close", resume);
+            resolve();
+          };
+          res.once("drain", resume);
+          res.once("close", resume);
+        });
+      if (closed.aborted) break;
+    }
+  } catch {
+    // The client went away or the stream failed: nothing more to write.
+  } finally {
+    closed.removeEventListener("abort", onClose);
+    res.end();
+  }
+}

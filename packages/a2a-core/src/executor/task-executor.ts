@@ -1,0 +1,59 @@
+import type { Artifact, Message, Task } from "../schemas/a2a.js";
+
+/** Non-terminal states an executor may report while it works. */
+export type ProgressState = "working" | "input-required" | "auth-required";
+
+/** Progress an executor reports; each becomes one `update` event, persisted before it is sent. */
+export type ExecutorUpdate =
+  | {
+      kind: "status";
+      /** Defaults to `working`. */
+      state?: ProgressState;
+      /** A short human-readable line, sent as an agent message in the status. */
+      message?: string;
+      /** Structured progress, e.g. `{ robotId, step, percent }`. */
+      metadata?: Record<string, unknown>;
+    }
+  | {
+      kind: "artifact";
+      artifact: Artifact;
+      append?: boolean;
+      lastChunk?: boolean;
+      metadata?: Record<string, unknown>;
+    };
+
+/** How an execution ended, if it was not canceled. */
+export interface TaskOutcome {
+  state: "completed" | "failed" | "rejected";
+  message?: string;
+  metadata?: Record<string, unknown>;
+}
+
+export interface TaskExecutionContext {
+  task: Task;
+  workspaceId: string;
+  /** `params.metadata.storeId`: the Environment the task runs in. */
+  storeId: string;
+  /** The task in plain language: the message's text parts joined. */
+  text: string;
+  /** The message that started the task. */
+  message: Message;
+  /** Aborted when the task is canceled (or taken from this runner); stop work promptly. */
+  signal: AbortSignal;
+  /** Persists and publishes one progress event. Resolves once it is stored. */
+  emit(update: ExecutorUpdate): Promise<void>;
+}
+
+/**
+ * The work behind a task (robots, in the reference server). The handler calls `execute` once per task,
+ * in the background: a client disconnecting never cancels it.
+ */
+export interface TaskExecutor {
+  execute(context: TaskExecutionContext): Promise<TaskOutcome>;
+
+  /**
+   * Whether `storeId` names an Environment of the workspace. Optional: without it every storeId is
+   * accepted. A `false` answer fails the start with -32602 on `params.metadata.storeId`.
+   */
+  hasEnvironment?(workspaceId: string, storeId: string): Promise<boolean>;
+}

@@ -1,0 +1,82 @@
+import { isTerminalState } from "../schemas/a2a.js";
+import type { JsonRpcId } from "../schemas/jsonrpc.js";
+import { encodeJsonSseFrame, encodeSseComment } from "../sse/encoder.js";
+import type { EventLog } from "../stores/event-log.js";
+import type { TaskStore } from "../stores/task-store.js";
+import type { TaskRecord } from "../stores/types.js";
+import type { Logger } from "./options.js";
+
+export interface TaskStreamOptions {
+  tasks: TaskStore;
+  events: EventLog;
+  logger: Logger;
+  /** The JSON-RPC id every frame's response carries. */
+  requestId: JsonRpcId;
+  /** The task as it is now; sent first as the `task` frame. */
+  record: TaskRecord;
+  /** Replay events with a greater sequence number; live events follow. */
+  afterSeq: number;
+  keepAliveMs: number;
+  /** Aborts when the client goes away or the server shuts down: the stream ends, the task goes on. */
+  signal: AbortSignal;
+}
+
+/** Sequence number of a task's first event, the `task` frame. */
+export const TASK_EVENT_SEQ = 1;
+
+/**
+ * The frames of one task stream: `task` (the snapshot), the logged events after `afterSeq`, live events
+ * as they are appended, and after `finished` the transport-level `final` (the terminal task). Every event
+ * comes from the durable log, so what one connection missed another can replay.
+ */
+export async function* taskStreamFrames(options: TaskStreamOptions): AsyncGenerator<string> {
+  const { tasks, events, requestId, record, keepAliveMs, signal } = options;
+  const taskId = record.task.id;
+  yield frame(TASK_EVENT_SEQ, "task", requestId, record.task);
+
+  // A terminal task always replays its `finished` event, so every stream ends with finished + final.
+  let cursor = Math.max(0, Math.min(options.afterSeq, record.lastSeq));
+  if (isTerminalState(record.task.status.state)) cursor = Math.min(cursor, record.lastSeq - 1);
+
+  while (!signal.aborted) {
+    const batch = await events.readAfter(taskId, cursor);
+    for (const event of batch) {
+      yield frame(event.seq, event.event, requestId, event.result);
+      cursor = event.seq;
+      if (event.event === "finished") {
+        const terminal = await tasks.get(record.workspaceId, taskId);
+        yield frame(event.seq, "final", requestId, terminal?.task ?? record.task);
+        return;
+      }
+    }
+    if (batch.length > 0) continue;
+    const outcome = await waitOrKeepAlive(events, taskId, cursor, keepAliveMs, signal);
+    if (outcome === "aborted") return;
+    if (outcome === "idle") yield encodeSseComment("keep-alive");
+  }
+}
+
+async function waitOrKeepAlive(
+  events: EventLog,
+  taskId: string,
+  afterSeq: number,
+  keepAliveMs: number,
+  signal: AbortSignal,
+): Promise<"event" | "idle" | "aborted"> {
+  const idle = new AbortController();
+  const timer = setTimeout(() => idle.abort(), keepAliveMs);
+  try {
+    await events.waitForEvents(taskId, afterSeq, AbortSignal.any([signal, idle.signal]));
+    return "event";
+  } catch (error) {
+    if (signal.aborted) return "aborted";
+    if (idle.signal.aborted) return "idle";
+    throw error;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function frame(seq: number, event: string, requestId: JsonRpcId, result: unknown): string {
+  return encodeJsonSseFrame({ id: seq, event, payload: { jsonrpc: "2.0", id: requestId, result } });
+}

@@ -1,0 +1,31 @@
+/**
+ * The one table of JSON-RPC methods: current (A2A v1.0) names, the older slash aliases they also answer
+ * to, and whether the reference handler implements them. Everything else looks methods up here.
+ */
+export const METHODS = {
+  SendStreamingMessage: { alias: "message/stream", streaming: true, implemented: true },
+  SubscribeToTask: { alias: "tasks/resubscribe", streaming: true, implemented: true },
+  GetTask: { alias: "tasks/get", streaming: false, implemented: true },
+  CancelTask: { alias: "tasks/cancel", streaming: false, implemented: true },
+  SendMessage: { alias: undefined, streaming: false, implemented: false },
+  GetExtendedAgentCard: { alias: undefined, streaming: false, implemented: false },
+} as const satisfies Record<string, { alias: string | undefined; streaming: boolean; implemented: boolean }>;
+
+export type MethodName = keyof typeof METHODS;
+export type MethodAlias = NonNullable<(typeof METHODS)[MethodName]["alias"]>;
+
+const byWireName = new Map<string, MethodName>();
+for (const [name, entry] of Object.entries(METHODS) as [MethodName, (typeof METHODS)[MethodName]][]) {
+  byWireName.set(name, name);
+  if (entry.alias) byWireName.set(entry.alias, name);
+}
+
+/** Resolves a method name as sent on the wire (current name or alias) to its current name. */
+export function resolveMethod(wireName: string): MethodName | undefined {
+  return byWireName.get(wireName);
+}
+
+/** The slash alias of a method, for speaking to servers that predate the current names. */
+export function aliasOf(name: MethodName): string | undefined {
+  return METHODS[name].alias;
+}

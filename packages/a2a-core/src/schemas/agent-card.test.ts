@@ -1,0 +1,33 @@
+import { describe, expect, it } from "vitest";
+import { AgentCardV1, AgentCardV03, agentCardForRequest } from "./agent-card.js";
+
+const input = {
+  name: "Store robots",
+  description: "Robots that carry out store operations",
+  endpointUrl: "http://localhost:8080/api/v1/a2a",
+  version: "1.0.0",
+  skills: [{ id: "restock", name: "Restock", description: "Restock a shelf", tags: ["store"] }],
+};
+
+describe("agent cards", () => {
+  it("serves the v0.3 card by default, with the endpoint, streaming and a bearer scheme", () => {
+    const card = AgentCardV03.parse(agentCardForRequest(new Headers(), input));
+    expect(card.url).toBe(input.endpointUrl);
+    expect(card.capabilities.streaming).toBe(true);
+    expect(card.securitySchemes.bearer).toMatchObject({ type: "http", scheme: "bearer" });
+    expect(card.security).toEqual([{ bearer: [] }]);
+    expect(card.supportedInterfaces?.[0]?.url).toBe(input.endpointUrl);
+  });
+
+  it("serves the v1.0 card when asked with A2A-Version: 1.0", () => {
+    const card = AgentCardV1.parse(agentCardForRequest(new Headers({ "A2A-Version": "1.0" }), input));
+    expect(card.supportedInterfaces[0]).toEqual({
+      url: input.endpointUrl,
+      protocolBinding: "JSONRPC",
+      protocolVersion: "1.0",
+    });
+    expect(card.securitySchemes.bearer?.httpAuthSecurityScheme.scheme).toBe("Bearer");
+    expect(card.securityRequirements[0]?.schemes.bearer).toEqual({ list: [] });
+    expect(() => AgentCardV03.parse(card)).toThrow();
+  });
+});

@@ -1,0 +1,28 @@
+import type { NewTask, TaskRecord } from "./types.js";
+
+/**
+ * Persistence of tasks. Implementations must hand out copies: mutating a returned record never changes
+ * what is stored.
+ */
+export interface TaskStore {
+  /**
+   * Stores a new task together with its first log event (`task`, seq 1) in one step, so a task never
+   * exists without the event that announced it.
+   */
+  create(input: NewTask): Promise<TaskRecord>;
+
+  /** The task as its own workspace sees it; `undefined` for an unknown id or another workspace's task. */
+  get(workspaceId: string, taskId: string): Promise<TaskRecord | undefined>;
+
+  /**
+   * Non-terminal tasks whose lease expired before `now`: the runner that held them is gone. Oldest
+   * first, at most `limit`.
+   */
+  listOrphaned(now: string, limit: number): Promise<TaskRecord[]>;
+
+  /**
+   * Extends the leases `owner` holds on `taskIds` to `expiresAt`. Returns the ids whose lease was
+   * extended; a missing id is a task that ended or was taken over, and its runner should stop.
+   */
+  renewLeases(owner: string, taskIds: readonly string[], expiresAt: string): Promise<string[]>;
+}

@@ -1,0 +1,413 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { toFetchHandler } from "../src/adapters/fetch.js";
+import { ERROR_CODES } from "../src/errors.js";
+import { METHODS } from "../src/methods.js";
+import { Task, TaskStatusUpdateEvent } from "../src/schemas/a2a.js";
+import { type Harness, makeHarness, readFrames, ScriptedExecutor, startParams, waitFor } from "./helpers.js";
+
+const harnesses: Harness[] = [];
+function harness(...args: Parameters<typeof makeHarness>): Harness {
+  const h = makeHarness(...args);
+  harnesses.push(h);
+  return h;
+}
+afterEach(async () => {
+  await Promise.all(harnesses.splice(0).map((h) => h.handler.close({ graceMs: 0 })));
+});
+
+function start(h: Harness, params = startParams(), method = "SendStreamingMessage", id: string | number = "s1") {
+  return h.call({ jsonrpc: "2.0", id, method, params });
+}
+
+describe("SendStreamingMessage", () => {
+  it("streams task(working) → update* → finished → final, each a JSON-RPC response with the request id", async () => {
+    const h = harness();
+    const res = await start(h, startParams("restock aisle 5", "m-1"), "SendStreamingMessage", "req-7");
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toMatch(/^text\/event-stream/);
+    expect(res.headers.get("cache-control")).toContain("no-cache");
+    expect(res.headers.get("x-accel-buffering")).toBe("no");
+    const frames = await readFrames(res);
+    expect(frames.map((f) => f.event)).toEqual(["task", "update", "update", "finished", "final"]);
+    expect(frames.map((f) => f.id)).toEqual(["1", "2", "3", "4", "4"]);
+
+    const task = Task.parse(frames[0]?.result);
+    expect(task.status.state).toBe("working");
+    expect(task.metadata).toEqual({ storeId: "store-001", messageId: "m-1" });
+    expect(task.history[0]?.parts).toEqual([{ kind: "text", text: "restock aisle 5" }]);
+
+    const update = TaskStatusUpdateEvent.parse(frames[1]?.result);
+    expect(update).toMatchObject({ taskId: task.id, final: false, metadata: { robotId: "robot-1", step: 1 } });
+    const finished = TaskStatusUpdateEvent.parse(frames[3]?.result);
+    expect(finished).toMatchObject({ taskId: task.id, final: true, status: { state: "completed" } });
+    expect(Task.parse(frames[4]?.result).status.state).toBe("completed");
+  });
+
+  it("answers to its alias message/stream", async () => {
+    const h = harness();
+    const frames = await readFrames(await start(h, startParams(), "message/stream"));
+    expect(frames[0]?.event).toBe("task");
+    expect(frames.at(-2)?.event).toBe("finished");
+  });
+
+  it("returns the original task for a retry with the same messageId and dispatches robots once", async () => {
+    const h = harness();
+    const first = await readFrames(await start(h, startParams("restock aisle 5", "m-1")), 1);
+    const retry = await readFrames(await start(h, startParams("restock aisle 5", "m-1")));
+    expect(retry[0]?.result.id).toBe(first[0]?.result.id);
+    expect(retry.at(-2)?.event).toBe("finished");
+    expect(h.executor.dispatched).toBe(1);
+  });
+
+  it("returns the original task even when a retry's text differs (contract rule 1)", async () => {
+    const h = harness();
+    const first = await readFrames(await start(h, startParams("restock aisle 5", "m-1")));
+    const retry = await readFrames(await start(h, startParams("something else", "m-1")));
+    expect(retry[0]?.result.id).toBe(first[0]?.result.id);
+    expect(h.executor.dispatched).toBe(1);
+  });
+
+  it("creates exactly one task for 50 concurrent starts with one messageId", async () => {
+    const h = harness();
+    const responses = await Promise.all(Array.from({ length: 50 }, () => start(h, startParams("x", "same"))));
+    const frames = await Promise.all(responses.map((r) => readFrames(r)));
+    const ids = new Set(frames.map((f) => f[0]?.result.id));
+    expect(ids.size).toBe(1);
+    expect(h.executor.dispatched).toBe(1);
+    for (const f of frames) expect(f.at(-2)?.event).toBe("finished");
+  });
+
+  it("starts a new task for a different messageId, even with identical text", async () => {
+    const h = harness();
+    const a = await readFrames(await start(h, startParams("restock aisle 5", "m-1")));
+    const b = await readFrames(await start(h, startParams("restock aisle 5", "m-2")));
+    expect(a[0]?.result.id).not.toBe(b[0]?.result.id);
+    expect(h.executor.dispatched).toBe(2);
+  });
+
+  it("starts a new task for every request without a messageId", async () => {
+    const h = harness();
+    const a = await readFrames(await start(h, startParams("restock aisle 5")));
+    const b = await readFrames(await start(h, startParams("restock aisle 5")));
+    expect(a[0]?.result.id).not.toBe(b[0]?.result.id);
+    expect(h.executor.dispatched).toBe(2);
+  });
+
+  it("keeps a messageId scoped to its workspace", async () => {
+    const h = harness();
+    const a = await readFrames(
+      await h.call({ jsonrpc: "2.0", id: 1, method: "SendStreamingMessage", params: startParams("x", "m") }),
+    );
+    const b = await readFrames(
+      await h.call(
+        { jsonrpc: "2.0", id: 1, method: "SendStreamingMessage", params: startParams("x", "m") },
+        { token: "partner-b" },
+      ),
+    );
+    expect(a[0]?.result.id).not.toBe(b[0]?.result.id);
+  });
+
+  it("does not cancel the task when the client disconnects", async () => {
+    const h = harness(new ScriptedExecutor(undefined, undefined, true));
+    const controller = new AbortController();
+    const res = await start(h, startParams("x", "m-drop"));
+    const [first] = await readFrames(res, 1);
+    controller.abort();
+    await res.body?.cancel();
+    await h.executor.release();
+    await h.executor.release();
+    await h.executor.release();
+    const taskId = first?.result.id as string;
+    await waitFor(async () => (await h.rpc("GetTask", { id: taskId })).body.result.status.state === "completed");
+  });
+
+  it.each([
+    ["missing message", { metadata: { storeId: "store-001" } }, "params.message"],
+    ["missing storeId", { message: { role: "user", parts: [{ kind: "text", text: "x" }] } }, "params.metadata"],
+    ["empty parts", { ...startParams(), message: { role: "user", parts: [] } }, "params.message.parts"],
+    ["only blank text", startParams("   "), "params.message.parts"],
+    [
+      "unknown part kind",
+      { ...startParams(), message: { role: "user", parts: [{ kind: "video" }] } },
+      "params.message.parts.0.kind",
+    ],
+    [
+      "agent role",
+      { ...startParams(), message: { role: "agent", parts: [{ kind: "text", text: "x" }] } },
+      "params.message.role",
+    ],
+    ["unknown environment", startParams("x", undefined, "warehouse-9"), "params.metadata.storeId"],
+    [
+      "numeric messageId",
+      { ...startParams(), message: { role: "user", messageId: 5, parts: [{ kind: "text", text: "x" }] } },
+      "params.message.messageId",
+    ],
+  ])("answers -32602 naming the field for %s", async (_name, params, field) => {
+    const h = harness();
+    const res = await start(h, params as never);
+    expect(res.status).toBe(200);
+    const body = await res.json();
+    expect(body.id).toBe("s1");
+    expect(body.error.code).toBe(ERROR_CODES.InvalidParams);
+    expect(body.error.data.field).toBe(field);
+    expect(h.executor.dispatched).toBe(0);
+  });
+});
+
+describe("GetTask, CancelTask, SubscribeToTask", () => {
+  it("polls a task with GetTask and its alias, honouring historyLength", async () => {
+    const h = harness();
+    const frames = await readFrames(await start(h));
+    const id = frames[0]?.result.id;
+    for (const method of ["GetTask", "tasks/get"]) {
+      const { body } = await h.rpc(method, { id });
+      expect(Task.parse(body.result).status.state).toBe("completed");
+    }
+    expect((await h.rpc("GetTask", { id, historyLength: 0 })).body.result.history).toEqual([]);
+    expect((await h.rpc("GetTask", { id, historyLength: 1 })).body.result.history).toHaveLength(1);
+  });
+
+  it("cancels a running task: the stream ends canceled and the robots stop", async () => {
+    const h = harness(new ScriptedExecutor(undefined, undefined, true));
+    const res = await start(h);
+    const reader = readFrames(res);
+    await waitFor(() => h.executor.dispatched === 1);
+    const id = h.executor.contexts[0]?.task.id;
+    const { body } = await h.rpc("CancelTask", { id });
+    expect(body.result.status.state).toBe("canceled");
+    expect(h.executor.contexts[0]?.signal.aborted).toBe(true);
+    const frames = await reader;
+    expect(frames.at(-2)).toMatchObject({ event: "finished", result: { status: { state: "canceled" }, final: true } });
+    expect(frames.filter((f) => f.event === "finished")).toHaveLength(1);
+    expect((await h.rpc("GetTask", { id })).body.result.status.state).toBe("canceled");
+  });
+
+  it("refuses to cancel a terminal task with -32002 and the state in data", async () => {
+    const h = harness();
+    const id = (await readFrames(await start(h)))[0]?.result.id;
+    for (const method of ["CancelTask", "tasks/cancel"]) {
+      const { body } = await h.rpc(method, { id });
+      expect(body.error).toMatchObject({ code: ERROR_CODES.TaskNotCancelable, data: { state: "completed" } });
+    }
+  });
+
+  it.each(["GetTask", "tasks/get", "CancelTask", "tasks/cancel", "SubscribeToTask", "tasks/resubscribe"])(
+    "%s answers -32001 for an unknown task and for another workspace's task",
+    async (method) => {
+      const h = harness(new ScriptedExecutor(undefined, undefined, true));
+      const res = await start(h);
+      const [first] = await readFrames(res, 1);
+      const unknown = await h.rpc(method, { id: "00000000-0000-0000-0000-000000000000" });
+      expect(unknown.body.error.code).toBe(ERROR_CODES.TaskNotFound);
+      const foreign = await h.rpc(method, { id: first?.result.id }, "partner-b");
+      expect(foreign.body.error.code).toBe(ERROR_CODES.TaskNotFound);
+      expect(foreign.body.error).toEqual(expect.objectContaining({ message: unknown.body.error.message }));
+      // The foreign cancel did not touch the task.
+      expect((await h.rpc("GetTask", { id: first?.result.id })).body.result.status.state).toBe("working");
+    },
+  );
+
+  it("SubscribeToTask with Last-Event-ID replays exactly the missed events, then live ones", async () => {
+    const h = harness(new ScriptedExecutor(undefined, undefined, true));
+    const res = await start(h, startParams("x", "m-re"));
+    const firstConnection = readFrames(res, 2);
+    await h.executor.release(); // update seq 2
+    const seen = await firstConnection;
+    expect(seen.map((f) => f.id)).toEqual(["1", "2"]);
+    await h.executor.release(); // update seq 3, missed by the client
+    await waitFor(async () => (await h.stores.events.readAfter(seen[0]?.result.id, 0)).length === 3);
+
+    const resumed = await h.call(
+      { jsonrpc: "2.0", id: "sub", method: "SubscribeToTask", params: { id: seen[0]?.result.id } },
+      { headers: { "last-event-id": "2" } },
+    );
+    const framesPromise = readFrames(resumed);
+    await h.executor.release(); // finish
+    const frames = await framesPromise;
+    expect(frames.map((f) => `${f.event}:${f.id}`)).toEqual(["task:1", "update:3", "finished:4", "final:4"]);
+    const allIds = new Set([...seen, ...frames.slice(1)].map((f) => `${f.event}:${f.id}`));
+    expect(allIds.size).toBe(seen.length + frames.length - 1);
+  });
+
+  it("SubscribeToTask without Last-Event-ID sends the snapshot then only new events", async () => {
+    const h = harness(new ScriptedExecutor(undefined, undefined, true));
+    const [first] = await readFrames(await start(h), 1);
+    await h.executor.release();
+    await waitFor(async () => (await h.stores.events.readAfter(first?.result.id, 0)).length === 2);
+    // The reattach reads the task when it is answered; release the robots only after that.
+    const subResponse = await h.call({
+      jsonrpc: "2.0",
+      id: "sub",
+      method: "tasks/resubscribe",
+      params: { id: first?.result.id },
+    });
+    const sub = readFrames(subResponse);
+    await h.executor.release();
+    await h.executor.release();
+    const frames = await sub;
+    expect(frames.map((f) => `${f.event}:${f.id}`)).toEqual(["task:1", "update:3", "finished:4", "final:4"]);
+    expect(frames[0]?.result.status.message?.parts[0].text).toBe("robot-1 moving to aisle 5");
+  });
+
+  it("SubscribeToTask of a terminal task sends task, finished, final at once", async () => {
+    const h = harness();
+    const id = (await readFrames(await start(h)))[0]?.result.id;
+    const frames = await readFrames(await h.call({ jsonrpc: "2.0", id: 1, method: "SubscribeToTask", params: { id } }));
+    expect(frames.map((f) => f.event)).toEqual(["task", "finished", "final"]);
+    expect(frames[0]?.result.status.state).toBe("completed");
+  });
+});
+
+describe("protocol errors", () => {
+  it.each([
+    ["not JSON", "{oops", ERROR_CODES.ParseError, null],
+    ["a batch", "[]", ERROR_CODES.InvalidRequest, null],
+    ["a string", '"hi"', ERROR_CODES.InvalidRequest, null],
+    ["wrong jsonrpc", { jsonrpc: "1.0", id: 1, method: "GetTask" }, ERROR_CODES.InvalidRequest, 1],
+    ["missing id", { jsonrpc: "2.0", method: "GetTask", params: {} }, ERROR_CODES.InvalidRequest, null],
+    ["object id", { jsonrpc: "2.0", id: {}, method: "GetTask" }, ERROR_CODES.InvalidRequest, null],
+    ["numeric method", { jsonrpc: "2.0", id: 1, method: 7 }, ERROR_CODES.InvalidRequest, 1],
+    ["array params", { jsonrpc: "2.0", id: 1, method: "GetTask", params: [] }, ERROR_CODES.InvalidRequest, 1],
+    ["unknown method", { jsonrpc: "2.0", id: "x", method: "tasks/list" }, ERROR_CODES.MethodNotFound, "x"],
+    ["GetTask without id", { jsonrpc: "2.0", id: 2, method: "GetTask", params: {} }, ERROR_CODES.InvalidParams, 2],
+    [
+      "negative historyLength",
+      { jsonrpc: "2.0", id: 2, method: "GetTask", params: { id: "a", historyLength: -1 } },
+      ERROR_CODES.InvalidParams,
+      2,
+    ],
+    [
+      "SendMessage",
+      { jsonrpc: "2.0", id: 3, method: "SendMessage", params: startParams() },
+      ERROR_CODES.UnsupportedOperation,
+      3,
+    ],
+    [
+      "GetExtendedAgentCard",
+      { jsonrpc: "2.0", id: 4, method: "GetExtendedAgentCard" },
+      ERROR_CODES.UnsupportedOperation,
+      4,
+    ],
+  ])("%s → %s", async (_name, body, code, id) => {
+    const h = harness();
+    const res = await h.call(body);
+    expect(res.status).toBe(200);
+    const json = await res.json();
+    expect(json).toMatchObject({ jsonrpc: "2.0", id, error: { code } });
+    expect(typeof json.error.message).toBe("string");
+  });
+
+  it("hides internal failures behind a bare -32603", async () => {
+    const h = harness();
+    h.stores.tasks.get = async () => {
+      throw new Error("connection to 10.0.0.5 refused: SELECT secret FROM tasks");
+    };
+    const { body } = await h.rpc("GetTask", { id: "x" });
+    expect(body.error).toEqual({ code: ERROR_CODES.InternalError, message: "Internal error" });
+  });
+
+  it("answers 401 with WWW-Authenticate for a missing or unknown token, 403 for a user token, never SSE", async () => {
+    const h = harness();
+    for (const token of [null, "nope"]) {
+      const res = await h.call(
+        { jsonrpc: "2.0", id: 1, method: "SendStreamingMessage", params: startParams() },
+        { token },
+      );
+      expect(res.status).toBe(401);
+      expect(res.headers.get("www-authenticate")).toMatch(/^Bearer/);
+      expect(res.headers.get("content-type")).toMatch(/application\/json/);
+      expect((await res.json()).id).toBeNull();
+    }
+    const res = await h.call({ jsonrpc: "2.0", id: 1, method: "GetTask", params: { id: "x" } }, { token: "user-a" });
+    expect(res.status).toBe(403);
+    expect((await res.json()).error.message).toMatch(/user session token/);
+    expect(h.executor.dispatched).toBe(0);
+  });
+
+  it("answers 413 for a body over the limit and 405 for other HTTP methods", async () => {
+    const h = harness(undefined, { maxBodyBytes: 1024 });
+    const res = await h.call({ jsonrpc: "2.0", id: 1, method: "GetTask", params: { id: "x".repeat(2000) } });
+    expect(res.status).toBe(413);
+    expect((await res.json()).error.code).toBe(ERROR_CODES.InvalidRequest);
+    const get = await toFetchHandler(h.handler)(new Request("http://test/api/v1/a2a"));
+    expect(get.status).toBe(405);
+    expect(get.headers.get("allow")).toBe("POST");
+  });
+
+  it("answers -32700 for a body that is not UTF-8", async () => {
+    const h = harness();
+    const res = await toFetchHandler(h.handler)(
+      new Request("http://test/api/v1/a2a", {
+        method: "POST",
+        headers: { authorization: "Bearer partner-a" },
+        body: new Uint8Array([0x7b, 0xff, 0xfe, 0x7d]),
+      }),
+    );
+    expect((await res.json()).error.code).toBe(ERROR_CODES.ParseError);
+  });
+
+  it("resolves every alias in the method table to its method", async () => {
+    const h = harness();
+    for (const [name, entry] of Object.entries(METHODS)) {
+      for (const wire of [name, entry.alias].filter(Boolean) as string[]) {
+        const res = await h.call({ jsonrpc: "2.0", id: 1, method: wire, params: { id: "missing" } });
+        const body = res.headers.get("content-type")?.includes("json") ? await res.json() : undefined;
+        // Known methods never answer "method not found".
+        expect(body?.error?.code).not.toBe(ERROR_CODES.MethodNotFound);
+      }
+    }
+  });
+});
+
+describe("recovery and shutdown", () => {
+  it("ends a task whose runner vanished (lease expired) as failed, with the reason, and streams see it", async () => {
+    const h = harness();
+    const crashedAt = new Date(Date.now() - 120_000).toISOString();
+    await h.stores.tasks.create({
+      workspaceId: "ws-a",
+      createdAt: crashedAt,
+      lease: { owner: "crashed-instance", expiresAt: crashedAt },
+      task: {
+        kind: "task",
+        id: "orphan-1",
+        contextId: "ctx-1",
+        status: { state: "working", timestamp: crashedAt },
+        history: [],
+        artifacts: [],
+        metadata: { storeId: "store-001" },
+      },
+    });
+    expect(await h.handler.recoverOrphanedTasks()).toBe(1);
+    expect(await h.handler.recoverOrphanedTasks()).toBe(0);
+    const frames = await readFrames(
+      await h.call({ jsonrpc: "2.0", id: 1, method: "SubscribeToTask", params: { id: "orphan-1" } }),
+    );
+    expect(frames.map((f) => f.event)).toEqual(["task", "finished", "final"]);
+    expect(frames[1]?.result.status.state).toBe("failed");
+    expect(frames[1]?.result.status.message.parts[0].text).toMatch(/stopped before the task finished/);
+  });
+
+  it("never takes over a task whose runner keeps renewing its lease", async () => {
+    let now = Date.now();
+    const h = harness(new ScriptedExecutor(undefined, undefined, true), { now: () => new Date(now), leaseMs: 60 });
+    await readFrames(await start(h), 1);
+    now += 30;
+    await new Promise((r) => setTimeout(r, 120)); // several renewals and sweeps
+    now += 30;
+    expect(await h.handler.recoverOrphanedTasks()).toBe(0);
+    expect((await h.rpc("GetTask", { id: h.executor.contexts[0]?.task.id })).body.result.status.state).toBe("working");
+  });
+
+  it("close() ends open streams and fails tasks still running after the grace period", async () => {
+    const h = harness(new ScriptedExecutor(undefined, undefined, true));
+    const res = await start(h);
+    const reader = readFrames(res);
+    await waitFor(() => h.executor.dispatched === 1);
+    const id = h.executor.contexts[0]?.task.id;
+    await h.handler.close({ graceMs: 10 });
+    const frames = await reader;
+    expect(frames.map((f) => f.event)).toEqual(["task"]);
+    const record = await h.stores.tasks.get("ws-a", id as string);
+    expect(record?.task.status.state).toBe("failed");
+  });
+});
