@@ -137,6 +137,8 @@ describe("SendStreamingMessage", () => {
       "params.message.role",
     ],
     ["unknown environment", startParams("x", undefined, "warehouse-9"), "params.metadata.storeId"],
+    ["U+0000 in the text", startParams("restock \u0000 aisle"), "params.message.parts.0.text"],
+    ["U+0000 in the messageId", startParams("x", "m\u0000"), "params.message.messageId"],
     [
       "numeric messageId",
       { ...startParams(), message: { role: "user", messageId: 5, parts: [{ kind: "text", text: "x" }] } },

@@ -13,6 +13,7 @@ import { isTerminalState, type Message, type Task } from "../schemas/a2a.js";
 import type { JsonRpcId } from "../schemas/jsonrpc.js";
 import { GetTaskParams, SendStreamingMessageParams, TaskIdParams } from "../schemas/params.js";
 import type { TaskRecord } from "../stores/types.js";
+import { findNulCharacter } from "./find-nul.js";
 import { type A2AHandlerOptions, DEFAULTS, type Logger, silentLogger } from "./options.js";
 import { type A2AHandlerResponse, JSON_HEADERS, SSE_HEADERS } from "./response.js";
 import { TaskRunner } from "./task-runner.js";
@@ -115,6 +116,8 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHandler {
 
   async function sendStreamingMessage(req: DecodedRequest, caller: Caller, http: A2AHandlerRequest) {
     const params = parseParams(SendStreamingMessageParams, req.params);
+    const nulAt = findNulCharacter(params);
+    if (nulAt) throw InvalidParamsError.forField(nulAt, "must not contain the character U+0000");
     const { message } = params;
     const storeId = params.metadata.storeId;
     if (message.role !== "user") {

@@ -1,0 +1,55 @@
+/**
+ * The one small query interface every store in this package runs on. Two implementations: PGlite
+ * (embedded PostgreSQL in WASM) and node-postgres (a `pg.Pool`). Both speak the same SQL dialect and
+ * hand back the same row values: `timestamptz` as `Date`, `jsonb` parsed, `int8` as a number (a
+ * `bigint` beyond 2^53), `bytea` as a `Uint8Array`, sessions in the UTC time zone.
+ */
+export interface QueryResult<Row> {
+  rows: Row[];
+  rowCount: number;
+}
+
+export interface Queryable {
+  /** Runs one parameterised statement (`$1`, `$2` …). Values are never spliced into the SQL text. */
+  query<Row = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<QueryResult<Row>>;
+  /**
+   * Runs a script of several statements that take no parameters (a migration file). Never pass it text
+   * that contains values from outside.
+   */
+  exec(sql: string): Promise<void>;
+}
+
+export interface Database extends Queryable {
+  readonly kind: "pglite" | "postgres";
+  /**
+   * Runs `fn` inside one transaction: committed if it resolves, rolled back if it throws. Use only `tx`
+   * inside `fn`: PGlite has a single connection, so a query on the database itself would wait for the
+   * transaction that waits for it.
+   */
+  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  /**
+   * LISTEN on a channel (lower-case letters, digits and `_`); returns a function that stops listening.
+   * On PostgreSQL all channels of one Database share one dedicated connection, which reconnects by
+   * itself; notifications sent while it was down are lost, so `onReconnect` (if given) is called once it
+   * is back: re-read whatever you were waiting for.
+   */
+  listen(
+    channel: string,
+    onPayload: (payload: string) => void,
+    options?: { onReconnect?: () => void },
+  ): Promise<() => Promise<void>>;
+  /** NOTIFY a channel (delivered on commit when called inside a transaction via `tx.query`). */
+  notify(channel: string, payload: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+const CHANNEL = /^[a-z_][a-z0-9_]{0,62}$/;
+
+/**
+ * LISTEN takes an identifier, not a parameter, so channel names are checked against a strict pattern
+ * before they reach SQL (and quoted, so case and keywords can't surprise anyone).
+ */
+export function quoteChannel(channel: string): string {
+  if (!CHANNEL.test(channel)) throw new TypeError(`invalid channel name: ${JSON.stringify(channel)}`);
+  return `"${channel}"`;
+}

@@ -1,0 +1,95 @@
+import { mkdir } from "node:fs/promises";
+import { resolve } from "node:path";
+import type { ClientConfig, CustomTypesConfig, PoolConfig } from "pg";
+import type { Database } from "./database.js";
+import { pgDatabase } from "./pg-database.js";
+import { pgliteDatabase } from "./pglite-database.js";
+
+export interface OpenDatabaseOptions {
+  /** A PostgreSQL connection string (e.g. `DATABASE_URL`). Set: node-postgres; unset: embedded PGlite. */
+  url?: string;
+  /** PGlite's data directory when `url` is unset. Default `./.data/pglite`; `memory://` keeps it in memory. */
+  dataDir?: string;
+  /** Extra node-postgres pool settings (`max`, `ssl`, timeouts …), used only with `url`. */
+  pool?: PoolConfig;
+}
+
+export const DEFAULT_PGLITE_DATA_DIR = "./.data/pglite";
+
+/**
+ * Opens the database: PostgreSQL through a `pg.Pool` when `url` is set, else PGlite. The drivers are
+ * optional peer dependencies, loaded only when needed, so a PostgreSQL deployment does not carry the
+ * PGlite WASM and an embedded one does not need `pg`. Migrations are separate: call `migrate(db)`.
+ */
+export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<Database> {
+  if (options.url) return openPostgres(options.url, options.pool ?? {});
+  return openPGlite(options.dataDir ?? DEFAULT_PGLITE_DATA_DIR);
+}
+
+async function openPGlite(dataDir: string): Promise<Database> {
+  const { PGlite } = await loadDriver(() => import("@electric-sql/pglite"), "@electric-sql/pglite");
+  const hasScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(dataDir);
+  const location = hasScheme ? dataDir : resolve(dataDir);
+  if (!hasScheme) await mkdir(location, { recursive: true });
+  return pgliteDatabase(await PGlite.create(location));
+}
+
+async function openPostgres(url: string, poolConfig: PoolConfig): Promise<Database> {
+  const mod = await loadDriver(() => import("pg"), "pg");
+  // pg is CommonJS: older versions without an ESM wrapper expose their classes only on `default`.
+  const pg = typeof mod.Pool === "function" ? mod : (mod as unknown as { default: typeof mod }).default;
+  const connection: ClientConfig = {
+    ...poolConfig,
+    connectionString: url,
+    types: poolConfig.types ?? sameAsPGlite(pg),
+    options: utcSessions(poolConfig.options),
+  };
+  const pool = new pg.Pool(connection);
+  // Idle clients that fail (server restart, network) emit 'error' on the pool; unhandled it would crash
+  // the process. The pool drops such clients itself and the next query reconnects.
+  pool.on("error", () => undefined);
+  return pgDatabase(pool, () => new pg.Client({ ...connection, keepAlive: true }));
+}
+
+/**
+ * UTC sessions, like PGlite: `::date`, `date_trunc` and timestamp text must not depend on the server's
+ * configured zone. A startup option, so it holds before the first query; an explicit TimeZone wins.
+ */
+function utcSessions(options: string | undefined): string {
+  if (options && /timezone/i.test(options)) return options;
+  return options ? `${options} -c TimeZone=UTC` : "-c TimeZone=UTC";
+}
+
+/** Parse `int8` and `date` the way PGlite does, so rows look the same whichever driver produced them. */
+function sameAsPGlite(pg: typeof import("pg")): CustomTypesConfig {
+  const INT8 = 20;
+  const DATE = 1082;
+  return {
+    getTypeParser: ((oid: number, format?: "text" | "binary") => {
+      if (format !== "binary" && oid === INT8) {
+        return (text: string) => {
+          const value = Number(text);
+          return Number.isSafeInteger(value) ? value : BigInt(text);
+        };
+      }
+      if (format !== "binary" && oid === DATE) {
+        const fallback = pg.types.getTypeParser(DATE, "text");
+        return (text: string) =>
+          /^\d{4}-\d{2}-\d{2}$/.test(text) ? new Date(`${text}T00:00:00.000Z`) : fallback(text);
+      }
+      return pg.types.getTypeParser(oid, format);
+    }) as CustomTypesConfig["getTypeParser"],
+  };
+}
+
+async function loadDriver<T>(load: () => Promise<T>, name: string): Promise<T> {
+  try {
+    return await load();
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    if (code === "ERR_MODULE_NOT_FOUND" || code === "MODULE_NOT_FOUND") {
+      throw new Error(`@a2a-partner/postgres-store needs the optional dependency "${name}": install it`);
+    }
+    throw error;
+  }
+}

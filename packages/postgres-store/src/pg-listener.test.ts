@@ -1,0 +1,133 @@
+import { EventEmitter } from "node:events";
+import type { Client } from "pg";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { PgListener } from "./pg-listener.js";
+
+/** Just enough of pg.Client: connect, query (recorded), end, and the events PgListener handles. */
+class FakeClient extends EventEmitter {
+  readonly queries: string[] = [];
+  ended = false;
+  constructor(private readonly failConnect: boolean) {
+    super();
+  }
+  async connect() {
+    if (this.failConnect) throw new Error("connection refused");
+  }
+  async query(sql: string) {
+    this.queries.push(sql);
+    return { rows: [], rowCount: 0 };
+  }
+  async end() {
+    this.ended = true;
+  }
+  notify(channel: string, payload: string) {
+    this.emit("notification", { channel, payload, processId: 1 });
+  }
+}
+
+function setup(options: { failFirst?: number } = {}) {
+  const clients: FakeClient[] = [];
+  let failures = options.failFirst ?? 0;
+  const listener = new PgListener(() => {
+    const client = new FakeClient(failures-- > 0);
+    clients.push(client);
+    return client as unknown as Client;
+  });
+  return { listener, clients };
+}
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe("PgListener", () => {
+  it("serves every subscriber and channel over one connection", async () => {
+    const { listener, clients } = setup();
+    const got: string[] = [];
+    await Promise.all([
+      listener.listen("a", (p) => got.push(`a1:${p}`)),
+      listener.listen("a", (p) => got.push(`a2:${p}`)),
+      listener.listen("b", (p) => got.push(`b:${p}`)),
+    ]);
+    expect(clients).toHaveLength(1);
+    clients[0]?.notify("a", "x");
+    clients[0]?.notify("b", "y");
+    clients[0]?.notify("c", "z");
+    expect(got).toEqual(["a1:x", "a2:x", "b:y"]);
+    await listener.close();
+    expect(clients[0]?.ended).toBe(true);
+  });
+
+  it("UNLISTENs a channel only when its last subscriber stops", async () => {
+    const { listener, clients } = setup();
+    const stopOne = await listener.listen("a", () => undefined);
+    const stopTwo = await listener.listen("a", () => undefined);
+    await stopOne();
+    expect(clients[0]?.queries.filter((q) => q.startsWith("UNLISTEN"))).toEqual([]);
+    await stopTwo();
+    expect(clients[0]?.queries.filter((q) => q.startsWith("UNLISTEN"))).toEqual(['UNLISTEN "a"']);
+    await listener.close();
+  });
+
+  it("refuses channel names that are not plain identifiers", async () => {
+    const { listener, clients } = setup();
+    await expect(listener.listen('x"; drop table tasks; --', () => undefined)).rejects.toThrow(/invalid channel/);
+    expect(clients).toHaveLength(0);
+  });
+
+  it("reconnects after the connection fails, LISTENs again and tells subscribers", async () => {
+    vi.useFakeTimers();
+    const { listener, clients } = setup();
+    const got: string[] = [];
+    let reconnects = 0;
+    await listener.listen(
+      "a",
+      (p) => got.push(p),
+      () => reconnects++,
+    );
+    await listener.listen("b", () => undefined);
+    clients[0]?.emit("error", new Error("terminated by administrator"));
+    clients[0]?.emit("end");
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(clients).toHaveLength(2);
+    expect(clients[1]?.queries).toEqual(['LISTEN "a"', 'LISTEN "b"']);
+    expect(reconnects).toBe(1);
+    clients[1]?.notify("a", "after");
+    clients[0]?.notify("a", "stale connection"); // a dead client's events are ignored
+    expect(got).toEqual(["after"]);
+    await listener.close();
+  });
+
+  it("keeps retrying with backoff while the server is down", async () => {
+    vi.useFakeTimers();
+    const { listener, clients } = setup();
+    let reconnects = 0;
+    await listener.listen(
+      "a",
+      () => undefined,
+      () => reconnects++,
+    );
+    // The next three connection attempts fail, the fourth succeeds.
+    let failures = 3;
+    const original = FakeClient.prototype.connect;
+    vi.spyOn(FakeClient.prototype, "connect").mockImplementation(async function (this: FakeClient) {
+      if (failures-- > 0) throw new Error("connection refused");
+      return original.call(this);
+    });
+    clients[0]?.emit("error", new Error("server restart"));
+    await vi.advanceTimersByTimeAsync(100 + 200 + 400 + 800);
+    expect(clients).toHaveLength(5);
+    expect(reconnects).toBe(1);
+    expect(clients[4]?.queries).toEqual(['LISTEN "a"']);
+    await listener.close();
+  });
+
+  it("rejects listen when it cannot connect, and tries afresh next time", async () => {
+    const { listener, clients } = setup({ failFirst: 1 });
+    await expect(listener.listen("a", () => undefined)).rejects.toThrow("connection refused");
+    await listener.listen("a", () => undefined);
+    expect(clients).toHaveLength(2);
+    expect(clients[1]?.queries).toEqual(['LISTEN "a"']);
+    await listener.close();
+  });
+});

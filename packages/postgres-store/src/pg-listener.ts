@@ -1,0 +1,170 @@
+import type { Client } from "pg";
+import { quoteChannel } from "./database.js";
+
+interface Subscriber {
+  onPayload: (payload: string) => void;
+  onReconnect: (() => void) | undefined;
+}
+
+interface Channel {
+  subscribers: Set<Subscriber>;
+  /** Settles once LISTEN for this channel ran on the current connection. */
+  ready: Promise<void>;
+}
+
+const FIRST_RETRY_MS = 100;
+const MAX_RETRY_MS = 5_000;
+
+/**
+ * One dedicated connection that LISTENs on behalf of every subscriber of one Database. When the
+ * connection drops it reconnects with capped exponential backoff, LISTENs again on every channel, and
+ * tells subscribers (`onReconnect`) so they can re-read what a lost notification would have announced.
+ */
+export class PgListener {
+  private readonly channels = new Map<string, Channel>();
+  private client: Client | undefined;
+  private connecting: Promise<Client> | undefined;
+  private retryTimer: ReturnType<typeof setTimeout> | undefined;
+  private attempt = 0;
+  private closed = false;
+
+  constructor(private readonly createClient: () => Client) {}
+
+  async listen(
+    channel: string,
+    onPayload: (payload: string) => void,
+    onReconnect?: () => void,
+  ): Promise<() => Promise<void>> {
+    const quoted = quoteChannel(channel);
+    if (this.closed) throw new Error("the database is closed");
+    const subscriber: Subscriber = { onPayload, onReconnect };
+    let entry = this.channels.get(channel);
+    if (!entry) {
+      const created: Channel = { subscribers: new Set(), ready: Promise.resolve() };
+      created.ready = this.connection().then(async (client) => {
+        await client.query(`LISTEN ${quoted}`);
+      });
+      // A failed first LISTEN forgets the channel, so the next listen() tries again from scratch.
+      created.ready.catch(() => {
+        if (this.channels.get(channel) === created && created.subscribers.size === 0) this.channels.delete(channel);
+      });
+      this.channels.set(channel, created);
+      entry = created;
+    }
+    const current = entry;
+    current.subscribers.add(subscriber);
+    try {
+      await current.ready;
+    } catch (error) {
+      current.subscribers.delete(subscriber);
+      if (current.subscribers.size === 0 && this.channels.get(channel) === current) this.channels.delete(channel);
+      throw error;
+    }
+    let stopped = false;
+    return async () => {
+      if (stopped) return;
+      stopped = true;
+      current.subscribers.delete(subscriber);
+      if (current.subscribers.size > 0 || this.channels.get(channel) !== current) return;
+      this.channels.delete(channel);
+      // Best effort: a dropped connection has forgotten the LISTEN anyway.
+      await this.client?.query(`UNLISTEN ${quoted}`).catch(() => undefined);
+    };
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.channels.clear();
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    const client = this.client ?? (await this.connecting?.catch(() => undefined));
+    this.client = undefined;
+    await client?.end().catch(() => undefined);
+  }
+
+  private connection(): Promise<Client> {
+    if (this.client) return Promise.resolve(this.client);
+    this.connecting ??= this.open().finally(() => {
+      this.connecting = undefined;
+    });
+    return this.connecting;
+  }
+
+  private async open(): Promise<Client> {
+    const client = this.createClient();
+    // Handlers go on before connect: an unhandled 'error' event would take the whole process down.
+    client.on("error", () => this.lost(client));
+    client.on("end", () => this.lost(client));
+    client.on("notification", (message) => {
+      if (this.client === client) this.dispatch(message.channel, message.payload ?? "");
+    });
+    try {
+      await client.connect();
+    } catch (error) {
+      await client.end().catch(() => undefined);
+      throw error;
+    }
+    if (this.closed) {
+      await client.end().catch(() => undefined);
+      throw new Error("the database is closed");
+    }
+    this.client = client;
+    this.attempt = 0;
+    return client;
+  }
+
+  private lost(client: Client): void {
+    if (this.client !== client) return; // failures while opening are handled by open() itself
+    this.client = undefined;
+    client.end().catch(() => undefined);
+    this.scheduleReconnect();
+  }
+
+  private scheduleReconnect(): void {
+    if (this.closed || this.channels.size === 0 || this.retryTimer) return;
+    const delay = Math.min(MAX_RETRY_MS, FIRST_RETRY_MS * 2 ** this.attempt);
+    this.attempt += 1;
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = undefined;
+      this.relisten().then(
+        () => this.reconnected(),
+        () => this.scheduleReconnect(),
+      );
+    }, delay);
+    // Reconnecting alone should not keep a process alive that has nothing else to do.
+    this.retryTimer.unref?.();
+  }
+
+  /** Connects and LISTENs again on every channel; a connection that cannot LISTEN is given up. */
+  private async relisten(): Promise<void> {
+    const client = await this.connection();
+    try {
+      for (const name of this.channels.keys()) await client.query(`LISTEN ${quoteChannel(name)}`);
+    } catch (error) {
+      if (this.client === client) this.client = undefined;
+      await client.end().catch(() => undefined);
+      throw error;
+    }
+  }
+
+  private reconnected(): void {
+    for (const entry of this.channels.values()) {
+      for (const subscriber of entry.subscribers) safely(subscriber.onReconnect);
+    }
+  }
+
+  private dispatch(channel: string, payload: string): void {
+    const entry = this.channels.get(channel);
+    if (!entry) return;
+    for (const subscriber of entry.subscribers) safely(() => subscriber.onPayload(payload));
+  }
+}
+
+/** A subscriber's bug must not break delivery to the others (or the connection's event loop). */
+function safely(fn: (() => void) | undefined): void {
+  try {
+    fn?.();
+  } catch {
+    // ignored on purpose
+  }
+}

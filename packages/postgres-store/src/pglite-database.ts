@@ -1,0 +1,64 @@
+import type { PGliteInterface, Results, Transaction } from "@electric-sql/pglite";
+import { type Database, type Queryable, type QueryResult, quoteChannel } from "./database.js";
+
+export interface PGliteDatabaseOptions {
+  /** Close the PGlite instance when the Database closes. Default true. */
+  closeInstance?: boolean;
+}
+
+function toResult<Row>(result: Results<Row>): QueryResult<Row> {
+  return { rows: result.rows, rowCount: result.rowCount ?? result.affectedRows ?? result.rows.length };
+}
+
+/** A Queryable over PGlite's own transaction handle. */
+function transactionQueryable(tx: Transaction): Queryable {
+  return {
+    async query<Row>(sql: string, params: readonly unknown[] = []) {
+      return toResult(await tx.query<Row>(sql, [...params]));
+    },
+    async exec(sql: string) {
+      await tx.exec(sql);
+    },
+  };
+}
+
+/**
+ * A Database over an existing PGlite instance. PGlite is a single connection: its `transaction()`
+ * already serialises transactions and queries, and LISTEN/NOTIFY stay inside this one process.
+ */
+export function pgliteDatabase(instance: PGliteInterface, options: PGliteDatabaseOptions = {}): Database {
+  const closeInstance = options.closeInstance ?? true;
+  let closed = false;
+  return {
+    kind: "pglite",
+    async query<Row>(sql: string, params: readonly unknown[] = []) {
+      return toResult(await instance.query<Row>(sql, [...params]));
+    },
+    async exec(sql: string) {
+      await instance.exec(sql);
+    },
+    transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
+      return instance.transaction((tx) => fn(transactionQueryable(tx)));
+    },
+    async listen(channel, onPayload) {
+      quoteChannel(channel); // validates; PGlite splices the name into LISTEN itself
+      // PGlite keeps one LISTEN per channel however many callbacks share it, and UNLISTENs after the
+      // last one goes; there is no connection to lose, so onReconnect never fires.
+      const stop = await instance.listen(channel, onPayload);
+      let stopped = false;
+      return async () => {
+        if (stopped || instance.closed) return;
+        stopped = true;
+        await stop();
+      };
+    },
+    async notify(channel, payload) {
+      await instance.query("select pg_notify($1, $2)", [channel, payload]);
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      if (closeInstance && !instance.closed) await instance.close();
+    },
+  };
+}

@@ -1,0 +1,64 @@
+import { describe, expect, it } from "vitest";
+import { isUuid, sqlTimestamp, type TaskRow, toTaskRecord } from "./rows.js";
+
+const row = (overrides: Partial<TaskRow> = {}): TaskRow => ({
+  id: "7d0f4d3e-1c7a-4a53-9d1e-3f1f2a0c9b11",
+  workspace_id: "0b8e7f9a-5a1b-4c3d-8e9f-0a1b2c3d4e5f",
+  message_id: null,
+  snapshot: {
+    kind: "task",
+    id: "7d0f4d3e-1c7a-4a53-9d1e-3f1f2a0c9b11",
+    contextId: "c",
+    status: { state: "working", timestamp: "2025-01-01T00:00:00.000Z" },
+    history: [],
+    artifacts: [],
+    metadata: { storeId: "s" },
+  },
+  last_seq: 3,
+  lease_owner: "runner",
+  lease_expires_at: new Date("2025-01-02T00:00:00Z"),
+  created_at: new Date("2025-01-01T00:00:00Z"),
+  ...overrides,
+});
+
+describe("toTaskRecord", () => {
+  it("maps a row to the a2a-core record, timestamps as UTC ISO strings", () => {
+    expect(toTaskRecord(row({ message_id: "m-1", created_at: "2025-01-01 02:00:00+02" }))).toEqual({
+      workspaceId: "0b8e7f9a-5a1b-4c3d-8e9f-0a1b2c3d4e5f",
+      task: row().snapshot,
+      lastSeq: 3,
+      messageId: "m-1",
+      lease: { owner: "runner", expiresAt: "2025-01-02T00:00:00.000Z" },
+      createdAt: "2025-01-01T00:00:00.000Z",
+    });
+  });
+
+  it("leaves out messageId and an incomplete lease", () => {
+    const record = toTaskRecord(row({ lease_expires_at: null }));
+    expect("messageId" in record).toBe(false);
+    expect("lease" in record).toBe(false);
+  });
+});
+
+describe("isUuid", () => {
+  it("accepts UUIDs in either case and nothing else", () => {
+    expect(isUuid("7D0F4D3E-1C7A-4A53-9D1E-3F1F2A0C9B11")).toBe(true);
+    for (const bad of [
+      "",
+      "abc",
+      "7d0f4d3e1c7a4a539d1e3f1f2a0c9b11",
+      "7d0f4d3e-1c7a-4a53-9d1e-3f1f2a0c9b11 ",
+      42,
+      null,
+    ]) {
+      expect(isUuid(bad)).toBe(false);
+    }
+  });
+});
+
+describe("sqlTimestamp", () => {
+  it("normalises to UTC ISO and rejects what is not a time", () => {
+    expect(sqlTimestamp("2025-01-01T02:00:00+02:00", "t")).toBe("2025-01-01T00:00:00.000Z");
+    expect(() => sqlTimestamp("soon", "lease.expiresAt")).toThrow(/lease.expiresAt must be an ISO-8601 timestamp/);
+  });
+});

@@ -1,0 +1,78 @@
+import type { StoredTaskEvent, Task, TaskRecord, TaskUpdateResult } from "@a2a-partner/a2a-core";
+
+/** A `tasks` row as both drivers return it (`timestamptz` arrives as a Date; a string is tolerated). */
+export interface TaskRow {
+  id: string;
+  workspace_id: string;
+  message_id: string | null;
+  snapshot: Task;
+  last_seq: number;
+  lease_owner: string | null;
+  lease_expires_at: Date | string | null;
+  created_at: Date | string;
+}
+
+export interface TaskEventRow {
+  task_id: string;
+  seq: number;
+  event: StoredTaskEvent["event"];
+  result: Task | TaskUpdateResult;
+  created_at: Date | string;
+}
+
+/** The columns `toTaskRecord` reads, for `select` and `returning` lists. */
+export const TASK_COLUMNS =
+  "id, workspace_id, message_id, snapshot, last_seq, lease_owner, lease_expires_at, created_at";
+export const TASK_EVENT_COLUMNS = "task_id, seq, event, result, created_at";
+
+export function toIso(value: Date | string): string {
+  return (value instanceof Date ? value : new Date(value)).toISOString();
+}
+
+/**
+ * Every record is built from freshly parsed row values, so no two callers ever share an object and
+ * nothing a caller does to a record reaches the database.
+ */
+export function toTaskRecord(row: TaskRow): TaskRecord {
+  const record: TaskRecord = {
+    workspaceId: row.workspace_id,
+    task: row.snapshot,
+    lastSeq: row.last_seq,
+    createdAt: toIso(row.created_at),
+  };
+  if (row.message_id !== null) record.messageId = row.message_id;
+  if (row.lease_owner !== null && row.lease_expires_at !== null) {
+    record.lease = { owner: row.lease_owner, expiresAt: toIso(row.lease_expires_at) };
+  }
+  return record;
+}
+
+export function toStoredEvent(row: TaskEventRow): StoredTaskEvent {
+  return {
+    taskId: row.task_id,
+    seq: row.seq,
+    event: row.event,
+    result: row.result,
+    createdAt: toIso(row.created_at),
+  };
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * Ids are `uuid` columns: a malformed id from a client must read as "no such task", not reach
+ * PostgreSQL and fail there.
+ */
+export function isUuid(value: unknown): value is string {
+  return typeof value === "string" && UUID.test(value);
+}
+
+/**
+ * Timestamps go to SQL as canonical ISO text (so PostgreSQL never guesses at a format); an unparseable
+ * one is a caller bug, reported before any SQL runs.
+ */
+export function sqlTimestamp(value: string, what: string): string {
+  const time = typeof value === "string" ? Date.parse(value) : Number.NaN;
+  if (Number.isNaN(time)) throw new TypeError(`${what} must be an ISO-8601 timestamp`);
+  return new Date(time).toISOString();
+}

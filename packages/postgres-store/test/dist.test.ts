@@ -1,0 +1,54 @@
+import { execFile } from "node:child_process";
+import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { describe, expect, it } from "vitest";
+
+const run = promisify(execFile);
+const packageDir = fileURLToPath(new URL("..", import.meta.url));
+
+// What a user of the published package sees, from a separate Node process: the exports and the
+// migrations folder located relative to the built module, for both module systems.
+const probe = `const dir = m.defaultMigrationsDir();
+const files = require("node:fs").readdirSync(dir).filter((f) => f.endsWith(".sql")).sort();
+console.log(JSON.stringify({ exports: Object.keys(m).sort(), dir, files }));`;
+
+async function load(kind: "esm" | "cjs") {
+  const args =
+    kind === "cjs"
+      ? ["-e", `const m = require("@a2a-partner/postgres-store");\n${probe}`]
+      : [
+          "--input-type=module",
+          "-e",
+          `import * as m from "@a2a-partner/postgres-store"; import { createRequire } from "node:module";\nconst require = createRequire(import.meta.url);\n${probe}`,
+        ];
+  // Run from the package folder: its own name resolves through the exports map to dist/.
+  const { stdout } = await run(process.execPath, args, { cwd: packageDir });
+  return JSON.parse(stdout) as { exports: string[]; dir: string; files: string[] };
+}
+
+describe("the built package", () => {
+  it("is built (run `pnpm build` in packages/postgres-store first)", () => {
+    expect(existsSync(new URL("../dist/index.js", import.meta.url))).toBe(true);
+    expect(existsSync(new URL("../dist/index.cjs", import.meta.url))).toBe(true);
+  });
+
+  it("exposes the same API and finds the shipped migrations from ESM and from CJS", async () => {
+    const [esm, cjs] = await Promise.all([load("esm"), load("cjs")]);
+    expect(esm.exports).toEqual(cjs.exports);
+    for (const name of [
+      "openDatabase",
+      "migrate",
+      "createPostgresStores",
+      "PostgresTaskStore",
+      "PostgresEventLog",
+      "PostgresIdempotencyStore",
+    ]) {
+      expect(esm.exports).toContain(name);
+    }
+    expect(esm.dir).toBe(cjs.dir);
+    expect(esm.dir.startsWith(packageDir)).toBe(true);
+    expect(esm.files).toContain("0001_core.sql");
+    expect(cjs.files).toEqual(esm.files);
+  });
+});

@@ -1,0 +1,132 @@
+import { randomUUID } from "node:crypto";
+import pg from "pg";
+import { expect, it } from "vitest";
+import { type Database, openDatabase } from "../src/index.js";
+import { defineStoreSuite, sleep, within } from "./store-suite.js";
+
+const url = process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
+// In CI the PostgreSQL run is mandatory: an unreachable server fails the suite instead of skipping it.
+const required = process.env.CI === "true";
+const reachable = required || (await canConnect(url));
+
+async function canConnect(connectionString: string): Promise<boolean> {
+  const client = new pg.Client({ connectionString, connectionTimeoutMillis: 2_000 });
+  try {
+    await client.connect();
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+// A fresh schema per file; every Database of the suite is a separate pg.Pool (plus its own listener
+// connection) whose search_path points there, like separate server instances.
+const schema = `store_test_${randomUUID().replaceAll("-", "")}`;
+const appName = (label: string) => `${schema.slice(0, 40)}_${label}`;
+
+function openInSchema(label: string): Promise<Database> {
+  return openDatabase({
+    url,
+    pool: { max: 8, options: `-c search_path=${schema}`, application_name: appName(label) },
+  });
+}
+
+/** Backends of the listener connection(s) of Databases opened with `label` (last query was LISTEN). */
+async function listenerBackends(admin: Database, label: string): Promise<number[]> {
+  const { rows } = await admin.query<{ pid: number }>(
+    "select pid from pg_stat_activity where application_name = $1 and query ilike 'listen %' order by pid",
+    [appName(label)],
+  );
+  return rows.map((row) => row.pid);
+}
+
+defineStoreSuite(
+  "PostgreSQL",
+  async () => {
+    const admin = await openDatabase({ url });
+    await admin.exec(`create schema ${schema}`);
+    const opened: Database[] = [];
+    let count = 0;
+    return {
+      async open() {
+        const db = await openInSchema(`db${count++}`);
+        opened.push(db);
+        return db;
+      },
+      async close() {
+        for (const db of opened) await db.close();
+        await admin.exec(`drop schema if exists ${schema} cascade`);
+        await admin.close();
+      },
+    };
+  },
+  {
+    skip: !reachable,
+    extra: (context) => {
+      it("shares one listening connection among all waiters and survives losing it", async () => {
+        const { createPostgresStores } = await import("../src/index.js");
+        const db = await openInSchema("listen");
+        const admin = await openDatabase({ url });
+        try {
+          const a = createPostgresStores(db, { recheckIntervalMs: 60_000 });
+          const b = createPostgresStores(db, { recheckIntervalMs: 60_000 });
+          const { task } = await a.tasks.create(context().newTask(context().workspaceA));
+          const abort = new AbortController();
+          const waiters = Array.from({ length: 20 }, (_, i) =>
+            (i % 2 ? a : b).events.waitForEvents(task.id, 1, abort.signal).catch(() => "aborted"),
+          );
+          await sleep(300);
+          const [listener, ...more] = await listenerBackends(admin, "listen");
+          expect(listener).toBeTypeOf("number");
+          expect(more).toEqual([]);
+          abort.abort(new Error("stop"));
+          await Promise.all(waiters);
+
+          // Kill the listening connection; the Database reconnects and LISTENs again by itself.
+          await admin.query("select pg_terminate_backend($1)", [listener]);
+          let replacement: number | undefined;
+          for (let i = 0; i < 100 && replacement === undefined; i++) {
+            await sleep(100);
+            replacement = (await listenerBackends(admin, "listen")).find((pid) => pid !== listener);
+          }
+          expect(replacement).toBeTypeOf("number");
+          const waiting = a.events.waitForEvents(task.id, 1, new AbortController().signal);
+          await sleep(200);
+          await context().otherStores.events.append(task.id, context().update(task, 1));
+          await within(5_000, waiting);
+          await a.events.close();
+          await b.events.close();
+        } finally {
+          await db.close();
+          await admin.close();
+        }
+      });
+
+      it("spreads concurrent starts over several pool connections and still creates one task", async () => {
+        const db = await openInSchema("spread");
+        const admin = await openDatabase({ url });
+        try {
+          const { createPostgresStores } = await import("../src/index.js");
+          const stores = createPostgresStores(db);
+          const messageId = `msg-${randomUUID()}`;
+          const starts = Array.from({ length: 50 }, () =>
+            stores.idempotency.createOrGet(messageId, context().newTask(context().workspaceA)),
+          );
+          const results = await Promise.all(starts);
+          const { rows } = await admin.query<{ n: number }>(
+            "select count(*)::int as n from pg_stat_activity where application_name = $1",
+            [appName("spread")],
+          );
+          expect(rows[0]?.n).toBeGreaterThan(1);
+          expect(results.filter((r) => r.created)).toHaveLength(1);
+          expect(new Set(results.map((r) => r.record.task.id)).size).toBe(1);
+        } finally {
+          await db.close();
+          await admin.close();
+        }
+      });
+    },
+  },
+);
