@@ -1,0 +1,102 @@
+import { type A2AHandler, agentCardForRequest, createA2AHandler, type TaskExecutor } from "@a2a-partner/a2a-core";
+import { toNodeHandler } from "@a2a-partner/a2a-core/node";
+import { createPostgresStores, type Database } from "@a2a-partner/postgres-store";
+import express, { type ErrorRequestHandler, type Express, type RequestHandler } from "express";
+import { A2A_PATH, agentCardInput } from "./agent-card.ts";
+import { partnerAuthenticator } from "./auth/partner-auth.ts";
+import type { ServerConfig } from "./config.ts";
+import { SimulatedRobotFleet } from "./fleet/simulated-robot-fleet.ts";
+import type { Logger } from "./logger.ts";
+import { metricsRouter } from "./routes/metrics.ts";
+
+export interface ServerApp {
+  app: Express;
+  handler: A2AHandler;
+  /** Graceful: ends open streams cleanly and gives running tasks the configured grace period. */
+  close(): Promise<void>;
+}
+
+export interface CreateAppOptions {
+  db: Database;
+  config: ServerConfig;
+  logger: Logger;
+  /** Replaces the simulated robot fleet (tests, or a real fleet). */
+  executor?: TaskExecutor;
+}
+
+/** The reference server: the cores assembled behind Express 5. */
+export function createApp({ db, config, logger, executor }: CreateAppOptions): ServerApp {
+  const handler = createA2AHandler({
+    stores: createPostgresStores(db),
+    executor: executor ?? new SimulatedRobotFleet({ db, stepMs: config.robotStepMs }),
+    authenticate: partnerAuthenticator(db),
+    logger: logger.child({ component: "a2a" }),
+    leaseMs: config.taskLeaseMs,
+  });
+  const card = agentCardInput(config.publicUrl);
+
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("trust proxy", false);
+  app.use(securityHeaders);
+
+  app.get("/healthz", async (_req, res) => {
+    try {
+      await db.query("select 1");
+      res.json({ status: "ok" });
+    } catch {
+      res.status(503).json({ status: "unavailable" });
+    }
+  });
+
+  app.get("/.well-known/agent-card.json", (req, res) => {
+    res.set("cache-control", "public, max-age=300").json(agentCardForRequest(toHeaders(req.headers), card));
+  });
+
+  // The core handler reads the raw body itself (size limit, UTF-8, JSON): no body parser in front of it.
+  app.all(A2A_PATH, toNodeHandler(handler));
+
+  app.use("/api/v1/metrics", metricsRouter({ db, logger }));
+
+  app.use((_req, res) => {
+    res.status(404).type("application/problem+json").json({ type: "about:blank", title: "Not Found", status: 404 });
+  });
+  app.use(errorHandler(logger));
+
+  return {
+    app,
+    handler,
+    close: () => handler.close({ graceMs: config.shutdownGraceMs }),
+  };
+}
+
+const securityHeaders: RequestHandler = (_req, res, next) => {
+  res.set({
+    "x-content-type-options": "nosniff",
+    "x-frame-options": "DENY",
+    "referrer-policy": "no-referrer",
+    "content-security-policy": "default-src 'none'; frame-ancestors 'none'",
+  });
+  next();
+};
+
+function errorHandler(logger: Logger): ErrorRequestHandler {
+  return (error, _req, res, _next) => {
+    const status = typeof error?.status === "number" && error.status >= 400 && error.status < 600 ? error.status : 500;
+    if (status >= 500) logger.error({ err: error }, "request failed");
+    if (res.headersSent) return res.end();
+    res
+      .status(status)
+      .type("application/problem+json")
+      .json({ type: "about:blank", title: status >= 500 ? "Internal Server Error" : "Bad Request", status });
+  };
+}
+
+function toHeaders(raw: Record<string, string | string[] | undefined>): Headers {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(raw)) {
+    if (typeof value === "string") headers.set(name, value);
+    else if (Array.isArray(value)) for (const v of value) headers.append(name, v);
+  }
+  return headers;
+}

@@ -1,0 +1,135 @@
+import { parseArgs } from "node:util";
+import { type Database, migrate } from "@a2a-partner/postgres-store";
+import { AdminUsageError, createWorkspaceToken, type TokenRequest } from "./admin.ts";
+import { loadConfig, type ServerConfig } from "./config.ts";
+import { sendControlCommand } from "./control/control-socket.ts";
+import { createLogger } from "./logger.ts";
+import { seed } from "./seed.ts";
+import { controlSocketPath, openConfiguredDatabase, startServer } from "./server.ts";
+
+const USAGE = `Usage: pnpm cli <command>
+
+Commands:
+  serve                                   run the reference server (PORT, HOST, PUBLIC_URL, DATABASE_URL, LOG_LEVEL)
+  migrate                                 apply database migrations
+  seed                                    create the demo workspace, Environment and robots; print new tokens as JSON
+  token create --workspace <slug> --kind partner|user [--user <email>]
+                                          create a token and print it
+`;
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  const config = loadConfig();
+  const logger = createLogger(config.logLevel);
+  switch (command) {
+    case "serve": {
+      const running = await startServer(config, logger);
+      const shutdown = (signal: string) => {
+        logger.info({ signal }, "signal received");
+        running.stop().then(
+          () => process.exit(0),
+          (error) => {
+            logger.error({ err: error }, "shutdown failed");
+            process.exit(1);
+          },
+        );
+      };
+      process.once("SIGTERM", () => shutdown("SIGTERM"));
+      process.once("SIGINT", () => shutdown("SIGINT"));
+      return -1; // keep running
+    }
+    case "migrate":
+      return adminCommand(config, "migrate", {}, (db) => migrate(db));
+    case "seed":
+      return adminCommand(config, "seed", {}, async (db) => {
+        await migrate(db);
+        return seed(db);
+      });
+    case "token":
+      return tokenCommand(config, rest);
+    case undefined:
+    case "help":
+    case "--help":
+      process.stdout.write(USAGE);
+      return command === undefined ? 2 : 0;
+    default:
+      process.stderr.write(`Unknown command: ${command}\n\n${USAGE}`);
+      return 2;
+  }
+}
+
+async function tokenCommand(config: ServerConfig, args: string[]): Promise<number> {
+  const { positionals, values } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: { workspace: { type: "string" }, kind: { type: "string" }, user: { type: "string" } },
+  });
+  if (positionals[0] !== "create" || !values.workspace || (values.kind !== "partner" && values.kind !== "user")) {
+    process.stderr.write(`token create needs --workspace <slug> and --kind partner|user\n\n${USAGE}`);
+    return 2;
+  }
+  const request: TokenRequest = {
+    workspace: values.workspace,
+    kind: values.kind,
+    ...(values.user ? { user: values.user } : {}),
+  };
+  return adminCommand(config, "token", request, async (db) => {
+    await migrate(db);
+    return createWorkspaceToken(db, request);
+  });
+}
+
+/**
+ * Runs an admin command. With the embedded store a running server owns the data directory, so the
+ * command is sent to it over the control socket; otherwise the CLI opens the database itself.
+ */
+async function adminCommand(
+  config: ServerConfig,
+  command: "migrate" | "seed" | "token",
+  request: unknown,
+  runLocally: (db: Database) => Promise<unknown>,
+): Promise<number> {
+  if (!config.databaseUrl) {
+    const answer = await sendControlCommand(controlSocketPath(config), command, request);
+    if (answer) {
+      if (answer.status !== 200) {
+        process.stderr.write(`${answer.body.error ?? "the command failed"}\n`);
+        return answer.status === 400 ? 2 : 1;
+      }
+      process.stdout.write(
+        `${typeof answer.body.result === "string" ? answer.body.result : JSON.stringify(answer.body.result)}\n`,
+      );
+      return 0;
+    }
+  }
+  return withDatabase(config, async (db) => {
+    const result = await runLocally(db);
+    process.stdout.write(`${typeof result === "string" ? result : JSON.stringify(result)}\n`);
+  });
+}
+
+async function withDatabase(config: ServerConfig, work: (db: Database) => Promise<void>): Promise<number> {
+  const db = await openConfiguredDatabase(config);
+  try {
+    await work(db);
+    return 0;
+  } catch (error) {
+    if (error instanceof AdminUsageError) {
+      process.stderr.write(`${error.message}\n`);
+      return 2;
+    }
+    throw error;
+  } finally {
+    await db.close();
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    if (code >= 0) process.exitCode = code;
+  },
+  (error) => {
+    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+    process.exitCode = 1;
+  },
+);

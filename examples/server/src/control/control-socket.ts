@@ -1,0 +1,72 @@
+import { rm } from "node:fs/promises";
+import { createServer, request as httpRequest, type Server } from "node:http";
+import { type Database, migrate } from "@a2a-partner/postgres-store";
+import { AdminUsageError, createWorkspaceToken, type TokenRequest } from "../admin.ts";
+import type { Logger } from "../logger.ts";
+import { seed } from "../seed.ts";
+
+/**
+ * The embedded store (PGlite) can be open in one process only. While the server runs, it answers the
+ * CLI's admin commands (`seed`, `token create`) on a Unix socket beside the data directory, so the CLI
+ * never opens the data directory a second time. File permissions guard the socket (owner only).
+ */
+export async function startControlSocket(db: Database, socketPath: string, logger: Logger): Promise<Server> {
+  await removeStaleSocket(socketPath);
+  const server = createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const reply = (status: number, body: unknown) => {
+      res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(body));
+    };
+    try {
+      const input = chunks.length ? JSON.parse(Buffer.concat(chunks).toString("utf8")) : {};
+      if (req.url === "/ping") return reply(200, { result: "pong" });
+      if (req.method === "POST" && req.url === "/migrate") return reply(200, { result: await migrate(db) });
+      if (req.method === "POST" && req.url === "/seed") return reply(200, { result: await seed(db) });
+      if (req.method === "POST" && req.url === "/token") {
+        return reply(200, { result: await createWorkspaceToken(db, input as TokenRequest) });
+      }
+      return reply(404, { error: "unknown control command" });
+    } catch (error) {
+      if (error instanceof AdminUsageError) return reply(400, { error: error.message });
+      logger.error({ err: error }, "control command failed");
+      return reply(500, { error: "the command failed; see the server log" });
+    }
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen({ path: socketPath, readableAll: false, writableAll: false }, () => resolve());
+  });
+  return server;
+}
+
+/** Runs an admin command in the running server, or answers `undefined` when no server holds the store. */
+export async function sendControlCommand(
+  socketPath: string,
+  command: "ping" | "migrate" | "seed" | "token",
+  body: unknown = {},
+) {
+  return new Promise<{ status: number; body: { result?: unknown; error?: string } } | undefined>((resolve, reject) => {
+    const req = httpRequest({ socketPath, path: `/${command}`, method: "POST" }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (chunk: Buffer) => chunks.push(chunk));
+      res.on("end", () =>
+        resolve({ status: res.statusCode ?? 500, body: JSON.parse(Buffer.concat(chunks).toString("utf8")) }),
+      );
+      res.on("error", reject);
+    });
+    req.on("error", (error: NodeJS.ErrnoException) => {
+      // No socket, or a socket left behind by a server that is gone: nobody holds the store.
+      if (error.code === "ENOENT" || error.code === "ECONNREFUSED") resolve(undefined);
+      else reject(error);
+    });
+    req.end(JSON.stringify(body));
+  });
+}
+
+async function removeStaleSocket(socketPath: string): Promise<void> {
+  if ((await sendControlCommand(socketPath, "ping").catch(() => undefined)) !== undefined) {
+    throw new Error(`another server already uses this data directory (${socketPath})`);
+  }
+  await rm(socketPath, { force: true });
+}

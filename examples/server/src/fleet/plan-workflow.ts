@@ -1,0 +1,87 @@
+/** A workflow the robots run for one task: a name (the workflow the metrics group by) and its nodes. */
+export interface WorkflowPlan {
+  workflowName: string;
+  /** A short summary of the task for progress messages, e.g. "aisle 5". */
+  target: string | undefined;
+  nodes: WorkflowNodePlan[];
+}
+
+export interface WorkflowNodePlan {
+  name: string;
+  /** What the robot does, for the progress line. */
+  action: string;
+  /** Telemetry the step produces. */
+  telemetry: string[];
+}
+
+interface Recipe {
+  workflowName: string;
+  keywords: RegExp;
+  nodes: WorkflowNodePlan[];
+}
+
+const step = (name: string, action: string, ...telemetry: string[]): WorkflowNodePlan => ({ name, action, telemetry });
+
+// The store operations the simulated fleet knows; the first matching recipe wins.
+const RECIPES: Recipe[] = [
+  {
+    workflowName: "restock-shelf",
+    keywords: /\b(restock|refill|replenish|stock)\b/i,
+    nodes: [
+      step("locate-stock", "locating stock in the back room", "robot.moved"),
+      step("pick-items", "picking items", "robot.picked"),
+      step("navigate-to-shelf", "driving to the shelf", "robot.moved"),
+      step("place-items", "placing items on the shelf", "robot.placed"),
+      step("verify-shelf", "scanning the shelf", "shelf.scanned"),
+    ],
+  },
+  {
+    workflowName: "clean-spill",
+    keywords: /\b(clean|spill|mop|wipe)\b/i,
+    nodes: [
+      step("navigate-to-spill", "driving to the spill", "robot.moved"),
+      step("cordon-area", "cordoning the area", "area.cordoned"),
+      step("clean-floor", "cleaning the floor", "floor.cleaned"),
+      step("verify-floor", "checking the floor is dry", "floor.scanned"),
+    ],
+  },
+  {
+    workflowName: "inventory-count",
+    keywords: /\b(count|inventory|audit|scan)\b/i,
+    nodes: [
+      step("navigate-to-aisle", "driving to the aisle", "robot.moved"),
+      step("scan-shelves", "scanning shelves", "shelf.scanned"),
+      step("reconcile-counts", "reconciling counts", "inventory.reconciled"),
+    ],
+  },
+  {
+    workflowName: "fetch-item",
+    keywords: /\b(fetch|bring|deliver|pick up|retrieve)\b/i,
+    nodes: [
+      step("locate-item", "locating the item", "robot.moved"),
+      step("pick-item", "picking the item", "robot.picked"),
+      step("deliver-item", "delivering the item", "robot.moved"),
+    ],
+  },
+];
+
+const GENERAL: Recipe = {
+  workflowName: "general-task",
+  keywords: /.*/,
+  nodes: [
+    step("plan-route", "planning the route", "robot.moved"),
+    step("perform-task", "carrying out the task", "robot.worked"),
+    step("report", "reporting back", "robot.reported"),
+  ],
+};
+
+/** Turns a plain-language task into the workflow the robots run. Pure and deterministic. */
+export function planWorkflow(text: string): WorkflowPlan {
+  const recipe = RECIPES.find((r) => r.keywords.test(text)) ?? GENERAL;
+  const target = /\b(aisle|shelf|bay|dock|section|zone)\s+([\w-]+)/i.exec(text);
+  return {
+    workflowName: recipe.workflowName,
+    target: target ? `${target[1]?.toLowerCase()} ${target[2]}` : undefined,
+    nodes: recipe.nodes.map((n) => ({ ...n, telemetry: [...n.telemetry] })),
+  };
+}

@@ -1,0 +1,62 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { dirname, join, resolve } from "node:path";
+import { type Database, migrate, openDatabase } from "@a2a-partner/postgres-store";
+import { createApp, type ServerApp } from "./app.ts";
+import type { ServerConfig } from "./config.ts";
+import { startControlSocket } from "./control/control-socket.ts";
+import type { Logger } from "./logger.ts";
+
+export interface RunningServer {
+  url: string;
+  server: Server;
+  app: ServerApp;
+  db: Database;
+  /** Graceful shutdown: stop accepting, end streams cleanly, let tasks finish (grace), close the store. */
+  stop(): Promise<void>;
+}
+
+export async function openConfiguredDatabase(config: ServerConfig): Promise<Database> {
+  return openDatabase(config.databaseUrl ? { url: config.databaseUrl } : { dataDir: config.dataDir });
+}
+
+/** Where the running server answers the CLI's admin commands when the store is embedded. */
+export function controlSocketPath(config: ServerConfig): string {
+  return join(dirname(resolve(config.dataDir)), "control.sock");
+}
+
+export async function startServer(config: ServerConfig, logger: Logger): Promise<RunningServer> {
+  const db = await openConfiguredDatabase(config);
+  await migrate(db);
+  const control = config.databaseUrl ? undefined : await startControlSocket(db, controlSocketPath(config), logger);
+  const app = createApp({ db, config, logger });
+  const server = createServer(app.app);
+  // SSE streams are long-lived: no request timeout may cut them; idle keep-alive sockets still close.
+  server.requestTimeout = 0;
+  server.headersTimeout = 30_000;
+  server.keepAliveTimeout = 5_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(config.port, config.host, () => resolve());
+  });
+  const address = server.address() as AddressInfo;
+  const url = `http://${address.address.includes(":") ? `[${address.address}]` : address.address}:${address.port}`;
+  logger.info({ url, store: db.kind, publicUrl: config.publicUrl }, "reference server listening");
+
+  let stopping: Promise<void> | undefined;
+  const stop = () => {
+    stopping ??= (async () => {
+      logger.info("shutting down");
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      await app.close();
+      server.closeAllConnections();
+      await closed;
+      await new Promise<void>((resolve) => (control ? control.close(() => resolve()) : resolve()));
+      await db.close();
+      logger.info("stopped");
+    })();
+    return stopping;
+  };
+  return { url, server, app, db, stop };
+}

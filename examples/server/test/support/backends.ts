@@ -1,0 +1,64 @@
+import { randomBytes } from "node:crypto";
+import { type Database, migrate, openDatabase } from "@a2a-partner/postgres-store";
+import pg from "pg";
+
+/** The real PostgreSQL the suites also run on (DESIGN: real parts, not mocks). */
+export const POSTGRES_URL = process.env.DATABASE_URL_TEST ?? "postgres://postgres@127.0.0.1:5432/test";
+
+export type Backend = "pglite" | "postgres";
+
+/** Whether the PostgreSQL suites run: always under CI (an unreachable server then fails them). */
+export async function postgresAvailable(): Promise<boolean> {
+  if (process.env.CI === "true") return true;
+  const client = new pg.Client({ connectionString: POSTGRES_URL, connectionTimeoutMillis: 2000 });
+  try {
+    await client.connect();
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+export interface TestDatabase {
+  db: Database;
+  /** For another process or instance to open the same data: a URL + schema, or a PGlite directory. */
+  openOptions: { url?: string; schema?: string; dataDir?: string };
+  drop(): Promise<void>;
+}
+
+/**
+ * A fresh, migrated database for one test file: an in-memory PGlite, or a schema of its own in the real
+ * PostgreSQL (dropped at the end) so files never see each other's rows.
+ */
+export async function createTestDatabase(backend: Backend, options: { dataDir?: string } = {}): Promise<TestDatabase> {
+  if (backend === "pglite") {
+    const dataDir = options.dataDir ?? "memory://";
+    const db = await openDatabase({ dataDir });
+    await migrate(db);
+    return { db, openOptions: { dataDir }, drop: () => db.close() };
+  }
+  const schema = `srv_${randomBytes(6).toString("hex")}`;
+  const admin = new pg.Client({ connectionString: POSTGRES_URL });
+  await admin.connect();
+  await admin.query(`create schema ${schema}`);
+  await admin.end();
+  const db = await openPostgresSchema(schema);
+  await migrate(db);
+  return {
+    db,
+    openOptions: { url: POSTGRES_URL, schema },
+    async drop() {
+      await db.close();
+      const cleanup = new pg.Client({ connectionString: POSTGRES_URL });
+      await cleanup.connect();
+      await cleanup.query(`drop schema ${schema} cascade`);
+      await cleanup.end();
+    },
+  };
+}
+
+export function openPostgresSchema(schema: string): Promise<Database> {
+  return openDatabase({ url: POSTGRES_URL, pool: { options: `-c search_path=${schema}`, max: 10 } });
+}
