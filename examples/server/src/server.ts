@@ -4,7 +4,7 @@ import { dirname, join, resolve } from "node:path";
 import { type Database, migrate, openDatabase } from "@a2a-partner/postgres-store";
 import { createApp, type ServerApp } from "./app.ts";
 import type { ServerConfig } from "./config.ts";
-import { startControlSocket } from "./control/control-socket.ts";
+import { assertNoServerOn, startControlSocket } from "./control/control-socket.ts";
 import type { Logger } from "./logger.ts";
 
 export interface RunningServer {
@@ -26,19 +26,36 @@ export function controlSocketPath(config: ServerConfig): string {
 }
 
 export async function startServer(config: ServerConfig, logger: Logger): Promise<RunningServer> {
+  const socketPath = config.databaseUrl ? undefined : controlSocketPath(config);
+  // Refuse before opening anything: two processes on one PGlite data directory would corrupt it.
+  if (socketPath) await assertNoServerOn(socketPath);
   const db = await openConfiguredDatabase(config);
-  await migrate(db);
-  const control = config.databaseUrl ? undefined : await startControlSocket(db, controlSocketPath(config), logger);
+  let control: Server | undefined;
+  try {
+    await migrate(db);
+    control = socketPath ? await startControlSocket(db, socketPath, logger) : undefined;
+  } catch (error) {
+    await db.close();
+    throw error;
+  }
   const app = createApp({ db, config, logger });
   const server = createServer(app.app);
   // SSE streams are long-lived: no request timeout may cut them; idle keep-alive sockets still close.
   server.requestTimeout = 0;
   server.headersTimeout = 30_000;
   server.keepAliveTimeout = 5_000;
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(config.port, config.host, () => resolve());
-  });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(config.port, config.host, () => resolve());
+    });
+  } catch (error) {
+    // e.g. the port is taken: release the store so the process can exit with the error.
+    await app.close();
+    await new Promise<void>((resolve) => (control ? control.close(() => resolve()) : resolve()));
+    await db.close();
+    throw error;
+  }
   const address = server.address() as AddressInfo;
   const url = `http://${address.address.includes(":") ? `[${address.address}]` : address.address}:${address.port}`;
   logger.info({ url, store: db.kind, publicUrl: config.publicUrl }, "reference server listening");

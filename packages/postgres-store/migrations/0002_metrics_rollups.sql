@@ -7,12 +7,13 @@
 -- days x keys, not the number of events, and the answer is exact.
 --
 -- Statement-level triggers with transition tables keep both tables exact in the same transaction as every
--- raw INSERT, UPDATE, DELETE and TRUNCATE: each statement's rows are grouped once and upserted, so bulk
--- INSERT ... SELECT and COPY stay fast. Upserts run in key order, so concurrent writers lock rollup rows
--- in one order. Counts never go negative; rows that fall to zero are deleted, so rollups stay sparse.
--- `hour` is UTC wall-clock time (timestamp without time zone): truncation never depends on the session's
--- TimeZone. The functions pin the search_path the migration ran with, so a trigger always updates the
--- rollups beside its raw table whatever the writing session's search_path.
+-- raw INSERT, UPDATE, DELETE and TRUNCATE. Each statement's rows are grouped once into signed deltas per
+-- (workspace, hour, key) and applied as one upsert per table, in key order: bulk INSERT ... SELECT and
+-- COPY stay fast, and concurrent statements lock rollup rows in one global order (hourly rows, then daily
+-- rows), so two single-statement writers cannot deadlock on them. Rows that fall to zero are deleted, so
+-- rollups stay sparse. `hour` is UTC wall-clock time (timestamp without time zone): bucketing never
+-- depends on the session's TimeZone. The functions pin the search_path the migration ran with, so a
+-- trigger always updates the rollups beside its raw table whatever the writing session's search_path.
 --
 -- Plain SQL for the store's migrator, which runs it inside one transaction. PostgreSQL 15+ and PGlite 0.5.
 
@@ -22,7 +23,7 @@ create table metrics_daily_telemetry_events (
   workspace_id uuid not null,
   day date not null,
   event_type text not null,
-  count bigint not null check (count >= 0),
+  count bigint not null,
   primary key (workspace_id, day, event_type)
 );
 
@@ -30,7 +31,7 @@ create table metrics_hourly_telemetry_events (
   workspace_id uuid not null,
   hour timestamp not null,
   event_type text not null,
-  count bigint not null check (count >= 0),
+  count bigint not null,
   primary key (workspace_id, hour, event_type)
 );
 
@@ -45,31 +46,34 @@ set search_path from current
 as $fn$
 begin
   if tg_op = 'INSERT' then
-    with hourly as (
+    -- The daily upsert is a data-modifying CTE: it runs after the hourly one, to completion.
+    with delta as (
       select workspace_id, date_trunc('hour', occurred_at at time zone 'UTC') as hour, event_type, count(*) as n
       from new_rows group by 1, 2, 3
     ), daily as (
       insert into metrics_daily_telemetry_events as r (workspace_id, day, event_type, count)
-      select workspace_id, hour::date, event_type, sum(n) from hourly group by 1, 2, 3 order by 1, 2, 3
+      select workspace_id, hour::date, event_type, sum(n) from delta
+      group by 1, 2, 3 having sum(n) <> 0 order by 1, 2, 3
       on conflict (workspace_id, day, event_type) do update set count = r.count + excluded.count
     )
     insert into metrics_hourly_telemetry_events as r (workspace_id, hour, event_type, count)
-    select workspace_id, hour, event_type, n from hourly order by 1, 2, 3
+    select workspace_id, hour, event_type, n from delta order by 1, 2, 3
     on conflict (workspace_id, hour, event_type) do update set count = r.count + excluded.count;
-
   elsif tg_op = 'DELETE' then
-    with hourly as (
-      select workspace_id, date_trunc('hour', occurred_at at time zone 'UTC') as hour, event_type, count(*) as n
+    -- Negative deltas on rows that exist, since every deleted row was counted.
+    with delta as (
+      select workspace_id, date_trunc('hour', occurred_at at time zone 'UTC') as hour, event_type, -count(*) as n
       from old_rows group by 1, 2, 3
     ), daily as (
-      update metrics_daily_telemetry_events r set count = r.count - d.n
-      from (select workspace_id, hour::date as day, event_type, sum(n) as n from hourly group by 1, 2, 3) d
-      where r.workspace_id = d.workspace_id and r.day = d.day and r.event_type = d.event_type
+      insert into metrics_daily_telemetry_events as r (workspace_id, day, event_type, count)
+      select workspace_id, hour::date, event_type, sum(n) from delta
+      group by 1, 2, 3 having sum(n) <> 0 order by 1, 2, 3
+      on conflict (workspace_id, day, event_type) do update set count = r.count + excluded.count
     )
-    update metrics_hourly_telemetry_events r set count = r.count - h.n
-    from hourly h
-    where r.workspace_id = h.workspace_id and r.hour = h.hour and r.event_type = h.event_type;
-    -- Drop the rows this statement brought to zero.
+    insert into metrics_hourly_telemetry_events as r (workspace_id, hour, event_type, count)
+    select workspace_id, hour, event_type, n from delta order by 1, 2, 3
+    on conflict (workspace_id, hour, event_type) do update set count = r.count + excluded.count;
+    -- Drop the rows this statement brought to zero (already locked by the upsert above).
     with touched as (
       select distinct workspace_id, date_trunc('hour', occurred_at at time zone 'UTC') as hour, event_type from old_rows
     ), daily_zero as (
@@ -80,12 +84,9 @@ begin
     delete from metrics_hourly_telemetry_events r
     using touched t
     where r.workspace_id = t.workspace_id and r.hour = t.hour and r.event_type = t.event_type and r.count = 0;
-
   elsif tg_op = 'UPDATE' then
-    -- Net change only: an update that keeps workspace, time bucket and key (a status change) writes
-    -- nothing. Decrements go through UPDATE because an upsert checks count >= 0 on the proposed row
-    -- before it resolves the conflict; decrements and increments touch different rows.
-    with hourly as (
+    -- Net change only: an update that keeps workspace, hour and key (a status change) writes nothing.
+    with delta as (
       select workspace_id, hour, event_type, sum(n) as n
       from (
         select workspace_id, date_trunc('hour', occurred_at at time zone 'UTC') as hour, event_type, 1 as n from new_rows
@@ -94,25 +95,15 @@ begin
       ) moved
       group by 1, 2, 3 having sum(n) <> 0
     ), daily as (
-      select workspace_id, hour::date as day, event_type, sum(n) as n
-      from hourly group by 1, 2, 3 having sum(n) <> 0
-    ), daily_down as (
-      update metrics_daily_telemetry_events r set count = r.count + d.n
-      from daily d
-      where d.n < 0 and r.workspace_id = d.workspace_id and r.day = d.day and r.event_type = d.event_type
-    ), daily_up as (
       insert into metrics_daily_telemetry_events as r (workspace_id, day, event_type, count)
-      select workspace_id, day, event_type, n from daily where n > 0 order by 1, 2, 3
+      select workspace_id, hour::date, event_type, sum(n) from delta
+      group by 1, 2, 3 having sum(n) <> 0 order by 1, 2, 3
       on conflict (workspace_id, day, event_type) do update set count = r.count + excluded.count
-    ), hourly_down as (
-      update metrics_hourly_telemetry_events r set count = r.count + h.n
-      from hourly h
-      where h.n < 0 and r.workspace_id = h.workspace_id and r.hour = h.hour and r.event_type = h.event_type
     )
     insert into metrics_hourly_telemetry_events as r (workspace_id, hour, event_type, count)
-    select workspace_id, hour, event_type, n from hourly where n > 0 order by 1, 2, 3
+    select workspace_id, hour, event_type, n from delta order by 1, 2, 3
     on conflict (workspace_id, hour, event_type) do update set count = r.count + excluded.count;
-    -- Drop the rows this statement brought to zero.
+    -- Drop the rows this statement brought to zero (already locked by the upsert above).
     with touched as (
       select distinct workspace_id, date_trunc('hour', occurred_at at time zone 'UTC') as hour, event_type from old_rows
     ), daily_zero as (
@@ -123,7 +114,6 @@ begin
     delete from metrics_hourly_telemetry_events r
     using touched t
     where r.workspace_id = t.workspace_id and r.hour = t.hour and r.event_type = t.event_type and r.count = 0;
-
   elsif tg_op = 'TRUNCATE' then
     delete from metrics_daily_telemetry_events;
     delete from metrics_hourly_telemetry_events;
@@ -156,7 +146,7 @@ create table metrics_daily_workflow_executions (
   workspace_id uuid not null,
   day date not null,
   workflow_id uuid not null,
-  count bigint not null check (count >= 0),
+  count bigint not null,
   primary key (workspace_id, day, workflow_id)
 );
 
@@ -164,7 +154,7 @@ create table metrics_hourly_workflow_executions (
   workspace_id uuid not null,
   hour timestamp not null,
   workflow_id uuid not null,
-  count bigint not null check (count >= 0),
+  count bigint not null,
   primary key (workspace_id, hour, workflow_id)
 );
 
@@ -179,31 +169,34 @@ set search_path from current
 as $fn$
 begin
   if tg_op = 'INSERT' then
-    with hourly as (
+    -- The daily upsert is a data-modifying CTE: it runs after the hourly one, to completion.
+    with delta as (
       select workspace_id, date_trunc('hour', started_at at time zone 'UTC') as hour, workflow_id, count(*) as n
       from new_rows group by 1, 2, 3
     ), daily as (
       insert into metrics_daily_workflow_executions as r (workspace_id, day, workflow_id, count)
-      select workspace_id, hour::date, workflow_id, sum(n) from hourly group by 1, 2, 3 order by 1, 2, 3
+      select workspace_id, hour::date, workflow_id, sum(n) from delta
+      group by 1, 2, 3 having sum(n) <> 0 order by 1, 2, 3
       on conflict (workspace_id, day, workflow_id) do update set count = r.count + excluded.count
     )
     insert into metrics_hourly_workflow_executions as r (workspace_id, hour, workflow_id, count)
-    select workspace_id, hour, workflow_id, n from hourly order by 1, 2, 3
+    select workspace_id, hour, workflow_id, n from delta order by 1, 2, 3
     on conflict (workspace_id, hour, workflow_id) do update set count = r.count + excluded.count;
-
   elsif tg_op = 'DELETE' then
-    with hourly as (
-      select workspace_id, date_trunc('hour', started_at at time zone 'UTC') as hour, workflow_id, count(*) as n
+    -- Negative deltas on rows that exist, since every deleted row was counted.
+    with delta as (
+      select workspace_id, date_trunc('hour', started_at at time zone 'UTC') as hour, workflow_id, -count(*) as n
       from old_rows group by 1, 2, 3
     ), daily as (
-      update metrics_daily_workflow_executions r set count = r.count - d.n
-      from (select workspace_id, hour::date as day, workflow_id, sum(n) as n from hourly group by 1, 2, 3) d
-      where r.workspace_id = d.workspace_id and r.day = d.day and r.workflow_id = d.workflow_id
+      insert into metrics_daily_workflow_executions as r (workspace_id, day, workflow_id, count)
+      select workspace_id, hour::date, workflow_id, sum(n) from delta
+      group by 1, 2, 3 having sum(n) <> 0 order by 1, 2, 3
+      on conflict (workspace_id, day, workflow_id) do update set count = r.count + excluded.count
     )
-    update metrics_hourly_workflow_executions r set count = r.count - h.n
-    from hourly h
-    where r.workspace_id = h.workspace_id and r.hour = h.hour and r.workflow_id = h.workflow_id;
-    -- Drop the rows this statement brought to zero.
+    insert into metrics_hourly_workflow_executions as r (workspace_id, hour, workflow_id, count)
+    select workspace_id, hour, workflow_id, n from delta order by 1, 2, 3
+    on conflict (workspace_id, hour, workflow_id) do update set count = r.count + excluded.count;
+    -- Drop the rows this statement brought to zero (already locked by the upsert above).
     with touched as (
       select distinct workspace_id, date_trunc('hour', started_at at time zone 'UTC') as hour, workflow_id from old_rows
     ), daily_zero as (
@@ -214,12 +207,9 @@ begin
     delete from metrics_hourly_workflow_executions r
     using touched t
     where r.workspace_id = t.workspace_id and r.hour = t.hour and r.workflow_id = t.workflow_id and r.count = 0;
-
   elsif tg_op = 'UPDATE' then
-    -- Net change only: an update that keeps workspace, time bucket and key (a status change) writes
-    -- nothing. Decrements go through UPDATE because an upsert checks count >= 0 on the proposed row
-    -- before it resolves the conflict; decrements and increments touch different rows.
-    with hourly as (
+    -- Net change only: an update that keeps workspace, hour and key (a status change) writes nothing.
+    with delta as (
       select workspace_id, hour, workflow_id, sum(n) as n
       from (
         select workspace_id, date_trunc('hour', started_at at time zone 'UTC') as hour, workflow_id, 1 as n from new_rows
@@ -228,25 +218,15 @@ begin
       ) moved
       group by 1, 2, 3 having sum(n) <> 0
     ), daily as (
-      select workspace_id, hour::date as day, workflow_id, sum(n) as n
-      from hourly group by 1, 2, 3 having sum(n) <> 0
-    ), daily_down as (
-      update metrics_daily_workflow_executions r set count = r.count + d.n
-      from daily d
-      where d.n < 0 and r.workspace_id = d.workspace_id and r.day = d.day and r.workflow_id = d.workflow_id
-    ), daily_up as (
       insert into metrics_daily_workflow_executions as r (workspace_id, day, workflow_id, count)
-      select workspace_id, day, workflow_id, n from daily where n > 0 order by 1, 2, 3
+      select workspace_id, hour::date, workflow_id, sum(n) from delta
+      group by 1, 2, 3 having sum(n) <> 0 order by 1, 2, 3
       on conflict (workspace_id, day, workflow_id) do update set count = r.count + excluded.count
-    ), hourly_down as (
-      update metrics_hourly_workflow_executions r set count = r.count + h.n
-      from hourly h
-      where h.n < 0 and r.workspace_id = h.workspace_id and r.hour = h.hour and r.workflow_id = h.workflow_id
     )
     insert into metrics_hourly_workflow_executions as r (workspace_id, hour, workflow_id, count)
-    select workspace_id, hour, workflow_id, n from hourly where n > 0 order by 1, 2, 3
+    select workspace_id, hour, workflow_id, n from delta order by 1, 2, 3
     on conflict (workspace_id, hour, workflow_id) do update set count = r.count + excluded.count;
-    -- Drop the rows this statement brought to zero.
+    -- Drop the rows this statement brought to zero (already locked by the upsert above).
     with touched as (
       select distinct workspace_id, date_trunc('hour', started_at at time zone 'UTC') as hour, workflow_id from old_rows
     ), daily_zero as (
@@ -257,7 +237,6 @@ begin
     delete from metrics_hourly_workflow_executions r
     using touched t
     where r.workspace_id = t.workspace_id and r.hour = t.hour and r.workflow_id = t.workflow_id and r.count = 0;
-
   elsif tg_op = 'TRUNCATE' then
     delete from metrics_daily_workflow_executions;
     delete from metrics_hourly_workflow_executions;
@@ -290,7 +269,7 @@ create table metrics_daily_workflow_node_executions (
   workspace_id uuid not null,
   day date not null,
   workflow_id uuid not null,
-  count bigint not null check (count >= 0),
+  count bigint not null,
   primary key (workspace_id, day, workflow_id)
 );
 
@@ -298,7 +277,7 @@ create table metrics_hourly_workflow_node_executions (
   workspace_id uuid not null,
   hour timestamp not null,
   workflow_id uuid not null,
-  count bigint not null check (count >= 0),
+  count bigint not null,
   primary key (workspace_id, hour, workflow_id)
 );
 
@@ -313,31 +292,34 @@ set search_path from current
 as $fn$
 begin
   if tg_op = 'INSERT' then
-    with hourly as (
+    -- The daily upsert is a data-modifying CTE: it runs after the hourly one, to completion.
+    with delta as (
       select workspace_id, date_trunc('hour', started_at at time zone 'UTC') as hour, workflow_id, count(*) as n
       from new_rows group by 1, 2, 3
     ), daily as (
       insert into metrics_daily_workflow_node_executions as r (workspace_id, day, workflow_id, count)
-      select workspace_id, hour::date, workflow_id, sum(n) from hourly group by 1, 2, 3 order by 1, 2, 3
+      select workspace_id, hour::date, workflow_id, sum(n) from delta
+      group by 1, 2, 3 having sum(n) <> 0 order by 1, 2, 3
       on conflict (workspace_id, day, workflow_id) do update set count = r.count + excluded.count
     )
     insert into metrics_hourly_workflow_node_executions as r (workspace_id, hour, workflow_id, count)
-    select workspace_id, hour, workflow_id, n from hourly order by 1, 2, 3
+    select workspace_id, hour, workflow_id, n from delta order by 1, 2, 3
     on conflict (workspace_id, hour, workflow_id) do update set count = r.count + excluded.count;
-
   elsif tg_op = 'DELETE' then
-    with hourly as (
-      select workspace_id, date_trunc('hour', started_at at time zone 'UTC') as hour, workflow_id, count(*) as n
+    -- Negative deltas on rows that exist, since every deleted row was counted.
+    with delta as (
+      select workspace_id, date_trunc('hour', started_at at time zone 'UTC') as hour, workflow_id, -count(*) as n
       from old_rows group by 1, 2, 3
     ), daily as (
-      update metrics_daily_workflow_node_executions r set count = r.count - d.n
-      from (select workspace_id, hour::date as day, workflow_id, sum(n) as n from hourly group by 1, 2, 3) d
-      where r.workspace_id = d.workspace_id and r.day = d.day and r.workflow_id = d.workflow_id
+      insert into metrics_daily_workflow_node_executions as r (workspace_id, day, workflow_id, count)
+      select workspace_id, hour::date, workflow_id, sum(n) from delta
+      group by 1, 2, 3 having sum(n) <> 0 order by 1, 2, 3
+      on conflict (workspace_id, day, workflow_id) do update set count = r.count + excluded.count
     )
-    update metrics_hourly_workflow_node_executions r set count = r.count - h.n
-    from hourly h
-    where r.workspace_id = h.workspace_id and r.hour = h.hour and r.workflow_id = h.workflow_id;
-    -- Drop the rows this statement brought to zero.
+    insert into metrics_hourly_workflow_node_executions as r (workspace_id, hour, workflow_id, count)
+    select workspace_id, hour, workflow_id, n from delta order by 1, 2, 3
+    on conflict (workspace_id, hour, workflow_id) do update set count = r.count + excluded.count;
+    -- Drop the rows this statement brought to zero (already locked by the upsert above).
     with touched as (
       select distinct workspace_id, date_trunc('hour', started_at at time zone 'UTC') as hour, workflow_id from old_rows
     ), daily_zero as (
@@ -348,12 +330,9 @@ begin
     delete from metrics_hourly_workflow_node_executions r
     using touched t
     where r.workspace_id = t.workspace_id and r.hour = t.hour and r.workflow_id = t.workflow_id and r.count = 0;
-
   elsif tg_op = 'UPDATE' then
-    -- Net change only: an update that keeps workspace, time bucket and key (a status change) writes
-    -- nothing. Decrements go through UPDATE because an upsert checks count >= 0 on the proposed row
-    -- before it resolves the conflict; decrements and increments touch different rows.
-    with hourly as (
+    -- Net change only: an update that keeps workspace, hour and key (a status change) writes nothing.
+    with delta as (
       select workspace_id, hour, workflow_id, sum(n) as n
       from (
         select workspace_id, date_trunc('hour', started_at at time zone 'UTC') as hour, workflow_id, 1 as n from new_rows
@@ -362,25 +341,15 @@ begin
       ) moved
       group by 1, 2, 3 having sum(n) <> 0
     ), daily as (
-      select workspace_id, hour::date as day, workflow_id, sum(n) as n
-      from hourly group by 1, 2, 3 having sum(n) <> 0
-    ), daily_down as (
-      update metrics_daily_workflow_node_executions r set count = r.count + d.n
-      from daily d
-      where d.n < 0 and r.workspace_id = d.workspace_id and r.day = d.day and r.workflow_id = d.workflow_id
-    ), daily_up as (
       insert into metrics_daily_workflow_node_executions as r (workspace_id, day, workflow_id, count)
-      select workspace_id, day, workflow_id, n from daily where n > 0 order by 1, 2, 3
+      select workspace_id, hour::date, workflow_id, sum(n) from delta
+      group by 1, 2, 3 having sum(n) <> 0 order by 1, 2, 3
       on conflict (workspace_id, day, workflow_id) do update set count = r.count + excluded.count
-    ), hourly_down as (
-      update metrics_hourly_workflow_node_executions r set count = r.count + h.n
-      from hourly h
-      where h.n < 0 and r.workspace_id = h.workspace_id and r.hour = h.hour and r.workflow_id = h.workflow_id
     )
     insert into metrics_hourly_workflow_node_executions as r (workspace_id, hour, workflow_id, count)
-    select workspace_id, hour, workflow_id, n from hourly where n > 0 order by 1, 2, 3
+    select workspace_id, hour, workflow_id, n from delta order by 1, 2, 3
     on conflict (workspace_id, hour, workflow_id) do update set count = r.count + excluded.count;
-    -- Drop the rows this statement brought to zero.
+    -- Drop the rows this statement brought to zero (already locked by the upsert above).
     with touched as (
       select distinct workspace_id, date_trunc('hour', started_at at time zone 'UTC') as hour, workflow_id from old_rows
     ), daily_zero as (
@@ -391,7 +360,6 @@ begin
     delete from metrics_hourly_workflow_node_executions r
     using touched t
     where r.workspace_id = t.workspace_id and r.hour = t.hour and r.workflow_id = t.workflow_id and r.count = 0;
-
   elsif tg_op = 'TRUNCATE' then
     delete from metrics_daily_workflow_node_executions;
     delete from metrics_hourly_workflow_node_executions;
@@ -424,7 +392,7 @@ create table metrics_daily_alerts (
   workspace_id uuid not null,
   day date not null,
   alert_type text not null,
-  count bigint not null check (count >= 0),
+  count bigint not null,
   primary key (workspace_id, day, alert_type)
 );
 
@@ -432,7 +400,7 @@ create table metrics_hourly_alerts (
   workspace_id uuid not null,
   hour timestamp not null,
   alert_type text not null,
-  count bigint not null check (count >= 0),
+  count bigint not null,
   primary key (workspace_id, hour, alert_type)
 );
 
@@ -447,31 +415,34 @@ set search_path from current
 as $fn$
 begin
   if tg_op = 'INSERT' then
-    with hourly as (
+    -- The daily upsert is a data-modifying CTE: it runs after the hourly one, to completion.
+    with delta as (
       select workspace_id, date_trunc('hour', occurred_at at time zone 'UTC') as hour, alert_type, count(*) as n
       from new_rows group by 1, 2, 3
     ), daily as (
       insert into metrics_daily_alerts as r (workspace_id, day, alert_type, count)
-      select workspace_id, hour::date, alert_type, sum(n) from hourly group by 1, 2, 3 order by 1, 2, 3
+      select workspace_id, hour::date, alert_type, sum(n) from delta
+      group by 1, 2, 3 having sum(n) <> 0 order by 1, 2, 3
       on conflict (workspace_id, day, alert_type) do update set count = r.count + excluded.count
     )
     insert into metrics_hourly_alerts as r (workspace_id, hour, alert_type, count)
-    select workspace_id, hour, alert_type, n from hourly order by 1, 2, 3
+    select workspace_id, hour, alert_type, n from delta order by 1, 2, 3
     on conflict (workspace_id, hour, alert_type) do update set count = r.count + excluded.count;
-
   elsif tg_op = 'DELETE' then
-    with hourly as (
-      select workspace_id, date_trunc('hour', occurred_at at time zone 'UTC') as hour, alert_type, count(*) as n
+    -- Negative deltas on rows that exist, since every deleted row was counted.
+    with delta as (
+      select workspace_id, date_trunc('hour', occurred_at at time zone 'UTC') as hour, alert_type, -count(*) as n
       from old_rows group by 1, 2, 3
     ), daily as (
-      update metrics_daily_alerts r set count = r.count - d.n
-      from (select workspace_id, hour::date as day, alert_type, sum(n) as n from hourly group by 1, 2, 3) d
-      where r.workspace_id = d.workspace_id and r.day = d.day and r.alert_type = d.alert_type
+      insert into metrics_daily_alerts as r (workspace_id, day, alert_type, count)
+      select workspace_id, hour::date, alert_type, sum(n) from delta
+      group by 1, 2, 3 having sum(n) <> 0 order by 1, 2, 3
+      on conflict (workspace_id, day, alert_type) do update set count = r.count + excluded.count
     )
-    update metrics_hourly_alerts r set count = r.count - h.n
-    from hourly h
-    where r.workspace_id = h.workspace_id and r.hour = h.hour and r.alert_type = h.alert_type;
-    -- Drop the rows this statement brought to zero.
+    insert into metrics_hourly_alerts as r (workspace_id, hour, alert_type, count)
+    select workspace_id, hour, alert_type, n from delta order by 1, 2, 3
+    on conflict (workspace_id, hour, alert_type) do update set count = r.count + excluded.count;
+    -- Drop the rows this statement brought to zero (already locked by the upsert above).
     with touched as (
       select distinct workspace_id, date_trunc('hour', occurred_at at time zone 'UTC') as hour, alert_type from old_rows
     ), daily_zero as (
@@ -482,12 +453,9 @@ begin
     delete from metrics_hourly_alerts r
     using touched t
     where r.workspace_id = t.workspace_id and r.hour = t.hour and r.alert_type = t.alert_type and r.count = 0;
-
   elsif tg_op = 'UPDATE' then
-    -- Net change only: an update that keeps workspace, time bucket and key (a status change) writes
-    -- nothing. Decrements go through UPDATE because an upsert checks count >= 0 on the proposed row
-    -- before it resolves the conflict; decrements and increments touch different rows.
-    with hourly as (
+    -- Net change only: an update that keeps workspace, hour and key (a status change) writes nothing.
+    with delta as (
       select workspace_id, hour, alert_type, sum(n) as n
       from (
         select workspace_id, date_trunc('hour', occurred_at at time zone 'UTC') as hour, alert_type, 1 as n from new_rows
@@ -496,25 +464,15 @@ begin
       ) moved
       group by 1, 2, 3 having sum(n) <> 0
     ), daily as (
-      select workspace_id, hour::date as day, alert_type, sum(n) as n
-      from hourly group by 1, 2, 3 having sum(n) <> 0
-    ), daily_down as (
-      update metrics_daily_alerts r set count = r.count + d.n
-      from daily d
-      where d.n < 0 and r.workspace_id = d.workspace_id and r.day = d.day and r.alert_type = d.alert_type
-    ), daily_up as (
       insert into metrics_daily_alerts as r (workspace_id, day, alert_type, count)
-      select workspace_id, day, alert_type, n from daily where n > 0 order by 1, 2, 3
+      select workspace_id, hour::date, alert_type, sum(n) from delta
+      group by 1, 2, 3 having sum(n) <> 0 order by 1, 2, 3
       on conflict (workspace_id, day, alert_type) do update set count = r.count + excluded.count
-    ), hourly_down as (
-      update metrics_hourly_alerts r set count = r.count + h.n
-      from hourly h
-      where h.n < 0 and r.workspace_id = h.workspace_id and r.hour = h.hour and r.alert_type = h.alert_type
     )
     insert into metrics_hourly_alerts as r (workspace_id, hour, alert_type, count)
-    select workspace_id, hour, alert_type, n from hourly where n > 0 order by 1, 2, 3
+    select workspace_id, hour, alert_type, n from delta order by 1, 2, 3
     on conflict (workspace_id, hour, alert_type) do update set count = r.count + excluded.count;
-    -- Drop the rows this statement brought to zero.
+    -- Drop the rows this statement brought to zero (already locked by the upsert above).
     with touched as (
       select distinct workspace_id, date_trunc('hour', occurred_at at time zone 'UTC') as hour, alert_type from old_rows
     ), daily_zero as (
@@ -525,7 +483,6 @@ begin
     delete from metrics_hourly_alerts r
     using touched t
     where r.workspace_id = t.workspace_id and r.hour = t.hour and r.alert_type = t.alert_type and r.count = 0;
-
   elsif tg_op = 'TRUNCATE' then
     delete from metrics_daily_alerts;
     delete from metrics_hourly_alerts;

@@ -4,7 +4,7 @@ import { expect, it } from "vitest";
 import { type Database, openDatabase } from "../src/index.js";
 import { defineStoreSuite, sleep, within } from "./store-suite.js";
 
-const url = process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
+const url = process.env.DATABASE_URL_TEST ?? "postgres://postgres@127.0.0.1:5432/test";
 // In CI the PostgreSQL run is mandatory: an unreachable server fails the suite instead of skipping it.
 const required = process.env.CI === "true";
 const reachable = required || (await canConnect(url));

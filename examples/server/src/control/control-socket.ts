@@ -11,7 +11,7 @@ import { seed } from "../seed.ts";
  * never opens the data directory a second time. File permissions guard the socket (owner only).
  */
 export async function startControlSocket(db: Database, socketPath: string, logger: Logger): Promise<Server> {
-  await removeStaleSocket(socketPath);
+  await assertNoServerOn(socketPath);
   const server = createServer(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
@@ -64,7 +64,8 @@ export async function sendControlCommand(
   });
 }
 
-async function removeStaleSocket(socketPath: string): Promise<void> {
+/** Fails if a live server answers on the socket; removes a socket file left behind by one that died. */
+export async function assertNoServerOn(socketPath: string): Promise<void> {
   if ((await sendControlCommand(socketPath, "ping").catch(() => undefined)) !== undefined) {
     throw new Error(`another server already uses this data directory (${socketPath})`);
   }

@@ -1,0 +1,42 @@
+export { type MetricsQueryable, queryEventMetrics } from "./query-event-metrics.js";
+export {
+  AlertMetrics,
+  EventMetricsResponse,
+  TelemetryMetrics,
+  UtcDayString,
+  WorkflowMetrics,
+} from "./schemas/event-metrics-response.js";
+export { type EventMetricsRow, shapeEventMetrics } from "./shape/shape-event-metrics.js";
+export {
+  buildEventMetricsQueries,
+  buildRawEventMetricsQueries,
+  type EventMetricsQueries,
+  type SqlQuery,
+} from "./sql/build-queries.js";
+export { type EventMetricsPlan, planEventMetricsWindow, type RawRange } from "./sql/plan.js";
+export { METRICS_SECTIONS, type MetricsSection, SECTION_TABLES, type SectionTables } from "./sql/sections.js";
+export {
+  addUtcDays,
+  type DayRange,
+  isUtcMidnight,
+  MS_PER_DAY,
+  MS_PER_HOUR,
+  splitByUnit,
+  splitUtcWindow,
+  startOfUtcDay,
+  type TimeRange,
+  type UnitSplit,
+  type UtcWindowSplit,
+  utcDay,
+  utcTimestampLiteral,
+} from "./utc-days.js";
+export {
+  isMetricsWindowError,
+  MetricsWindowError,
+  type MetricsWindowErrorReason,
+  type MetricsWindowParameter,
+  type MetricsWindowProblem,
+  metricsWindowProblem,
+} from "./window/metrics-window-error.js";
+export { type MetricsWindow, type MetricsWindowQuery, parseMetricsWindow } from "./window/parse-metrics-window.js";
+export { EARLIEST_BOUND, LATEST_BOUND_EXCLUSIVE, parseMetricsTimestamp } from "./window/parse-timestamp.js";

@@ -1,0 +1,8 @@
+import { describe } from "vitest";
+import { openPglite } from "./helpers/databases.js";
+import { defineMetricsSuite } from "./helpers/metrics-suite.js";
+
+// PGlite 0.5 = PostgreSQL 18 in WASM: the embedded default of the reference server.
+describe("metrics on PGlite", () => {
+  defineMetricsSuite(openPglite);
+});
