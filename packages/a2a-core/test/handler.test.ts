@@ -251,6 +251,24 @@ describe("GetTask, CancelTask, SubscribeToTask", () => {
     expect(frames[0]?.result.status.message?.parts[0].text).toBe("robot-1 moving to aisle 5");
   });
 
+  it("never repeats the task frame, even for Last-Event-ID: 0", async () => {
+    const h = harness();
+    const id = (await readFrames(await start(h)))[0]?.result.id;
+    const frames = await readFrames(
+      await h.call(
+        { jsonrpc: "2.0", id: 1, method: "SubscribeToTask", params: { id } },
+        { headers: { "last-event-id": "0" } },
+      ),
+    );
+    expect(frames.map((f) => `${f.event}:${f.id}`)).toEqual([
+      "task:1",
+      "update:2",
+      "update:3",
+      "finished:4",
+      "final:4",
+    ]);
+  });
+
   it("SubscribeToTask of a terminal task sends task, finished, final at once", async () => {
     const h = harness();
     const id = (await readFrames(await start(h)))[0]?.result.id;
@@ -398,6 +416,37 @@ describe("recovery and shutdown", () => {
     now += 30;
     expect(await h.handler.recoverOrphanedTasks()).toBe(0);
     expect((await h.rpc("GetTask", { id: h.executor.contexts[0]?.task.id })).body.result.status.state).toBe("working");
+  });
+
+  it("answers 503 (retryable) once closing, and when the credential store is unreachable", async () => {
+    const h = harness();
+    await h.handler.close({ graceMs: 0 });
+    const closed = await h.call({ jsonrpc: "2.0", id: 1, method: "SendStreamingMessage", params: startParams() });
+    expect(closed.status).toBe(503);
+    expect(closed.headers.get("retry-after")).toBe("1");
+    expect((await closed.json()).error.code).toBe(ERROR_CODES.InternalError);
+    expect(h.executor.dispatched).toBe(0);
+
+    const down = harness(undefined, {
+      authenticate: async () => {
+        throw new Error("ECONNREFUSED 127.0.0.1:5432");
+      },
+    });
+    const res = await down.call({ jsonrpc: "2.0", id: 1, method: "GetTask", params: { id: "x" } });
+    expect(res.status).toBe(503);
+    expect(JSON.stringify(await res.json())).not.toContain("ECONNREFUSED");
+  });
+
+  it("serves web-standard requests through handler.fetch", async () => {
+    const h = harness();
+    const res = await h.handler.fetch(
+      new Request("http://test/api/v1/a2a", {
+        method: "POST",
+        headers: { authorization: "Bearer partner-a" },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "SendStreamingMessage", params: startParams() }),
+      }),
+    );
+    expect((await readFrames(res)).map((f) => f.event)).toEqual(["task", "update", "update", "finished", "final"]);
   });
 
   it("close() ends open streams and fails tasks still running after the grace period", async () => {

@@ -23,7 +23,9 @@ export function toNodeHandler(handler: A2AHandler | FetchHandler): NodeHandler {
       res.end(JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32603, message: "Internal error" } }));
       return;
     }
-    await writeWebResponse(response, res, closed.signal);
+    // Answered before the whole body was read (413): the unread rest would corrupt the next request on
+    // this connection, so it must not be reused.
+    await writeWebResponse(response, res, closed.signal, req.complete ? {} : { connection: "close" });
   };
 }
 
@@ -55,8 +57,13 @@ function toWebRequest(req: IncomingMessage, signal: AbortSignal): Request {
   return new Request(url, init);
 }
 
-async function writeWebResponse(response: Response, res: ServerResponse, closed: AbortSignal): Promise<void> {
-  const headers: Record<string, string> = {};
+async function writeWebResponse(
+  response: Response,
+  res: ServerResponse,
+  closed: AbortSignal,
+  extraHeaders: Record<string, string>,
+): Promise<void> {
+  const headers: Record<string, string> = { ...extraHeaders };
   response.headers.forEach((value, name) => {
     headers[name] = value;
   });

@@ -1,5 +1,7 @@
 import type { z } from "zod";
+import { toFetchHandler } from "../adapters/fetch.js";
 import {
+  InternalError,
   InvalidParamsError,
   InvalidRequestError,
   isA2AError,
@@ -14,7 +16,7 @@ import type { JsonRpcId } from "../schemas/jsonrpc.js";
 import { GetTaskParams, SendStreamingMessageParams, TaskIdParams } from "../schemas/params.js";
 import type { TaskRecord } from "../stores/types.js";
 import { findNulCharacter } from "./find-nul.js";
-import { type A2AHandlerOptions, DEFAULTS, type Logger, silentLogger } from "./options.js";
+import { type A2AHandlerOptions, type AuthOutcome, DEFAULTS, type Logger, silentLogger } from "./options.js";
 import { type A2AHandlerResponse, JSON_HEADERS, SSE_HEADERS } from "./response.js";
 import { TaskRunner } from "./task-runner.js";
 import { TASK_EVENT_SEQ, taskStreamFrames } from "./task-stream.js";
@@ -31,6 +33,8 @@ export interface A2AHandlerRequest {
 export interface A2AHandler {
   /** Answers one JSON-RPC request: a JSON response or an SSE stream. Never throws. */
   handle(request: A2AHandlerRequest): Promise<A2AHandlerResponse>;
+  /** The handler on web-standard Request/Response (Bun, Deno, edge runtimes, hono); see `toFetchHandler`. */
+  fetch(request: Request): Promise<Response>;
   /** Largest request body the adapters accept. */
   readonly maxBodyBytes: number;
   /** Ends orphaned tasks now (it also runs periodically); returns how many it ended. */
@@ -71,9 +75,17 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHandler {
   void runner.recoverOrphans();
 
   async function handle(request: A2AHandlerRequest): Promise<A2AHandlerResponse> {
+    if (shutdown.signal.aborted) return unavailable("The server is shutting down; retry the request");
     let id: JsonRpcId | null = null;
     try {
-      const auth = await authenticate(request.headers);
+      let auth: AuthOutcome;
+      try {
+        auth = await authenticate(request.headers);
+      } catch (error) {
+        // The credential store is unreachable (e.g. a database outage): a retryable condition.
+        logger.error({ err: error }, "authentication failed");
+        return unavailable("Service temporarily unavailable; retry the request");
+      }
       if (!auth.ok) return authFailure(auth.status, auth.message);
       const decoded = decodeJsonRpcRequest(request.body);
       if (!decoded.ok) return json(decoded.id, decoded.error);
@@ -237,6 +249,15 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHandler {
     }
   }
 
+  function unavailable(message: string): A2AHandlerResponse {
+    return {
+      kind: "json",
+      status: 503,
+      headers: { ...JSON_HEADERS, "retry-after": "1" },
+      body: jsonRpcError(null, new InternalError(message)),
+    };
+  }
+
   function authFailure(status: 401 | 403, message: string): A2AHandlerResponse {
     const headers: Record<string, string> = { ...JSON_HEADERS };
     if (status === 401) headers["www-authenticate"] = 'Bearer realm="a2a"';
@@ -248,8 +269,9 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHandler {
     };
   }
 
-  return {
+  const handler: A2AHandler = {
     handle,
+    fetch: (request) => fetchHandler(request),
     maxBodyBytes: options.maxBodyBytes ?? DEFAULTS.maxBodyBytes,
     recoverOrphanedTasks: () => runner.recoverOrphans(),
     async close(closeOptions) {
@@ -257,6 +279,8 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHandler {
       await runner.close(closeOptions?.graceMs ?? 10_000);
     },
   };
+  const fetchHandler = toFetchHandler(handler);
+  return handler;
 }
 
 function json(id: JsonRpcId | null, error: unknown, result?: unknown): A2AHandlerResponse {

@@ -1,21 +1,20 @@
 /**
  * The dotted path of the first string (or key) holding U+0000, or undefined. PostgreSQL cannot store that
  * character in text or jsonb, so a start carrying it is refused at the edge instead of failing in the store.
+ * Iterative, so no input can exhaust the stack.
  */
-export function findNulCharacter(value: unknown, path = "params"): string | undefined {
-  if (typeof value === "string") return value.includes("\u0000") ? path : undefined;
-  if (Array.isArray(value)) {
-    for (const [index, item] of value.entries()) {
-      const found = findNulCharacter(item, `${path}.${index}`);
-      if (found) return found;
-    }
-    return undefined;
-  }
-  if (typeof value === "object" && value !== null) {
-    for (const [key, item] of Object.entries(value)) {
-      if (key.includes("\u0000")) return `${path}.${key.replaceAll("\u0000", "\\u0000")}`;
-      const found = findNulCharacter(item, `${path}.${key}`);
-      if (found) return found;
+export function findNulCharacter(root: unknown, rootPath = "params"): string | undefined {
+  const pending: Array<[unknown, string]> = [[root, rootPath]];
+  for (let next = pending.pop(); next; next = pending.pop()) {
+    const [value, path] = next;
+    if (typeof value === "string") {
+      if (value.includes("\u0000")) return path;
+    } else if (typeof value === "object" && value !== null) {
+      // Reversed so the first offending field in document order is the one reported.
+      for (const [key, item] of Object.entries(value).reverse()) {
+        if (key.includes("\u0000")) return `${path}.${key.replaceAll("\u0000", "\\u0000")}`;
+        pending.push([item, `${path}.${key}`]);
+      }
     }
   }
   return undefined;

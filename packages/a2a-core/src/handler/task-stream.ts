@@ -35,7 +35,8 @@ export async function* taskStreamFrames(options: TaskStreamOptions): AsyncGenera
   yield frame(TASK_EVENT_SEQ, "task", requestId, record.task);
 
   // A terminal task always replays its `finished` event, so every stream ends with finished + final.
-  let cursor = Math.max(0, Math.min(options.afterSeq, record.lastSeq));
+  // The `task` frame above already stands for seq 1, so a replay starts after it at the earliest.
+  let cursor = Math.max(TASK_EVENT_SEQ, Math.min(options.afterSeq, record.lastSeq));
   if (isTerminalState(record.task.status.state)) cursor = Math.min(cursor, record.lastSeq - 1);
 
   while (!signal.aborted) {

@@ -1,6 +1,10 @@
 import { type A2AError, InvalidRequestError, MethodNotFoundError, ParseError, toJsonRpcError } from "../errors.js";
 import { type MethodName, resolveMethod } from "../methods.js";
 import type { JsonRpcErrorResponse, JsonRpcId, JsonRpcSuccessResponse } from "../schemas/jsonrpc.js";
+import { exceedsNestingDepth } from "./nesting-depth.js";
+
+/** No request of this protocol needs more; deeper bodies are refused before they are parsed. */
+export const MAX_NESTING_DEPTH = 64;
 
 /** A request whose envelope is valid and whose method is known; its params are checked by the method. */
 export interface DecodedRequest {
@@ -22,6 +26,13 @@ export type DecodeResult = { ok: true; request: DecodedRequest } | { ok: false; 
 export function decodeJsonRpcRequest(body: string | unknown): DecodeResult {
   let value: unknown = body;
   if (typeof body === "string") {
+    if (exceedsNestingDepth(body, MAX_NESTING_DEPTH)) {
+      return {
+        ok: false,
+        error: new InvalidRequestError(`Invalid request: JSON nested deeper than ${MAX_NESTING_DEPTH} levels`),
+        id: null,
+      };
+    }
     try {
       value = JSON.parse(body);
     } catch {
