@@ -1,0 +1,270 @@
+import { type AgentCard, type Message, type Part, Task, TaskNotCancelableError } from "@a2a-partner/a2a-core";
+import { agentCardUrlFromBaseUrl, endpointFromAgentCard, endpointFromBaseUrl, parseUrl } from "./discovery.js";
+import { InvalidResponseError } from "./errors.js";
+import { type CallStats, Transport } from "./http/transport.js";
+import { type A2AClientOptions, CLIENT_DEFAULTS, type RequestOptions } from "./options.js";
+import { runTaskStream, type StreamConnector } from "./stream/run-task-stream.js";
+import { TaskStream } from "./stream/task-stream.js";
+
+/** The message of a task start, without what the client fills in (`kind`, `role`, a messageId). */
+export type MessageInput = Omit<Message, "kind" | "role" | "messageId"> & { messageId?: string };
+
+interface SendCommon {
+  /** The Environment (store) the task runs in: `params.metadata.storeId`. */
+  storeId: string;
+  /**
+   * The idempotency key. Generated when absent, so retries and reattaches are always safe; pass your own
+   * (and keep it) to come back to the same task from another process.
+   */
+  messageId?: string;
+  /** More `params.metadata` entries (storeId always wins). */
+  metadata?: Record<string, unknown>;
+  signal?: AbortSignal;
+  /** Time allowed until the stream's headers, per attempt. */
+  timeoutMs?: number;
+}
+
+export type SendStreamingMessageInput =
+  | (SendCommon & { /** The task in plain language. */ text: string; message?: undefined })
+  | (SendCommon & { message: MessageInput; text?: undefined });
+
+export interface SubscribeOptions extends RequestOptions {
+  /** The SSE id of the newest event already seen: only later events are delivered. */
+  lastEventId?: string | number;
+}
+
+export interface GetTaskOptions extends RequestOptions {
+  /** How many of the most recent history messages to return; 0 returns none. */
+  historyLength?: number;
+}
+
+/**
+ * Client of the A2A partner-task endpoint.
+ *
+ * ```ts
+ * const client = new A2AClient({ baseUrl: "https://robots.example.com", token: process.env.A2A_TOKEN });
+ * const stream = client.sendStreamingMessage({ text: "Restock aisle 5", storeId: "store-001" });
+ * for await (const event of stream) console.log(event.type, event.eventId);
+ * ```
+ */
+export class A2AClient {
+  readonly #options: A2AClientOptions;
+  readonly #transport: Transport;
+  readonly #cardUrl: string;
+  #endpoint: string | undefined;
+  #discovery: Promise<string> | undefined;
+
+  constructor(options: A2AClientOptions) {
+    if (!options || (!options.baseUrl && !options.agentCardUrl)) {
+      throw new TypeError("A2AClient needs a baseUrl or an agentCardUrl");
+    }
+    this.#options = { ...options };
+    this.#transport = new Transport(this.#options);
+    this.#endpoint = options.baseUrl ? endpointFromBaseUrl(options.baseUrl) : undefined;
+    this.#cardUrl = options.agentCardUrl
+      ? parseUrl(options.agentCardUrl, "agentCardUrl").toString()
+      : agentCardUrlFromBaseUrl(options.baseUrl as string);
+  }
+
+  /** The JSON-RPC endpoint in use; undefined until discovery when only `agentCardUrl` was given. */
+  get endpoint(): string | undefined {
+    return this.#endpoint;
+  }
+
+  /** Reads the agent card and from then on uses the endpoint it declares. */
+  async discover(options: RequestOptions = {}): Promise<AgentCard> {
+    const value = await this.#transport.getJson(this.#cardUrl, options);
+    const { card, endpoint } = endpointFromAgentCard(value, this.#cardUrl);
+    this.#endpoint = endpoint;
+    return card;
+  }
+
+  /**
+   * Starts a task and follows its stream. Returns at once; the handle yields `task`, `update`s and
+   * `finished` (never `final`), each exactly once even when the connection drops and the client
+   * reattaches. Retrying is safe: the messageId (generated when not given) makes the server return the
+   * same task instead of dispatching robots again.
+   */
+  sendStreamingMessage(input: SendStreamingMessageInput): TaskStream {
+    const params = this.#startParams(input);
+    const messageId = (params.message as { messageId: string }).messageId;
+    const connector: StreamConnector = {
+      // A resend asks for every event from the start: the first attempt may have created the task already.
+      start: async (retry, signal) =>
+        this.#transport.openStream({
+          endpoint: await this.#resolveEndpoint(signal),
+          method: "SendStreamingMessage",
+          params,
+          ...(retry ? { headers: { "last-event-id": "0" } } : {}),
+          retryHeaders: { "last-event-id": "0" },
+          signal,
+          ...timeout(input.timeoutMs),
+        }),
+      subscribe: (taskId, lastEventId, signal) => this.#subscribeRequest(taskId, lastEventId, signal, input.timeoutMs),
+    };
+    return new TaskStream(
+      ({ signal, onEvent }) => runTaskStream({ ...this.#streamSettings(), connector, signal, onEvent }),
+      { messageId, ...(input.signal ? { signal: input.signal } : {}) },
+    );
+  }
+
+  /**
+   * Follows an existing task. With `lastEventId`, events up to it are not delivered again (the server
+   * replays the rest); without it, the stream starts with the current snapshot and then new events.
+   */
+  subscribeToTask(taskId: string, options: SubscribeOptions = {}): TaskStream {
+    requireString(taskId, "taskId");
+    const lastEventId = options.lastEventId === undefined ? undefined : String(options.lastEventId);
+    if (lastEventId !== undefined && !/^\d{1,15}$/.test(lastEventId)) {
+      throw new TypeError("lastEventId must be the non-negative integer id of an event");
+    }
+    const connector: StreamConnector = {
+      subscribe: (id, last, signal) => this.#subscribeRequest(id, last, signal, options.timeoutMs),
+    };
+    return new TaskStream(
+      ({ signal, onEvent }) =>
+        runTaskStream({
+          ...this.#streamSettings(),
+          connector,
+          taskId,
+          ...(lastEventId !== undefined ? { lastEventId } : {}),
+          signal,
+          onEvent,
+        }),
+      { taskId, ...(options.signal ? { signal: options.signal } : {}) },
+    );
+  }
+
+  /** The task's current state. */
+  async getTask(taskId: string, options: GetTaskOptions = {}): Promise<Task> {
+    requireString(taskId, "taskId");
+    const { historyLength } = options;
+    if (historyLength !== undefined && !(Number.isInteger(historyLength) && historyLength >= 0)) {
+      throw new TypeError("historyLength must be a non-negative integer");
+    }
+    const result = await this.#transport.call({
+      endpoint: await this.#resolveEndpoint(options.signal),
+      method: "GetTask",
+      params: historyLength === undefined ? { id: taskId } : { id: taskId, historyLength },
+      ...requestOptions(options),
+    });
+    return parseTask(result);
+  }
+
+  /**
+   * Cancels a task; resolves with it in state `canceled`. Throws TaskNotCancelableError (with
+   * `data.state`) if it had already ended. Safe to retry: when an earlier attempt of this very call went
+   * through, the task found canceled is returned.
+   */
+  async cancelTask(taskId: string, options: RequestOptions = {}): Promise<Task> {
+    requireString(taskId, "taskId");
+    const stats: CallStats = { attempts: 0 };
+    try {
+      const result = await this.#transport.call({
+        endpoint: await this.#resolveEndpoint(options.signal),
+        method: "CancelTask",
+        params: { id: taskId },
+        stats,
+        ...requestOptions(options),
+      });
+      return parseTask(result);
+    } catch (error) {
+      const state = (error as TaskNotCancelableError).data as { state?: unknown } | undefined;
+      if (error instanceof TaskNotCancelableError && stats.attempts > 1 && state?.state === "canceled") {
+        return this.getTask(taskId, options);
+      }
+      throw error;
+    }
+  }
+
+  /** Releases the keep-alive connections the client opened. The client is not usable afterwards. */
+  async close(): Promise<void> {
+    await this.#transport.close();
+  }
+
+  #startParams(input: SendStreamingMessageInput): Record<string, unknown> {
+    if (!input || typeof input !== "object")
+      throw new TypeError("sendStreamingMessage needs { text | message, storeId }");
+    requireString(input.storeId, "storeId");
+    let parts: Part[];
+    let rest: Partial<MessageInput> = {};
+    if (typeof input.text === "string") {
+      if (input.text.trim() === "") throw new TypeError("text must not be empty");
+      parts = [{ kind: "text", text: input.text }];
+    } else if (input.message && Array.isArray(input.message.parts) && input.message.parts.length > 0) {
+      ({ parts, ...rest } = input.message);
+    } else {
+      throw new TypeError("sendStreamingMessage needs a non-empty text or a message with parts");
+    }
+    const messageId = input.messageId ?? rest.messageId ?? this.#newId();
+    requireString(messageId, "messageId");
+    if (messageId.length > 256) throw new TypeError("messageId must be at most 256 characters");
+    return {
+      message: { ...rest, kind: "message", role: "user", messageId, parts },
+      metadata: { ...input.metadata, storeId: input.storeId },
+    };
+  }
+
+  #subscribeRequest(taskId: string, lastEventId: string | undefined, signal: AbortSignal, timeoutMs?: number) {
+    return this.#resolveEndpoint(signal).then((endpoint) =>
+      this.#transport.openStream({
+        endpoint,
+        method: "SubscribeToTask",
+        params: { id: taskId },
+        ...(lastEventId !== undefined ? { headers: { "last-event-id": lastEventId } } : {}),
+        signal,
+        ...timeout(timeoutMs),
+      }),
+    );
+  }
+
+  #streamSettings() {
+    const o = this.#options;
+    return {
+      transport: this.#transport,
+      maxResumeAttempts: nonNegativeInt(o.maxResumeAttempts, CLIENT_DEFAULTS.maxResumeAttempts),
+      idleTimeoutMs: o.streamIdleTimeoutMs ?? CLIENT_DEFAULTS.streamIdleTimeoutMs,
+      ...(o.maxEventBytes !== undefined ? { maxEventBytes: o.maxEventBytes } : {}),
+    };
+  }
+
+  /** The endpoint; discovers it from the agent card first when only `agentCardUrl` was given. */
+  async #resolveEndpoint(signal?: AbortSignal): Promise<string> {
+    if (this.#endpoint) return this.#endpoint;
+    this.#discovery ??= this.discover(signal ? { signal } : {}).then(
+      () => this.#endpoint as string,
+      (error: unknown) => {
+        // A failed discovery is tried again by the next call.
+        this.#discovery = undefined;
+        throw error;
+      },
+    );
+    return this.#discovery;
+  }
+
+  #newId(): string {
+    return this.#options.generateId?.() ?? crypto.randomUUID();
+  }
+}
+
+function parseTask(value: unknown): Task {
+  const parsed = Task.safeParse(value);
+  if (!parsed.success) throw new InvalidResponseError("The server's result is not a Task");
+  return parsed.data;
+}
+
+function requireString(value: unknown, name: string): asserts value is string {
+  if (typeof value !== "string" || value.length === 0) throw new TypeError(`${name} must be a non-empty string`);
+}
+
+function requestOptions(options: RequestOptions): { signal?: AbortSignal; timeoutMs?: number } {
+  return { ...(options.signal ? { signal: options.signal } : {}), ...timeout(options.timeoutMs) };
+}
+
+function timeout(timeoutMs: number | undefined): { timeoutMs?: number } {
+  return timeoutMs === undefined ? {} : { timeoutMs };
+}
+
+function nonNegativeInt(value: number | undefined, fallback: number): number {
+  return value !== undefined && Number.isInteger(value) && value >= 0 ? value : fallback;
+}

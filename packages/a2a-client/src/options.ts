@@ -1,0 +1,78 @@
+import type { BackoffOptions } from "./http/retry-policy.js";
+
+/** A fetch implementation: the global one by default; msw, undici's or a test double otherwise. */
+export type FetchLike = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
+
+/** A bearer token, or a function that returns the current one (called before every request). */
+export type TokenSource = string | (() => string | Promise<string>);
+
+/** Told before the client waits to retry a request or to reattach to a dropped stream. */
+export interface RetryInfo {
+  /** `request`: an HTTP attempt failed before any answer could be used; `resume`: a stream dropped. */
+  kind: "request" | "resume";
+  /** 1 for the first retry. */
+  attempt: number;
+  /** The most retries of this kind (`maxRetries` or `maxResumeAttempts`). */
+  maxAttempts: number;
+  delayMs: number;
+  /** What went wrong (an APIConnectionError, APITimeoutError or A2AHttpError). */
+  error: Error;
+}
+
+export interface A2AClientOptions {
+  /** The server's base URL, e.g. `https://robots.example.com`; the endpoint is `<baseUrl>/api/v1/a2a`. */
+  baseUrl?: string;
+  /**
+   * Where to read the agent card. Default `<baseUrl>/.well-known/agent-card.json`. Given without
+   * `baseUrl`, the endpoint is taken from the card (`discover()` runs before the first call).
+   */
+  agentCardUrl?: string;
+  /** Partner API token, sent as `Authorization: Bearer <token>`. */
+  token?: TokenSource;
+  /** Default: the global `fetch` (looked up at call time, so msw and other interceptors see every call). */
+  fetch?: FetchLike;
+  /**
+   * An undici Dispatcher passed to fetch as `dispatcher`. Default on Node with the global fetch: a
+   * keep-alive undici `Agent` owned by the client (`close()` releases it). `false`: none.
+   */
+  dispatcher?: object | false;
+  /** Extra headers on every request. */
+  headers?: Record<string, string>;
+  /** `current` (default): `SendStreamingMessage`, …; `alias`: `message/stream`, … for older servers. */
+  methodNames?: "current" | "alias";
+  /** Retries of one request on connection errors, 408, 409, 429 and 5xx. Default 2. */
+  maxRetries?: number;
+  /** Reattach attempts after a stream dropped without progress in between. Default 5. */
+  maxResumeAttempts?: number;
+  /** Time allowed for an answer (for a stream: until its headers). Default 60 s. */
+  timeoutMs?: number;
+  /** A stream with no byte (event or keep-alive comment) for this long is treated as dropped. Default 45 s. */
+  streamIdleTimeoutMs?: number;
+  /** Exponential backoff of retries and reattaches. Default 0.5 s doubling, capped at 8 s, with jitter. */
+  backoff?: BackoffOptions;
+  /** Largest accepted SSE event in bytes. Default 4 MiB. */
+  maxEventBytes?: number;
+  /** Called before every wait for a retry or a reattach (logging, progress displays). */
+  onRetry?: (info: RetryInfo) => void;
+  /** How the client waits between attempts. Injectable so tests need no timers. */
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** Source of jitter in [0, 1). Default `Math.random`. */
+  random?: () => number;
+  /** Ids for JSON-RPC requests and for messages sent without a messageId. Default `crypto.randomUUID`. */
+  generateId?: () => string;
+}
+
+/** Per-call options every method takes. */
+export interface RequestOptions {
+  signal?: AbortSignal;
+  /** Overrides the client's `timeoutMs` for this call. */
+  timeoutMs?: number;
+}
+
+export const CLIENT_DEFAULTS = {
+  maxRetries: 2,
+  maxResumeAttempts: 5,
+  timeoutMs: 60_000,
+  // Three missed keep-alive comments (the server sends one every 15 s).
+  streamIdleTimeoutMs: 45_000,
+} as const;

@@ -1,0 +1,98 @@
+import {
+  type DecodedSseEvent,
+  fromJsonRpcError,
+  isTerminalState,
+  JsonRpcResponse,
+  type StreamEventName,
+  Task,
+  TaskStatusUpdateEvent,
+  TaskUpdateResult,
+  type TerminalTaskState,
+} from "@a2a-partner/a2a-core";
+import type { z } from "zod";
+import { InvalidResponseError } from "../errors.js";
+
+/** The first event of a stream: the task as it is now (state `working` for a new task). */
+export interface TaskSnapshotEvent {
+  type: "task";
+  /** The SSE `id:` of the frame (the event's sequence number within the task). */
+  eventId: string | undefined;
+  task: Task;
+}
+
+/** Progress: a status update (robot, step, percent in `update.metadata`) or an artifact. */
+export interface TaskUpdateEvent {
+  type: "update";
+  eventId: string | undefined;
+  update: TaskUpdateResult;
+}
+
+/** The authoritative end of the task; exactly one per task. */
+export interface TaskFinishedEvent {
+  type: "finished";
+  eventId: string | undefined;
+  update: TaskStatusUpdateEvent;
+  /** `update.status.state`: completed, canceled, failed or rejected. */
+  state: TerminalTaskState;
+}
+
+/** What a task stream yields. The transport-level `final` frame is never surfaced. */
+export type TaskStreamEvent = TaskSnapshotEvent | TaskUpdateEvent | TaskFinishedEvent;
+
+/** A decoded frame: an event, or a frame the client skips (`final`, unknown event names). */
+export type Frame = TaskStreamEvent | { type: "skip" };
+
+const SKIP: Frame = { type: "skip" };
+
+/**
+ * One SSE frame → a typed event. The data is a JSON-RPC response: its `result` is checked against the
+ * schema of the event name; a JSON-RPC `error` is thrown as the typed protocol error.
+ */
+export function parseFrame(frame: DecodedSseEvent): Frame {
+  const name = frame.event as StreamEventName;
+  // `final` is a transport trailer (the contract says clients ignore it); unknown names are future ones.
+  if (name !== "task" && name !== "update" && name !== "finished") return SKIP;
+  const result = resultOf(frame);
+  const eventId = frame.id === undefined || frame.id === "" ? undefined : frame.id;
+  switch (name) {
+    case "task":
+      return { type: "task", eventId, task: check(Task, result, name) };
+    case "update":
+      return { type: "update", eventId, update: check(TaskUpdateResult, result, name) };
+    case "finished": {
+      const update = check(TaskStatusUpdateEvent, result, name);
+      const state = update.status.state;
+      if (!isTerminalState(state)) {
+        throw new InvalidResponseError(`A "finished" event must carry a terminal state, got "${state}"`);
+      }
+      return { type: "finished", eventId, update, state };
+    }
+  }
+}
+
+/** The sequence number an event id stands for, or undefined if it is not one (then nothing is deduplicated). */
+export function seqOf(eventId: string | undefined): number | undefined {
+  if (eventId === undefined || !/^\d{1,15}$/.test(eventId)) return undefined;
+  return Number(eventId);
+}
+
+function resultOf(frame: DecodedSseEvent): unknown {
+  let value: unknown;
+  try {
+    value = JSON.parse(frame.data);
+  } catch {
+    throw new InvalidResponseError(`The data of a "${frame.event}" event is not valid JSON`);
+  }
+  const parsed = JsonRpcResponse.safeParse(value);
+  if (!parsed.success)
+    throw new InvalidResponseError(`The data of a "${frame.event}" event is not a JSON-RPC response`);
+  if ("error" in parsed.data) throw fromJsonRpcError(parsed.data.error);
+  return parsed.data.result;
+}
+
+function check<T>(schema: z.ZodType<T>, value: unknown, name: string): T {
+  const parsed = schema.safeParse(value);
+  if (!parsed.success)
+    throw new InvalidResponseError(`The result of a "${name}" event does not have the expected shape`);
+  return parsed.data;
+}
