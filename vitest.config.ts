@@ -2,7 +2,7 @@ import { defineConfig } from "vitest/config";
 
 export default defineConfig({
   test: {
-    include: ["packages/*/src/**/*.test.ts", "packages/*/test/**/*.test.ts", "examples/*/src/**/*.test.ts", "examples/*/test/**/*.test.ts"],
+    include: ["test/**/*.test.ts", "packages/*/src/**/*.test.ts", "packages/*/test/**/*.test.ts", "examples/*/src/**/*.test.ts", "examples/*/test/**/*.test.ts"],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // Integration suites start servers and databases; two cores here, so keep parallelism modest.
