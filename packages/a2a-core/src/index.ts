@@ -5,6 +5,8 @@ export type * from "./executor/task-executor.js";
 export type { A2AHandler, A2AHandlerRequest } from "./handler/create-handler.js";
 export { createA2AHandler } from "./handler/create-handler.js";
 export type * from "./handler/options.js";
+export type { RateDecision, RateLimiter, TokenBucketOptions } from "./handler/rate-limiter.js";
+export { TokenBucketRateLimiter } from "./handler/rate-limiter.js";
 export type { A2AHandlerResponse, A2AJsonResponse, A2AStreamResponse } from "./handler/response.js";
 export { ORPHANED_REASON, SHUTDOWN_REASON } from "./handler/task-runner.js";
 export { textOfMessage } from "./handler/text-of-message.js";

@@ -379,6 +379,39 @@ describe("protocol errors", () => {
   });
 });
 
+describe("limits", () => {
+  it("answers 429 with Retry-After and a JSON-RPC body once a caller exceeds its rate; others are unaffected", async () => {
+    const h = harness(undefined, { rateLimit: { requestsPerSecond: 1, burst: 3 } });
+    const statuses = [];
+    for (let i = 0; i < 4; i++) statuses.push((await h.rpc("GetTask", { id: "x" })).status);
+    expect(statuses).toEqual([200, 200, 200, 429]);
+    const res = await h.call({ jsonrpc: "2.0", id: 9, method: "GetTask", params: { id: "x" } });
+    expect(res.status).toBe(429);
+    expect(Number(res.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+    expect(await res.json()).toMatchObject({
+      jsonrpc: "2.0",
+      id: null,
+      error: { code: ERROR_CODES.InvalidRequest, data: { httpStatus: 429 } },
+    });
+    expect((await h.rpc("GetTask", { id: "x" }, "partner-b")).status).toBe(200);
+  });
+
+  it("caps open streams per caller and frees the slot when a stream ends", async () => {
+    const h = harness(new ScriptedExecutor(undefined, undefined, true), { maxOpenStreamsPerCaller: 1 });
+    const first = await start(h);
+    const reader = first.body?.getReader() as ReadableStreamDefaultReader<Uint8Array>;
+    const chunk = new TextDecoder().decode((await reader.read()).value); // the task frame; the stream stays open
+    const taskId = JSON.parse(chunk.split("data: ")[1] ?? "{}").result.id;
+    const second = await start(h);
+    expect(second.status).toBe(429);
+    expect(h.executor.dispatched).toBe(1);
+    // Polling is not a stream: still allowed.
+    expect((await h.rpc("GetTask", { id: taskId })).status).toBe(200);
+    await reader.cancel();
+    await waitFor(async () => (await start(h, startParams("x", "m-after"))).status === 200);
+  });
+});
+
 describe("recovery and shutdown", () => {
   it("ends a task whose runner vanished (lease expired) as failed, with the reason, and streams see it", async () => {
     const h = harness();

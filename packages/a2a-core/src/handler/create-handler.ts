@@ -17,6 +17,7 @@ import { GetTaskParams, SendStreamingMessageParams, TaskIdParams } from "../sche
 import type { TaskRecord } from "../stores/types.js";
 import { findNulCharacter } from "./find-nul.js";
 import { type A2AHandlerOptions, type AuthOutcome, DEFAULTS, type Logger, silentLogger } from "./options.js";
+import { type RateLimiter, TokenBucketRateLimiter } from "./rate-limiter.js";
 import { type A2AHandlerResponse, JSON_HEADERS, SSE_HEADERS } from "./response.js";
 import { TaskRunner } from "./task-runner.js";
 import { TASK_EVENT_SEQ, taskStreamFrames } from "./task-stream.js";
@@ -48,7 +49,8 @@ export interface A2AHandler {
 
 interface Caller {
   workspaceId: string;
-  principal?: string;
+  /** Rate limits and stream caps count per key: the credential's principal, else the workspace. */
+  key: string;
 }
 
 /** The framework-agnostic A2A request handler. Adapters: `toFetchHandler`, `toNodeHandler`. */
@@ -60,6 +62,17 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHandler {
   const leaseMs = options.leaseMs ?? DEFAULTS.leaseMs;
   const keepAliveMs = options.keepAliveMs ?? DEFAULTS.keepAliveMs;
   const shutdown = new AbortController();
+  const rateLimiter: RateLimiter | undefined =
+    options.rateLimit === undefined
+      ? undefined
+      : "take" in options.rateLimit
+        ? options.rateLimit
+        : new TokenBucketRateLimiter({
+            ratePerSecond: options.rateLimit.requestsPerSecond,
+            ...(options.rateLimit.burst === undefined ? {} : { burst: options.rateLimit.burst }),
+          });
+  const maxOpenStreams = options.maxOpenStreamsPerCaller;
+  const openStreams = new Map<string, number>();
   const runner = new TaskRunner({
     tasks: stores.tasks,
     events: stores.events,
@@ -90,10 +103,9 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHandler {
       const decoded = decodeJsonRpcRequest(request.body);
       if (!decoded.ok) return json(decoded.id, decoded.error);
       id = decoded.request.id;
-      const caller: Caller = {
-        workspaceId: auth.workspaceId,
-        ...(auth.principal ? { principal: auth.principal } : {}),
-      };
+      const caller: Caller = { workspaceId: auth.workspaceId, key: auth.principal ?? `workspace:${auth.workspaceId}` };
+      const decision = rateLimiter?.take(caller.key, Date.now());
+      if (decision && !decision.allowed) return tooManyRequests(decision.retryAfterMs, "Rate limit exceeded");
       return await dispatch(decoded.request, caller, request);
     } catch (error) {
       if (!isA2AError(error)) logger.error({ err: error }, "request failed");
@@ -104,13 +116,20 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHandler {
   async function dispatch(req: DecodedRequest, caller: Caller, http: A2AHandlerRequest): Promise<A2AHandlerResponse> {
     const method: MethodName = req.method;
     if (!METHODS[method].implemented) throw UnsupportedOperationError.forMethod(req.wireMethod);
+    if (
+      METHODS[method].streaming &&
+      maxOpenStreams !== undefined &&
+      (openStreams.get(caller.key) ?? 0) >= maxOpenStreams
+    ) {
+      return tooManyRequests(1000, `Too many open streams (at most ${maxOpenStreams} per caller); close one first`);
+    }
     switch (method) {
       case "SendStreamingMessage":
         return sendStreamingMessage(req, caller, http);
       case "SubscribeToTask": {
         const params = parseParams(TaskIdParams, req.params);
         const record = await findTask(caller, params.id);
-        return stream(req.id, record, reattachCursor(record, http.headers), http.signal);
+        return stream(req.id, record, reattachCursor(record, http.headers), caller, http.signal);
       }
       case "GetTask": {
         const params = parseParams(GetTaskParams, req.params);
@@ -157,15 +176,15 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHandler {
     if (message.messageId === undefined) {
       const record = await stores.tasks.create(input);
       runner.start(record, task.history[0] ?? message, text);
-      return stream(req.id, record, TASK_EVENT_SEQ, http.signal);
+      return stream(req.id, record, TASK_EVENT_SEQ, caller, http.signal);
     }
     const { record, created } = await stores.idempotency.createOrGet(message.messageId, input);
     if (created) {
       runner.start(record, task.history[0] ?? message, text);
-      return stream(req.id, record, TASK_EVENT_SEQ, http.signal);
+      return stream(req.id, record, TASK_EVENT_SEQ, caller, http.signal);
     }
     warnIfRetryDiffers(record, text, storeId);
-    return stream(req.id, record, reattachCursor(record, http.headers), http.signal);
+    return stream(req.id, record, reattachCursor(record, http.headers), caller, http.signal);
   }
 
   function newTask(message: Message, storeId: string): Task {
@@ -224,6 +243,7 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHandler {
     requestId: JsonRpcId,
     record: TaskRecord,
     afterSeq: number,
+    caller: Caller,
     signal?: AbortSignal,
   ): A2AHandlerResponse {
     const streamSignal = signal ? AbortSignal.any([signal, shutdown.signal]) : shutdown.signal;
@@ -237,16 +257,42 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHandler {
       keepAliveMs,
       signal: streamSignal,
     });
-    return { kind: "sse", status: 200, headers: { ...SSE_HEADERS }, frames: endQuietly(frames, record.task.id) };
+    return {
+      kind: "sse",
+      status: 200,
+      headers: { ...SSE_HEADERS },
+      frames: tracked(frames, record.task.id, caller.key),
+    };
   }
 
-  /** A store failure mid-stream ends the stream (the client reattaches); it must not crash the process. */
-  async function* endQuietly(frames: AsyncGenerator<string>, taskId: string): AsyncGenerator<string> {
+  /**
+   * Counts the stream as open while it runs, and ends it quietly on a store failure (the client
+   * reattaches): a broken stream must not crash the process.
+   */
+  async function* tracked(frames: AsyncGenerator<string>, taskId: string, callerKey: string): AsyncGenerator<string> {
+    openStreams.set(callerKey, (openStreams.get(callerKey) ?? 0) + 1);
     try {
       yield* frames;
     } catch (error) {
       logger.error({ err: error, taskId }, "task stream ended by an error");
+    } finally {
+      const left = (openStreams.get(callerKey) ?? 1) - 1;
+      if (left > 0) openStreams.set(callerKey, left);
+      else openStreams.delete(callerKey);
     }
+  }
+
+  function tooManyRequests(retryAfterMs: number, message: string): A2AHandlerResponse {
+    return {
+      kind: "json",
+      status: 429,
+      headers: {
+        ...JSON_HEADERS,
+        "retry-after": String(Math.max(1, Math.ceil(retryAfterMs / 1000))),
+        "retry-after-ms": String(retryAfterMs),
+      },
+      body: jsonRpcError(null, new InvalidRequestError(message, { httpStatus: 429, retryAfterMs })),
+    };
   }
 
   function unavailable(message: string): A2AHandlerResponse {

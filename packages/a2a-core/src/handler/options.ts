@@ -2,10 +2,16 @@ import type { TaskExecutor } from "../executor/task-executor.js";
 import type { EventLog } from "../stores/event-log.js";
 import type { IdempotencyStore } from "../stores/idempotency-store.js";
 import type { TaskStore } from "../stores/task-store.js";
+import type { RateLimiter } from "./rate-limiter.js";
 
 /** Who is calling. A partner token resolves to the one workspace it is scoped to. */
 export type AuthOutcome =
-  | { ok: true; workspaceId: string /** For logs only. */; principal?: string }
+  | {
+      ok: true;
+      workspaceId: string;
+      /** Identifies the credential (e.g. the token's id): the key of rate limits and stream caps, and logged. */
+      principal?: string;
+    }
   | {
       ok: false;
       /** 401: missing or invalid credential; 403: valid but not allowed here (e.g. a user session token). */
@@ -50,6 +56,13 @@ export interface A2AHandlerOptions {
   keepAliveMs?: number;
   /** Largest request body accepted by the adapters, in bytes; larger is HTTP 413. Default 1 MiB. */
   maxBodyBytes?: number;
+  /**
+   * Requests per caller (`principal`, else workspace): over it, HTTP 429 with `Retry-After`. A limiter, or
+   * the rate of a per-process token bucket. Default: no limit.
+   */
+  rateLimit?: RateLimiter | { requestsPerSecond: number; burst?: number };
+  /** Open streams one caller may hold at once; one more is HTTP 429. Default: no cap. */
+  maxOpenStreamsPerCaller?: number;
 }
 
 export const DEFAULTS = {
