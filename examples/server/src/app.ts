@@ -26,12 +26,25 @@ export interface CreateAppOptions {
 
 /** The reference server: the cores assembled behind Express 5. */
 export function createApp({ db, config, logger, executor }: CreateAppOptions): ServerApp {
+  const fleet = executor ? undefined : new SimulatedRobotFleet({ db, stepMs: config.robotStepMs });
+  // Executions left `running` by a server that died are settled from their task's final state.
+  const reconcile = fleet
+    ? setInterval(
+        () => {
+          fleet.reconcileExecutions().catch((error) => logger.warn({ err: error }, "execution reconcile failed"));
+        },
+        Math.max(1000, config.taskLeaseMs / 2),
+      )
+    : undefined;
+  reconcile?.unref();
   const handler = createA2AHandler({
     stores: createPostgresStores(db),
-    executor: executor ?? new SimulatedRobotFleet({ db, stepMs: config.robotStepMs }),
+    executor: executor ?? (fleet as SimulatedRobotFleet),
     authenticate: partnerAuthenticator(db),
     logger: logger.child({ component: "a2a" }),
     leaseMs: config.taskLeaseMs,
+    ...(config.rateLimitPerSecond > 0 ? { rateLimit: { requestsPerSecond: config.rateLimitPerSecond } } : {}),
+    ...(config.maxStreamsPerToken > 0 ? { maxOpenStreamsPerCaller: config.maxStreamsPerToken } : {}),
   });
   const card = agentCardInput(config.publicUrl);
 
@@ -66,7 +79,10 @@ export function createApp({ db, config, logger, executor }: CreateAppOptions): S
   return {
     app,
     handler,
-    close: () => handler.close({ graceMs: config.shutdownGraceMs }),
+    async close() {
+      clearInterval(reconcile);
+      await handler.close({ graceMs: config.shutdownGraceMs });
+    },
   };
 }
 

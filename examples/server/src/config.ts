@@ -14,6 +14,12 @@ export interface ServerConfig {
   taskLeaseMs: number;
   /** How long a graceful shutdown waits for running tasks before ending them `failed` (ms). */
   shutdownGraceMs: number;
+  /** Sustained requests per second per token (burst: twice that); over it, HTTP 429. 0 turns it off. */
+  rateLimitPerSecond: number;
+  /** Open SSE streams one token may hold at once; one more is HTTP 429. 0 turns the cap off. */
+  maxStreamsPerToken: number;
+  /** Time a client has to send a whole request (headers and body); never applies to a response stream. */
+  requestTimeoutMs: number;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
@@ -29,6 +35,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     robotStepMs: integer(env.ROBOT_STEP_MS, 400, "ROBOT_STEP_MS"),
     taskLeaseMs: integer(env.TASK_LEASE_MS, 30_000, "TASK_LEASE_MS"),
     shutdownGraceMs: integer(env.SHUTDOWN_GRACE_MS, 10_000, "SHUTDOWN_GRACE_MS"),
+    rateLimitPerSecond: integer(env.RATE_LIMIT_PER_SECOND, 1000, "RATE_LIMIT_PER_SECOND"),
+    maxStreamsPerToken: integer(env.MAX_STREAMS_PER_TOKEN, 1000, "MAX_STREAMS_PER_TOKEN"),
+    requestTimeoutMs: integer(env.REQUEST_TIMEOUT_MS, 30_000, "REQUEST_TIMEOUT_MS"),
   };
 }
 

@@ -17,12 +17,29 @@ export interface RunningServer {
 }
 
 export async function openConfiguredDatabase(config: ServerConfig): Promise<Database> {
-  return openDatabase(config.databaseUrl ? { url: config.databaseUrl } : { dataDir: config.dataDir });
+  if (!config.databaseUrl) return openDatabase({ dataDir: config.dataDir });
+  // Fail fast while PostgreSQL is unreachable (requests answer 503 / -32603) instead of queueing forever.
+  return openDatabase({ url: config.databaseUrl, pool: { connectionTimeoutMillis: 5_000, max: 20 } });
 }
 
 /** Where the running server answers the CLI's admin commands when the store is embedded. */
 export function controlSocketPath(config: ServerConfig): string {
   return join(dirname(resolve(config.dataDir)), "control.sock");
+}
+
+/**
+ * The HTTP server for an app. requestTimeout bounds receiving a request (slow-loris uploads) and is checked
+ * often enough to matter; it never cuts a response, so SSE streams live as long as they need. Idle
+ * keep-alive sockets close after keepAliveTimeout.
+ */
+export function createHttpServer(app: ServerApp, config: ServerConfig): Server {
+  const checkEvery =
+    config.requestTimeoutMs > 0 ? Math.max(100, Math.min(config.requestTimeoutMs / 2, 30_000)) : 30_000;
+  const server = createServer({ connectionsCheckingInterval: checkEvery }, app.app);
+  server.requestTimeout = config.requestTimeoutMs;
+  server.headersTimeout = config.requestTimeoutMs > 0 ? Math.min(config.requestTimeoutMs, 30_000) : 30_000;
+  server.keepAliveTimeout = 5_000;
+  return server;
 }
 
 export async function startServer(config: ServerConfig, logger: Logger): Promise<RunningServer> {
@@ -39,11 +56,7 @@ export async function startServer(config: ServerConfig, logger: Logger): Promise
     throw error;
   }
   const app = createApp({ db, config, logger });
-  const server = createServer(app.app);
-  // SSE streams are long-lived: no request timeout may cut them; idle keep-alive sockets still close.
-  server.requestTimeout = 0;
-  server.headersTimeout = 30_000;
-  server.keepAliveTimeout = 5_000;
+  const server = createHttpServer(app, config);
   try {
     await new Promise<void>((resolve, reject) => {
       server.once("error", reject);

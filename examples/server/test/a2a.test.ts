@@ -1,5 +1,7 @@
+import { connect } from "node:net";
 import { AgentCardV1, AgentCardV03, ERROR_CODES, Task, TaskStatusUpdateEvent } from "@a2a-partner/a2a-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { hashToken } from "../src/auth/tokens.ts";
 import { type Backend, createTestDatabase, postgresAvailable, type TestDatabase } from "./support/backends.ts";
 import { envelope, post, readFrames, rpc, startParams } from "./support/rpc.ts";
 import { startTestServer, type TestServer } from "./support/test-server.ts";
@@ -96,6 +98,17 @@ describe.each(backends)("reference server on %s", (backend) => {
       const sub = await readFrames(await post(slow.a2aUrl, envelope("SubscribeToTask", { id }), token));
       expect(sub.map((f) => f.event)).toEqual(["task", "finished", "final"]);
       expect(sub[1]?.result.status.state).toBe("canceled");
+      // The robots stopped, and the workflow execution records the cancel.
+      await expect
+        .poll(
+          async () =>
+            (
+              await database.db.query<{ status: string }>("select status from workflow_executions where task_id = $1", [
+                id,
+              ])
+            ).rows[0]?.status,
+        )
+        .toBe("canceled");
     } finally {
       await slow.stop();
     }
@@ -229,5 +242,110 @@ describe.each(backends)("reference server on %s", (backend) => {
 
   it("reports health", async () => {
     expect(await (await fetch(`${server.url}/healthz`)).json()).toEqual({ status: "ok" });
+  });
+});
+
+describe("hardening (PGlite)", () => {
+  let database: TestDatabase;
+
+  beforeAll(async () => {
+    database = await createTestDatabase("pglite");
+  });
+  afterAll(async () => {
+    await database?.drop();
+  });
+
+  it("limits each token's rate with 429 + Retry-After and a JSON-RPC body; other tokens go on", async () => {
+    const server = await startTestServer(database.db, { rateLimitPerSecond: 2 });
+    try {
+      const statuses: number[] = [];
+      for (let i = 0; i < 6; i++) {
+        statuses.push((await post(server.a2aUrl, envelope("GetTask", { id: "x" }), server.seeded.partnerToken)).status);
+      }
+      expect(statuses.slice(0, 4)).toEqual([200, 200, 200, 200]);
+      const limited = await post(server.a2aUrl, envelope("GetTask", { id: "x" }), server.seeded.partnerToken);
+      expect(limited.status).toBe(429);
+      expect(Number(limited.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+      expect((await limited.json()).error).toMatchObject({
+        code: ERROR_CODES.InvalidRequest,
+        data: { httpStatus: 429 },
+      });
+      const other = await post(server.a2aUrl, envelope("GetTask", { id: "x" }), server.otherPartnerToken);
+      expect(other.status).toBe(200);
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it("honours a token revocation on the very next request", async () => {
+    const server = await startTestServer(database.db);
+    try {
+      const token = server.seeded.partnerToken;
+      expect((await post(server.a2aUrl, envelope("GetTask", { id: "x" }), token)).status).toBe(200);
+      await database.db.query("update api_tokens set revoked_at = now() where token_hash = $1", [hashToken(token)]);
+      expect((await post(server.a2aUrl, envelope("GetTask", { id: "x" }), token)).status).toBe(401);
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it("sends security headers and never a stack trace or SQL in an error", async () => {
+    const server = await startTestServer(database.db);
+    try {
+      const res = await post(server.a2aUrl, envelope("GetTask", { id: "x" }), server.seeded.partnerToken);
+      expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+      expect(res.headers.get("x-powered-by")).toBeNull();
+      const broken = await fetch(`${server.url}/nowhere`);
+      expect(broken.status).toBe(404);
+      expect(await broken.text()).not.toMatch(/ at |Error:/);
+    } finally {
+      await server.stop();
+    }
+  });
+});
+
+describe("timeouts (PGlite)", () => {
+  let database: TestDatabase;
+
+  beforeAll(async () => {
+    database = await createTestDatabase("pglite");
+  });
+  afterAll(async () => {
+    await database?.drop();
+  });
+
+  it("never cuts a live SSE stream, however long it outlives the request timeout", async () => {
+    const server = await startTestServer(database.db, { requestTimeoutMs: 300, robotStepMs: 250 });
+    try {
+      const started = Date.now();
+      const frames = await readFrames(
+        await post(server.a2aUrl, envelope("SendStreamingMessage", startParams()), server.seeded.partnerToken),
+      );
+      expect(Date.now() - started).toBeGreaterThan(1000);
+      expect(frames.at(-2)?.event).toBe("finished");
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it("drops a client that never finishes sending its request", async () => {
+    const server = await startTestServer(database.db, { requestTimeoutMs: 300 });
+    try {
+      const { port } = new URL(server.url);
+      const socket = connect(Number(port), "127.0.0.1");
+      socket.write(
+        "POST /api/v1/a2a HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{",
+      );
+      const answer = await new Promise<string>((resolve) => {
+        let text = "";
+        socket.on("data", (d) => {
+          text += d.toString();
+        });
+        socket.on("close", () => resolve(text));
+      });
+      expect(answer).toMatch(/^HTTP\/1\.1 408/);
+    } finally {
+      await server.stop();
+    }
   });
 });

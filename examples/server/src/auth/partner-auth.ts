@@ -17,6 +17,6 @@ export function partnerAuthenticator(db: Queryable): Authenticate {
         message: "A user session token is not accepted here: use a workspace partner token",
       };
     }
-    return { ok: true, workspaceId: resolved.workspaceId, principal: "partner" };
+    return { ok: true, workspaceId: resolved.workspaceId, principal: `token:${resolved.id}` };
   };
 }

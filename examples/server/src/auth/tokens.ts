@@ -15,12 +15,14 @@ export function hashToken(token: string): Buffer {
 }
 
 export interface ResolvedToken {
+  id: string;
   kind: TokenKind;
   workspaceId: string | null;
   userId: string | null;
 }
 
 interface TokenRow {
+  id: string;
   token_hash: Buffer | Uint8Array;
   kind: TokenKind;
   workspace_id: string | null;
@@ -35,14 +37,14 @@ export async function resolveToken(db: Queryable, token: string): Promise<Resolv
   if (token.length === 0 || token.length > 512) return undefined;
   const hash = hashToken(token);
   const { rows } = await db.query<TokenRow>(
-    "select token_hash, kind, workspace_id, user_id from api_tokens where token_hash = $1 and revoked_at is null",
+    "select id, token_hash, kind, workspace_id, user_id from api_tokens where token_hash = $1 and revoked_at is null",
     [hash],
   );
   const row = rows[0];
   if (!row) return undefined;
   const stored = Buffer.from(row.token_hash);
   if (stored.length !== hash.length || !timingSafeEqual(stored, hash)) return undefined;
-  return { kind: row.kind, workspaceId: row.workspace_id, userId: row.user_id };
+  return { id: row.id, kind: row.kind, workspaceId: row.workspace_id, userId: row.user_id };
 }
 
 /** Stores a new token for a workspace (partner) or a user (user session) and returns its value once. */

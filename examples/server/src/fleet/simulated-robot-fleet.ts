@@ -65,13 +65,13 @@ export class SimulatedRobotFleet implements TaskExecutor {
     const robotsUsed = new Set<string>();
     let alerts = 0;
     for (const [index, node] of plan.nodes.entries()) {
-      if (signal.aborted) return this.stop(executionId.executionId, "canceled");
+      if (signal.aborted) return this.stopped();
       const robot = environment.robots[index % environment.robots.length] as RobotRow;
       robotsUsed.add(robot.name);
       const obstacle = random() < this.obstacleRate;
       const startedAt = this.now();
       await sleep(this.stepMs, signal);
-      if (signal.aborted) return this.stop(executionId.executionId, "canceled");
+      if (signal.aborted) return this.stopped();
       await this.db.transaction(async (tx) => {
         await tx.query(
           `insert into workflow_node_executions
@@ -120,7 +120,10 @@ export class SimulatedRobotFleet implements TaskExecutor {
       });
     }
 
-    await this.stop(executionId.executionId, "completed");
+    await this.db.query("update workflow_executions set status = 'completed', finished_at = $2 where id = $1", [
+      executionId.executionId,
+      this.now(),
+    ]);
     const summary = `${plan.workflowName}${plan.target ? ` at ${plan.target}` : ""}: ${plan.nodes.length} steps by ${robotsUsed.size} robot(s)`;
     await context.emit({
       kind: "artifact",
@@ -159,13 +162,29 @@ export class SimulatedRobotFleet implements TaskExecutor {
     return { id: environment.id, robots: robots.rows };
   }
 
-  private async stop(executionId: string, status: "completed" | "canceled"): Promise<TaskOutcome> {
-    await this.db.query("update workflow_executions set status = $2, finished_at = $3 where id = $1", [
-      executionId,
-      status,
-      this.now(),
-    ]);
-    return { state: status === "completed" ? "completed" : "failed" };
+  /**
+   * The robots stopped because the task ended elsewhere (canceled, taken over, shutdown). The outcome is
+   * ignored by the runner; the execution's status follows the task's terminal state (see
+   * `reconcileExecutions`), written at once for a cancel and by the next sweep otherwise.
+   */
+  private async stopped(): Promise<TaskOutcome> {
+    await this.reconcileExecutions();
+    return { state: "failed" };
+  }
+
+  /**
+   * Ends every workflow execution still `running` whose task has ended: the task's state is the truth
+   * (a server that died mid-task leaves its execution behind). Runs after an abort and periodically.
+   */
+  async reconcileExecutions(): Promise<number> {
+    const { rowCount } = await this.db.query(
+      `update workflow_executions e
+          set status = case t.state when 'completed' then 'completed' when 'canceled' then 'canceled' else 'failed' end,
+              finished_at = coalesce(e.finished_at, t.updated_at)
+         from tasks t
+        where e.task_id = t.id and e.status = 'running' and t.terminal`,
+    );
+    return rowCount;
   }
 }
 

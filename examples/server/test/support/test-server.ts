@@ -1,4 +1,4 @@
-import { createServer, type Server } from "node:http";
+import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { TaskExecutor } from "@a2a-partner/a2a-core";
 import type { Database } from "@a2a-partner/postgres-store";
@@ -7,6 +7,7 @@ import { createApp, type ServerApp } from "../../src/app.ts";
 import { createToken } from "../../src/auth/tokens.ts";
 import { loadConfig, type ServerConfig } from "../../src/config.ts";
 import { type SeedResult, seed } from "../../src/seed.ts";
+import { createHttpServer } from "../../src/server.ts";
 
 export interface TestServer {
   url: string;
@@ -27,8 +28,7 @@ export async function startTestServer(
 ): Promise<TestServer> {
   const config: ServerConfig = { ...loadConfig({}), robotStepMs: 5, shutdownGraceMs: 100, ...overrides };
   const app = createApp({ db, config, logger: pino({ level: "silent" }), ...(executor ? { executor } : {}) });
-  const server = createServer(app.app);
-  server.requestTimeout = 0;
+  const server = createHttpServer(app, config);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   const url = `http://127.0.0.1:${port}`;

@@ -1,0 +1,182 @@
+import { ORPHANED_REASON } from "@a2a-partner/a2a-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { postgresAvailable } from "./support/backends.ts";
+import { rpc, startParams } from "./support/rpc.ts";
+import {
+  createPostgresStore,
+  eventually,
+  openStream,
+  type ServerProcess,
+  seedWithCli,
+  startServerProcess,
+  statusText,
+  stopAllServerProcesses,
+  type TimedFrame,
+} from "./support/server-process.ts";
+
+// Issue #6 groundwork: two server processes on one PostgreSQL database behave as one server. Streams
+// follow the shared log (NOTIFY wake-ups), cancels reach the robots of the other process, idempotency
+// holds across processes, and a dead process's task is ended by the survivor.
+
+const STEP_MS = 500;
+const LEASE_MS = 1500;
+const SWEEP_MS = LEASE_MS / 2;
+
+// Under CI postgresAvailable() is always true: the suite runs (and fails if PostgreSQL is unreachable).
+describe.skipIf(!(await postgresAvailable()))("two server processes on one PostgreSQL database", () => {
+  let store: Awaited<ReturnType<typeof createPostgresStore>>;
+  let token: string;
+  let a: ServerProcess;
+  let b: ServerProcess;
+
+  beforeAll(async () => {
+    store = await createPostgresStore();
+    token = (await seedWithCli(store.env)).partnerToken;
+    const env = { ...store.env, ROBOT_STEP_MS: String(STEP_MS), TASK_LEASE_MS: String(LEASE_MS) };
+    [a, b] = await Promise.all([startServerProcess(env), startServerProcess(env)]);
+  });
+  afterAll(async () => {
+    await stopAllServerProcesses();
+    await store?.drop();
+  });
+
+  const start = (server: ServerProcess, text: string, messageId: string = crypto.randomUUID()) =>
+    openStream(server.a2aUrl, token, "SendStreamingMessage", startParams(text, messageId));
+  const subscribe = (server: ServerProcess, id: string, lastEventId?: string) =>
+    openStream(server.a2aUrl, token, "SubscribeToTask", { id }, lastEventId ? { "Last-Event-ID": lastEventId } : {});
+  const isUpdate = (f: TimedFrame) => f.event === "update";
+
+  async function loggedSeqs(taskId: string): Promise<number[]> {
+    const { rows } = await store.pool.query<{ seq: number }>(
+      "select seq from task_events where task_id = $1 order by seq",
+      [taskId],
+    );
+    return rows.map((r) => Number(r.seq));
+  }
+
+  async function nodeExecutions(taskId: string): Promise<number> {
+    const { rows } = await store.pool.query<{ n: number }>(
+      `select count(*)::int as n from workflow_node_executions n
+         join workflow_executions e on e.id = n.workflow_execution_id where e.task_id = $1`,
+      [taskId],
+    );
+    return rows[0]?.n ?? 0;
+  }
+
+  it("follows a task started on A from B: each update reaches B within 1 s of A; GetTask on B agrees", async () => {
+    const onA = await start(a, "Restock aisle 2");
+    const taskId = (await onA.until((f) => f.event === "task")).result.id as string;
+    const onB = await subscribe(b, taskId, "1");
+
+    await onB.until(isUpdate);
+    const polled = await rpc(b.a2aUrl, token, "GetTask", { id: taskId });
+    expect(polled.body.result).toMatchObject({ id: taskId, status: { state: "working" } });
+
+    const [endA, endB] = await Promise.all([onA.done, onB.done]);
+    expect(endA.error).toBeUndefined();
+    expect(endB.error).toBeUndefined();
+    expect(onB.frames.at(-2)?.result.status.state).toBe("completed");
+
+    // Same events, same ids, exactly once, on both processes.
+    const events = (frames: TimedFrame[]) => frames.slice(1, -1).map((f) => [f.id, f.event, f.result]);
+    expect(events(onB.frames)).toEqual(events(onA.frames));
+    expect(onA.frames.slice(0, -1).map((f) => Number(f.id))).toEqual(await loggedSeqs(taskId));
+
+    // Delivery lag of the events that were appended while both streams were open. Without NOTIFY a
+    // process would notice another's append only on its periodic re-read (every 5 s).
+    const bOpenedAt = onB.frames[0]?.at as number;
+    const lags = onA.frames
+      .filter((f) => f.event !== "final" && f.at > bOpenedAt + 50)
+      .map((f) => (onB.frames.find((g) => g.id === f.id && g.event === f.event)?.at ?? Infinity) - f.at);
+    expect(lags.length).toBeGreaterThanOrEqual(3);
+    expect(Math.max(...lags)).toBeLessThan(1_000);
+  });
+
+  it("cancels on B a task running on A: A's robots stop and A's stream ends with finished(canceled)", async () => {
+    const onA = await start(a, "Restock aisle 3"); // five steps
+    await onA.until(isUpdate);
+    const taskId = onA.frames[0]?.result.id as string;
+
+    const canceled = await rpc(b.a2aUrl, token, "CancelTask", { id: taskId });
+    expect(canceled.body.result).toMatchObject({ id: taskId, status: { state: "canceled" } });
+
+    const end = await onA.done;
+    expect(end.error).toBeUndefined();
+    expect(onA.frames.map((f) => f.event).slice(-2)).toEqual(["finished", "final"]);
+    expect(onA.frames.at(-2)?.result.status.state).toBe("canceled");
+
+    // The robots on A learn of it (refused append or unrenewable lease) and record the execution canceled.
+    const status = await eventually(
+      async () => {
+        const { rows } = await store.pool.query<{ status: string }>(
+          "select status from workflow_executions where task_id = $1",
+          [taskId],
+        );
+        return rows[0]?.status === "running" ? undefined : rows[0]?.status;
+      },
+      { timeoutMs: 3 * STEP_MS + LEASE_MS, what: "the workflow execution to stop" },
+    );
+    expect(status).toBe("canceled");
+    const nodes = await nodeExecutions(taskId);
+    await new Promise((r) => setTimeout(r, 3 * STEP_MS));
+    expect(await nodeExecutions(taskId)).toBe(nodes);
+    expect(nodes).toBeLessThan(5);
+  });
+
+  it("reattaches on B with Last-Event-ID after a drop on A: every event once across the connections", async () => {
+    const onA = await start(a, "Restock aisle 8");
+    await onA.until(isUpdate);
+    onA.close();
+    const seen = onA.frames.slice();
+    const taskId = seen[0]?.result.id as string;
+    await new Promise((r) => setTimeout(r, 2 * STEP_MS)); // events happen while nobody listens
+
+    const onB = await subscribe(b, taskId, seen.at(-1)?.id);
+    expect((await onB.done).error).toBeUndefined();
+    expect(onB.frames[0]?.event).toBe("task");
+    const delivered = [...seen, ...onB.frames.slice(1, -1)].map((f) => Number(f.id));
+    expect(delivered).toEqual(await loggedSeqs(taskId));
+    expect(onB.frames.at(-2)?.result.status.state).toBe("completed");
+  });
+
+  it("creates one task and one workflow execution for 20 concurrent starts with one messageId on A and B", async () => {
+    const messageId = crypto.randomUUID();
+    const streams = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => start(i % 2 === 0 ? a : b, "Clean the spill in aisle 4", messageId)),
+    );
+    const ends = await Promise.all(streams.map((s) => s.done));
+    for (const end of ends) expect(end.error).toBeUndefined();
+    const ids = new Set(streams.map((s) => s.frames[0]?.result.id));
+    expect(ids.size).toBe(1);
+    for (const s of streams) expect(s.frames.at(-2)?.result.status.state).toBe("completed");
+
+    const tasks = await store.pool.query<{ id: string }>("select id from tasks where message_id = $1", [messageId]);
+    expect(tasks.rows.map((r) => r.id)).toEqual([...ids]);
+    const executions = await store.pool.query<{ n: number }>(
+      "select count(*)::int as n from workflow_executions where task_id = $1",
+      [[...ids][0]],
+    );
+    expect(executions.rows[0]?.n).toBe(1);
+    expect(await nodeExecutions([...ids][0])).toBe(4); // the clean-spill workflow ran once, all four nodes
+  });
+
+  // Last: it kills A.
+  it("ends the task of a SIGKILLed A as failed from B within lease + sweep; B's stream sees finished", async () => {
+    const onA = await start(a, "Restock aisle 11");
+    const taskId = (await onA.until((f) => f.event === "task")).result.id as string;
+    const onB = await subscribe(b, taskId, "1");
+    await onB.until(isUpdate);
+
+    const killedAt = performance.now();
+    await a.kill("SIGKILL");
+    const finished = await onB.until((f) => f.event === "finished", LEASE_MS + SWEEP_MS + 5_000);
+    expect(finished.at - killedAt).toBeLessThan(LEASE_MS + SWEEP_MS + 750);
+    expect(finished.result).toMatchObject({ final: true, status: { state: "failed" } });
+    expect(statusText(finished.result.status)).toBe(ORPHANED_REASON);
+    expect((await onB.done).error).toBeUndefined();
+    expect(onB.frames.at(-1)?.event).toBe("final");
+
+    const { body } = await rpc(b.a2aUrl, token, "GetTask", { id: taskId });
+    expect(body.result.status.state).toBe("failed");
+  });
+});
