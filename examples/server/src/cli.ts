@@ -2,7 +2,8 @@ import { parseArgs } from "node:util";
 import { type Database, migrate } from "@a2a-partner/postgres-store";
 import { AdminUsageError, createWorkspaceToken, type TokenRequest } from "./admin.ts";
 import { loadConfig, type ServerConfig } from "./config.ts";
-import { sendControlCommand } from "./control/control-socket.ts";
+import { assertNoServerOn, sendControlCommand } from "./control/control-socket.ts";
+import { type GenerateProgress, generateMetricsData, parseGenerateArgs } from "./generate/generate-metrics-data.ts";
 import { createLogger } from "./logger.ts";
 import { seed } from "./seed.ts";
 import { controlSocketPath, openConfiguredDatabase, startServer } from "./server.ts";
@@ -15,6 +16,9 @@ Commands:
   seed                                    create the demo workspace, Environment and robots; print new tokens as JSON
   token create --workspace <slug> --kind partner|user [--user <email>]
                                           create a token and print it
+  generate --workspace <slug> --events N --days D [--seed S] [--end <ISO-8601>]
+                                          bulk-load realistic metrics records (N telemetry events plus
+                                          workflow runs and alerts over D days); print a JSON summary
 `;
 
 async function main(argv: string[]): Promise<number> {
@@ -47,6 +51,8 @@ async function main(argv: string[]): Promise<number> {
       });
     case "token":
       return tokenCommand(config, rest);
+    case "generate":
+      return generateCommand(config, rest);
     case undefined:
     case "help":
     case "--help":
@@ -76,6 +82,27 @@ async function tokenCommand(config: ServerConfig, args: string[]): Promise<numbe
   return adminCommand(config, "token", request, async (db) => {
     await migrate(db);
     return createWorkspaceToken(db, request);
+  });
+}
+
+async function generateCommand(config: ServerConfig, args: string[]): Promise<number> {
+  let options: ReturnType<typeof parseGenerateArgs>;
+  try {
+    options = parseGenerateArgs(args);
+  } catch (error) {
+    if (!(error instanceof AdminUsageError)) throw error;
+    process.stderr.write(`${error.message}\n`);
+    return 2;
+  }
+  // A bulk load is not sent over the control socket: with the embedded store, stop the server first.
+  if (!config.databaseUrl) await assertNoServerOn(controlSocketPath(config));
+  const progress = (p: GenerateProgress) => {
+    if (process.stderr.isTTY) process.stderr.write(`${p.table}: ${p.done}/${p.total}\n`);
+  };
+  return withDatabase(config, async (db) => {
+    await migrate(db);
+    const summary = await generateMetricsData(db, options, { onProgress: progress });
+    process.stdout.write(`${JSON.stringify(summary)}\n`);
   });
 }
 

@@ -14,7 +14,7 @@ export interface TestDatabase {
   readonly driver: PGlite | pg.Client;
 }
 
-export const POSTGRES_URL = process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
+export const POSTGRES_URL = process.env.DATABASE_URL_TEST ?? "postgres://postgres@127.0.0.1:5432/test";
 
 const RAW_TABLES = new URL("../fixtures/raw-tables.sql", import.meta.url);
 const ROLLUPS_MIGRATION = new URL("../../../postgres-store/migrations/0002_metrics_rollups.sql", import.meta.url);

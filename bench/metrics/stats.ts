@@ -1,0 +1,33 @@
+/** Small statistics for timings in milliseconds. */
+
+export function median(values: readonly number[]): number {
+  return quantile(values, 0.5);
+}
+
+/** Linear interpolation between closest ranks (the same as numpy's default). */
+export function quantile(values: readonly number[], q: number): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const position = (sorted.length - 1) * q;
+  const lower = Math.floor(position);
+  const upper = Math.ceil(position);
+  const a = sorted[lower] as number;
+  const b = sorted[upper] as number;
+  return a + (b - a) * (position - lower);
+}
+
+/** Runs `fn` `warmups` times untimed, then `runs` times timed; returns the timings (ms). */
+export async function time(fn: () => Promise<unknown>, runs: number, warmups: number): Promise<number[]> {
+  for (let i = 0; i < warmups; i++) await fn();
+  const timings: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const started = performance.now();
+    await fn();
+    timings.push(performance.now() - started);
+  }
+  return timings;
+}
+
+export function ms(value: number): string {
+  return value >= 100 ? value.toFixed(0) : value >= 10 ? value.toFixed(1) : value.toFixed(2);
+}

@@ -1,0 +1,93 @@
+import type { Queryable } from "@a2a-partner/postgres-store";
+import { bearerToken, resolveToken } from "./tokens.ts";
+
+/**
+ * Who may call a user-facing REST endpoint (DESIGN §6): a live `a2a_u_` user session token. Missing,
+ * unknown or revoked → 401; a partner token (valid, but the wrong kind of credential) → 403.
+ */
+export type UserAuthResult =
+  | { ok: true; userId: string }
+  | {
+      ok: false;
+      status: 401 | 403;
+      detail: string;
+      /** The `WWW-Authenticate` challenge to send (RFC 6750 §3). */
+      challenge: string;
+    };
+
+export async function authenticateUser(db: Queryable, authorization: string | undefined): Promise<UserAuthResult> {
+  const token = bearerToken(authorization);
+  if (!token) {
+    return {
+      ok: false,
+      status: 401,
+      detail: "Missing bearer token: send Authorization: Bearer <user session token>",
+      challenge: "Bearer",
+    };
+  }
+  const resolved = await resolveToken(db, token);
+  if (!resolved) {
+    return {
+      ok: false,
+      status: 401,
+      detail: "Invalid or revoked bearer token",
+      challenge: 'Bearer error="invalid_token"',
+    };
+  }
+  if (resolved.kind !== "user" || !resolved.userId) {
+    return {
+      ok: false,
+      status: 403,
+      detail: "A partner token is not accepted here: use a user session token",
+      challenge: 'Bearer error="insufficient_scope"',
+    };
+  }
+  return { ok: true, userId: resolved.userId };
+}
+
+/** PostgreSQL's canonical UUID text, any case. Other spellings it would accept (braces, no hyphens) are slugs. */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * How a `{workspace}` path segment is looked up: as a UUID when it parses as one, else as a slug. A
+ * segment that merely looks like a UUID (a wrong digit, a wrong length) is a slug.
+ */
+export function parseWorkspaceSegment(segment: string): { uuid: string | null; slug: string } {
+  return { uuid: UUID.test(segment) ? segment.toLowerCase() : null, slug: segment };
+}
+
+export interface ReadableWorkspace {
+  id: string;
+  slug: string;
+}
+
+/**
+ * The workspace a path segment names, if this user may read it: active membership, any ACL role, or
+ * public visibility. Resolution and the access check are one statement. A segment that parses as a UUID
+ * names the workspace with that id, or, when there is none, the workspace whose slug it is; resolution
+ * never depends on access, so a readable workspace can't be reached through another one's name.
+ * Undefined means "unknown or unreadable": callers answer both the same way (404).
+ */
+export async function findReadableWorkspace(
+  db: Queryable,
+  userId: string,
+  segment: string,
+): Promise<ReadableWorkspace | undefined> {
+  // PostgreSQL text cannot hold NUL; such a segment names nothing (and must not reach the driver).
+  if (segment.length === 0 || segment.includes("\u0000")) return undefined;
+  const { uuid, slug } = parseWorkspaceSegment(segment);
+  const { rows } = await db.query<{ id: string; slug: string; readable: boolean }>(
+    `select w.id, w.slug,
+            (w.visibility = 'public'
+             or exists (select 1 from memberships m
+                        where m.workspace_id = w.id and m.user_id = $3 and m.status = 'active')
+             or exists (select 1 from workspace_acl a where a.workspace_id = w.id and a.user_id = $3)) as readable
+     from workspaces w
+     where w.id = $1::uuid or w.slug = $2
+     order by (w.id = $1::uuid) is true desc
+     limit 1`,
+    [uuid, slug, userId],
+  );
+  const row = rows[0];
+  return row?.readable ? { id: row.id, slug: row.slug } : undefined;
+}
