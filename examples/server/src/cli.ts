@@ -2,7 +2,7 @@ import { parseArgs } from "node:util";
 import { type Database, migrate } from "@a2a-partner/postgres-store";
 import { AdminUsageError, createWorkspaceToken, type TokenRequest } from "./admin.ts";
 import { loadConfig, type ServerConfig } from "./config.ts";
-import { assertNoServerOn, sendControlCommand } from "./control/control-socket.ts";
+import { sendControlCommand } from "./control/control-socket.ts";
 import { type GenerateProgress, generateMetricsData, parseGenerateArgs } from "./generate/generate-metrics-data.ts";
 import { createLogger } from "./logger.ts";
 import { seed } from "./seed.ts";
@@ -94,15 +94,13 @@ async function generateCommand(config: ServerConfig, args: string[]): Promise<nu
     process.stderr.write(`${error.message}\n`);
     return 2;
   }
-  // A bulk load is not sent over the control socket: with the embedded store, stop the server first.
-  if (!config.databaseUrl) await assertNoServerOn(controlSocketPath(config));
   const progress = (p: GenerateProgress) => {
     if (process.stderr.isTTY) process.stderr.write(`${p.table}: ${p.done}/${p.total}\n`);
   };
-  return withDatabase(config, async (db) => {
+  // With the embedded store and a running server, the server does the load (it owns the data directory).
+  return adminCommand(config, "generate", { args }, async (db) => {
     await migrate(db);
-    const summary = await generateMetricsData(db, options, { onProgress: progress });
-    process.stdout.write(`${JSON.stringify(summary)}\n`);
+    return generateMetricsData(db, options, { onProgress: progress });
   });
 }
 
@@ -112,7 +110,7 @@ async function generateCommand(config: ServerConfig, args: string[]): Promise<nu
  */
 async function adminCommand(
   config: ServerConfig,
-  command: "migrate" | "seed" | "token",
+  command: "migrate" | "seed" | "token" | "generate",
   request: unknown,
   runLocally: (db: Database) => Promise<unknown>,
 ): Promise<number> {

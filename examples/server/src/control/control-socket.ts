@@ -2,6 +2,7 @@ import { rm } from "node:fs/promises";
 import { createServer, request as httpRequest, type Server } from "node:http";
 import { type Database, migrate } from "@a2a-partner/postgres-store";
 import { AdminUsageError, createWorkspaceToken, type TokenRequest } from "../admin.ts";
+import { generateMetricsData, parseGenerateArgs } from "../generate/generate-metrics-data.ts";
 import type { Logger } from "../logger.ts";
 import { seed } from "../seed.ts";
 
@@ -21,6 +22,12 @@ export async function startControlSocket(db: Database, socketPath: string, logge
     try {
       const input = chunks.length ? JSON.parse(Buffer.concat(chunks).toString("utf8")) : {};
       if (req.url === "/ping") return reply(200, { result: "pong" });
+      if (req.method === "POST" && req.url === "/generate") {
+        const { args } = input as { args?: unknown };
+        if (!Array.isArray(args) || !args.every((a) => typeof a === "string"))
+          throw new AdminUsageError("args must be strings");
+        return reply(200, { result: await generateMetricsData(db, parseGenerateArgs(args)) });
+      }
       if (req.method === "POST" && req.url === "/migrate") return reply(200, { result: await migrate(db) });
       if (req.method === "POST" && req.url === "/seed") return reply(200, { result: await seed(db) });
       if (req.method === "POST" && req.url === "/token") {
@@ -43,7 +50,7 @@ export async function startControlSocket(db: Database, socketPath: string, logge
 /** Runs an admin command in the running server, or answers `undefined` when no server holds the store. */
 export async function sendControlCommand(
   socketPath: string,
-  command: "ping" | "migrate" | "seed" | "token",
+  command: "ping" | "migrate" | "seed" | "token" | "generate",
   body: unknown = {},
 ) {
   return new Promise<{ status: number; body: { result?: unknown; error?: string } } | undefined>((resolve, reject) => {
