@@ -100,12 +100,13 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHandler {
         return unavailable("Service temporarily unavailable; retry the request");
       }
       if (!auth.ok) return authFailure(auth.status, auth.message);
+      const caller: Caller = { workspaceId: auth.workspaceId, key: auth.principal ?? `workspace:${auth.workspaceId}` };
+      // Counted before decoding, so a flood of garbage is limited like any other traffic.
+      const decision = rateLimiter?.take(caller.key, Date.now());
+      if (decision && !decision.allowed) return tooManyRequests(decision.retryAfterMs, "Rate limit exceeded");
       const decoded = decodeJsonRpcRequest(request.body);
       if (!decoded.ok) return json(decoded.id, decoded.error);
       id = decoded.request.id;
-      const caller: Caller = { workspaceId: auth.workspaceId, key: auth.principal ?? `workspace:${auth.workspaceId}` };
-      const decision = rateLimiter?.take(caller.key, Date.now());
-      if (decision && !decision.allowed) return tooManyRequests(decision.retryAfterMs, "Rate limit exceeded");
       return await dispatch(decoded.request, caller, request);
     } catch (error) {
       if (!isA2AError(error)) logger.error({ err: error }, "request failed");
