@@ -379,6 +379,28 @@ describe("protocol errors", () => {
   });
 });
 
+describe("keep-alive", () => {
+  it("sends keep-alive comments on an idle stream without re-querying the store, then the next event", async () => {
+    const h = harness(new ScriptedExecutor(undefined, undefined, true), { keepAliveMs: 20 });
+    let waits = 0;
+    const wait = h.stores.events.waitForEvents.bind(h.stores.events);
+    h.stores.events.waitForEvents = (...args) => {
+      waits++;
+      return wait(...args);
+    };
+    const res = await start(h);
+    const reader = res.body?.getReader() as ReadableStreamDefaultReader<Uint8Array>;
+    const decoder = new TextDecoder();
+    let text = "";
+    while ((text.match(/: keep-alive/g) ?? []).length < 3) text += decoder.decode((await reader.read()).value);
+    expect(waits).toBe(1); // one wait spans the whole quiet spell
+    await h.executor.release();
+    while (!text.includes("event: update")) text += decoder.decode((await reader.read()).value);
+    expect(text.indexOf("event: task")).toBeLessThan(text.indexOf(": keep-alive"));
+    await reader.cancel();
+  });
+});
+
 describe("limits", () => {
   it("answers 429 with Retry-After and a JSON-RPC body once a caller exceeds its rate; others are unaffected", async () => {
     const h = harness(undefined, { rateLimit: { requestsPerSecond: 1, burst: 3 } });

@@ -51,28 +51,34 @@ export async function* taskStreamFrames(options: TaskStreamOptions): AsyncGenera
       }
     }
     if (batch.length > 0) continue;
-    const outcome = await waitOrKeepAlive(events, taskId, cursor, keepAliveMs, signal);
-    if (outcome === "aborted") return;
-    if (outcome === "idle") yield encodeSseComment("keep-alive");
+    // One wait per quiet spell: keep-alive comments go out while it runs, so an idle stream costs the
+    // store nothing per keep-alive.
+    const woken = events.waitForEvents(taskId, cursor, signal).then(
+      () => "event" as const,
+      (error) => {
+        if (signal.aborted) return "aborted" as const;
+        throw error;
+      },
+    );
+    for (;;) {
+      const outcome = await raceWithTimer(woken, keepAliveMs);
+      if (outcome === "aborted") return;
+      if (outcome === "event") break;
+      yield encodeSseComment("keep-alive");
+    }
   }
 }
 
-async function waitOrKeepAlive(
-  events: EventLog,
-  taskId: string,
-  afterSeq: number,
-  keepAliveMs: number,
-  signal: AbortSignal,
-): Promise<"event" | "idle" | "aborted"> {
-  const idle = new AbortController();
-  const timer = setTimeout(() => idle.abort(), keepAliveMs);
+/** The promise's value, or "idle" when `ms` pass first. */
+async function raceWithTimer<T>(promise: Promise<T>, ms: number): Promise<T | "idle"> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
   try {
-    await events.waitForEvents(taskId, afterSeq, AbortSignal.any([signal, idle.signal]));
-    return "event";
-  } catch (error) {
-    if (signal.aborted) return "aborted";
-    if (idle.signal.aborted) return "idle";
-    throw error;
+    return await Promise.race([
+      promise,
+      new Promise<"idle">((resolve) => {
+        timer = setTimeout(() => resolve("idle"), ms);
+      }),
+    ]);
   } finally {
     clearTimeout(timer);
   }
