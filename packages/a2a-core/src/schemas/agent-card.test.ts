@@ -24,7 +24,7 @@ describe("agent cards", () => {
     expect(card.supportedInterfaces[0]).toEqual({
       url: input.endpointUrl,
       protocolBinding: "JSONRPC",
-      protocolVersion: "1.0",
+      protocolVersion: "0.3",
     });
     expect(card.securitySchemes.bearer?.httpAuthSecurityScheme.scheme).toBe("Bearer");
     expect(card.securityRequirements[0]?.schemes.bearer).toEqual({ list: [] });

@@ -105,6 +105,13 @@ export interface AgentCardInput {
   documentationUrl?: string;
 }
 
+/**
+ * The payload dialect the endpoint speaks: v0.3 (`kind`-tagged parts and results, lowercase states), with
+ * the v1.0 method names accepted. Declaring "1.0" would make v1.0 SDKs send v1.0 payloads (`ROLE_USER`,
+ * untagged parts) that this endpoint does not take, so both cards say "0.3".
+ */
+export const INTERFACE_PROTOCOL_VERSION = "0.3";
+
 const BEARER_DESCRIPTION = "Workspace-scoped partner token: Authorization: Bearer <APIToken>";
 
 /** Builds the v0.3 card (default) for an endpoint. */
@@ -125,7 +132,7 @@ export function buildAgentCardV03(input: AgentCardInput): AgentCardV03 {
     defaultOutputModes: ["text/plain", "application/json"],
     skills: input.skills,
     supportsAuthenticatedExtendedCard: false,
-    supportedInterfaces: [{ url: input.endpointUrl, protocolBinding: "JSONRPC", protocolVersion: "1.0" }],
+    supportedInterfaces: [{ url: input.endpointUrl, protocolBinding: "JSONRPC", protocolVersion: INTERFACE_PROTOCOL_VERSION }],
   };
 }
 
@@ -134,7 +141,7 @@ export function buildAgentCardV1(input: AgentCardInput): AgentCardV1 {
   return {
     name: input.name,
     description: input.description,
-    supportedInterfaces: [{ url: input.endpointUrl, protocolBinding: "JSONRPC", protocolVersion: "1.0" }],
+    supportedInterfaces: [{ url: input.endpointUrl, protocolBinding: "JSONRPC", protocolVersion: INTERFACE_PROTOCOL_VERSION }],
     ...(input.provider ? { provider: input.provider } : {}),
     version: input.version,
     ...(input.documentationUrl ? { documentationUrl: input.documentationUrl } : {}),

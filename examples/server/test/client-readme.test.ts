@@ -1,0 +1,85 @@
+// The partner example of @a2a-partner/a2a-client's README (and the same example wherever the repository's
+// README shows it), run as written against the real server: the code partners copy first must work. Only
+// the placeholder base URL and the token source are swapped.
+import { existsSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import * as clientPackage from "@a2a-partner/a2a-client";
+import ts from "typescript";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestDatabase, type TestDatabase } from "./support/backends.ts";
+import { startTestServer, type TestServer } from "./support/test-server.ts";
+
+const require = createRequire(import.meta.url);
+const PLACEHOLDER_URL = '"https://robots.example.com"';
+const IMPORT = /^import \{([^}]+)\} from "@a2a-partner\/a2a-client";\n/m;
+
+/** The TypeScript blocks of a markdown file that import A2AClient and talk to the placeholder server. */
+function partnerExamples(file: string): string[] {
+  if (!existsSync(file)) return [];
+  return [...readFileSync(file, "utf8").matchAll(/```ts\n([\s\S]*?)```/g)]
+    .map((match) => match[1] as string)
+    .filter((block) => IMPORT.test(block) && block.includes("A2AClient") && block.includes(PLACEHOLDER_URL));
+}
+
+const packageReadme = join(dirname(require.resolve("@a2a-partner/a2a-client/package.json")), "README.md");
+const rootReadme = fileURLToPath(new URL("../../../README.md", import.meta.url));
+const examples: Array<[string, string]> = [
+  // The package README must have one, first under "## Example".
+  ["packages/a2a-client/README.md", partnerExamples(packageReadme)[0] ?? ""],
+  ...partnerExamples(rootReadme).map((block, i) => [`README.md #${i + 1}`, block] as [string, string]),
+];
+
+type AsyncFn = (...args: unknown[]) => Promise<void>;
+const AsyncFunction = Object.getPrototypeOf(async () => {}).constructor as new (...source: string[]) => AsyncFn;
+
+describe("the README examples of A2AClient against the reference server (PGlite)", () => {
+  let database: TestDatabase;
+  let server: TestServer;
+
+  beforeAll(async () => {
+    database = await createTestDatabase("pglite");
+    server = await startTestServer(database.db);
+  });
+  afterAll(async () => {
+    await server?.stop();
+    await database?.drop();
+  });
+
+  it.each(examples)(
+    "the example in %s runs as written: it logs the start, robot progress and the outcome",
+    async (_, source) => {
+      expect(source, "a ts block importing A2AClient and using the placeholder URL").toContain("A2AClient");
+      expect(source).toContain("process.env.A2A_TOKEN");
+
+      // Everything it imports is exported by the package.
+      const imported = (IMPORT.exec(source)?.[1] ?? "").split(",").map((name) => name.trim());
+      expect(imported).toContain("A2AClient");
+      const exports = clientPackage as Record<string, unknown>;
+      for (const name of imported) expect(exports[name], `export ${name}`).toBeDefined();
+
+      const body = source.replace(IMPORT, "").replace(PLACEHOLDER_URL, JSON.stringify(server.url));
+      const js = ts.transpileModule(body, {
+        compilerOptions: { target: ts.ScriptTarget.ES2023, module: ts.ModuleKind.ESNext },
+      }).outputText;
+      const logs: unknown[][] = [];
+      const console = { log: (...args: unknown[]) => logs.push(args) };
+      const process = { env: { A2A_TOKEN: server.seeded.partnerToken } };
+      const run = new AsyncFunction(...imported, "console", "process", js);
+      await run(...imported.map((name) => exports[name]), console, process);
+
+      expect(logs[0]?.[0]).toBe("started");
+      const taskId = logs[0]?.[1] as string;
+      expect(taskId).toMatch(/^[0-9a-f-]{36}$/);
+      const progress = logs.slice(1, -1).map(([metadata]) => metadata as Record<string, unknown> | undefined);
+      expect(
+        progress.filter((m) => typeof m?.robot === "string" && typeof m.percent === "number").length,
+      ).toBeGreaterThanOrEqual(3);
+      expect(logs.at(-1)).toEqual(["ended", "completed"]);
+
+      const { rows } = await database.db.query<{ state: string }>("select state from tasks where id = $1", [taskId]);
+      expect(rows[0]?.state).toBe("completed");
+    },
+  );
+});
