@@ -87,3 +87,39 @@ describe("PostgresEventLog.waitForEvents", () => {
     await log.close();
   });
 });
+
+describe("PostgresEventLog's safety re-read", () => {
+  it("re-reads all waiting tasks in one query per interval, however many streams wait", async () => {
+    const tasks = Array.from({ length: 5 }, (_, i) => `7d0f4d3e-1c7a-4a53-9d1e-3f1f2a0c9b2${i}`);
+    const sql: string[] = [];
+    const db: Database = {
+      kind: "pglite",
+      async query<Row>(text: string, params?: readonly unknown[]): Promise<QueryResult<Row>> {
+        sql.push(text);
+        const ids = text.includes("any(") ? (params?.[0] as string[]) : [params?.[0] as string];
+        return { rows: ids.map((id) => ({ id, last_seq: 1 })) as Row[], rowCount: ids.length };
+      },
+      async exec() {},
+      async transaction() {
+        throw new Error("not used");
+      },
+      async listen() {
+        return async () => {};
+      },
+      async notify() {},
+      async close() {},
+    };
+    const log = new PostgresEventLog(db, { recheckIntervalMs: 30 });
+    const abort = new AbortController();
+    const waits = tasks.flatMap((id) =>
+      Array.from({ length: 20 }, () => log.waitForEvents(id, 1, abort.signal).catch(() => "aborted")),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const sweeps = sql.filter((text) => text.includes("any(")).length;
+    expect(sweeps).toBeGreaterThanOrEqual(2);
+    expect(sweeps).toBeLessThanOrEqual(8); // one per interval, not one per waiter (100 waiters)
+    abort.abort();
+    expect(new Set(await Promise.all(waits))).toEqual(new Set(["aborted"]));
+    await log.close();
+  });
+});

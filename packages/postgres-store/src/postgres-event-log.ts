@@ -14,8 +14,8 @@ export const TASK_EVENTS_CHANNEL = "a2a_task_events";
 
 export interface PostgresEventLogOptions {
   /**
-   * How often a waiter re-reads the task's newest sequence number on its own, in case a notification
-   * was lost (e.g. while the listening connection reconnected). Default 5000 ms.
+   * How often the waiting tasks' newest sequence numbers are re-read, in case a notification was lost.
+   * One query covers every waiter of this instance, however many streams are open. Default 5000 ms.
    */
   recheckIntervalMs?: number;
 }
@@ -37,6 +37,7 @@ export class PostgresEventLog implements EventLog {
   private readonly recheckIntervalMs: number;
   private listening: Promise<void> | undefined;
   private stopListening: (() => Promise<void>) | undefined;
+  private sweepTimer: ReturnType<typeof setInterval> | undefined;
 
   constructor(
     private readonly db: Database,
@@ -98,11 +99,9 @@ export class PostgresEventLog implements EventLog {
     const key = taskId.toLowerCase(); // notifications carry the canonical (lower-case) spelling
     return new Promise<void>((resolve, reject) => {
       let settled = false;
-      let timer: ReturnType<typeof setTimeout> | undefined;
       const settle = (finish: () => void) => {
         if (settled) return;
         settled = true;
-        if (timer) clearTimeout(timer);
         signal.removeEventListener("abort", onAbort);
         const set = this.waiters.get(key);
         set?.delete(waiter);
@@ -111,11 +110,12 @@ export class PostgresEventLog implements EventLog {
       };
       const onAbort = () => settle(() => reject(signal.reason));
       const waiter: Waiter = { afterSeq, wake: () => settle(resolve) };
-      const recheck = async () => {
+      // An append that committed between the caller's last read and this registration sent its NOTIFY
+      // before anyone waited for it: one read closes that gap.
+      const checkNow = async () => {
         try {
           const newest = await this.newestSeq(taskId);
           if (newest === undefined || newest > afterSeq) settle(resolve);
-          else if (!settled) timer = setTimeout(recheck, this.recheckIntervalMs);
         } catch {
           settle(resolve); // a spurious wake-up: the caller's next read reports what is wrong
         }
@@ -127,16 +127,49 @@ export class PostgresEventLog implements EventLog {
       }
       set.add(waiter);
       signal.addEventListener("abort", onAbort, { once: true });
-      void recheck();
+      this.ensureSweep();
+      void checkNow();
     });
   }
 
   /** Stops this instance's LISTEN. Waiters still pending end on their next periodic re-read. */
   async close(): Promise<void> {
+    clearInterval(this.sweepTimer);
+    this.sweepTimer = undefined;
     const stop = this.stopListening;
     this.stopListening = undefined;
     this.listening = undefined;
     await stop?.();
+  }
+
+  /** One periodic sweep for all waiters, running only while there are any. */
+  private ensureSweep(): void {
+    if (this.sweepTimer) return;
+    this.sweepTimer = setInterval(() => void this.sweep(), this.recheckIntervalMs);
+    this.sweepTimer.unref?.();
+  }
+
+  /** Wakes every waiter whose task moved past its sequence number (or vanished), in one query. */
+  private async sweep(): Promise<void> {
+    if (this.waiters.size === 0) {
+      clearInterval(this.sweepTimer);
+      this.sweepTimer = undefined;
+      return;
+    }
+    const ids = [...this.waiters.keys()].filter(isUuid);
+    try {
+      const { rows } = await this.db.query<{ id: string; last_seq: number }>(
+        "select id, last_seq from tasks where id = any($1::uuid[])",
+        [ids],
+      );
+      const newest = new Map(rows.map((row) => [String(row.id).toLowerCase(), row.last_seq]));
+      for (const [taskId, set] of [...this.waiters.entries()]) {
+        const seq = newest.get(taskId);
+        for (const waiter of [...set]) if (seq === undefined || seq > waiter.afterSeq) waiter.wake();
+      }
+    } catch {
+      // Unreachable database: the next sweep, or the listener's reconnect, wakes the waiters.
+    }
   }
 
   /** The newest sequence number of the task, or undefined when there is no such task. */
