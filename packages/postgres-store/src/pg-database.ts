@@ -26,6 +26,8 @@ export function pgDatabase(pool: Pool, createListenerClient: () => Client): Data
     kind: "postgres",
     async query<Row>(sql: string, params: readonly unknown[] = []): Promise<QueryResult<Row>> {
       const result = await pool.query(sql, [...params]);
+      // The pool reached the server: if LISTEN is still waiting out its reconnect backoff, it need not.
+      listener.reconnectSoon();
       return { rows: result.rows as Row[], rowCount: result.rowCount ?? result.rows.length };
     },
     async exec(sql: string) {

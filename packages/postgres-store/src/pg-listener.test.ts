@@ -122,6 +122,44 @@ describe("PgListener", () => {
     await listener.close();
   });
 
+  it("reconnects at once when told the database answers again, at most once a second", async () => {
+    vi.useFakeTimers();
+    let down = false;
+    const clients: FakeClient[] = [];
+    const listener = new PgListener(() => {
+      const client = new FakeClient(down);
+      clients.push(client);
+      return client as unknown as Client;
+    });
+    let reconnects = 0;
+    await listener.listen(
+      "a",
+      () => undefined,
+      () => reconnects++,
+    );
+    listener.reconnectSoon(); // connected: nothing to do
+    expect(clients).toHaveLength(1);
+    down = true;
+    clients[0]?.emit("error", new Error("server gone"));
+    // Five failed attempts (after 100, 200, 400, 800, 1600 ms); the next one waits 3.2 s more.
+    await vi.advanceTimersByTimeAsync(3_100 + 1_000);
+    expect(clients).toHaveLength(6);
+    listener.reconnectSoon(); // tries now (and fails: still down)
+    await vi.advanceTimersByTimeAsync(0);
+    expect(clients).toHaveLength(7);
+    down = false;
+    listener.reconnectSoon(); // within a second of the last attempt: not yet
+    await vi.advanceTimersByTimeAsync(0);
+    expect(clients).toHaveLength(7);
+    await vi.advanceTimersByTimeAsync(1_000);
+    listener.reconnectSoon(); // long before the 5 s backoff would have run out
+    await vi.advanceTimersByTimeAsync(0);
+    expect(clients).toHaveLength(8);
+    expect(clients[7]?.queries).toEqual(['LISTEN "a"']);
+    expect(reconnects).toBe(1);
+    await listener.close();
+  });
+
   it("rejects listen when it cannot connect, and tries afresh next time", async () => {
     const { listener, clients } = setup({ failFirst: 1 });
     await expect(listener.listen("a", () => undefined)).rejects.toThrow("connection refused");

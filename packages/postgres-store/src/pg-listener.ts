@@ -14,6 +14,8 @@ interface Channel {
 
 const FIRST_RETRY_MS = 100;
 const MAX_RETRY_MS = 5_000;
+/** Attempts that `reconnectSoon` starts are at least this far apart. */
+const SOON_MIN_INTERVAL_MS = 1_000;
 
 /**
  * One dedicated connection that LISTENs on behalf of every subscriber of one Database. When the
@@ -26,6 +28,7 @@ export class PgListener {
   private connecting: Promise<Client> | undefined;
   private retryTimer: ReturnType<typeof setTimeout> | undefined;
   private attempt = 0;
+  private lastAttemptAt = Number.NEGATIVE_INFINITY;
   private closed = false;
 
   constructor(private readonly createClient: () => Client) {}
@@ -70,6 +73,20 @@ export class PgListener {
       // Best effort: a dropped connection has forgotten the LISTEN anyway.
       await this.client?.query(`UNLISTEN ${quoted}`).catch(() => undefined);
     };
+  }
+
+  /**
+   * A hint that the database answers again (another connection just worked): while waiting out the
+   * backoff before the next reconnect, try now. Without it, wake-ups could stay off for up to
+   * MAX_RETRY_MS after an outage ends. At most one such attempt per second, so a LISTEN that keeps
+   * failing while queries work does not become a connection storm.
+   */
+  reconnectSoon(): void {
+    if (!this.retryTimer || this.closed) return;
+    if (Date.now() - this.lastAttemptAt < SOON_MIN_INTERVAL_MS) return;
+    clearTimeout(this.retryTimer);
+    this.retryTimer = undefined;
+    this.reconnectNow();
   }
 
   async close(): Promise<void> {
@@ -126,13 +143,18 @@ export class PgListener {
     this.attempt += 1;
     this.retryTimer = setTimeout(() => {
       this.retryTimer = undefined;
-      this.relisten().then(
-        () => this.reconnected(),
-        () => this.scheduleReconnect(),
-      );
+      this.reconnectNow();
     }, delay);
     // Reconnecting alone should not keep a process alive that has nothing else to do.
     this.retryTimer.unref?.();
+  }
+
+  private reconnectNow(): void {
+    this.lastAttemptAt = Date.now();
+    this.relisten().then(
+      () => this.reconnected(),
+      () => this.scheduleReconnect(),
+    );
   }
 
   /** Connects and LISTENs again on every channel; a connection that cannot LISTEN is given up. */
