@@ -1,5 +1,5 @@
 import type { Database } from "@a2a-partner/postgres-store";
-import { createToken } from "./auth/tokens.ts";
+import { createToken, hashToken } from "./auth/tokens.ts";
 
 /** A request to `token create`, as the CLI and the control socket receive it. */
 export interface TokenRequest {
@@ -38,4 +38,14 @@ export async function createWorkspaceToken(db: Database, request: TokenRequest):
     return id;
   });
   return createToken(db, { kind: "user", userId, label: "cli" });
+}
+
+/** Revokes a live token; every request with it is refused (401) from then on. */
+export async function revokeToken(db: Database, token: string): Promise<string> {
+  const { rowCount } = await db.query(
+    "update api_tokens set revoked_at = now() where token_hash = $1 and revoked_at is null",
+    [hashToken(token)],
+  );
+  if (rowCount === 0) throw new AdminUsageError("no live token with that value");
+  return "revoked";
 }

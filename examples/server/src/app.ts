@@ -28,10 +28,18 @@ export interface CreateAppOptions {
 export function createApp({ db, config, logger, executor }: CreateAppOptions): ServerApp {
   const fleet = executor ? undefined : new SimulatedRobotFleet({ db, stepMs: config.robotStepMs });
   // Executions left `running` by a server that died are settled from their task's final state.
+  let reconciling = false;
   const reconcile = fleet
     ? setInterval(
         () => {
-          fleet.reconcileExecutions().catch((error) => logger.warn({ err: error }, "execution reconcile failed"));
+          if (reconciling) return; // a slow or unreachable database: skip the tick rather than pile up
+          reconciling = true;
+          fleet
+            .reconcileExecutions()
+            .catch((error) => logger.warn({ err: error }, "execution reconcile failed"))
+            .finally(() => {
+              reconciling = false;
+            });
         },
         Math.max(1000, config.taskLeaseMs / 2),
       )
@@ -96,15 +104,26 @@ const securityHeaders: RequestHandler = (_req, res, next) => {
   next();
 };
 
+/**
+ * Errors that carry an HTTP status (e.g. from Express itself) keep it. Anything else is a store failure
+ * (an outage) or a bug: 503 + Retry-After so clients retry, with nothing of the cause in the body.
+ */
 function errorHandler(logger: Logger): ErrorRequestHandler {
   return (error, _req, res, _next) => {
-    const status = typeof error?.status === "number" && error.status >= 400 && error.status < 600 ? error.status : 500;
-    if (status >= 500) logger.error({ err: error }, "request failed");
+    const known = typeof error?.status === "number" && error.status >= 400 && error.status < 600;
+    const status: number = known ? error.status : 503;
+    if (!known) logger.error({ err: error }, "request failed");
     if (res.headersSent) return res.end();
+    if (status === 503) res.set("retry-after", "1");
     res
       .status(status)
       .type("application/problem+json")
-      .json({ type: "about:blank", title: status >= 500 ? "Internal Server Error" : "Bad Request", status });
+      .json({
+        type: "about:blank",
+        title: status === 503 ? "Service Unavailable" : status >= 500 ? "Internal Server Error" : "Bad Request",
+        status,
+        ...(status === 503 ? { detail: "Temporarily unavailable; retry the request" } : {}),
+      });
   };
 }
 

@@ -1,6 +1,6 @@
 import { parseArgs } from "node:util";
 import { type Database, migrate } from "@a2a-partner/postgres-store";
-import { AdminUsageError, createWorkspaceToken, type TokenRequest } from "./admin.ts";
+import { AdminUsageError, createWorkspaceToken, revokeToken, type TokenRequest } from "./admin.ts";
 import { loadConfig, type ServerConfig } from "./config.ts";
 import { sendControlCommand } from "./control/control-socket.ts";
 import { type GenerateProgress, generateMetricsData, parseGenerateArgs } from "./generate/generate-metrics-data.ts";
@@ -16,6 +16,7 @@ Commands:
   seed                                    create the demo workspace, Environment and robots; print new tokens as JSON
   token create --workspace <slug> --kind partner|user [--user <email>]
                                           create a token and print it
+  token revoke <token>                    revoke a token: refused from its next request on
   generate --workspace <slug> --events N --days D [--seed S] [--end <ISO-8601>]
                                           bulk-load realistic metrics records (N telemetry events plus
                                           workflow runs and alerts over D days); print a JSON summary
@@ -70,6 +71,14 @@ async function tokenCommand(config: ServerConfig, args: string[]): Promise<numbe
     allowPositionals: true,
     options: { workspace: { type: "string" }, kind: { type: "string" }, user: { type: "string" } },
   });
+  if (positionals[0] === "revoke") {
+    const token = positionals[1];
+    if (!token) {
+      process.stderr.write(`token revoke needs the token\n\n${USAGE}`);
+      return 2;
+    }
+    return adminCommand(config, "revoke", { token }, (db) => revokeToken(db, token));
+  }
   if (positionals[0] !== "create" || !values.workspace || (values.kind !== "partner" && values.kind !== "user")) {
     process.stderr.write(`token create needs --workspace <slug> and --kind partner|user\n\n${USAGE}`);
     return 2;
@@ -110,7 +119,7 @@ async function generateCommand(config: ServerConfig, args: string[]): Promise<nu
  */
 async function adminCommand(
   config: ServerConfig,
-  command: "migrate" | "seed" | "token" | "generate",
+  command: "migrate" | "seed" | "token" | "revoke" | "generate",
   request: unknown,
   runLocally: (db: Database) => Promise<unknown>,
 ): Promise<number> {

@@ -19,7 +19,17 @@ export interface RunningServer {
 export async function openConfiguredDatabase(config: ServerConfig): Promise<Database> {
   if (!config.databaseUrl) return openDatabase({ dataDir: config.dataDir });
   // Fail fast while PostgreSQL is unreachable (requests answer 503 / -32603) instead of queueing forever.
-  return openDatabase({ url: config.databaseUrl, pool: { connectionTimeoutMillis: 5_000, max: 20 } });
+  // A query on a connection whose packets vanish would wait forever: bound it, and probe idle sockets.
+  return openDatabase({
+    url: config.databaseUrl,
+    pool: {
+      connectionTimeoutMillis: 5_000,
+      query_timeout: 30_000,
+      keepAlive: true,
+      keepAliveInitialDelayMillis: 10_000,
+      max: 20,
+    },
+  });
 }
 
 /** Where the running server answers the CLI's admin commands when the store is embedded. */

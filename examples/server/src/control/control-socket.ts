@@ -1,7 +1,7 @@
 import { rm } from "node:fs/promises";
 import { createServer, request as httpRequest, type Server } from "node:http";
 import { type Database, migrate } from "@a2a-partner/postgres-store";
-import { AdminUsageError, createWorkspaceToken, type TokenRequest } from "../admin.ts";
+import { AdminUsageError, createWorkspaceToken, revokeToken, type TokenRequest } from "../admin.ts";
 import { generateMetricsData, parseGenerateArgs } from "../generate/generate-metrics-data.ts";
 import type { Logger } from "../logger.ts";
 import { seed } from "../seed.ts";
@@ -28,6 +28,9 @@ export async function startControlSocket(db: Database, socketPath: string, logge
           throw new AdminUsageError("args must be strings");
         return reply(200, { result: await generateMetricsData(db, parseGenerateArgs(args)) });
       }
+      if (req.method === "POST" && req.url === "/revoke") {
+        return reply(200, { result: await revokeToken(db, String((input as { token?: unknown }).token ?? "")) });
+      }
       if (req.method === "POST" && req.url === "/migrate") return reply(200, { result: await migrate(db) });
       if (req.method === "POST" && req.url === "/seed") return reply(200, { result: await seed(db) });
       if (req.method === "POST" && req.url === "/token") {
@@ -50,7 +53,7 @@ export async function startControlSocket(db: Database, socketPath: string, logge
 /** Runs an admin command in the running server, or answers `undefined` when no server holds the store. */
 export async function sendControlCommand(
   socketPath: string,
-  command: "ping" | "migrate" | "seed" | "token" | "generate",
+  command: "ping" | "migrate" | "seed" | "token" | "revoke" | "generate",
   body: unknown = {},
 ) {
   return new Promise<{ status: number; body: { result?: unknown; error?: string } } | undefined>((resolve, reject) => {

@@ -109,8 +109,11 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHandler {
       id = decoded.request.id;
       return await dispatch(decoded.request, caller, request);
     } catch (error) {
-      if (!isA2AError(error)) logger.error({ err: error }, "request failed");
-      return json(id, error);
+      if (isA2AError(error)) return json(id, error);
+      // Not a protocol error: the store failed (an outage) or a bug. Either way the caller may retry, so
+      // answer 503 + Retry-After (clients retry 5xx) with a bare -32603 that reveals nothing.
+      logger.error({ err: error }, "request failed");
+      return unavailable("Service temporarily unavailable; retry the request", id);
     }
   }
 
@@ -296,12 +299,12 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHandler {
     };
   }
 
-  function unavailable(message: string): A2AHandlerResponse {
+  function unavailable(message: string, id: JsonRpcId | null = null): A2AHandlerResponse {
     return {
       kind: "json",
       status: 503,
       headers: { ...JSON_HEADERS, "retry-after": "1" },
-      body: jsonRpcError(null, new InternalError(message)),
+      body: jsonRpcError(id, new InternalError(message)),
     };
   }
 

@@ -43,12 +43,20 @@ export class TaskRunner {
   private readonly running = new Map<string, Running>();
   private readonly timers: NodeJS.Timeout[] = [];
   private closed = false;
+  /** The orphan sweep under way, if any. */
+  private sweeping: Promise<number> | undefined;
+  private renewing = false;
 
   constructor(private readonly options: TaskRunnerOptions) {
     const renewEvery = Math.max(10, Math.floor(options.leaseMs / 3));
     this.timers.push(setInterval(() => void this.renewLeases(), renewEvery));
     if (options.recoveryIntervalMs > 0) {
-      this.timers.push(setInterval(() => void this.recoverOrphans(), options.recoveryIntervalMs));
+      // A tick while a sweep is still running (a slow or unreachable store) is skipped, not queued.
+      this.timers.push(
+        setInterval(() => {
+          if (!this.sweeping) void this.recoverOrphans();
+        }, options.recoveryIntervalMs),
+      );
     }
     for (const timer of this.timers) timer.unref?.();
   }
@@ -93,6 +101,15 @@ export class TaskRunner {
   /** Ends every orphaned task (lease expired: its runner is gone) as `failed`. Returns how many it ended. */
   async recoverOrphans(): Promise<number> {
     if (this.closed) return 0;
+    // One sweep at a time; an explicit call waits for the one under way, then looks again.
+    while (this.sweeping) await this.sweeping;
+    this.sweeping = this.sweepOrphans().finally(() => {
+      this.sweeping = undefined;
+    });
+    return this.sweeping;
+  }
+
+  private async sweepOrphans(): Promise<number> {
     let ended = 0;
     try {
       const orphans = await this.options.tasks.listOrphaned(this.options.now().toISOString(), 100);
@@ -216,13 +233,16 @@ export class TaskRunner {
 
   private async renewLeases(): Promise<void> {
     const ids = [...this.running.keys()];
-    if (ids.length === 0 || this.closed) return;
+    if (ids.length === 0 || this.closed || this.renewing) return;
+    this.renewing = true;
     try {
       const renewed = new Set(await this.options.tasks.renewLeases(this.options.instanceId, ids, this.leaseExpiry()));
       // A lease that could not be renewed belongs to a task that ended or was taken over: stop its work.
       for (const id of ids) if (!renewed.has(id)) this.abortLocal(id);
     } catch (error) {
       this.options.logger.error({ err: error }, "lease renewal failed; will retry");
+    } finally {
+      this.renewing = false;
     }
   }
 

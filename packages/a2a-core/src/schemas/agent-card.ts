@@ -132,7 +132,9 @@ export function buildAgentCardV03(input: AgentCardInput): AgentCardV03 {
     defaultOutputModes: ["text/plain", "application/json"],
     skills: input.skills,
     supportsAuthenticatedExtendedCard: false,
-    supportedInterfaces: [{ url: input.endpointUrl, protocolBinding: "JSONRPC", protocolVersion: INTERFACE_PROTOCOL_VERSION }],
+    supportedInterfaces: [
+      { url: input.endpointUrl, protocolBinding: "JSONRPC", protocolVersion: INTERFACE_PROTOCOL_VERSION },
+    ],
   };
 }
 
@@ -141,7 +143,9 @@ export function buildAgentCardV1(input: AgentCardInput): AgentCardV1 {
   return {
     name: input.name,
     description: input.description,
-    supportedInterfaces: [{ url: input.endpointUrl, protocolBinding: "JSONRPC", protocolVersion: INTERFACE_PROTOCOL_VERSION }],
+    supportedInterfaces: [
+      { url: input.endpointUrl, protocolBinding: "JSONRPC", protocolVersion: INTERFACE_PROTOCOL_VERSION },
+    ],
     ...(input.provider ? { provider: input.provider } : {}),
     version: input.version,
     ...(input.documentationUrl ? { documentationUrl: input.documentationUrl } : {}),
