@@ -168,7 +168,9 @@ export class PostgresEventLog implements EventLog {
         for (const waiter of [...set]) if (seq === undefined || seq > waiter.afterSeq) waiter.wake();
       }
     } catch {
-      // Unreachable database: the next sweep, or the listener's reconnect, wakes the waiters.
+      // Unreachable database: wake everyone; each caller's next read reports the failure (a stream then
+      // ends cleanly and its client reattaches, perhaps to an instance that can reach the database).
+      this.wakeAll();
     }
   }
 
