@@ -1,0 +1,133 @@
+/**
+ * Where an idle stream's memory goes: two V8 heap snapshots of a server process (taken over the
+ * inspector, after a full GC), the first with N idle streams open and the second with 2N, and the
+ * difference per stream by constructor — what the bench's "heap KiB per stream" is made of.
+ *
+ *   node bench/a2a/heap-per-stream.ts ours subscribe     # our server, SubscribeToTask streams
+ *   node bench/a2a/heap-per-stream.ts sdk task           # the official SDK, a task per stream
+ *   node bench/a2a/heap-per-stream.ts floor              # bare node:http holding SSE responses
+ *
+ * It also prints RSS per stream over the first N (after a forced GC, read before any snapshot: taking
+ * one inflates RSS); use N ≥ 2000 for a stable figure. Investigation tool, not part of the bench run.
+ */
+import { fileURLToPath } from "node:url";
+import { sdkDialect } from "./dialects.ts";
+import { collectGarbage } from "./inspector.ts";
+import { createPool, type Endpoint, type OpenedStream, openIdleStreams } from "./load.ts";
+import { settledRssKiB } from "./proc.ts";
+import { createTarget, nodeOptions, type RunningServer, startScriptServer, type Target } from "./targets.ts";
+
+const [which = "ours", kind = "subscribe", perStepText = "1000"] = process.argv.slice(2);
+const perStep = Number(perStepText);
+
+interface Bucket {
+  count: number;
+  bytes: number;
+}
+
+interface HeapSnapshot {
+  snapshot: { meta: { node_fields: string[]; node_types: [string[]] } };
+  nodes: number[];
+  strings: string[];
+}
+
+/** Takes a heap snapshot over the inspector and sums self sizes by constructor (or node type). */
+async function heapByConstructor(url: string): Promise<Map<string, Bucket>> {
+  const ws = new WebSocket(url);
+  await new Promise((resolve) => ws.addEventListener("open", resolve, { once: true }));
+  const chunks: string[] = [];
+  const done = new Promise<void>((resolve) => {
+    ws.addEventListener("message", (event) => {
+      const message = JSON.parse(String(event.data)) as { id?: number; method?: string; params?: { chunk: string } };
+      if (message.method === "HeapProfiler.addHeapSnapshotChunk" && message.params) chunks.push(message.params.chunk);
+      if (message.id === 2) resolve();
+    });
+  });
+  ws.send(JSON.stringify({ id: 1, method: "HeapProfiler.collectGarbage" }));
+  ws.send(JSON.stringify({ id: 2, method: "HeapProfiler.takeHeapSnapshot", params: { reportProgress: false } }));
+  await done;
+  ws.close();
+  const snapshot = JSON.parse(chunks.join("")) as HeapSnapshot;
+  const fields = snapshot.snapshot.meta.node_fields;
+  const types = snapshot.snapshot.meta.node_types[0];
+  const [typeAt, nameAt, sizeAt] = [fields.indexOf("type"), fields.indexOf("name"), fields.indexOf("self_size")];
+  const buckets = new Map<string, Bucket>();
+  for (let i = 0; i < snapshot.nodes.length; i += fields.length) {
+    const type = types[snapshot.nodes[i + typeAt] as number] as string;
+    const name = snapshot.strings[snapshot.nodes[i + nameAt] as number] as string;
+    const key = type === "object" ? name : type === "closure" ? `closure ${name}` : `(${type})`;
+    const bucket = buckets.get(key.slice(0, 60)) ?? { count: 0, bytes: 0 };
+    bucket.count++;
+    bucket.bytes += snapshot.nodes[i + sizeAt] as number;
+    buckets.set(key.slice(0, 60), bucket);
+  }
+  return buckets;
+}
+
+async function start(): Promise<{ server: RunningServer; endpoint: Omit<Endpoint, "origin">; target?: Target }> {
+  if (which === "floor") {
+    const script = fileURLToPath(new URL("./floor-server.ts", import.meta.url));
+    const server = await startScriptServer(script, nodeOptions({ inspect: true }));
+    const dialect = { ...sdkDialect("store-001"), taskIdOf: () => "floor" };
+    return { server, endpoint: { path: "/", dialect } };
+  }
+  if (which !== "ours" && which !== "sdk")
+    throw new Error("usage: heap-per-stream.ts ours|sdk|floor [task|subscribe] [N]");
+  const target = await createTarget(which);
+  const server = await target.start("streams", { inspect: true });
+  return { server, endpoint: { path: target.path, dialect: target.dialect }, target };
+}
+
+async function main(): Promise<void> {
+  const { server, endpoint: partial, target } = await start();
+  const endpoint: Endpoint = { origin: server.origin, ...partial };
+  const { dialect } = endpoint;
+  const pool = createPool(server.origin, 2 * perStep + 500);
+  const open: OpenedStream[] = [];
+  try {
+    let seq = 0;
+    const newTask = () => dialect.start(`heap-${seq++}-${crypto.randomUUID()}`);
+    const warm = await openIdleStreams(pool, endpoint, 200, newTask, 64);
+    const ids = warm.streams.map((s) => s.taskId as string);
+    for (const stream of warm.streams) stream.close();
+    const body =
+      kind === "subscribe" && which !== "floor" ? () => dialect.subscribe(ids[seq++ % ids.length] as string) : newTask;
+    const inspector = server.inspector as string;
+    const rssAfterGc = async () => {
+      await collectGarbage(inspector);
+      return settledRssKiB(server.pid, { settleMs: 1_000, samples: 3, everyMs: 250 });
+    };
+    const rssBase = await rssAfterGc();
+    open.push(...(await openIdleStreams(pool, endpoint, perStep, body, 64)).streams);
+    const rssPerStream = ((await rssAfterGc()) - rssBase) / perStep;
+    const before = await heapByConstructor(inspector);
+    open.push(...(await openIdleStreams(pool, endpoint, perStep, body, 64)).streams);
+    const after = await heapByConstructor(inspector);
+    const rows = [...after].map(([key, a]) => {
+      const b = before.get(key) ?? { count: 0, bytes: 0 };
+      return { key, count: (a.count - b.count) / perStep, bytes: (a.bytes - b.bytes) / perStep };
+    });
+    rows.sort((x, y) => y.bytes - x.bytes);
+    const total = rows.reduce((sum, r) => sum + r.bytes, 0);
+    process.stdout.write(
+      `${which}${which === "floor" ? "" : ` ${kind}`}: ${open.filter((s) => !s.closed).length} streams open; per stream ` +
+        `${(total / 1024).toFixed(1)} KiB of live heap (by constructor below: bytes and objects per stream); ` +
+        `${rssPerStream.toFixed(1)} KiB of RSS after GC over the first ${perStep}\n`,
+    );
+    for (const r of rows.slice(0, 30)) {
+      process.stdout.write(`${r.bytes.toFixed(0).padStart(7)} B ${r.count.toFixed(2).padStart(7)}×  ${r.key}\n`);
+    }
+  } finally {
+    for (const stream of open) stream.close();
+    await server.kill();
+    await pool.destroy().catch(() => undefined);
+    await target?.dispose();
+  }
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(
+    `heap-per-stream failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+  );
+  process.exitCode = 1;
+});

@@ -1,0 +1,252 @@
+/**
+ * Load generation for `pnpm bench:a2a`: plain Node on undici Pools (keep-alive connections, fixed
+ * concurrency, fixed duration after a warm-up). One JSON-RPC endpoint, any dialect.
+ */
+import { createRequire } from "node:module";
+import type { Dialect } from "./dialects.ts";
+import { type SseFrame, SseFrameSplitter } from "./sse-frames.ts";
+
+// bench/ is not a workspace package: undici resolves from the client package, which depends on it.
+const require = createRequire(new URL("../../packages/a2a-client/package.json", import.meta.url));
+const undici = require("undici") as typeof import("undici");
+export type Pool = import("undici").Pool;
+
+export interface Endpoint {
+  origin: string;
+  path: string;
+  dialect: Dialect;
+}
+
+/** Keep-alive connections; no body timeout, because an idle stream may stay silent for minutes. */
+export function createPool(origin: string, connections: number): Pool {
+  return new undici.Pool(origin, {
+    connections,
+    pipelining: 1,
+    keepAliveTimeout: 4_000, // below both servers' 5 s, so the client never reuses a socket being closed
+    headersTimeout: 60_000,
+    bodyTimeout: 0,
+  });
+}
+
+export interface StreamEnd {
+  /** The terminal state the stream announced, if it got that far. */
+  terminal: string | undefined;
+  frames: number;
+  at: number;
+  error?: unknown;
+}
+
+export interface OpenedStream {
+  taskId: string | undefined;
+  /** performance.now() when the request was issued and when its first event arrived. */
+  sentAt: number;
+  firstAt: number;
+  ended: Promise<StreamEnd>;
+  /** True once the response ended or broke (a drop, for a stream that should stay open). */
+  readonly closed: boolean;
+  close(): void;
+}
+
+/** Sends a streaming request and resolves at its first event; the rest is read in the background. */
+export async function openStream(pool: Pool, endpoint: Endpoint, body: string): Promise<OpenedStream> {
+  const controller = new AbortController();
+  const sentAt = performance.now();
+  const res = await pool.request({
+    path: endpoint.path,
+    method: "POST",
+    headers: endpoint.dialect.headers,
+    body,
+    signal: controller.signal,
+  });
+  const type = String(res.headers["content-type"] ?? "");
+  if (res.statusCode !== 200 || !type.startsWith("text/event-stream")) {
+    const text = await res.body.text();
+    throw new Error(`expected an SSE stream, got HTTP ${res.statusCode}: ${text.slice(0, 300)}`);
+  }
+  const splitter = new SseFrameSplitter();
+  let frames = 0;
+  let terminal: string | undefined;
+  let closed = false;
+  let onFirst: ((frame: SseFrame) => void) | undefined;
+  let onFail: ((error: unknown) => void) | undefined;
+  const first = new Promise<SseFrame>((resolve, reject) => {
+    onFirst = resolve;
+    onFail = reject;
+  });
+  const ended = new Promise<StreamEnd>((resolve) => {
+    const finish = (error?: unknown) => {
+      if (closed) return;
+      closed = true;
+      onFail?.(error ?? new Error("the stream ended before its first event"));
+      resolve({ terminal, frames, at: performance.now(), ...(error === undefined ? {} : { error }) });
+    };
+    res.body.on("data", (chunk: Buffer) => {
+      for (const frame of splitter.push(chunk)) {
+        frames++;
+        if (frames === 1) onFirst?.(frame);
+        terminal ??= endpoint.dialect.terminalStateOf(frame);
+      }
+    });
+    res.body.on("end", () => finish());
+    res.body.on("error", (error: unknown) => finish(error));
+  });
+  const frame = await first;
+  const firstAt = performance.now();
+  return {
+    taskId: endpoint.dialect.taskIdOf(frame),
+    sentAt,
+    firstAt,
+    ended,
+    get closed() {
+      return closed;
+    },
+    close: () => controller.abort(),
+  };
+}
+
+/** Time to the first SSE event of `starts` sequential new tasks (each read to its end before the next). */
+export async function timeToFirstEvent(
+  pool: Pool,
+  endpoint: Endpoint,
+  { starts, warmups }: { starts: number; warmups: number },
+): Promise<{ ms: number[]; taskIds: string[]; completed: number }> {
+  const ms: number[] = [];
+  const taskIds: string[] = [];
+  let completed = 0;
+  for (let i = 0; i < warmups + starts; i++) {
+    const stream = await openStream(pool, endpoint, endpoint.dialect.start(`ttfe-${i}-${crypto.randomUUID()}`));
+    const end = await stream.ended;
+    if (i < warmups) continue;
+    ms.push(stream.firstAt - stream.sentAt);
+    if (stream.taskId) taskIds.push(stream.taskId);
+    if (end.terminal === "completed") completed++;
+  }
+  return { ms, taskIds, completed };
+}
+
+export interface SustainedTasks {
+  /** Tasks that ran to `completed` within the measured window. */
+  completed: number;
+  perSecond: number;
+  /** Tasks that ended otherwise, or streams that broke, in the window. */
+  failures: number;
+  /** Start-to-end time of the counted tasks (ms). */
+  durations: number[];
+}
+
+/** `concurrency` clients each starting a task and following it to its end, again and again. */
+export async function sustainedTasks(
+  pool: Pool,
+  endpoint: Endpoint,
+  { concurrency, warmupMs, durationMs }: { concurrency: number; warmupMs: number; durationMs: number },
+): Promise<SustainedTasks> {
+  const windowStart = performance.now() + warmupMs;
+  const windowEnd = windowStart + durationMs;
+  const durations: number[] = [];
+  let failures = 0;
+  let firstError: unknown;
+  const worker = async (w: number) => {
+    for (let i = 0; performance.now() < windowEnd; i++) {
+      try {
+        const stream = await openStream(pool, endpoint, endpoint.dialect.start(`tps-${w}-${i}-${crypto.randomUUID()}`));
+        const end = await stream.ended;
+        if (end.at < windowStart || end.at > windowEnd) continue;
+        if (end.terminal === "completed") durations.push(end.at - stream.sentAt);
+        else failures++;
+      } catch (error) {
+        firstError ??= error;
+        if (performance.now() >= windowStart && performance.now() <= windowEnd) failures++;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, (_, w) => worker(w)));
+  if (durations.length === 0 && firstError) throw firstError;
+  return { completed: durations.length, perSecond: durations.length / (durationMs / 1000), failures, durations };
+}
+
+export interface Throughput {
+  requests: number;
+  perSecond: number;
+  errors: number;
+  /** Latency of the measured requests (ms). */
+  latencies: number[];
+}
+
+/** `concurrency` clients polling GetTask on random known tasks, back to back. */
+export async function getTaskThroughput(
+  pool: Pool,
+  endpoint: Endpoint,
+  taskIds: readonly string[],
+  { concurrency, warmupMs, durationMs }: { concurrency: number; warmupMs: number; durationMs: number },
+): Promise<Throughput> {
+  if (taskIds.length === 0) throw new Error("no task ids to poll");
+  // One full check before the run: the cheap per-response check below relies on it.
+  const probe = await pool.request({
+    path: endpoint.path,
+    method: "POST",
+    headers: endpoint.dialect.headers,
+    body: endpoint.dialect.getTask(taskIds[0] as string),
+  });
+  const probeBody = (await probe.body.json()) as { result?: { id?: string } };
+  if (probe.statusCode !== 200 || probeBody.result?.id !== taskIds[0]) {
+    throw new Error(`GetTask probe failed: HTTP ${probe.statusCode} ${JSON.stringify(probeBody).slice(0, 300)}`);
+  }
+  const windowStart = performance.now() + warmupMs;
+  const windowEnd = windowStart + durationMs;
+  const latencies: number[] = [];
+  let errors = 0;
+  const worker = async (w: number) => {
+    for (let i = w; performance.now() < windowEnd; i++) {
+      const sent = performance.now();
+      let ok = false;
+      try {
+        const res = await pool.request({
+          path: endpoint.path,
+          method: "POST",
+          headers: endpoint.dialect.headers,
+          body: endpoint.dialect.getTask(taskIds[i % taskIds.length] as string),
+        });
+        const text = await res.body.text();
+        ok = res.statusCode === 200 && endpoint.dialect.isTask(text);
+      } catch {
+        ok = false;
+      }
+      const done = performance.now();
+      if (sent < windowStart || done > windowEnd) continue;
+      if (ok) latencies.push(done - sent);
+      else errors++;
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, (_, w) => worker(w)));
+  return { requests: latencies.length, perSecond: latencies.length / (durationMs / 1000), errors, latencies };
+}
+
+/**
+ * Opens `count` more streams (`parallel` being opened at a time), each resolved at its first event and
+ * then left open and idle. Streams that fail to open are counted, not retried.
+ */
+export async function openIdleStreams(
+  pool: Pool,
+  endpoint: Endpoint,
+  count: number,
+  body: (i: number) => string,
+  parallel: number,
+): Promise<{ streams: OpenedStream[]; failed: number; firstError?: unknown }> {
+  const streams: OpenedStream[] = [];
+  let next = 0;
+  let failed = 0;
+  let firstError: unknown;
+  const opener = async () => {
+    while (next < count) {
+      const i = next++;
+      try {
+        streams.push(await openStream(pool, endpoint, body(i)));
+      } catch (error) {
+        failed++;
+        firstError ??= error;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(parallel, count) }, opener));
+  return { streams, failed, ...(firstError === undefined ? {} : { firstError }) };
+}

@@ -1,0 +1,79 @@
+/**
+ * Investigation target `ours-lean` (not in the default run): our reference server — the same app, auth,
+ * handler, PostgreSQL stores and HTTP server as `src/cli.ts serve` — with the simulated robot fleet
+ * replaced by the executor the SDK twin runs (sdk-server.ts): a status per step after STEP_MS, an
+ * artifact, `completed`, and no metrics records. It separates what the protocol and its durable event
+ * log cost from what the fleet simulation writes.
+ *
+ * Env: the server's own (DATABASE_URL, PORT …) plus STEP_MS and STEPS. Logs
+ * `{"msg":"bench server listening","url":…}` on stderr once it listens.
+ */
+
+import { createRequire } from "node:module";
+import type { AddressInfo } from "node:net";
+import { createApp } from "../../examples/server/src/app.ts";
+import { loadConfig } from "../../examples/server/src/config.ts";
+import { createLogger } from "../../examples/server/src/logger.ts";
+import { createHttpServer, openConfiguredDatabase } from "../../examples/server/src/server.ts";
+
+type TaskExecutor = import("../../packages/a2a-core/dist/index.js").TaskExecutor;
+
+const require = createRequire(new URL("../../examples/server/package.json", import.meta.url));
+const store = require("@a2a-partner/postgres-store") as typeof import("../../packages/postgres-store/dist/index.js");
+
+const stepMs = Number(process.env.STEP_MS ?? 400);
+const steps = Number(process.env.STEPS ?? 5);
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  if (ms <= 0 || signal.aborted) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", done);
+      resolve();
+    }
+    signal.addEventListener("abort", done, { once: true });
+  });
+}
+
+const timeline: TaskExecutor = {
+  async execute({ emit, signal }) {
+    for (let step = 1; step <= steps; step++) {
+      await sleep(stepMs, signal);
+      if (signal.aborted) return { state: "failed" };
+      await emit({
+        kind: "status",
+        message: `robot-${((step - 1) % 3) + 1}: step ${step} of ${steps}`,
+        metadata: { step, steps, percent: Math.round((step / steps) * 100) },
+      });
+    }
+    await emit({
+      kind: "artifact",
+      artifact: { artifactId: "report", name: "Task report", parts: [{ kind: "text", text: `${steps} steps` }] },
+      lastChunk: true,
+    });
+    return { state: "completed", message: "Done." };
+  },
+};
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const logger = createLogger(config.logLevel);
+  const db = await openConfiguredDatabase(config);
+  await store.migrate(db);
+  const app = createApp({ db, config, logger, executor: timeline });
+  const server = createHttpServer(app, config);
+  server.listen(config.port, config.host, () => {
+    const { port } = server.address() as AddressInfo;
+    process.stderr.write(`${JSON.stringify({ msg: "bench server listening", url: `http://127.0.0.1:${port}` })}\n`);
+  });
+  process.once("SIGTERM", () => {
+    void app.close().then(() => process.exit(0));
+  });
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`ours-lean failed: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,66 @@
+/** A server process seen from outside, through /proc (Linux): resident memory and CPU time. */
+import { execFileSync } from "node:child_process";
+import { readFile } from "node:fs/promises";
+import { median } from "../metrics/stats.ts";
+
+/** VmRSS of the process, in KiB. */
+export async function rssKiB(pid: number): Promise<number> {
+  const status = await readFile(`/proc/${pid}/status`, "utf8");
+  const match = /^VmRSS:\s+(\d+)\s+kB$/m.exec(status);
+  if (!match) throw new Error(`no VmRSS for process ${pid}`);
+  return Number(match[1]);
+}
+
+/**
+ * RSS once the process has settled: waits `settleMs`, then takes `samples` readings `everyMs` apart and
+ * returns their median (no GC can be forced from outside, and the product exposes no hook for it).
+ */
+export async function settledRssKiB(pid: number, { settleMs = 3_000, samples = 5, everyMs = 500 } = {}) {
+  await sleep(settleMs);
+  const readings: number[] = [];
+  for (let i = 0; i < samples; i++) {
+    if (i > 0) await sleep(everyMs);
+    readings.push(await rssKiB(pid));
+  }
+  return median(readings);
+}
+
+let ticksPerSecond: number | undefined;
+
+/** User + system CPU time the process has used so far, in seconds. */
+export async function cpuSeconds(pid: number): Promise<number> {
+  ticksPerSecond ??= clockTicks();
+  const stat = await readFile(`/proc/${pid}/stat`, "utf8");
+  // Fields after the command name (which may contain spaces) start at ") "; utime and stime are 14 and 15.
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return (Number(fields[11]) + Number(fields[12])) / ticksPerSecond;
+}
+
+/** Share of one core the process used over `ms` (1 = one core busy). */
+export async function cpuShare(pid: number, ms: number): Promise<number> {
+  const before = await cpuSeconds(pid);
+  const started = performance.now();
+  await sleep(ms);
+  const after = await cpuSeconds(pid);
+  return (after - before) / ((performance.now() - started) / 1000);
+}
+
+function clockTicks(): number {
+  try {
+    return Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim()) || 100;
+  } catch {
+    return 100;
+  }
+}
+
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** CPU seconds the process uses from `delayMs` from now, for `durationMs` (a load run's measured window). */
+export async function cpuInWindow(pid: number, delayMs: number, durationMs: number): Promise<number> {
+  await sleep(delayMs);
+  const before = await cpuSeconds(pid);
+  await sleep(durationMs);
+  return (await cpuSeconds(pid)) - before;
+}

@@ -1,0 +1,146 @@
+/**
+ * Memory per idle open stream: a server process whose tasks never progress (robot step of an hour),
+ * N streams opened and left idle, and the process's memory read from outside before and after.
+ *
+ * Two kinds of stream: `task` — each stream is the SendStreamingMessage of a task of its own that stays
+ * `working` (what 5,000 partners following 5,000 tasks cost); `subscribe` — SubscribeToTask streams
+ * spread over 200 working tasks (the stream alone).
+ */
+import { collectGarbage } from "./inspector.ts";
+import { createPool, type Endpoint, type OpenedStream, openIdleStreams } from "./load.ts";
+import { cpuShare, settledRssKiB } from "./proc.ts";
+import type { RunningServer, Target } from "./targets.ts";
+
+export type StreamKind = "task" | "subscribe";
+
+export interface MemorySample {
+  /** VmRSS once settled (3 s, median of 3 readings), no GC forced. */
+  rssKiB: number;
+  /** VmRSS after two full GCs forced through the inspector. */
+  rssAfterGcKiB: number;
+  /** Live V8 heap after those GCs. */
+  heapKiB: number;
+}
+
+export interface StreamPoint {
+  streams: number;
+  memory: MemorySample;
+  /** (memory − baseline) / streams, in KiB, for each of the three readings. */
+  perStream: MemorySample;
+}
+
+export interface StreamScenario {
+  kind: StreamKind;
+  baseline: MemorySample;
+  points: StreamPoint[];
+  openPerSecond: number;
+  failedToOpen: number;
+  /** Streams that ended while they should have stayed open. */
+  dropped: number;
+  /** Share of one core the server used while all streams sat idle. */
+  idleCpu: number;
+}
+
+export interface StreamOptions {
+  counts: number[];
+  openParallel: number;
+  idleCpuMs: number;
+  log(line: string): void;
+}
+
+const WARMUP_TASKS = 200;
+
+async function sampleMemory(server: RunningServer): Promise<MemorySample> {
+  const rssKiB = await settledRssKiB(server.pid, { settleMs: 3_000, samples: 3, everyMs: 500 });
+  if (!server.inspector) throw new Error("the streams process was started without the inspector");
+  const heap = await collectGarbage(server.inspector);
+  const rssAfterGcKiB = await settledRssKiB(server.pid, { settleMs: 500, samples: 3, everyMs: 250 });
+  return { rssKiB, rssAfterGcKiB, heapKiB: heap.usedBytes / 1024 };
+}
+
+function perStream(memory: MemorySample, baseline: MemorySample, streams: number): MemorySample {
+  return {
+    rssKiB: (memory.rssKiB - baseline.rssKiB) / streams,
+    rssAfterGcKiB: (memory.rssAfterGcKiB - baseline.rssAfterGcKiB) / streams,
+    heapKiB: (memory.heapKiB - baseline.heapKiB) / streams,
+  };
+}
+
+export async function measureStreams(
+  target: Target,
+  kind: StreamKind,
+  options: StreamOptions,
+): Promise<StreamScenario> {
+  const { counts, openParallel, log } = options;
+  const server = await target.start("streams", { inspect: true });
+  const max = counts.at(-1) as number;
+  const pool = createPool(server.origin, max + 2 * WARMUP_TASKS + openParallel);
+  const endpoint: Endpoint = { origin: server.origin, path: target.path, dialect: target.dialect };
+  const { dialect } = target;
+  const open: OpenedStream[] = [];
+  let seq = 0;
+  const newTask = () => dialect.start(`idle-${seq++}-${crypto.randomUUID()}`);
+  try {
+    // Warm-up: the code paths run (and are compiled) before the baseline. These streams are closed;
+    // their tasks stay `working`, are part of the baseline, and are what subscriptions attach to.
+    const warm = await openIdleStreams(pool, endpoint, WARMUP_TASKS, newTask, openParallel);
+    if (warm.failed > 0) throw warm.firstError;
+    const taskIds = warm.streams.map((s) => s.taskId).filter((id): id is string => id !== undefined);
+    for (const stream of warm.streams) stream.close();
+    const subscribe = () => dialect.subscribe(taskIds[seq++ % taskIds.length] as string);
+    const body = kind === "task" ? newTask : subscribe;
+    if (kind === "subscribe") {
+      const warmSubs = await openIdleStreams(pool, endpoint, WARMUP_TASKS, subscribe, openParallel);
+      if (warmSubs.failed > 0) throw warmSubs.firstError;
+      for (const stream of warmSubs.streams) stream.close();
+    }
+
+    const baseline = await sampleMemory(server);
+    log(
+      `  ${kind} streams: baseline RSS ${mib(baseline.rssAfterGcKiB)} MiB after GC, heap ${mib(baseline.heapKiB)} MiB ` +
+        `(${WARMUP_TASKS} working tasks)`,
+    );
+    const points: StreamPoint[] = [];
+    let failedToOpen = 0;
+    let openMs = 0;
+    for (const count of counts) {
+      const started = performance.now();
+      const opened = await openIdleStreams(pool, endpoint, count - open.length, body, openParallel);
+      const tookMs = performance.now() - started;
+      openMs += tookMs;
+      open.push(...opened.streams);
+      failedToOpen += opened.failed;
+      if (opened.failed > 0) log(`    ${opened.failed} streams failed to open: ${String(opened.firstError)}`);
+      const memory = await sampleMemory(server);
+      const held = open.filter((s) => !s.closed).length;
+      const point = { streams: held, memory, perStream: perStream(memory, baseline, held) };
+      points.push(point);
+      log(
+        `    ${held} open (${opened.streams.length} opened in ${(tookMs / 1000).toFixed(1)} s): ` +
+          `RSS ${mib(memory.rssKiB)} MiB settled, ${mib(memory.rssAfterGcKiB)} MiB after GC, heap ${mib(memory.heapKiB)} MiB ` +
+          `→ per stream ${point.perStream.rssAfterGcKiB.toFixed(1)} KiB RSS after GC ` +
+          `(${point.perStream.rssKiB.toFixed(1)} settled, ${point.perStream.heapKiB.toFixed(1)} heap)`,
+      );
+    }
+    const idleCpu = await cpuShare(server.pid, options.idleCpuMs);
+    const dropped = open.filter((s) => s.closed).length;
+    log(`    idle CPU with ${open.length} streams: ${(idleCpu * 100).toFixed(1)}% of a core; ${dropped} dropped`);
+    return {
+      kind,
+      baseline,
+      points,
+      openPerSecond: (open.length + failedToOpen) / (openMs / 1000),
+      failedToOpen,
+      dropped,
+      idleCpu,
+    };
+  } finally {
+    for (const stream of open) stream.close();
+    await server.kill();
+    await pool.destroy().catch(() => undefined);
+  }
+}
+
+function mib(kib: number): string {
+  return (kib / 1024).toFixed(1);
+}

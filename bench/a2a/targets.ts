@@ -1,0 +1,215 @@
+/**
+ * The servers under test, each a real child process on this machine: our reference server against a
+ * fresh PostgreSQL database, and the official-SDK server (sdk-server.ts) with its default in-memory
+ * store or its own PostgreSQL store. Each target is started twice: a "load" process with 1 ms robot
+ * steps (start latency, tasks/s, GetTask) and a "streams" process whose robots never progress (idle
+ * streams on tasks that stay `working`).
+ */
+import { spawn } from "node:child_process";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import {
+  createPostgresStore,
+  type ProcessStore,
+  seedWithCli,
+  startServerProcess,
+} from "../../examples/server/test/support/server-process.ts";
+import { type Dialect, oursDialect, sdkDialect } from "./dialects.ts";
+import { inspectorUrl } from "./inspector.ts";
+
+export type TargetId = "ours" | "ours-lean" | "sdk" | "sdk-pg";
+export type ProcessRole = "load" | "streams";
+
+export interface RunningServer {
+  origin: string;
+  pid: number;
+  /** The DevTools URL when started with `inspect` (to force a GC and read the heap from outside). */
+  inspector: string | undefined;
+  /**
+   * SIGKILL by default: the databases are dropped afterwards, and a graceful stop would end every task
+   * first. SIGTERM when a CPU profile must be written on exit.
+   */
+  kill(signal?: "SIGKILL" | "SIGTERM"): Promise<void>;
+}
+
+export interface Target {
+  id: TargetId;
+  label: string;
+  store: string;
+  dialect: Dialect;
+  path: string;
+  start(role: ProcessRole, options?: StartOptions): Promise<RunningServer>;
+  dispose(): Promise<void>;
+}
+
+export interface StartOptions {
+  /** Start the process with `--inspect=127.0.0.1:0` (a Node flag for the bench, not a product feature). */
+  inspect?: boolean;
+  /** Write a V8 CPU profile of the process into this folder when it exits (`--cpu-prof`). */
+  cpuProfileDir?: string;
+}
+
+export function nodeOptions(options: StartOptions | undefined): Record<string, string> {
+  const flags = [
+    ...(options?.inspect ? ["--inspect=127.0.0.1:0"] : []),
+    ...(options?.cpuProfileDir ? ["--cpu-prof", `--cpu-prof-dir=${options.cpuProfileDir}`] : []),
+  ];
+  return flags.length > 0 ? { NODE_OPTIONS: flags.join(" ") } : {};
+}
+
+/** Robot step per role: 1 ms to run tasks to the end quickly, an hour to keep them `working`. */
+export const STEP_MS: Record<ProcessRole, string> = { load: "1", streams: "3600000" };
+
+const A2A_PATH = "/api/v1/a2a";
+
+export async function createTarget(id: TargetId): Promise<Target> {
+  if (id === "ours" || id === "ours-lean") return ours(id === "ours-lean");
+  return sdk(id === "sdk-pg");
+}
+
+const LEAN_SERVER = fileURLToPath(new URL("./ours-lean-server.ts", import.meta.url));
+
+/** Our server (`src/cli.ts serve`), or with `lean` the same app on the SDK twin's executor (no fleet). */
+async function ours(lean: boolean): Promise<Target> {
+  const store = await createPostgresStore();
+  try {
+    const seeded = await seedWithCli(store.env);
+    const env = { ...store.env, RATE_LIMIT_PER_SECOND: "0", MAX_STREAMS_PER_TOKEN: "0" };
+    return {
+      id: lean ? "ours-lean" : "ours",
+      label: lean ? "ours, no fleet" : "ours",
+      store: lean ? "PostgreSQL, the SDK twin's executor instead of the robot fleet" : "PostgreSQL",
+      dialect: oursDialect(seeded.partnerToken, seeded.storeId),
+      path: A2A_PATH,
+      async start(role, options) {
+        if (lean) {
+          return startScriptServer(LEAN_SERVER, { ...env, ...nodeOptions(options), STEP_MS: STEP_MS[role], PORT: "0" });
+        }
+        const server = await startServerProcess({
+          ...env,
+          ...nodeOptions(options),
+          ROBOT_STEP_MS: STEP_MS[role],
+          LOG_LEVEL: "info", // the helper finds the URL in the info-level "listening" line
+        });
+        return {
+          origin: server.url,
+          pid: server.pid,
+          inspector: options?.inspect ? inspectorUrl(server.log()) : undefined,
+          kill: async (signal = "SIGKILL") => {
+            await server.kill(signal);
+          },
+        };
+      },
+      dispose: () => store.drop(),
+    };
+  } catch (error) {
+    await store.drop();
+    throw error;
+  }
+}
+
+// The SDK resolves from the reference server, whose devDependency it is.
+const require = createRequire(new URL("../../examples/server/package.json", import.meta.url));
+const SDK_SERVER = fileURLToPath(new URL("./sdk-server.ts", import.meta.url));
+
+async function sdk(durable: boolean): Promise<Target> {
+  let store: ProcessStore | undefined;
+  if (durable) {
+    store = await createPostgresStore();
+    // The SDK's own migration tool (`a2a-db upgrade`), as its persistent-stores guide says.
+    const cli = join(dirname(require.resolve("@a2a-js/sdk")), "cli", "a2a_db.js");
+    const url = store.env.DATABASE_URL as string;
+    const migrated = await runNode([cli, "upgrade", "--url", url], {});
+    if (migrated.code !== 0) {
+      await store.drop();
+      throw new Error(`a2a-db upgrade failed: ${migrated.output}`);
+    }
+  }
+  return {
+    id: durable ? "sdk-pg" : "sdk",
+    label: durable ? "SDK (PostgreSQL)" : "SDK",
+    store: durable ? "PostgreSQL (DatabaseTaskStore)" : "in-memory (InMemoryTaskStore, default)",
+    dialect: sdkDialect("store-001"),
+    path: A2A_PATH,
+    async start(role, options) {
+      return startScriptServer(SDK_SERVER, {
+        ...nodeOptions(options),
+        STEP_MS: STEP_MS[role],
+        STORE: durable ? "postgres" : "memory",
+        ...(store ? { DATABASE_URL: store.env.DATABASE_URL as string } : {}),
+      });
+    },
+    dispose: async () => {
+      await store?.drop();
+    },
+  };
+}
+
+/** Starts a bench server script (sdk-server.ts, floor-server.ts) and waits for its "listening" line. */
+export async function startScriptServer(script: string, env: Record<string, string>): Promise<RunningServer> {
+  const child = spawn(process.execPath, [script], {
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, PORT: "0", ...env },
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  process.once("exit", () => child.kill("SIGKILL"));
+  let log = "";
+  let listening = false;
+  let inspector: string | undefined;
+  const origin = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      reject(new Error(`${script} did not start within 20 s:\n${log}`));
+    }, 20_000);
+    child.stderr.setEncoding("utf8");
+    child.stderr.on("data", (chunk: string) => {
+      log += chunk;
+      inspector ??= inspectorUrl(log);
+      if (log.length > 100_000) log = log.slice(-10_000); // keep the tail for error messages only
+      if (listening) return;
+      for (const line of log.split("\n")) {
+        try {
+          const entry = JSON.parse(line) as { msg?: string; url?: string };
+          if (entry.msg === "bench server listening" && entry.url) {
+            clearTimeout(timer);
+            listening = true;
+            resolve(entry.url);
+          }
+        } catch {
+          // not a whole JSON line (yet)
+        }
+      }
+    });
+    void exited.then(() => {
+      clearTimeout(timer);
+      reject(new Error(`${script} exited before listening:\n${log}`));
+    });
+  });
+  return {
+    origin,
+    pid: child.pid as number,
+    inspector,
+    kill: async (signal = "SIGKILL") => {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      await exited;
+    },
+  };
+}
+
+function runNode(args: string[], env: Record<string, string>): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, args, {
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let output = "";
+    child.stdout.on("data", (chunk) => {
+      output += chunk;
+    });
+    child.stderr.on("data", (chunk) => {
+      output += chunk;
+    });
+    child.once("exit", (code) => resolve({ code, output }));
+  });
+}
