@@ -29,7 +29,7 @@ describe("SendStreamingMessage", () => {
     expect(res.headers.get("x-accel-buffering")).toBe("no");
     const frames = await readFrames(res);
     expect(frames.map((f) => f.event)).toEqual(["task", "update", "update", "finished", "final"]);
-    expect(frames.map((f) => f.id)).toEqual(["1", "2", "3", "4", "4"]);
+    expect(frames.map((f) => f.id)).toEqual(["1", "2", "3", "4", "5"]);
 
     const task = Task.parse(frames[0]?.result);
     expect(task.status.state).toBe("working");
@@ -56,6 +56,16 @@ describe("SendStreamingMessage", () => {
     const retry = await readFrames(await start(h, startParams("restock aisle 5", "m-1")));
     expect(retry[0]?.result.id).toBe(first[0]?.result.id);
     expect(retry.at(-2)?.event).toBe("finished");
+    expect(h.executor.dispatched).toBe(1);
+  });
+
+  it("returns the original task for a retry whatever else it says: unknown storeId, blank text (rule 1)", async () => {
+    const h = harness();
+    const first = await readFrames(await start(h, startParams("restock aisle 5", "m-1")));
+    for (const retry of [startParams("restock aisle 5", "m-1", "warehouse-9"), startParams("   ", "m-1")]) {
+      const frames = await readFrames(await start(h, retry));
+      expect(frames[0]?.result.id).toBe(first[0]?.result.id);
+    }
     expect(h.executor.dispatched).toBe(1);
   });
 
@@ -123,7 +133,12 @@ describe("SendStreamingMessage", () => {
 
   it.each([
     ["missing message", { metadata: { storeId: "store-001" } }, "params.message"],
-    ["missing storeId", { message: { role: "user", parts: [{ kind: "text", text: "x" }] } }, "params.metadata"],
+    [
+      "missing metadata",
+      { message: { role: "user", parts: [{ kind: "text", text: "x" }] } },
+      "params.metadata.storeId",
+    ],
+    ["missing storeId", { ...startParams(), metadata: {} }, "params.metadata.storeId"],
     ["empty parts", { ...startParams(), message: { role: "user", parts: [] } }, "params.message.parts"],
     ["only blank text", startParams("   "), "params.message.parts"],
     [
@@ -226,7 +241,7 @@ describe("GetTask, CancelTask, SubscribeToTask", () => {
     const framesPromise = readFrames(resumed);
     await h.executor.release(); // finish
     const frames = await framesPromise;
-    expect(frames.map((f) => `${f.event}:${f.id}`)).toEqual(["task:1", "update:3", "finished:4", "final:4"]);
+    expect(frames.map((f) => `${f.event}:${f.id}`)).toEqual(["task:1", "update:3", "finished:4", "final:5"]);
     const allIds = new Set([...seen, ...frames.slice(1)].map((f) => `${f.event}:${f.id}`));
     expect(allIds.size).toBe(seen.length + frames.length - 1);
   });
@@ -247,7 +262,7 @@ describe("GetTask, CancelTask, SubscribeToTask", () => {
     await h.executor.release();
     await h.executor.release();
     const frames = await sub;
-    expect(frames.map((f) => `${f.event}:${f.id}`)).toEqual(["task:1", "update:3", "finished:4", "final:4"]);
+    expect(frames.map((f) => `${f.event}:${f.id}`)).toEqual(["task:1", "update:3", "finished:4", "final:5"]);
     expect(frames[0]?.result.status.message?.parts[0].text).toBe("robot-1 moving to aisle 5");
   });
 
@@ -265,7 +280,7 @@ describe("GetTask, CancelTask, SubscribeToTask", () => {
       "update:2",
       "update:3",
       "finished:4",
-      "final:4",
+      "final:5",
     ]);
   });
 

@@ -172,7 +172,7 @@ describe("toNodeHandler over a real socket: streaming", () => {
     expect(finished).toMatchObject({ id: "4", event: "finished" });
     expect(JSON.parse(finished.data).result).toMatchObject({ final: true, status: { state: "completed" } });
     const final = await nextEvent(events, "final");
-    expect(final).toMatchObject({ id: "4", event: "final" });
+    expect(final).toMatchObject({ id: "5", event: "final" });
     expect((await events.next()).done).toBe(true);
   });
 
@@ -344,7 +344,7 @@ describe("toNodeHandler over a real socket: HTTP edges", () => {
           "update:2",
           "update:3",
           "finished:4",
-          "final:4",
+          "final:5",
         ]);
         const taskId = events[0]?.json.result.id as string;
         expect(events[0]?.json.id).toBe("start");

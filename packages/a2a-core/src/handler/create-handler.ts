@@ -155,6 +155,11 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHandler {
     if (nulAt) throw InvalidParamsError.forField(nulAt, "must not contain the character U+0000");
     const { message } = params;
     const storeId = params.metadata.storeId;
+    // Contract rule 1: a retry with a known messageId gets its original task back, whatever else it says.
+    if (message.messageId !== undefined) {
+      const existing = await stores.idempotency.get(caller.workspaceId, message.messageId);
+      if (existing) return reattachRetry(req, existing, message, storeId, caller, http);
+    }
     if (message.role !== "user") {
       throw InvalidParamsError.forField("params.message.role", 'a partner task is sent with role "user"');
     }
@@ -187,7 +192,19 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHandler {
       runner.start(record, task.history[0] ?? message, text);
       return stream(req.id, record, TASK_EVENT_SEQ, caller, http.signal);
     }
-    warnIfRetryDiffers(record, text, storeId);
+    // A concurrent start with the same key won the race: this request is its retry.
+    return reattachRetry(req, record, message, storeId, caller, http);
+  }
+
+  function reattachRetry(
+    req: DecodedRequest,
+    record: TaskRecord,
+    message: Message,
+    storeId: string,
+    caller: Caller,
+    http: A2AHandlerRequest,
+  ): A2AHandlerResponse {
+    warnIfRetryDiffers(record, textOfMessage(message), storeId);
     return stream(req.id, record, reattachCursor(record, http.headers), caller, http.signal);
   }
 

@@ -46,7 +46,8 @@ export async function* taskStreamFrames(options: TaskStreamOptions): AsyncGenera
       cursor = event.seq;
       if (event.event === "finished") {
         const terminal = await tasks.get(record.workspaceId, taskId);
-        yield frame(event.seq, "final", requestId, terminal?.task ?? record.task);
+        // `final` is not in the log; its id follows `finished` so ids keep increasing on every stream.
+        yield frame(event.seq + 1, "final", requestId, terminal?.task ?? record.task);
         return;
       }
     }

@@ -4,12 +4,16 @@ import { Message } from "./a2a.js";
 /** params of SendStreamingMessage / message/stream. */
 export const SendStreamingMessageParams = z.object({
   message: Message,
-  metadata: z
-    .object({
-      /** Selects the target Environment. */
-      storeId: z.string().min(1).max(256),
-    })
-    .catchall(z.unknown()),
+  // A missing metadata object is reported on the field that is missing: params.metadata.storeId.
+  metadata: z.preprocess(
+    (value) => value ?? {},
+    z
+      .object({
+        /** Selects the target Environment. */
+        storeId: z.string().min(1).max(256),
+      })
+      .catchall(z.unknown()),
+  ),
   configuration: z.record(z.string(), z.unknown()).optional(),
 });
 export type SendStreamingMessageParams = z.infer<typeof SendStreamingMessageParams>;

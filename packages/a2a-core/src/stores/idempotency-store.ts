@@ -12,5 +12,7 @@ export interface CreateOrGetResult {
  * key, exactly one creates the task; every other call gets that task back.
  */
 export interface IdempotencyStore {
+  /** The task a key already names, if any (a retry is answered with it before anything else is checked). */
+  get(workspaceId: string, messageId: string): Promise<TaskRecord | undefined>;
   createOrGet(messageId: string, input: NewTask): Promise<CreateOrGetResult>;
 }

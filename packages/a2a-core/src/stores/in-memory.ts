@@ -129,6 +129,12 @@ export class InMemoryIdempotencyStore implements IdempotencyStore {
 
   constructor(private readonly tasks: InMemoryTaskStore) {}
 
+  async get(workspaceId: string, messageId: string): Promise<TaskRecord | undefined> {
+    const taskId = this.keys.get(JSON.stringify([workspaceId, messageId]));
+    const entry = taskId ? this.tasks.entries.get(taskId) : undefined;
+    return entry ? structuredClone(entry.record) : undefined;
+  }
+
   async createOrGet(messageId: string, input: NewTask): Promise<CreateOrGetResult> {
     // Check and insert without an await in between: the event loop makes this atomic.
     const key = JSON.stringify([input.workspaceId, messageId]);
