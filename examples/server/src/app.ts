@@ -1,3 +1,4 @@
+import { STATUS_CODES } from "node:http";
 import { type A2AHandler, agentCardForRequest, createA2AHandler, type TaskExecutor } from "@a2a-partner/a2a-core";
 import { toNodeHandler } from "@a2a-partner/a2a-core/node";
 import { createPostgresStores, type Database } from "@a2a-partner/postgres-store";
@@ -71,7 +72,10 @@ export function createApp({ db, config, logger, executor }: CreateAppOptions): S
   });
 
   app.get("/.well-known/agent-card.json", (req, res) => {
-    res.set("cache-control", "public, max-age=300").json(agentCardForRequest(toHeaders(req.headers), card));
+    // The dialect depends on A2A-Version, so caches must key on it.
+    res
+      .set({ "cache-control": "public, max-age=300", vary: "A2A-Version" })
+      .json(agentCardForRequest(toHeaders(req.headers), card));
   });
 
   // The core handler reads the raw body itself (size limit, UTF-8, JSON): no body parser in front of it.
@@ -120,7 +124,7 @@ function errorHandler(logger: Logger): ErrorRequestHandler {
       .type("application/problem+json")
       .json({
         type: "about:blank",
-        title: status === 503 ? "Service Unavailable" : status >= 500 ? "Internal Server Error" : "Bad Request",
+        title: STATUS_CODES[status] ?? "Error",
         status,
         ...(status === 503 ? { detail: "Temporarily unavailable; retry the request" } : {}),
       });

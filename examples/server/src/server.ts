@@ -1,5 +1,7 @@
+import { createHash } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { type Database, migrate, openDatabase } from "@a2a-partner/postgres-store";
 import { createApp, type ServerApp } from "./app.ts";
@@ -34,7 +36,11 @@ export async function openConfiguredDatabase(config: ServerConfig): Promise<Data
 
 /** Where the running server answers the CLI's admin commands when the store is embedded. */
 export function controlSocketPath(config: ServerConfig): string {
-  return join(dirname(resolve(config.dataDir)), "control.sock");
+  const beside = join(dirname(resolve(config.dataDir)), "control.sock");
+  // Unix socket paths are limited to ~107 bytes: from a deep checkout use a short path keyed by the dir.
+  if (Buffer.byteLength(beside) <= 100) return beside;
+  const key = createHash("sha256").update(resolve(config.dataDir)).digest("hex").slice(0, 16);
+  return join(tmpdir(), `a2a-control-${key}.sock`);
 }
 
 /**

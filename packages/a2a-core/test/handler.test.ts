@@ -452,6 +452,33 @@ describe("limits", () => {
   });
 });
 
+describe("resilience", () => {
+  it("keeps a completed task completed when storing its end fails once (retried, not left to the sweep)", async () => {
+    const h = harness();
+    const append = h.stores.events.append.bind(h.stores.events);
+    let failures = 1;
+    h.stores.events.append = async (taskId, entry) => {
+      if (entry.event === "finished" && failures-- > 0) throw new Error("connection reset");
+      return append(taskId, entry);
+    };
+    const frames = await readFrames(await start(h));
+    expect(frames.at(-2)).toMatchObject({ event: "finished", result: { status: { state: "completed" } } });
+  });
+
+  it("ends a stream whose task was deleted instead of spinning", async () => {
+    const h = harness(new ScriptedExecutor(undefined, undefined, true));
+    const res = await start(h);
+    const reading = readFrames(res);
+    await waitFor(() => h.executor.dispatched === 1);
+    const id = h.executor.contexts[0]?.task.id as string;
+    const entry = h.stores.tasks.entries.get(id);
+    h.stores.tasks.entries.delete(id);
+    for (const wake of entry?.waiters ?? []) wake();
+    const frames = await reading;
+    expect(frames.map((f) => f.event)).toEqual(["task"]);
+  });
+});
+
 describe("recovery and shutdown", () => {
   it("ends a task whose runner vanished (lease expired) as failed, with the reason, and streams see it", async () => {
     const h = harness();

@@ -1,4 +1,4 @@
-import { rm } from "node:fs/promises";
+import { chmod, rm } from "node:fs/promises";
 import { createServer, request as httpRequest, type Server } from "node:http";
 import { type Database, migrate } from "@a2a-partner/postgres-store";
 import { AdminUsageError, createWorkspaceToken, revokeToken, type TokenRequest } from "../admin.ts";
@@ -9,17 +9,17 @@ import { seed } from "../seed.ts";
 /**
  * The embedded store (PGlite) can be open in one process only. While the server runs, it answers the
  * CLI's admin commands (`seed`, `token create`) on a Unix socket beside the data directory, so the CLI
- * never opens the data directory a second time. File permissions guard the socket (owner only).
+ * never opens the data directory a second time. The socket is made owner-only (mode 0600).
  */
 export async function startControlSocket(db: Database, socketPath: string, logger: Logger): Promise<Server> {
   await assertNoServerOn(socketPath);
   const server = createServer(async (req, res) => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
     const reply = (status: number, body: unknown) => {
       res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(body));
     };
     try {
+      const chunks: Buffer[] = [];
+      for await (const chunk of req) chunks.push(chunk as Buffer);
       const input = chunks.length ? JSON.parse(Buffer.concat(chunks).toString("utf8")) : {};
       if (req.url === "/ping") return reply(200, { result: "pong" });
       if (req.method === "POST" && req.url === "/generate") {
@@ -45,8 +45,10 @@ export async function startControlSocket(db: Database, socketPath: string, logge
   });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
-    server.listen({ path: socketPath, readableAll: false, writableAll: false }, () => resolve());
+    server.listen({ path: socketPath }, () => resolve());
   });
+  // Owner only: whoever can connect can mint tokens.
+  await chmod(socketPath, 0o600);
   return server;
 }
 
@@ -60,9 +62,13 @@ export async function sendControlCommand(
     const req = httpRequest({ socketPath, path: `/${command}`, method: "POST" }, (res) => {
       const chunks: Buffer[] = [];
       res.on("data", (chunk: Buffer) => chunks.push(chunk));
-      res.on("end", () =>
-        resolve({ status: res.statusCode ?? 500, body: JSON.parse(Buffer.concat(chunks).toString("utf8")) }),
-      );
+      res.on("end", () => {
+        try {
+          resolve({ status: res.statusCode ?? 500, body: JSON.parse(Buffer.concat(chunks).toString("utf8")) });
+        } catch {
+          reject(new Error(`${socketPath} answered something that is not a control reply`));
+        }
+      });
       res.on("error", reject);
     });
     req.on("error", (error: NodeJS.ErrnoException) => {

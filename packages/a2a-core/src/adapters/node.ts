@@ -1,6 +1,9 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { Readable } from "node:stream";
+import { InvalidRequestError } from "../errors.js";
 import type { A2AHandler } from "../handler/create-handler.js";
+import { JSON_HEADERS } from "../handler/response.js";
+import { jsonRpcError } from "../jsonrpc/codec.js";
 import { type FetchHandler, toFetchHandler } from "./fetch.js";
 
 export type NodeHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
@@ -19,8 +22,9 @@ export function toNodeHandler(handler: A2AHandler | FetchHandler): NodeHandler {
     try {
       response = await fetchHandler(toWebRequest(req, closed.signal));
     } catch {
-      if (!res.headersSent) res.writeHead(500, { "content-type": "application/json" });
-      res.end(JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32603, message: "Internal error" } }));
+      // The handler never throws; only a request node accepted but fetch cannot represent gets here.
+      if (!res.headersSent) res.writeHead(400, { ...JSON_HEADERS, connection: "close" });
+      res.end(JSON.stringify(jsonRpcError(null, new InvalidRequestError("The HTTP request could not be read"))));
       return;
     }
     // Answered before the whole body was read (413): the unread rest would corrupt the next request on
@@ -35,7 +39,8 @@ function toWebRequest(req: IncomingMessage, signal: AbortSignal): Request {
     if (value === undefined) continue;
     for (const v of Array.isArray(value) ? value : [value]) headers.append(name, v);
   }
-  const url = `http://${req.headers.host ?? "localhost"}${req.url ?? "/"}`;
+  // The handler never reads the URL's host; a fixed origin keeps a hostile Host header from mattering.
+  const url = new URL(req.url ?? "/", "http://localhost").href;
   const method = req.method ?? "GET";
   const init: RequestInit & { duplex?: "half" } = { method, headers, signal };
   if (method !== "GET" && method !== "HEAD") {

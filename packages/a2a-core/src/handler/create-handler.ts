@@ -102,7 +102,7 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHandler {
       if (!auth.ok) return authFailure(auth.status, auth.message);
       const caller: Caller = { workspaceId: auth.workspaceId, key: auth.principal ?? `workspace:${auth.workspaceId}` };
       // Counted before decoding, so a flood of garbage is limited like any other traffic.
-      const decision = rateLimiter?.take(caller.key, Date.now());
+      const decision = rateLimiter?.take(caller.key, now().getTime());
       if (decision && !decision.allowed) return tooManyRequests(decision.retryAfterMs, "Rate limit exceeded");
       const decoded = decodeJsonRpcRequest(request.body);
       if (!decoded.ok) return json(decoded.id, decoded.error);

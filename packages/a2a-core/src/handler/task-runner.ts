@@ -31,6 +31,9 @@ class TaskEndedElsewhere extends Error {
   }
 }
 
+/** How often storing an executor's outcome is retried (with backoff) before the lease decides. */
+const FINISH_RETRIES = 5;
+
 export const ORPHANED_REASON = "The server running this task stopped before the task finished.";
 export const SHUTDOWN_REASON = "The server shut down before the task finished.";
 
@@ -68,6 +71,11 @@ export class TaskRunner {
 
   /** Starts the executor for a freshly created task. Never awaited by a request: streams follow the log. */
   start(record: TaskRecord, message: Message, text: string): void {
+    if (this.closed) {
+      // Created while the server was shutting down: end it now rather than leave it without a runner.
+      void this.finish(record, "failed", SHUTDOWN_REASON, { reason: "shutdown" }).catch(() => undefined);
+      return;
+    }
     const controller = new AbortController();
     const done = this.run(record, message, text, controller).finally(() => this.running.delete(record.task.id));
     this.running.set(record.task.id, { record, controller, done });
@@ -176,11 +184,19 @@ export class TaskRunner {
       outcome = { state: "failed", message: "The task failed." };
     }
     if (signal.aborted) return;
-    try {
-      await this.finish(record, outcome.state, outcome.message, outcome.metadata);
-    } catch (error) {
-      // The lease lapses and the recovery sweep ends the task once the store is reachable again.
-      logger.error({ err: error, taskId: record.task.id }, "could not store the end of a task");
+    // The robots' outcome is worth a few retries: a brief store outage must not turn a completed task
+    // into a failed one (the recovery sweep's verdict once the lease lapses).
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await this.finish(record, outcome.state, outcome.message, outcome.metadata);
+        return;
+      } catch (error) {
+        if (attempt >= FINISH_RETRIES || this.closed) {
+          logger.error({ err: error, taskId: record.task.id }, "could not store the end of a task");
+          return;
+        }
+        await new Promise((resolve) => setTimeout(resolve, Math.min(250 * 2 ** attempt, this.options.leaseMs / 4)));
+      }
     }
   }
 

@@ -1,6 +1,7 @@
 import { isTerminalState } from "../schemas/a2a.js";
 import type { JsonRpcId } from "../schemas/jsonrpc.js";
 import { encodeJsonSseFrame, encodeSseComment } from "../sse/encoder.js";
+import type { StreamEventName } from "../sse/event-names.js";
 import type { EventLog } from "../stores/event-log.js";
 import type { TaskStore } from "../stores/task-store.js";
 import type { TaskRecord } from "../stores/types.js";
@@ -39,8 +40,13 @@ export async function* taskStreamFrames(options: TaskStreamOptions): AsyncGenera
   let cursor = Math.max(TASK_EVENT_SEQ, Math.min(options.afterSeq, record.lastSeq));
   if (isTerminalState(record.task.status.state)) cursor = Math.min(cursor, record.lastSeq - 1);
 
+  let woke = false;
   while (!signal.aborted) {
     const batch = await events.readAfter(taskId, cursor);
+    // Woken with nothing to read: a spurious wake-up, or the task is gone (deleted). Gone ends the stream
+    // instead of spinning between read and wait.
+    if (woke && batch.length === 0 && !(await tasks.get(record.workspaceId, taskId))) return;
+    woke = false;
     for (const event of batch) {
       yield frame(event.seq, event.event, requestId, event.result);
       cursor = event.seq;
@@ -64,7 +70,10 @@ export async function* taskStreamFrames(options: TaskStreamOptions): AsyncGenera
     for (;;) {
       const outcome = await raceWithTimer(woken, keepAliveMs);
       if (outcome === "aborted") return;
-      if (outcome === "event") break;
+      if (outcome === "event") {
+        woke = true;
+        break;
+      }
       yield encodeSseComment("keep-alive");
     }
   }
@@ -85,6 +94,6 @@ async function raceWithTimer<T>(promise: Promise<T>, ms: number): Promise<T | "i
   }
 }
 
-function frame(seq: number, event: string, requestId: JsonRpcId, result: unknown): string {
+function frame(seq: number, event: StreamEventName, requestId: JsonRpcId, result: unknown): string {
   return encodeJsonSseFrame({ id: seq, event, payload: { jsonrpc: "2.0", id: requestId, result } });
 }
