@@ -1,3 +1,4 @@
+import { getEventListeners } from "node:events";
 import { http } from "msw";
 import { setupServer } from "msw/node";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -102,6 +103,15 @@ describe("sendStreamingMessage", () => {
     expect(end.state).toBe("failed");
     expect(end.eventId).toBe("3");
     expect(stream.taskId).toBe("task-7");
+  });
+
+  it("leaves no listener on a caller's long-lived signal once its streams end", async () => {
+    script(() => sseResponse(taskFrames("task-8", 1, "completed")));
+    const { client: c } = client();
+    const signal = new AbortController().signal;
+    for (let i = 0; i < 5; i++)
+      await collect(c.sendStreamingMessage({ text: "Restock", storeId: "store-001", signal }));
+    expect(getEventListeners(signal, "abort")).toHaveLength(0);
   });
 
   it("never surfaces the final frame, even when nothing follows finished", async () => {

@@ -36,6 +36,7 @@ export class TaskStream implements AsyncIterable<TaskStreamEvent> {
   #rejectFinished!: (error: Error) => void;
   #settledTask = false;
   #settledFinished = false;
+  #detachSignal: () => void = () => {};
 
   constructor(run: TaskStreamRunner, init: { messageId?: string; taskId?: string; signal?: AbortSignal } = {}) {
     this.messageId = init.messageId;
@@ -53,8 +54,11 @@ export class TaskStream implements AsyncIterable<TaskStreamEvent> {
     this.finished.catch(() => {});
 
     const { signal } = init;
+    const onAbort = () => this.#controller.abort();
     if (signal?.aborted) this.#controller.abort();
-    else signal?.addEventListener("abort", () => this.#controller.abort(), { once: true });
+    else signal?.addEventListener("abort", onAbort, { once: true });
+    // A caller's long-lived signal must not collect a listener per stream it ever started.
+    this.#detachSignal = () => signal?.removeEventListener("abort", onAbort);
 
     run({ signal: this.#controller.signal, onEvent: (event, fresh) => this.#onEvent(event, fresh) }).then(
       () =>
@@ -131,6 +135,7 @@ export class TaskStream implements AsyncIterable<TaskStreamEvent> {
   }
 
   #end(error: Error | undefined): void {
+    this.#detachSignal();
     const failure = error && this.#controller.signal.aborted ? new APIUserAbortError() : error;
     if (failure) {
       if (!this.#settledTask) this.#rejectTask(failure);
