@@ -182,18 +182,15 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHandler {
 
     const task = newTask(message, storeId);
     const input = { workspaceId: caller.workspaceId, task, lease: runner.newLease(), createdAt: task.status.timestamp };
-    if (message.messageId === undefined) {
-      const record = await stores.tasks.create(input);
-      runner.start(record, task.history[0] ?? message, text);
-      return stream(req.id, record, TASK_EVENT_SEQ, caller, http.signal);
-    }
-    const { record, created } = await stores.idempotency.createOrGet(message.messageId, input);
-    if (created) {
-      runner.start(record, task.history[0] ?? message, text);
-      return stream(req.id, record, TASK_EVENT_SEQ, caller, http.signal);
-    }
-    // A concurrent start with the same key won the race: this request is its retry.
-    return reattachRetry(req, record, message, storeId, caller, http);
+    // Without a messageId there is no idempotency: every such start is a new task (contract rule 3).
+    const { record, created } =
+      message.messageId === undefined
+        ? { record: await stores.tasks.create(input), created: true }
+        : await stores.idempotency.createOrGet(message.messageId, input);
+    // Not created: a concurrent start with the same key won the race, so this request is its retry.
+    if (!created) return reattachRetry(req, record, message, storeId, caller, http);
+    runner.start(record, task.history[0] ?? message, text);
+    return stream(req.id, record, TASK_EVENT_SEQ, caller, http.signal);
   }
 
   function reattachRetry(
