@@ -1,10 +1,9 @@
 import { getEventListeners } from "node:events";
 import { http } from "msw";
-import { setupServer } from "msw/node";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { A2AClient } from "./client.js";
 import { APIConnectionError, APIUserAbortError, InvalidParamsError, TaskNotFoundError } from "./errors.js";
-import type { A2AClientOptions, RetryInfo } from "./options.js";
+import type { A2AClientOptions } from "./options.js";
 import type { TaskStreamEvent } from "./stream/events.js";
 import {
   BASE_URL,
@@ -14,48 +13,15 @@ import {
   frame,
   jsonRpcErrorResponse,
   progress,
-  readRequest,
-  recordingSleep,
-  type SeenRequest,
   splitBytes,
   sseResponse,
   task,
   taskFrames,
 } from "./testing/fixtures.js";
+import { mockEndpoint, testClient } from "./testing/mock-endpoint.js";
 
-const server = setupServer();
-beforeAll(() => server.listen({ onUnhandledFrame: "error" }));
-afterEach(() => server.resetHandlers());
-afterAll(() => server.close());
-
-/** Answers the n-th request (0-based) with `respond(n, request)` and records every request. */
-function script(respond: (n: number, request: SeenRequest) => Response | Promise<Response>): SeenRequest[] {
-  const seen: SeenRequest[] = [];
-  server.use(
-    http.post(ENDPOINT, async ({ request }) => {
-      const parsed = await readRequest(request);
-      seen.push(parsed);
-      return respond(seen.length - 1, parsed);
-    }),
-  );
-  return seen;
-}
-
-function client(options: Partial<A2AClientOptions> = {}) {
-  const { sleep, delays } = recordingSleep();
-  const retries: RetryInfo[] = [];
-  const instance = new A2AClient({
-    baseUrl: BASE_URL,
-    token: "a2a_p_secret",
-    sleep,
-    random: () => 0,
-    // Node's own fetch connection pool: msw's socket-level mocks trip an assertion in undici 8 after an abort.
-    dispatcher: false,
-    onRetry: (info) => retries.push(info),
-    ...options,
-  });
-  return { client: instance, delays, retries };
-}
+const { server, script } = mockEndpoint();
+const client = testClient;
 
 async function collect(stream: AsyncIterable<TaskStreamEvent>): Promise<TaskStreamEvent[]> {
   const events: TaskStreamEvent[] = [];

@@ -1,7 +1,5 @@
 import { http } from "msw";
-import { setupServer } from "msw/node";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { A2AClient } from "./client.js";
+import { describe, expect, it } from "vitest";
 import {
   A2AError,
   A2AHttpError,
@@ -28,51 +26,18 @@ import {
   TaskNotFoundError,
   UnsupportedOperationError,
 } from "./errors.js";
-import type { A2AClientOptions, RetryInfo } from "./options.js";
 import {
-  BASE_URL,
   ENDPOINT,
   jsonRpcErrorResponse,
   jsonRpcResultResponse,
-  readRequest,
-  recordingSleep,
-  type SeenRequest,
   sseResponse,
   task,
   taskFrames,
 } from "./testing/fixtures.js";
+import { mockEndpoint, testClient } from "./testing/mock-endpoint.js";
 
-const server = setupServer();
-beforeAll(() => server.listen({ onUnhandledFrame: "error" }));
-afterEach(() => server.resetHandlers());
-afterAll(() => server.close());
-
-function script(respond: (n: number, request: SeenRequest) => Response | Promise<Response>): SeenRequest[] {
-  const seen: SeenRequest[] = [];
-  server.use(
-    http.post(ENDPOINT, async ({ request }) => {
-      const parsed = await readRequest(request);
-      seen.push(parsed);
-      return respond(seen.length - 1, parsed);
-    }),
-  );
-  return seen;
-}
-
-function client(options: Partial<A2AClientOptions> = {}) {
-  const { sleep, delays } = recordingSleep();
-  const retries: RetryInfo[] = [];
-  const instance = new A2AClient({
-    baseUrl: BASE_URL,
-    token: "a2a_p_secret",
-    sleep,
-    random: () => 0,
-    dispatcher: false,
-    onRetry: (info) => retries.push(info),
-    ...options,
-  });
-  return { client: instance, delays, retries };
-}
+const { server, script } = mockEndpoint();
+const client = testClient;
 
 const rpcError = (status: number, headers: Record<string, string> = {}) =>
   jsonRpcErrorResponse(-32600, `refused with ${status}`, status, undefined, headers);
