@@ -132,27 +132,44 @@ export interface SustainedTasks {
   failures: number;
   /** Start-to-end time of the counted tasks (ms). */
   durations: number[];
+  /** Completed tasks per lane (server instance), in the order the lanes were given. */
+  completedPerLane: number[];
 }
 
-/** `concurrency` clients each starting a task and following it to its end, again and again. */
+/** One server instance under load: its endpoint and the client pool that reaches it. */
+export interface Lane {
+  pool: Pool;
+  endpoint: Endpoint;
+}
+
+/**
+ * `concurrency` clients each starting a task and following it to its end, again and again. With several
+ * lanes (server instances sharing one store) client w uses lane w mod lanes: the clients are split evenly,
+ * all in one measured window, so the figure is the throughput of the instances together.
+ */
 export async function sustainedTasks(
-  pool: Pool,
-  endpoint: Endpoint,
+  lanes: readonly Lane[],
   { concurrency, warmupMs, durationMs }: { concurrency: number; warmupMs: number; durationMs: number },
 ): Promise<SustainedTasks> {
+  if (lanes.length === 0) throw new Error("no server to load");
   const windowStart = performance.now() + warmupMs;
   const windowEnd = windowStart + durationMs;
   const durations: number[] = [];
+  const completedPerLane = lanes.map(() => 0);
   let failures = 0;
   let firstError: unknown;
   const worker = async (w: number) => {
+    const lane = w % lanes.length;
+    const { pool, endpoint } = lanes[lane] as Lane;
     for (let i = 0; performance.now() < windowEnd; i++) {
       try {
         const stream = await openStream(pool, endpoint, endpoint.dialect.start(`tps-${w}-${i}-${crypto.randomUUID()}`));
         const end = await stream.ended;
         if (end.at < windowStart || end.at > windowEnd) continue;
-        if (end.terminal === "completed") durations.push(end.at - stream.sentAt);
-        else failures++;
+        if (end.terminal === "completed") {
+          durations.push(end.at - stream.sentAt);
+          completedPerLane[lane] = (completedPerLane[lane] as number) + 1;
+        } else failures++;
       } catch (error) {
         firstError ??= error;
         if (performance.now() >= windowStart && performance.now() <= windowEnd) failures++;
@@ -161,7 +178,13 @@ export async function sustainedTasks(
   };
   await Promise.all(Array.from({ length: concurrency }, (_, w) => worker(w)));
   if (durations.length === 0 && firstError) throw firstError;
-  return { completed: durations.length, perSecond: durations.length / (durationMs / 1000), failures, durations };
+  return {
+    completed: durations.length,
+    perSecond: durations.length / (durationMs / 1000),
+    failures,
+    durations,
+    completedPerLane,
+  };
 }
 
 export interface Throughput {

@@ -1,19 +1,33 @@
 /**
- * The A2A load benchmark (issue #6): our reference server on the real PostgreSQL against a small server
- * built on the official @a2a-js/sdk, on this machine, in one run. For each server: GetTask requests/s,
- * time to the first SSE event of a new task, tasks/s sustained (started and followed to `completed`),
- * and memory per idle open stream at 1,000 and 5,000 concurrent streams. Prints a table with every
- * figure, the ratios and whether each target is met.
+ * The A2A load benchmark: our reference server against a small server built on the official
+ * @a2a-js/sdk, on this machine, in one run. For each server: GetTask requests/s, time to the first SSE
+ * event of a new task, tasks/s sustained (started and followed to `completed`), and memory and idle CPU
+ * per idle open stream at 1,000 and 5,000 concurrent streams; for two instances of our server on one
+ * database, tasks/s against one instance. Prints a table with every figure, the ratios, the scale-out
+ * figure and a verdict on each performance target in docs/performance.md (judged against `sdk` of the same run).
  *
- *   pnpm bench:a2a                                          # about 3–4 minutes
+ *   pnpm bench:a2a                                          # about 4–5 minutes
  *   pnpm bench:a2a --duration 30 --streams 1000,5000,10000 --stream-targets ours,sdk,sdk-pg
  *   pnpm bench:a2a --targets ours,sdk --subscribe-streams 0 --json
+ *   pnpm bench:a2a --targets ours-embedded,sdk --stream-targets "" --duration 3 --warmup 1 --starts 30
+ *   pnpm bench:a2a --targets ours,ours-2x --stream-targets "" --phases tasks    # scale-out only
  *   pnpm bench:a2a --targets ours --stream-targets "" --phases gettask --cpu-prof /tmp/prof
  *                                                # a V8 CPU profile of the GetTask load (profile-summary.ts)
  *
- * Targets: `ours` (src/cli.ts serve on a PostgreSQL database of its own, seeded with the CLI, dropped at
- * the end; RATE_LIMIT_PER_SECOND=0, MAX_STREAMS_PER_TOKEN=0), `sdk` (bench/a2a/sdk-server.ts with the
- * SDK's default InMemoryTaskStore), `sdk-pg` (the same with the SDK's DatabaseTaskStore on PostgreSQL).
+ * Targets (--targets, default ours,ours-embedded,ours-2x,sdk,sdk-pg; --stream-targets, default ours,sdk):
+ * `ours` (src/cli.ts serve on a PostgreSQL database of its own, seeded with the CLI, dropped at the end;
+ * RATE_LIMIT_PER_SECOND=0, MAX_STREAMS_PER_TOKEN=0), `ours-embedded` (the same server as `pnpm start`
+ * ships it: no DATABASE_URL, a fresh PGlite DATA_DIR in a temp folder, seeded with the CLI first),
+ * `ours-2x` (two `serve` processes on one PostgreSQL database, the load clients split half/half; tasks/s
+ * only, compared with `ours`; not a stream target), `ours-lean` (investigation: ours without the fleet),
+ * `sdk` (bench/a2a/sdk-server.ts with the SDK's default InMemoryTaskStore), `sdk-pg` (the same with the
+ * SDK's DatabaseTaskStore on PostgreSQL).
+ *
+ * Other flags: --duration and --warmup (seconds of each load window), --concurrency (clients; split over
+ * the instances of `ours-2x`), --starts (sequential first-event starts), --streams and
+ * --subscribe-streams (ascending counts, 0 to skip), --open-parallel, --idle-cpu-seconds, --phases
+ * (tasks, gettask; the first-event phase always runs on single-instance targets), --cpu-prof <dir>,
+ * --json (one more line: every figure, the scale-out rows and the verdicts).
  * DATABASE_URL_TEST names the PostgreSQL server (default postgres://postgres@127.0.0.1:5432/test).
  */
 import { readFileSync } from "node:fs";
@@ -23,15 +37,23 @@ import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { POSTGRES_URL } from "../../examples/server/test/support/backends.ts";
 import { median, ms, quantile } from "../metrics/stats.ts";
-import { createPool, type Endpoint, getTaskThroughput, sustainedTasks, timeToFirstEvent } from "./load.ts";
+import { createPool, type Endpoint, getTaskThroughput, type Lane, sustainedTasks, timeToFirstEvent } from "./load.ts";
 import { cpuInWindow, sleep } from "./proc.ts";
-import { type LoadResult, type Result, resultTable, targetVerdicts } from "./report.ts";
+import {
+  type LoadResult,
+  type Result,
+  resultTable,
+  scaleOut,
+  scaleOutLines,
+  targetVerdicts,
+  verdictLines,
+} from "./report.ts";
 import { measureStreams } from "./streams.ts";
-import { createTarget, STEP_MS, type Target, type TargetId } from "./targets.ts";
+import { createTarget, type RunningServer, STEP_MS, type Target, type TargetId } from "./targets.ts";
 
 const { values: args } = parseArgs({
   options: {
-    targets: { type: "string", default: "ours,sdk,sdk-pg" },
+    targets: { type: "string", default: "ours,ours-embedded,ours-2x,sdk,sdk-pg" },
     "stream-targets": { type: "string", default: "ours,sdk" },
     duration: { type: "string", default: "10" },
     warmup: { type: "string", default: "2" },
@@ -47,7 +69,7 @@ const { values: args } = parseArgs({
   },
 });
 
-const TARGET_IDS: TargetId[] = ["ours", "ours-lean", "sdk", "sdk-pg"];
+const TARGET_IDS: TargetId[] = ["ours", "ours-embedded", "ours-2x", "ours-lean", "sdk", "sdk-pg"];
 const list = (value: string) =>
   value
     .split(",")
@@ -73,11 +95,15 @@ const phases = new Set(list(args.phases));
 function validate(): void {
   const known = (ids: string[]) => ids.every((t) => (TARGET_IDS as string[]).includes(t));
   if (!known(targets) || !known(streamTargets)) throw new Error(`targets are ${TARGET_IDS.join(", ")}`);
+  // Idle streams measure one process's memory; two processes on one database add nothing to that.
+  if (streamTargets.includes("ours-2x")) throw new Error("ours-2x is a load target only, not a --stream-targets one");
   if (![...phases].every((p) => p === "tasks" || p === "gettask")) throw new Error("--phases: tasks, gettask");
   const numbers = [durationMs, warmupMs, concurrency, starts, openParallel, idleCpuMs];
   if (!numbers.every((n) => Number.isFinite(n) && n >= 0) || durationMs === 0 || concurrency < 1 || starts < 1) {
     throw new Error("--duration, --concurrency and --starts must be positive numbers, the others non-negative");
   }
+  if (targets.includes("ours-2x") && concurrency < 2)
+    throw new Error("ours-2x splits --concurrency over 2 servers: ≥ 2");
   for (const series of [streamCounts, subscribeCounts]) {
     if (series.some((n, i) => !Number.isInteger(n) || n < 1 || (i > 0 && n <= (series[i - 1] as number)))) {
       throw new Error("--streams and --subscribe-streams are ascending positive integers (0 to skip)");
@@ -89,58 +115,95 @@ function log(line: string): void {
   process.stderr.write(`${line}\n`);
 }
 
-async function measureLoad(target: Target): Promise<LoadResult> {
-  const server = await target.start("load", args["cpu-prof"] ? { cpuProfileDir: args["cpu-prof"] } : {});
-  const pool = createPool(server.origin, concurrency + 2);
-  const endpoint: Endpoint = { origin: server.origin, path: target.path, dialect: target.dialect };
-  try {
-    log(`  first event: ${starts} sequential starts (after 20 warm-up), each followed to its end …`);
-    const ttfe = await timeToFirstEvent(pool, endpoint, { starts, warmups: 20 });
-    if (ttfe.completed !== starts) throw new Error(`only ${ttfe.completed} of ${starts} tasks completed`);
-    log(`    median ${ms(median(ttfe.ms))} ms, p95 ${ms(quantile(ttfe.ms, 0.95))} ms`);
+const NOT_MEASURED = Number.NaN;
 
-    const window = `${concurrency} concurrent clients, ${durationMs / 1000} s after ${warmupMs / 1000} s warm-up`;
-    // GetTask before the write-heavy tasks/s phase, whose dead rows and autovacuum would weigh on it.
-    let getTask: LoadResult["getTask"] = { perSecond: NaN, p50: NaN, p99: NaN, errors: 0, cpuUsPerRequest: NaN };
-    if (phases.has("gettask")) {
-      log(`  GetTask: ${window}, on ${ttfe.taskIds.length} completed tasks …`);
-      const [run, cpu] = await Promise.all([
-        getTaskThroughput(pool, endpoint, ttfe.taskIds, { concurrency, warmupMs, durationMs }),
-        cpuInWindow(server.pid, warmupMs, durationMs),
-      ]);
-      getTask = {
-        perSecond: run.perSecond,
-        p50: quantile(run.latencies, 0.5),
-        p99: quantile(run.latencies, 0.99),
-        errors: run.errors,
-        cpuUsPerRequest: (cpu / run.requests) * 1e6,
-      };
-      log(
-        `    ${run.perSecond.toFixed(0)} req/s, p50 ${ms(getTask.p50)} ms, ` +
-          `server CPU ${getTask.cpuUsPerRequest.toFixed(0)} µs per request (${run.errors} errors)`,
-      );
+async function measureLoad(target: Target): Promise<LoadResult> {
+  const startOptions = args["cpu-prof"] ? { cpuProfileDir: args["cpu-prof"] } : {};
+  const servers: RunningServer[] = [];
+  const lanes: Lane[] = [];
+  try {
+    // One after the other: the second instance starts on a database the first has already opened.
+    for (let i = 0; i < target.instances; i++) {
+      const server = await target.start("load", startOptions);
+      servers.push(server);
+      const endpoint: Endpoint = { origin: server.origin, path: target.path, dialect: target.dialect };
+      lanes.push({ pool: createPool(server.origin, Math.ceil(concurrency / target.instances) + 2), endpoint });
     }
-    let tasks: LoadResult["tasks"] = { perSecond: NaN, completed: 0, failures: 0, medianMs: NaN, cpuMsPerTask: NaN };
+    const [first] = lanes as [Lane];
+    const [firstServer] = servers as [RunningServer];
+    const window = `${concurrency} concurrent clients, ${durationMs / 1000} s after ${warmupMs / 1000} s warm-up`;
+    let ttfe: LoadResult["ttfe"] = { median: NOT_MEASURED, p95: NOT_MEASURED, n: 0 };
+    let getTask: LoadResult["getTask"] = {
+      perSecond: NOT_MEASURED,
+      p50: NOT_MEASURED,
+      p99: NOT_MEASURED,
+      errors: 0,
+      cpuUsPerRequest: NOT_MEASURED,
+    };
+    // A multi-instance target is there for the scale-out figure: its tasks/s only.
+    if (target.instances === 1) {
+      log(`  first event: ${starts} sequential starts (after 20 warm-up), each followed to its end …`);
+      const run = await timeToFirstEvent(first.pool, first.endpoint, { starts, warmups: 20 });
+      if (run.completed !== starts) throw new Error(`only ${run.completed} of ${starts} tasks completed`);
+      ttfe = { median: median(run.ms), p95: quantile(run.ms, 0.95), n: run.ms.length };
+      log(`    median ${ms(ttfe.median)} ms, p95 ${ms(ttfe.p95)} ms`);
+
+      // GetTask before the write-heavy tasks/s phase, whose dead rows and autovacuum would weigh on it.
+      if (phases.has("gettask")) {
+        log(`  GetTask: ${window}, on ${run.taskIds.length} completed tasks …`);
+        const [polls, cpu, loadCpu] = await Promise.all([
+          getTaskThroughput(first.pool, first.endpoint, run.taskIds, { concurrency, warmupMs, durationMs }),
+          cpuInWindow(firstServer.pid, warmupMs, durationMs),
+          // The load generator shares the two cores: its own cost per request bounds every server's rate.
+          cpuInWindow(process.pid, warmupMs, durationMs),
+        ]);
+        getTask = {
+          perSecond: polls.perSecond,
+          p50: quantile(polls.latencies, 0.5),
+          p99: quantile(polls.latencies, 0.99),
+          errors: polls.errors,
+          cpuUsPerRequest: (cpu / polls.requests) * 1e6,
+        };
+        log(
+          `    ${polls.perSecond.toFixed(0)} req/s, p50 ${ms(getTask.p50)} ms, ` +
+            `server CPU ${getTask.cpuUsPerRequest.toFixed(0)} µs per request, load generator ` +
+            `${((loadCpu / polls.requests) * 1e6).toFixed(0)} µs (${polls.errors} errors)`,
+        );
+      }
+    }
+    let tasks: LoadResult["tasks"] = {
+      perSecond: NOT_MEASURED,
+      completed: 0,
+      failures: 0,
+      medianMs: NOT_MEASURED,
+      cpuMsPerTask: NOT_MEASURED,
+      perInstance: [],
+    };
     if (phases.has("tasks")) {
-      log(`  tasks/s: ${window} …`);
-      const [run, cpu] = await Promise.all([
-        sustainedTasks(pool, endpoint, { concurrency, warmupMs, durationMs }),
-        cpuInWindow(server.pid, warmupMs, durationMs),
-      ]);
-      log(`    ${run.perSecond.toFixed(0)} tasks/s (${run.completed} completed, ${run.failures} failures)`);
+      const split = lanes.length > 1 ? ` split over ${lanes.length} instances` : "";
+      log(`  tasks/s: ${window}${split} …`);
+      const cpuWindows = Promise.all(servers.map((server) => cpuInWindow(server.pid, warmupMs, durationMs)));
+      const run = await sustainedTasks(lanes, { concurrency, warmupMs, durationMs });
+      const cpu = await cpuWindows;
+      const perInstance = run.completedPerLane.map((n) => n / (durationMs / 1000));
+      log(
+        `    ${run.perSecond.toFixed(0)} tasks/s (${run.completed} completed, ${run.failures} failures)` +
+          (lanes.length > 1 ? `: ${perInstance.map((n) => n.toFixed(0)).join(" + ")} per instance` : ""),
+      );
       tasks = {
         perSecond: run.perSecond,
         completed: run.completed,
         failures: run.failures,
         medianMs: median(run.durations),
-        cpuMsPerTask: (cpu / run.completed) * 1000,
+        cpuMsPerTask: (cpu.reduce((sum, s) => sum + s, 0) / run.completed) * 1000,
+        perInstance,
       };
     }
-    return { ttfe: { median: median(ttfe.ms), p95: quantile(ttfe.ms, 0.95), n: ttfe.ms.length }, tasks, getTask };
+    return { ttfe, tasks, getTask };
   } finally {
-    await pool.close().catch(() => undefined);
+    await Promise.all(lanes.map((lane) => lane.pool.close().catch(() => undefined)));
     // A profile is written on a clean exit only.
-    await server.kill(args["cpu-prof"] ? "SIGTERM" : "SIGKILL");
+    await Promise.all(servers.map((server) => server.kill(args["cpu-prof"] ? "SIGTERM" : "SIGKILL")));
   }
 }
 
@@ -190,12 +253,21 @@ async function main(): Promise<void> {
           streams.subscribe = await measureStreams(target, "subscribe", { ...options, counts: subscribeCounts });
         }
       }
-      results.push({ target: id, label: target.label, store: target.store, load, streams });
+      results.push({
+        target: id,
+        label: target.label,
+        store: target.store,
+        instances: target.instances,
+        load,
+        streams,
+      });
     } finally {
       await target.dispose();
     }
     await sleep(500);
   }
+  const scaleOutRows = scaleOut(results);
+  const verdicts = targetVerdicts(results);
   const lines = [
     "",
     `A2A bench on ${machine}; load average at the end ${loadavg()
@@ -204,20 +276,42 @@ async function main(): Promise<void> {
     `Servers (each a child process on this machine): ${results.map((r) => `${r.label} = ${r.store}`).join("; ")}.`,
     `Load from this process (undici Pools, keep-alive). GetTask and tasks/s: ${concurrency} concurrent clients, ` +
       `${durationMs / 1000} s after ${warmupMs / 1000} s warm-up; first event: ${starts} sequential starts; ` +
-      `robot step ${STEP_MS.load} ms, 5 steps per task.`,
+      `robot step ${STEP_MS.load} ms, 5 steps per task. Server CPU of the embedded target includes its database.`,
     `Idle streams: robot step ${Number(STEP_MS.streams) / 60_000} min (tasks stay working); memory of the server ` +
       `process minus its baseline (200 working tasks), divided by the streams held.`,
     "",
     resultTable(results, streamCounts, subscribeCounts),
     "",
-    "Targets:",
-    ...targetVerdicts(results),
+    ...(scaleOutRows.length > 0
+      ? [
+          `Scale-out (tasks/s, the ${concurrency} clients split evenly over the instances, same window and settings):`,
+          ...scaleOutLines(scaleOutRows),
+          "",
+        ]
+      : []),
+    "Targets (against the SDK's default in-memory server of this run):",
+    ...verdictLines(verdicts),
     "",
     `Total bench time ${((Date.now() - started) / 1000).toFixed(0)} s.`,
     "",
   ];
   process.stdout.write(lines.join("\n"));
-  if (args.json) process.stdout.write(`${JSON.stringify({ machine, results })}\n`);
+  if (args.json) {
+    const settings = {
+      targets,
+      streamTargets,
+      phases: [...phases],
+      concurrency,
+      durationMs,
+      warmupMs,
+      starts,
+      streamCounts,
+      subscribeCounts,
+      openParallel,
+      idleCpuMs,
+    };
+    process.stdout.write(`${JSON.stringify({ machine, settings, results, scaleOut: scaleOutRows, verdicts })}\n`);
+  }
 }
 
 main().catch((error: unknown) => {

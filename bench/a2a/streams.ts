@@ -23,6 +23,9 @@ export interface MemorySample {
 }
 
 export interface StreamPoint {
+  /** Streams asked for at this step (the --streams / --subscribe-streams count). */
+  requested: number;
+  /** Streams still open when memory was read (requested minus failures and drops). */
   streams: number;
   memory: MemorySample;
   /** (memory − baseline) / streams, in KiB, for each of the three readings. */
@@ -113,7 +116,7 @@ export async function measureStreams(
       if (opened.failed > 0) log(`    ${opened.failed} streams failed to open: ${String(opened.firstError)}`);
       const memory = await sampleMemory(server);
       const held = open.filter((s) => !s.closed).length;
-      const point = { streams: held, memory, perStream: perStream(memory, baseline, held) };
+      const point = { requested: count, streams: held, memory, perStream: perStream(memory, baseline, held) };
       points.push(point);
       log(
         `    ${held} open (${opened.streams.length} opened in ${(tookMs / 1000).toFixed(1)} s): ` +

@@ -1,6 +1,7 @@
 /**
  * The servers under test, each a real child process on this machine: our reference server against a
- * fresh PostgreSQL database, and the official-SDK server (sdk-server.ts) with its default in-memory
+ * fresh PostgreSQL database (one instance, or two sharing it), or as `pnpm start` ships it on a fresh
+ * embedded PGlite directory, and the official-SDK server (sdk-server.ts) with its default in-memory
  * store or its own PostgreSQL store. Each target is started twice: a "load" process with 1 ms robot
  * steps (start latency, tasks/s, GetTask) and a "streams" process whose robots never progress (idle
  * streams on tasks that stay `working`).
@@ -10,6 +11,7 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import {
+  createPgliteStore,
   createPostgresStore,
   type ProcessStore,
   seedWithCli,
@@ -18,7 +20,7 @@ import {
 import { type Dialect, oursDialect, sdkDialect } from "./dialects.ts";
 import { inspectorUrl } from "./inspector.ts";
 
-export type TargetId = "ours" | "ours-lean" | "sdk" | "sdk-pg";
+export type TargetId = "ours" | "ours-embedded" | "ours-2x" | "ours-lean" | "sdk" | "sdk-pg";
 export type ProcessRole = "load" | "streams";
 
 export interface RunningServer {
@@ -39,6 +41,11 @@ export interface Target {
   store: string;
   dialect: Dialect;
   path: string;
+  /**
+   * Server processes to run side by side on the target's one store (2 for `ours-2x`, else 1): `start`
+   * may be called that many times, and the load is split between them.
+   */
+  instances: number;
   start(role: ProcessRole, options?: StartOptions): Promise<RunningServer>;
   dispose(): Promise<void>;
 }
@@ -64,26 +71,40 @@ export const STEP_MS: Record<ProcessRole, string> = { load: "1", streams: "36000
 const A2A_PATH = "/api/v1/a2a";
 
 export async function createTarget(id: TargetId): Promise<Target> {
-  if (id === "ours" || id === "ours-lean") return ours(id === "ours-lean");
-  return sdk(id === "sdk-pg");
+  if (id === "sdk" || id === "sdk-pg") return sdk(id === "sdk-pg");
+  return ours(id);
 }
 
 const LEAN_SERVER = fileURLToPath(new URL("./ours-lean-server.ts", import.meta.url));
 
-/** Our server (`src/cli.ts serve`), or with `lean` the same app on the SDK twin's executor (no fleet). */
-async function ours(lean: boolean): Promise<Target> {
-  const store = await createPostgresStore();
+const OURS_VARIANTS: Record<Exclude<TargetId, "sdk" | "sdk-pg">, { label: string; store: string }> = {
+  ours: { label: "ours", store: "PostgreSQL" },
+  "ours-embedded": {
+    label: "ours (embedded)",
+    store: "embedded PGlite, as `pnpm start` ships it (no DATABASE_URL, fresh DATA_DIR)",
+  },
+  "ours-2x": { label: "ours ×2", store: "two server processes on one PostgreSQL database" },
+  "ours-lean": { label: "ours, no fleet", store: "PostgreSQL, the SDK twin's executor instead of the robot fleet" },
+};
+
+/**
+ * Our server (`src/cli.ts serve`) on a store of its own, seeded with the CLI before any process starts:
+ * a PostgreSQL database (`ours`, `ours-2x`: two processes on it), a PGlite directory in a temp folder
+ * (`ours-embedded`), or with `ours-lean` the same app on the SDK twin's executor (no fleet).
+ */
+async function ours(id: Exclude<TargetId, "sdk" | "sdk-pg">): Promise<Target> {
+  const store: ProcessStore = id === "ours-embedded" ? await createPgliteStore() : await createPostgresStore();
   try {
     const seeded = await seedWithCli(store.env);
     const env = { ...store.env, RATE_LIMIT_PER_SECOND: "0", MAX_STREAMS_PER_TOKEN: "0" };
     return {
-      id: lean ? "ours-lean" : "ours",
-      label: lean ? "ours, no fleet" : "ours",
-      store: lean ? "PostgreSQL, the SDK twin's executor instead of the robot fleet" : "PostgreSQL",
+      id,
+      ...OURS_VARIANTS[id],
       dialect: oursDialect(seeded.partnerToken, seeded.storeId),
       path: A2A_PATH,
+      instances: id === "ours-2x" ? 2 : 1,
       async start(role, options) {
-        if (lean) {
+        if (id === "ours-lean") {
           return startScriptServer(LEAN_SERVER, { ...env, ...nodeOptions(options), STEP_MS: STEP_MS[role], PORT: "0" });
         }
         const server = await startServerProcess({
@@ -132,6 +153,7 @@ async function sdk(durable: boolean): Promise<Target> {
     store: durable ? "PostgreSQL (DatabaseTaskStore)" : "in-memory (InMemoryTaskStore, default)",
     dialect: sdkDialect("store-001"),
     path: A2A_PATH,
+    instances: 1,
     async start(role, options) {
       return startScriptServer(SDK_SERVER, {
         ...nodeOptions(options),

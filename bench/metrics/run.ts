@@ -4,13 +4,28 @@
  * alerts over 90 days for one workspace, and noise in four others, with the same generator as
  * `pnpm cli generate`. Then it times the endpoint's query (daily/hourly rollups) against a raw GROUP BY
  * over the same rows for several windows, checks both give the same answer, and times the HTTP endpoint.
+ * Last, what the rollup triggers cost at write time (ingest.ts): the same generated records loaded into
+ * two more fresh databases, one with the triggers and one with them disabled, at each statement size of
+ * --ingest-batch; it prints both insert throughputs, the overhead and the verdict on "keeping the rollups
+ * exact costs ≤ 5 % of insert throughput".
  *
  *   pnpm bench:metrics                  # 1M events
  *   pnpm bench:metrics --10m            # 10M events
  *   pnpm bench:metrics --events 3e6 --runs 51 --raw-runs 5 --keep
+ *   pnpm bench:metrics --events 2e5 --ingest-events 1e5 --ingest-rounds 2 --ingest-batch 250000
+ *
+ * --pending-events N (default 20,000; 0 skips): after the timings above, N more events in statements of
+ * 1,000 without folding their rollup deltas, and the 90-day query timed with that backlog, the fold, and
+ * the query again.
+ *
+ * Ingest flags: --ingest-events N (telemetry events per load, plus proportional executions and alerts;
+ * default 200,000; 0 skips the ingest measurement), --ingest-rounds R (loads into each database, 4),
+ * --ingest-batch S,S… (telemetry events per INSERT statement, the generator's batch size: 250000 = its
+ * bulk default, 1000 = smaller statements like a live writer's; default both).
  *
  * DATABASE_URL_TEST (default postgres://postgres@127.0.0.1:5432/test) names the server; the bench
- * connects to it to create and drop the database `a2a_bench` (--database to change).
+ * connects to it to create and drop the database `a2a_bench` (--database to change) and, for the ingest
+ * comparison, `<database>_rollups_on` and `<database>_rollups_off`.
  */
 import { createServer } from "node:http";
 import { createRequire } from "node:module";
@@ -22,14 +37,14 @@ import { createToken } from "../../examples/server/src/auth/tokens.ts";
 import { loadConfig } from "../../examples/server/src/config.ts";
 import { type GenerateSummary, generateMetricsData } from "../../examples/server/src/generate/generate-metrics-data.ts";
 import { createLogger } from "../../examples/server/src/logger.ts";
+import { type IngestRun, measureIngest } from "./ingest.ts";
+import { measurePendingDeltas, type PendingDeltasRun } from "./pending-deltas.ts";
+import { createWorkspace, DATABASE_NAME, databaseUrl, dropDatabase, recreateDatabase, store } from "./setup.ts";
 import { median, ms, quantile, time } from "./stats.ts";
 
-// bench/ is not a workspace package: the workspace packages are resolved from the reference server,
-// which depends on them (their built dist/, so run `pnpm build` first).
+// The workspace packages resolve from the reference server (setup.ts): their built dist/.
 const require = createRequire(new URL("../../examples/server/package.json", import.meta.url));
-const store = require("@a2a-partner/postgres-store") as typeof import("../../packages/postgres-store/dist/index.js");
 const metrics = require("@a2a-partner/metrics-core") as typeof import("../../packages/metrics-core/dist/index.js");
-type Database = import("../../packages/postgres-store/dist/index.js").Database;
 type MetricsWindow = import("../../packages/metrics-core/dist/index.js").MetricsWindow;
 
 const { values: args } = parseArgs({
@@ -42,6 +57,10 @@ const { values: args } = parseArgs({
     "raw-runs": { type: "string", default: "7" },
     database: { type: "string", default: "a2a_bench" },
     keep: { type: "boolean", default: false },
+    "pending-events": { type: "string", default: "20000" },
+    "ingest-events": { type: "string", default: "200000" },
+    "ingest-rounds": { type: "string", default: "4" },
+    "ingest-batch": { type: "string", default: "250000,1000" },
     json: { type: "boolean", default: false },
   },
 });
@@ -53,54 +72,47 @@ const noiseShare = Number(args.noise);
 const runs = Number(args.runs);
 const rawRuns = Number(args["raw-runs"]);
 const NOISE_WORKSPACES = 4;
+const pendingEvents = Number(args["pending-events"]);
+const ingestEvents = Number(args["ingest-events"]);
+const ingestRounds = Number(args["ingest-rounds"]);
+const ingestBatches = args["ingest-batch"]
+  .split(",")
+  .map((b) => b.trim())
+  .filter(Boolean)
+  .map(Number);
+/** The ingest overhead allowed for keeping the rollups exact (docs/performance.md, Metrics). */
+const INGEST_OVERHEAD_PERCENT = 5;
 if (![events, days, noiseShare, runs, rawRuns].every((n) => Number.isFinite(n) && n >= 0) || days < 1 || runs < 1) {
   throw new Error("--events, --days, --noise, --runs and --raw-runs must be non-negative numbers (days, runs ≥ 1)");
 }
-if (!/^[a-z_][a-z0-9_]{0,62}$/.test(args.database)) throw new Error("--database must be a plain lower-case name");
+if (
+  !Number.isInteger(pendingEvents) ||
+  pendingEvents < 0 ||
+  !Number.isInteger(ingestEvents) ||
+  ingestEvents < 0 ||
+  !Number.isInteger(ingestRounds) ||
+  ingestRounds < 1 ||
+  ingestBatches.length === 0 ||
+  !ingestBatches.every((b) => Number.isInteger(b) && b >= 1)
+) {
+  throw new Error(
+    "--pending-events and --ingest-events ≥ 0 (0 skips), --ingest-rounds ≥ 1 and --ingest-batch positive integers",
+  );
+}
+const ingestDatabases = {
+  withTriggers: `${args.database}_rollups_on`,
+  withoutTriggers: `${args.database}_rollups_off`,
+};
+if (
+  ![args.database, ingestDatabases.withTriggers, ingestDatabases.withoutTriggers].every((d) => DATABASE_NAME.test(d))
+) {
+  throw new Error("--database must be a plain lower-case name of at most 51 characters");
+}
 
 const serverUrl = process.env.DATABASE_URL_TEST ?? "postgres://postgres@127.0.0.1:5432/test";
-const benchUrl = new URL(serverUrl);
-benchUrl.pathname = `/${args.database}`;
 
 function log(line: string): void {
   process.stderr.write(`${line}\n`);
-}
-
-async function recreateDatabase(): Promise<void> {
-  const admin = await store.openDatabase({ url: serverUrl, pool: { max: 1 } });
-  try {
-    // An identifier, checked against a strict pattern above: CREATE DATABASE takes no parameters.
-    await admin.query(`drop database if exists ${args.database} with (force)`);
-    await admin.query(`create database ${args.database}`);
-  } finally {
-    await admin.close();
-  }
-}
-
-async function dropDatabase(): Promise<void> {
-  const admin = await store.openDatabase({ url: serverUrl, pool: { max: 1 } });
-  try {
-    await admin.query(`drop database if exists ${args.database} with (force)`);
-  } finally {
-    await admin.close();
-  }
-}
-
-/** A private workspace with an Environment and three robots. */
-async function createWorkspace(db: Database, slug: string): Promise<string> {
-  const ws = await db.query<{ id: string }>(
-    "insert into workspaces (slug, name, visibility) values ($1, $1, 'private') returning id",
-    [slug],
-  );
-  const workspaceId = ws.rows[0]?.id as string;
-  const env = await db.query<{ id: string }>(
-    "insert into environments (workspace_id, store_id, name) values ($1, 'store-001', $2) returning id",
-    [workspaceId, `${slug} store`],
-  );
-  await db.query("insert into robots (environment_id, name) select $1, 'robot-' || g from generate_series(1, 3) g", [
-    env.rows[0]?.id,
-  ]);
-  return workspaceId;
 }
 
 interface Row {
@@ -112,8 +124,8 @@ interface Row {
 
 async function main(): Promise<void> {
   const startedAt = Date.now();
-  await recreateDatabase();
-  const db = await store.openDatabase({ url: benchUrl.toString(), pool: { max: 4 } });
+  await recreateDatabase(serverUrl, args.database);
+  const db = await store.openDatabase({ url: databaseUrl(serverUrl, args.database), pool: { max: 4 } });
   let stopHttp: (() => Promise<void>) | undefined;
   try {
     await store.migrate(db);
@@ -219,6 +231,21 @@ async function main(): Promise<void> {
       );
     }
 
+    // The same query with rollup deltas not folded yet (before the HTTP app starts its compaction timer).
+    let pending: PendingDeltasRun | undefined;
+    if (pendingEvents > 0) {
+      log(`pending deltas: ${pendingEvents.toLocaleString("en")} more events in statements of 1,000, not folded …`);
+      pending = await measurePendingDeltas({
+        db,
+        workspace: { id: target, slug: "bench" },
+        window: windows[0]?.[1] as MetricsWindow,
+        events: pendingEvents,
+        days,
+        end,
+        runs,
+      });
+    }
+
     // The whole endpoint over HTTP: token check, workspace + access query, metrics query, JSON.
     const { rows: userRows } = await db.query<{ id: string }>(
       "insert into users (email) values ('bench@example.com') returning id",
@@ -252,6 +279,32 @@ async function main(): Promise<void> {
     const bytes = (await (await fetch(url, { headers: { authorization: `Bearer ${token}` } })).arrayBuffer())
       .byteLength;
 
+    // Write cost of the rollups, in databases of their own (the bench database keeps its triggers).
+    let ingest: IngestRun[] = [];
+    if (ingestEvents > 0) {
+      log(
+        `ingest: ${ingestEvents.toLocaleString("en")} events per load, ${ingestRounds} rounds, ` +
+          `into ${ingestDatabases.withTriggers} (triggers) and ${ingestDatabases.withoutTriggers} (none) …`,
+      );
+      ingest = await measureIngest({
+        serverUrl,
+        databases: ingestDatabases,
+        events: ingestEvents,
+        days,
+        end,
+        rounds: ingestRounds,
+        batchSizes: ingestBatches,
+        keep: args.keep,
+        log,
+      });
+    }
+    const ingestVerdicts = ingest.map((run) => ({
+      batchSize: run.batchSize,
+      met: run.overheadPercent <= INGEST_OVERHEAD_PERCENT,
+      overheadPercent: run.overheadPercent,
+      thresholdPercent: INGEST_OVERHEAD_PERCENT,
+    }));
+
     const target0 = loads[0] as GenerateSummary;
     const lines = [
       "",
@@ -272,20 +325,71 @@ async function main(): Promise<void> {
       `HTTP GET ${days}-day window (auth + access + query + JSON, ${Math.round(bytes / 1024)} KiB): ` +
         `median ${ms(median(httpTimes))} ms, p95 ${ms(quantile(httpTimes, 0.95))} ms`,
       `Load: ${loadedRows.toLocaleString("en")} rows in ${(loadMs / 1000).toFixed(1)} s; total bench time ${((Date.now() - startedAt) / 1000).toFixed(0)} s.`,
+      ...(pending
+        ? [
+            `${days}-day query with ${pending.deltaRows.toLocaleString("en")} delta rows not folded yet ` +
+              `(${pending.events.toLocaleString("en")} more events in statements of 1,000): median ` +
+              `${ms(pending.pending.median)} ms, p95 ${ms(pending.pending.p95)} ms; folding them took ` +
+              `${ms(pending.foldMs)} ms; after: median ${ms(pending.folded.median)} ms, p95 ${ms(pending.folded.p95)} ms.`,
+          ]
+        : []),
       "",
+      ...ingestLines(ingest),
     ];
     process.stdout.write(lines.join("\n"));
     if (args.json) {
       process.stdout.write(
-        `${JSON.stringify({ events, days, rows, http: { median: median(httpTimes), p95: quantile(httpTimes, 0.95) }, loads })}\n`,
+        `${JSON.stringify({
+          events,
+          days,
+          rows,
+          http: { median: median(httpTimes), p95: quantile(httpTimes, 0.95) },
+          loads,
+          pending,
+          ingest: { events: ingestEvents, rounds: ingestRounds, runs: ingest, verdicts: ingestVerdicts },
+        })}\n`,
       );
     }
   } finally {
     await stopHttp?.();
     await db.close();
-    if (!args.keep) await dropDatabase();
+    if (!args.keep) await dropDatabase(serverUrl, args.database);
     else log(`kept database ${args.database}`);
   }
+}
+
+/** The ingest table and one verdict per statement size (nothing when --ingest-events is 0). */
+function ingestLines(runs: IngestRun[]): string[] {
+  if (runs.length === 0) return [];
+  const whole = (n: number) => Math.round(n).toLocaleString("en");
+  const pct = (n: number) => `${n.toFixed(1)} %`;
+  const rowsPerLoad = runs[0] ? runs[0].withTriggers.rows / ingestRounds : 0;
+  return [
+    `Ingest with and without the rollup triggers: ${ingestEvents.toLocaleString("en")} telemetry events per load ` +
+      `(${whole(rowsPerLoad)} rows with the executions, node executions and alerts), loaded ${ingestRounds} times ` +
+      `into each of two fresh databases, one with the triggers and one with them disabled (rounds alternate which ` +
+      `goes first; CHECKPOINT before each load). Statement size = telemetry events per INSERT … SELECT. ` +
+      `The triggers append deltas; folding them into the rollups (a server does it in the background) is ` +
+      `timed after each load on its own, and "incl. fold" counts it as if the load had waited for it.`,
+    "",
+    "| rows per statement | statements per load | with triggers (rows/s) | without (rows/s) | overhead | per round | fold per load (ms) | overhead incl. fold |",
+    "|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ...runs.map(
+      (r) =>
+        `| ${whole(r.batchSize)} | ${whole(r.statementsPerLoad)} | ${whole(r.withTriggers.rowsPerSecond)} | ` +
+        `${whole(r.withoutTriggers.rowsPerSecond)} | ${pct(r.overheadPercent)} | ` +
+        `${r.roundOverheadPercent.map((o) => o.toFixed(1)).join(", ")} % | ${whole(r.foldMs / ingestRounds)} | ` +
+        `${pct(r.overheadWithFoldPercent)} |`,
+    ),
+    "",
+    `Target: keeping the rollups exact costs ≤ ${INGEST_OVERHEAD_PERCENT} % of insert throughput:`,
+    ...runs.map(
+      (r) =>
+        `- ${whole(r.batchSize)} rows per statement: ${r.overheadPercent <= INGEST_OVERHEAD_PERCENT ? "MET" : "NOT MET"} — ` +
+        `${pct(r.overheadPercent)} (${whole(r.withTriggers.rowsPerSecond)} vs ${whole(r.withoutTriggers.rowsPerSecond)} rows/s)`,
+    ),
+    "",
+  ];
 }
 
 main().catch((error: unknown) => {

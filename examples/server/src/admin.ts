@@ -1,51 +1,152 @@
 import type { Database } from "@a2a-partner/postgres-store";
-import { createToken, hashToken } from "./auth/tokens.ts";
+import { parseDuration } from "./auth/duration.ts";
+import { type IssuedToken, issueToken } from "./auth/tokens.ts";
 
 /** A request to `token create`, as the CLI and the control socket receive it. */
 export interface TokenRequest {
   workspace: string;
   kind: "partner" | "user";
   user?: string;
+  /** `30d`, `12h` …: the token is refused from then on. Absent: it never expires. */
+  expiresIn?: string;
+  /** Make the user's inactive (or invited) membership active again; without it such a request is refused. */
+  activate?: boolean;
 }
 
 /** A problem with what the operator asked for (not a fault): the CLI exits 2 with the message. */
 export class AdminUsageError extends Error {}
 
 /**
- * Creates a token for a workspace. A user token acts for the user (created if new), who is also made an
- * active member of the workspace so the token can read its metrics at once.
+ * Creates a token for a workspace. A user token acts for the user (created if new); a new user becomes an
+ * active member of the workspace so the token can read its metrics at once. An existing membership that
+ * is not active stays as it is unless `activate` is set: someone deactivated it on purpose.
  */
-export async function createWorkspaceToken(db: Database, request: TokenRequest): Promise<string> {
+export async function createWorkspaceToken(db: Database, request: TokenRequest): Promise<IssuedToken> {
   if (request.kind !== "partner" && request.kind !== "user")
     throw new AdminUsageError("--kind must be partner or user");
   if (request.kind === "user" && !request.user) throw new AdminUsageError("a user token needs --user <email>");
+  const expiresInSeconds = request.expiresIn === undefined ? undefined : parseDuration(request.expiresIn);
+  if (request.expiresIn !== undefined && expiresInSeconds === undefined) {
+    throw new AdminUsageError(
+      `--expires-in must be a number and a unit (s, m, h, d, w), e.g. 30d or 12h, up to ten years; got "${request.expiresIn}"`,
+    );
+  }
+  const lifetime = expiresInSeconds === undefined ? {} : { expiresInSeconds };
   const workspace = await db.query<{ id: string }>("select id from workspaces where slug = $1", [request.workspace]);
   const workspaceId = workspace.rows[0]?.id;
   if (!workspaceId)
     throw new AdminUsageError(`no workspace with slug "${request.workspace}" (run \`pnpm cli seed\` first?)`);
-  if (request.kind === "partner") return createToken(db, { kind: "partner", workspaceId, label: "cli" });
-  const userId = await db.transaction(async (tx) => {
+  if (request.kind === "partner") return issueToken(db, { kind: "partner", workspaceId, label: "cli", ...lifetime });
+  return db.transaction(async (tx) => {
     const user = await tx.query<{ id: string }>(
       "insert into users (email) values ($1) on conflict (email) do update set email = excluded.email returning id",
       [request.user],
     );
-    const id = user.rows[0]?.id as string;
-    await tx.query(
+    const userId = user.rows[0]?.id as string;
+    const membership = await tx.query<{ status: string }>(
       `insert into memberships (workspace_id, user_id, role, status) values ($1, $2, 'member', 'active')
-       on conflict (workspace_id, user_id) do update set status = 'active'`,
-      [workspaceId, id],
+       on conflict (workspace_id, user_id) do update set status = memberships.status
+       returning status`,
+      [workspaceId, userId],
     );
-    return id;
+    const status = membership.rows[0]?.status;
+    if (status !== "active") {
+      if (!request.activate) {
+        throw new AdminUsageError(
+          `${request.user}'s membership of "${request.workspace}" is ${status}, so a token would not read its metrics; ` +
+            "pass --activate to make it active again",
+        );
+      }
+      await tx.query("update memberships set status = 'active' where workspace_id = $1 and user_id = $2", [
+        workspaceId,
+        userId,
+      ]);
+    }
+    return issueToken(tx, { kind: "user", userId, label: "cli", ...lifetime });
   });
-  return createToken(db, { kind: "user", userId, label: "cli" });
 }
 
-/** Revokes a live token; every request with it is refused (401) from then on. */
-export async function revokeToken(db: Database, token: string): Promise<string> {
-  const { rowCount } = await db.query(
-    "update api_tokens set revoked_at = now() where token_hash = $1 and revoked_at is null",
-    [hashToken(token)],
+/** One row of `token list`: everything about a token except its value, which is never stored. */
+export interface TokenListing {
+  id: string;
+  kind: "partner" | "user";
+  /** The workspace a partner token acts for (a user token acts for its user, in any workspace). */
+  workspace: string | null;
+  user: string | null;
+  label: string | null;
+  created: string;
+  revoked: string | null;
+  expires: string | null;
+  /** The first 12 hex digits of the token's SHA-256: enough to recognise it, and to revoke it by. */
+  hash: string;
+}
+
+/** Every token, oldest first, optionally only the partner tokens of one workspace. */
+export async function listTokens(db: Database, filter: { workspace?: string } = {}): Promise<TokenListing[]> {
+  const { rows } = await db.query<{
+    id: string;
+    kind: "partner" | "user";
+    workspace: string | null;
+    user: string | null;
+    label: string | null;
+    created: Date;
+    revoked: Date | null;
+    expires: Date | null;
+    hash: string;
+  }>(
+    `select t.id, t.kind, w.slug as workspace, u.email as user, t.label, t.created_at as created,
+            t.revoked_at as revoked, t.expires_at as expires, left(encode(t.token_hash, 'hex'), 12) as hash
+       from api_tokens t
+       left join workspaces w on w.id = t.workspace_id
+       left join users u on u.id = t.user_id
+      where $1::text is null or w.slug = $1
+      order by t.created_at, t.id`,
+    [filter.workspace ?? null],
   );
-  if (rowCount === 0) throw new AdminUsageError("no live token with that value");
-  return "revoked";
+  return rows.map((row) => ({
+    ...row,
+    created: row.created.toISOString(),
+    revoked: row.revoked ? row.revoked.toISOString() : null,
+    expires: row.expires ? row.expires.toISOString() : null,
+  }));
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const HASH_PREFIX = /^[0-9a-f]{8,64}$/i;
+
+/**
+ * Revokes a live token, named by its id or by (a prefix of at least 8 hex digits of) its SHA-256, as
+ * `token list` shows them; every request with it is refused (401) from then on. Never by its value: a
+ * secret on a command line lands in shell history and in `ps`.
+ */
+export async function revokeToken(db: Database, ref: string): Promise<{ revoked: string }> {
+  const trimmed = ref.trim();
+  if (/^a2a_[pu]_/.test(trimmed)) {
+    throw new AdminUsageError(
+      "pass the token's id or hash prefix (see `token list`), not the token itself; to revoke by value, " +
+        "pipe it in: `… | pnpm cli token revoke --stdin`",
+    );
+  }
+  let id: string;
+  if (UUID.test(trimmed)) {
+    id = trimmed;
+  } else if (HASH_PREFIX.test(trimmed)) {
+    const { rows } = await db.query<{ id: string }>(
+      "select id from api_tokens where left(encode(token_hash, 'hex'), $2) = $1 and revoked_at is null limit 2",
+      [trimmed.toLowerCase(), trimmed.length],
+    );
+    if (rows.length > 1) {
+      throw new AdminUsageError(`more than one live token's hash starts with ${trimmed}: give more digits, or the id`);
+    }
+    id = rows[0]?.id ?? "00000000-0000-0000-0000-000000000000";
+  } else {
+    throw new AdminUsageError("token revoke needs a token id (a UUID) or at least 8 hex digits of its hash");
+  }
+  // Always this plain UPDATE of revoked_at, so whatever watches api_tokens (a cache-invalidation trigger)
+  // sees every revocation, however the token was named.
+  const { rowCount } = await db.query("update api_tokens set revoked_at = now() where id = $1 and revoked_at is null", [
+    id,
+  ]);
+  if (rowCount === 0) throw new AdminUsageError(`no live token with ${UUID.test(trimmed) ? "id" : "hash"} ${trimmed}`);
+  return { revoked: id };
 }

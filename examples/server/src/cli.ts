@@ -1,12 +1,13 @@
-import { parseArgs } from "node:util";
-import { type Database, migrate } from "@a2a-partner/postgres-store";
-import { AdminUsageError, createWorkspaceToken, revokeToken, type TokenRequest } from "./admin.ts";
-import { loadConfig, type ServerConfig } from "./config.ts";
-import { sendControlCommand } from "./control/control-socket.ts";
+import { isDataDirectoryLockedError, migrate } from "@a2a-partner/postgres-store";
+import { AdminUsageError } from "./admin.ts";
+import { printLine, runAdminCommand } from "./cli/admin-command.ts";
+import { TOKEN_USAGE, tokenCommand } from "./cli/token-command.ts";
+import { ConfigError, loadConfig, type ServerConfig } from "./config.ts";
+import { EXIT_CODES } from "./exit-codes.ts";
 import { type GenerateProgress, generateMetricsData, parseGenerateArgs } from "./generate/generate-metrics-data.ts";
 import { createLogger } from "./logger.ts";
 import { seed } from "./seed.ts";
-import { controlSocketPath, openConfiguredDatabase, startServer } from "./server.ts";
+import { startServer } from "./server.ts";
 
 const USAGE = `Usage: pnpm cli <command>
 
@@ -14,12 +15,12 @@ Commands:
   serve                                   run the reference server (PORT, HOST, PUBLIC_URL, DATABASE_URL, LOG_LEVEL)
   migrate                                 apply database migrations
   seed                                    create the demo workspace, Environment and robots; print new tokens as JSON
-  token create --workspace <slug> --kind partner|user [--user <email>]
-                                          create a token and print it
-  token revoke <token>                    revoke a token: refused from its next request on
-  generate --workspace <slug> --events N --days D [--seed S] [--end <ISO-8601>]
+${TOKEN_USAGE}  generate --workspace <slug> --events N --days D [--seed S] [--end <ISO-8601>]
                                           bulk-load realistic metrics records (N telemetry events plus
                                           workflow runs and alerts over D days); print a JSON summary
+
+Exit codes: 0 done, 1 failed, 2 usage error, ${EXIT_CODES.dataDirectoryInUse} the data directory is in use by another process,
+${EXIT_CODES.config} configuration refused (see the message).
 `;
 
 async function main(argv: string[]): Promise<number> {
@@ -32,10 +33,10 @@ async function main(argv: string[]): Promise<number> {
       const shutdown = (signal: string) => {
         logger.info({ signal }, "signal received");
         running.stop().then(
-          () => process.exit(0),
+          () => process.exit(EXIT_CODES.ok),
           (error) => {
             logger.error({ err: error }, "shutdown failed");
-            process.exit(1);
+            process.exit(EXIT_CODES.failure);
           },
         );
       };
@@ -44,11 +45,16 @@ async function main(argv: string[]): Promise<number> {
       return -1; // keep running
     }
     case "migrate":
-      return adminCommand(config, "migrate", {}, (db) => migrate(db));
+      return runAdminCommand(config, { name: "migrate", request: {}, run: (db) => migrate(db), print: printLine });
     case "seed":
-      return adminCommand(config, "seed", {}, async (db) => {
-        await migrate(db);
-        return seed(db);
+      return runAdminCommand(config, {
+        name: "seed",
+        request: {},
+        run: async (db) => {
+          await migrate(db);
+          return seed(db);
+        },
+        print: printLine,
       });
     case "token":
       return tokenCommand(config, rest);
@@ -58,104 +64,47 @@ async function main(argv: string[]): Promise<number> {
     case "help":
     case "--help":
       process.stdout.write(USAGE);
-      return command === undefined ? 2 : 0;
+      return command === undefined ? EXIT_CODES.usage : EXIT_CODES.ok;
     default:
       process.stderr.write(`Unknown command: ${command}\n\n${USAGE}`);
-      return 2;
+      return EXIT_CODES.usage;
   }
 }
 
-async function tokenCommand(config: ServerConfig, args: string[]): Promise<number> {
-  const { positionals, values } = parseArgs({
-    args,
-    allowPositionals: true,
-    options: { workspace: { type: "string" }, kind: { type: "string" }, user: { type: "string" } },
-  });
-  if (positionals[0] === "revoke") {
-    const token = positionals[1];
-    if (!token) {
-      process.stderr.write(`token revoke needs the token\n\n${USAGE}`);
-      return 2;
-    }
-    return adminCommand(config, "revoke", { token }, (db) => revokeToken(db, token));
-  }
-  if (positionals[0] !== "create" || !values.workspace || (values.kind !== "partner" && values.kind !== "user")) {
-    process.stderr.write(`token create needs --workspace <slug> and --kind partner|user\n\n${USAGE}`);
-    return 2;
-  }
-  const request: TokenRequest = {
-    workspace: values.workspace,
-    kind: values.kind,
-    ...(values.user ? { user: values.user } : {}),
-  };
-  return adminCommand(config, "token", request, async (db) => {
-    await migrate(db);
-    return createWorkspaceToken(db, request);
-  });
-}
-
-async function generateCommand(config: ServerConfig, args: string[]): Promise<number> {
-  let options: ReturnType<typeof parseGenerateArgs>;
-  try {
-    options = parseGenerateArgs(args);
-  } catch (error) {
-    if (!(error instanceof AdminUsageError)) throw error;
-    process.stderr.write(`${error.message}\n`);
-    return 2;
-  }
+function generateCommand(config: ServerConfig, args: string[]): Promise<number> {
+  const options = parseGenerateArgs(args);
   const progress = (p: GenerateProgress) => {
     if (process.stderr.isTTY) process.stderr.write(`${p.table}: ${p.done}/${p.total}\n`);
   };
   // With the embedded store and a running server, the server does the load (it owns the data directory).
-  return adminCommand(config, "generate", { args }, async (db) => {
-    await migrate(db);
-    return generateMetricsData(db, options, { onProgress: progress });
+  return runAdminCommand(config, {
+    name: "generate",
+    request: { args },
+    run: async (db) => {
+      await migrate(db);
+      return generateMetricsData(db, options, { onProgress: progress });
+    },
+    print: printLine,
   });
 }
 
-/**
- * Runs an admin command. With the embedded store a running server owns the data directory, so the
- * command is sent to it over the control socket; otherwise the CLI opens the database itself.
- */
-async function adminCommand(
-  config: ServerConfig,
-  command: "migrate" | "seed" | "token" | "revoke" | "generate",
-  request: unknown,
-  runLocally: (db: Database) => Promise<unknown>,
-): Promise<number> {
-  if (!config.databaseUrl) {
-    const answer = await sendControlCommand(controlSocketPath(config), command, request);
-    if (answer) {
-      if (answer.status !== 200) {
-        process.stderr.write(`${answer.body.error ?? "the command failed"}\n`);
-        return answer.status === 400 ? 2 : 1;
-      }
-      process.stdout.write(
-        `${typeof answer.body.result === "string" ? answer.body.result : JSON.stringify(answer.body.result)}\n`,
-      );
-      return 0;
-    }
+/** The exit code and message for what stopped a command: the cases an operator can act on have their own. */
+function failure(error: unknown): number {
+  const message = error instanceof Error ? error.message : String(error);
+  if (error instanceof AdminUsageError) {
+    process.stderr.write(`${message}\n`);
+    return EXIT_CODES.usage;
   }
-  return withDatabase(config, async (db) => {
-    const result = await runLocally(db);
-    process.stdout.write(`${typeof result === "string" ? result : JSON.stringify(result)}\n`);
-  });
-}
-
-async function withDatabase(config: ServerConfig, work: (db: Database) => Promise<void>): Promise<number> {
-  const db = await openConfiguredDatabase(config);
-  try {
-    await work(db);
-    return 0;
-  } catch (error) {
-    if (error instanceof AdminUsageError) {
-      process.stderr.write(`${error.message}\n`);
-      return 2;
-    }
-    throw error;
-  } finally {
-    await db.close();
+  if (isDataDirectoryLockedError(error)) {
+    process.stderr.write(`${message}\n`);
+    return EXIT_CODES.dataDirectoryInUse;
   }
+  if (error instanceof ConfigError) {
+    process.stderr.write(`configuration refused: ${message}\n`);
+    return EXIT_CODES.config;
+  }
+  process.stderr.write(`${message}\n`);
+  return EXIT_CODES.failure;
 }
 
 main(process.argv.slice(2)).then(
@@ -163,7 +112,6 @@ main(process.argv.slice(2)).then(
     if (code >= 0) process.exitCode = code;
   },
   (error) => {
-    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
-    process.exitCode = 1;
+    process.exitCode = failure(error);
   },
 );

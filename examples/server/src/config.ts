@@ -1,9 +1,18 @@
+import { isIP } from "node:net";
+
+/** A setting the server refuses to run with; the CLI exits with EXIT_CODES.config and the message. */
+export class ConfigError extends Error {
+  override readonly name = "ConfigError";
+}
+
 /** Everything the reference server reads from its environment, read in one place. */
 export interface ServerConfig {
   port: number;
   host: string;
   /** Base URL peers use to reach this server; the agent card's endpoint URL is built from it. */
   publicUrl: string;
+  /** Whether PUBLIC_URL was set (else `publicUrl` is the localhost default). */
+  publicUrlSet: boolean;
   /** PostgreSQL connection string; unset means the embedded PGlite store under `dataDir`. */
   databaseUrl: string | undefined;
   dataDir: string;
@@ -20,6 +29,12 @@ export interface ServerConfig {
   maxStreamsPerToken: number;
   /** Time a client has to send a whole request (headers and body); never applies to a response stream. */
   requestTimeoutMs: number;
+  /** Open connections (streams included) the server accepts at once; more are closed at once. 0: no bound. */
+  maxConnections: number;
+  /** A2A requests being answered at once; one more is HTTP 503 with Retry-After. 0: no bound. */
+  maxRequestsInFlight: number;
+  /** Sustained metrics requests per second per user token (burst: twice that); over it, HTTP 429. 0: off. */
+  metricsRateLimitPerSecond: number;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
@@ -27,8 +42,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   return {
     port,
     host: env.HOST || "127.0.0.1",
-    // localhost, not 127.0.0.1: conformance tools compare the card's URL with the one they were given.
-    publicUrl: (env.PUBLIC_URL || `http://localhost:${port}`).replace(/\/+$/, ""),
+    publicUrl: publicUrl(env.PUBLIC_URL, port),
+    publicUrlSet: Boolean(env.PUBLIC_URL),
     databaseUrl: env.DATABASE_URL || undefined,
     dataDir: env.DATA_DIR || "./.data/pglite",
     logLevel: env.LOG_LEVEL || "info",
@@ -38,13 +53,56 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     rateLimitPerSecond: integer(env.RATE_LIMIT_PER_SECOND, 1000, "RATE_LIMIT_PER_SECOND"),
     maxStreamsPerToken: integer(env.MAX_STREAMS_PER_TOKEN, 1000, "MAX_STREAMS_PER_TOKEN"),
     requestTimeoutMs: integer(env.REQUEST_TIMEOUT_MS, 30_000, "REQUEST_TIMEOUT_MS"),
+    maxConnections: integer(env.MAX_CONNECTIONS, 20_000, "MAX_CONNECTIONS"),
+    maxRequestsInFlight: integer(env.MAX_REQUESTS_IN_FLIGHT, 2_048, "MAX_REQUESTS_IN_FLIGHT"),
+    metricsRateLimitPerSecond: integer(env.METRICS_RATE_LIMIT_PER_SECOND, 20, "METRICS_RATE_LIMIT_PER_SECOND"),
   };
+}
+
+/**
+ * Refuses to serve on an address other machines can reach while the agent card would advertise
+ * `http://localhost:<PORT>`: remote partners would be sent to their own machine (or, with a client that
+ * follows the card, refused). Only `serve` checks this; the admin commands never listen.
+ */
+export function assertServable(config: ServerConfig): void {
+  if (config.publicUrlSet || isLoopbackHost(config.host)) return;
+  throw new ConfigError(
+    `HOST=${config.host} accepts connections from other machines, but PUBLIC_URL is not set, so the agent ` +
+      `card would send partners to ${config.publicUrl}. Set PUBLIC_URL to the URL partners use ` +
+      `(e.g. https://a2a.example.com), or listen on 127.0.0.1.`,
+  );
+}
+
+/** `localhost`, 127.0.0.0/8 and ::1 (also IPv4-mapped); `0.0.0.0`, `::` and any other name are not. */
+export function isLoopbackHost(host: string): boolean {
+  const bare = host.replace(/^\[(.*)\]$/, "$1").toLowerCase();
+  if (bare === "localhost") return true;
+  if (isIP(bare) === 4) return bare.startsWith("127.");
+  if (isIP(bare) !== 6) return false;
+  // The URL parser writes IPv6 in one canonical form: ::1, and 127.x.y.z mapped as ::ffff:7fxx:yyzz.
+  const canonical = new URL(`http://[${bare}]/`).hostname.slice(1, -1);
+  return canonical === "::1" || /^::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}$/.test(canonical);
+}
+
+function publicUrl(value: string | undefined, port: number): string {
+  // localhost, not 127.0.0.1: conformance tools compare the card's URL with the one they were given.
+  if (!value) return `http://localhost:${port}`;
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch {
+    url = undefined;
+  }
+  if (!url || (url.protocol !== "http:" && url.protocol !== "https:")) {
+    throw new ConfigError(`PUBLIC_URL must be an absolute http(s) URL, got "${value}"`);
+  }
+  return value.replace(/\/+$/, "");
 }
 
 function integer(value: string | undefined, fallback: number, name: string): number {
   if (value === undefined || value === "") return fallback;
   const parsed = Number(value);
   if (!Number.isInteger(parsed) || parsed < 0)
-    throw new Error(`${name} must be a non-negative integer, got "${value}"`);
+    throw new ConfigError(`${name} must be a non-negative integer, got "${value}"`);
   return parsed;
 }

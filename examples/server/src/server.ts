@@ -1,13 +1,18 @@
-import { createHash } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
-import { type Database, migrate, openDatabase } from "@a2a-partner/postgres-store";
+import { setTimeout as sleep } from "node:timers/promises";
+import { type Database, isDataDirectoryLockedError, migrate, openDatabase } from "@a2a-partner/postgres-store";
 import { createApp, type ServerApp } from "./app.ts";
-import type { ServerConfig } from "./config.ts";
-import { assertNoServerOn, startControlSocket } from "./control/control-socket.ts";
+import { assertServable, type ServerConfig } from "./config.ts";
+import { controlPaths } from "./control/control-paths.ts";
+import { startControlSocket } from "./control/control-socket.ts";
 import type { Logger } from "./logger.ts";
+
+/** Who holds the embedded data directory's lock when a server does (the CLI waits for such a holder). */
+export const SERVER_LOCK_OWNER = "server";
+
+/** How long a starting server waits for a CLI command (`seed`, `token` …) to let go of the data directory. */
+const WAIT_FOR_CLI_MS = 30_000;
 
 export interface RunningServer {
   url: string;
@@ -18,8 +23,15 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
-export async function openConfiguredDatabase(config: ServerConfig): Promise<Database> {
-  if (!config.databaseUrl) return openDatabase({ dataDir: config.dataDir });
+/**
+ * Opens the configured store. An embedded data directory is locked for `owner` while it is open; another
+ * holder makes this throw DataDirectoryLockedError (the CLI exits with EXIT_CODES.dataDirectoryInUse).
+ */
+export async function openConfiguredDatabase(
+  config: ServerConfig,
+  owner: string = SERVER_LOCK_OWNER,
+): Promise<Database> {
+  if (!config.databaseUrl) return openDatabase({ dataDir: config.dataDir, lock: { owner } });
   // Fail fast while PostgreSQL is unreachable (requests answer 503 / -32603) instead of queueing forever.
   // A query on a connection whose packets vanish would wait forever: bound it, and probe idle sockets.
   return openDatabase({
@@ -34,15 +46,6 @@ export async function openConfiguredDatabase(config: ServerConfig): Promise<Data
   });
 }
 
-/** Where the running server answers the CLI's admin commands when the store is embedded. */
-export function controlSocketPath(config: ServerConfig): string {
-  const beside = join(dirname(resolve(config.dataDir)), "control.sock");
-  // Unix socket paths are limited to ~107 bytes: from a deep checkout use a short path keyed by the dir.
-  if (Buffer.byteLength(beside) <= 100) return beside;
-  const key = createHash("sha256").update(resolve(config.dataDir)).digest("hex").slice(0, 16);
-  return join(tmpdir(), `a2a-control-${key}.sock`);
-}
-
 /**
  * The HTTP server for an app. requestTimeout bounds receiving a request (slow-loris uploads) and is checked
  * often enough to matter; it never cuts a response, so SSE streams live as long as they need. Idle
@@ -51,22 +54,46 @@ export function controlSocketPath(config: ServerConfig): string {
 export function createHttpServer(app: ServerApp, config: ServerConfig): Server {
   const checkEvery =
     config.requestTimeoutMs > 0 ? Math.max(100, Math.min(config.requestTimeoutMs / 2, 30_000)) : 30_000;
-  const server = createServer({ connectionsCheckingInterval: checkEvery }, app.app);
+  const server = createServer({ connectionsCheckingInterval: checkEvery }, app.listener);
   server.requestTimeout = config.requestTimeoutMs;
   server.headersTimeout = config.requestTimeoutMs > 0 ? Math.min(config.requestTimeoutMs, 30_000) : 30_000;
   server.keepAliveTimeout = 5_000;
+  // Past the bound node closes new connections at once: a flood cannot exhaust the process's sockets.
+  if (config.maxConnections > 0) server.maxConnections = config.maxConnections;
   return server;
 }
 
+/**
+ * Opens the store for the server. Another server holding the embedded data directory is an error at once;
+ * a CLI command holding it (a `seed` started at the same moment) is waited for, up to WAIT_FOR_CLI_MS.
+ */
+async function openServerDatabase(config: ServerConfig, logger: Logger): Promise<Database> {
+  const deadline = Date.now() + WAIT_FOR_CLI_MS;
+  let waiting = false;
+  for (;;) {
+    try {
+      return await openConfiguredDatabase(config, SERVER_LOCK_OWNER);
+    } catch (error) {
+      if (!isDataDirectoryLockedError(error) || error.holder.owner === SERVER_LOCK_OWNER || Date.now() > deadline) {
+        throw error;
+      }
+      if (!waiting) logger.info({ holder: error.holder }, "waiting for a CLI command to release the data directory");
+      waiting = true;
+    }
+    await sleep(100);
+  }
+}
+
 export async function startServer(config: ServerConfig, logger: Logger): Promise<RunningServer> {
-  const socketPath = config.databaseUrl ? undefined : controlSocketPath(config);
-  // Refuse before opening anything: two processes on one PGlite data directory would corrupt it.
-  if (socketPath) await assertNoServerOn(socketPath);
-  const db = await openConfiguredDatabase(config);
+  assertServable(config);
+  // Computed (and checked) before anything is opened: a DATA_DIR too long for the socket stops the start.
+  const paths = config.databaseUrl ? undefined : controlPaths(config.dataDir);
+  // Locks an embedded data directory before opening it: two processes on it would corrupt it.
+  const db = await openServerDatabase(config, logger);
   let control: Server | undefined;
   try {
     await migrate(db);
-    control = socketPath ? await startControlSocket(db, socketPath, logger) : undefined;
+    control = paths ? await startControlSocket(db, paths, logger) : undefined;
   } catch (error) {
     await db.close();
     throw error;

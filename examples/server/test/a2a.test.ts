@@ -1,5 +1,5 @@
 import { connect } from "node:net";
-import { AgentCardV1, AgentCardV03, ERROR_CODES, Task, TaskStatusUpdateEvent } from "@a2a-partner/a2a-core";
+import { A2A_LIMITS, AgentCardV1, AgentCardV03, ERROR_CODES, Task, TaskStatusUpdateEvent } from "@a2a-partner/a2a-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hashToken } from "../src/auth/tokens.ts";
 import { type Backend, createTestDatabase, postgresAvailable, type TestDatabase } from "./support/backends.ts";
@@ -234,8 +234,8 @@ describe.each(backends)("reference server on %s", (backend) => {
     expect((await res.json()).error.code).toBe(code);
   });
 
-  it("answers 413 with a JSON-RPC error for a body over 1 MiB", async () => {
-    const res = await post(server.a2aUrl, envelope("GetTask", { id: "x".repeat(1024 * 1024 + 10) }), token);
+  it("answers 413 with a JSON-RPC error for a body over A2A_LIMITS.maxBodyBytes", async () => {
+    const res = await post(server.a2aUrl, envelope("GetTask", { id: "x".repeat(A2A_LIMITS.maxBodyBytes) }), token);
     expect(res.status).toBe(413);
     expect((await res.json()).error.code).toBe(ERROR_CODES.InvalidRequest);
   });
@@ -328,22 +328,30 @@ describe("timeouts (PGlite)", () => {
     }
   });
 
-  it("drops a client that never finishes sending its request", async () => {
+  it("drops a client that never finishes sending its request; one without a token is refused at once", async () => {
     const server = await startTestServer(database.db, { requestTimeoutMs: 300 });
     try {
       const { port } = new URL(server.url);
-      const socket = connect(Number(port), "127.0.0.1");
-      socket.write(
-        "POST /api/v1/a2a HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{",
-      );
-      const answer = await new Promise<string>((resolve) => {
-        let text = "";
-        socket.on("data", (d) => {
-          text += d.toString();
+      const send = (authorization: string) => {
+        const socket = connect(Number(port), "127.0.0.1");
+        socket.write(
+          `POST /api/v1/a2a HTTP/1.1\r\nHost: x\r\n${authorization}Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{`,
+        );
+        const startedAt = performance.now();
+        return new Promise<{ text: string; ms: number }>((resolve) => {
+          let text = "";
+          socket.on("data", (d) => {
+            text += d.toString();
+          });
+          socket.on("close", () => resolve({ text, ms: performance.now() - startedAt }));
         });
-        socket.on("close", () => resolve(text));
-      });
-      expect(answer).toMatch(/^HTTP\/1\.1 408/);
+      };
+      // A partner's request whose body never completes: cut by the request timeout.
+      expect((await send(`Authorization: Bearer ${server.seeded.partnerToken}\r\n`)).text).toMatch(/^HTTP\/1\.1 408/);
+      // No token: refused from the headers, without waiting for the body.
+      const anonymous = await send("");
+      expect(anonymous.text).toMatch(/^HTTP\/1\.1 401/);
+      expect(anonymous.ms).toBeLessThan(300);
     } finally {
       await server.stop();
     }

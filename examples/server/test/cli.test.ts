@@ -1,4 +1,7 @@
+import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { TokenListing } from "../src/admin.ts";
+import { EXIT_CODES } from "../src/exit-codes.ts";
 import { envelope, post } from "./support/rpc.ts";
 import {
   createPgliteStore,
@@ -23,28 +26,100 @@ describe("CLI with a running embedded server", () => {
     await store?.drop();
   });
 
-  it("seeds (JSON as the last line), creates and revokes tokens, and refuses a second server", async () => {
+  const works = async (token: string) =>
+    (await post(server.a2aUrl, envelope("GetTask", { id: "x" }), token)).status === 200;
+
+  async function createPartnerToken(): Promise<{ token: string; id: string }> {
+    const created = await runCli(["token", "create", "--workspace", "demo", "--kind", "partner"], store.env);
+    expect(created.code).toBe(EXIT_CODES.ok);
+    const token = created.stdout.trim();
+    // The id is named on stderr, so an operator can revoke the token later without handling its value.
+    const id = /created token ([0-9a-f-]{36})/.exec(created.stderr)?.[1] as string;
+    expect(id).toBeDefined();
+    expect(created.stderr).not.toContain(token);
+    return { token, id };
+  }
+
+  async function list(): Promise<TokenListing[]> {
+    const listed = await runCli(["token", "list"], store.env);
+    expect(listed.code).toBe(EXIT_CODES.ok);
+    return listed.stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as TokenListing);
+  }
+
+  it("seeds (JSON as the last line), creates tokens, and refuses a second server", async () => {
     const seeded = await seedWithCli(store.env);
     expect(seeded).toMatchObject({ workspace: { slug: "demo" }, storeId: "store-001" });
     expect(seeded.partnerToken).toMatch(/^a2a_p_/);
     expect(seeded.userToken).toMatch(/^a2a_u_/);
 
-    const created = await runCli(["token", "create", "--workspace", "demo", "--kind", "partner"], store.env);
-    expect(created.code).toBe(0);
-    const token = created.stdout.trim();
-    expect((await post(server.a2aUrl, envelope("GetTask", { id: "x" }), token)).status).toBe(200);
-
-    expect((await runCli(["token", "revoke", token], store.env)).code).toBe(0);
-    expect((await post(server.a2aUrl, envelope("GetTask", { id: "x" }), token)).status).toBe(401);
-    const again = await runCli(["token", "revoke", token], store.env);
-    expect(again.code).toBe(2);
-    expect(again.stderr).toMatch(/no live token/);
+    const { token } = await createPartnerToken();
+    expect(await works(token)).toBe(true);
 
     const unknown = await runCli(["token", "create", "--workspace", "nope", "--kind", "partner"], store.env);
-    expect(unknown.code).toBe(2);
+    expect(unknown.code).toBe(EXIT_CODES.usage);
 
     const second = await runCli(["serve"], { ...store.env, PORT: "0" });
-    expect(second.code).not.toBe(0);
-    expect(second.stderr).toMatch(/another server already uses this data directory/);
+    expect(second.code).toBe(EXIT_CODES.dataDirectoryInUse);
+    expect(second.stderr).toMatch(new RegExp(`is in use by server \\(pid ${server.pid} `));
+  });
+
+  it("lists tokens with id, kind, workspace, label, dates and hash prefix, never a token's value", async () => {
+    const { token, id } = await createPartnerToken();
+    const listed = await runCli(["token", "list", "--workspace", "demo"], store.env);
+    expect(listed.stdout).not.toMatch(/a2a_[pu]_/);
+    const rows = listed.stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as TokenListing);
+    const row = rows.find((r) => r.id === id);
+    expect(row).toMatchObject({ kind: "partner", workspace: "demo", label: "cli", revoked: null, expires: null });
+    expect(row?.hash).toBe(createHash("sha256").update(token).digest("hex").slice(0, 12));
+    expect(Date.parse(row?.created ?? "")).toBeGreaterThan(Date.now() - 60_000);
+    expect(rows.every((r) => r.kind === "partner" && r.workspace === "demo")).toBe(true);
+  });
+
+  it("revokes by id: refused from the next request on, and listed as revoked", async () => {
+    const { token, id } = await createPartnerToken();
+    const revoked = await runCli(["token", "revoke", id], store.env);
+    expect(revoked.code).toBe(EXIT_CODES.ok);
+    expect(await works(token)).toBe(false);
+    expect((await post(server.a2aUrl, envelope("GetTask", { id: "x" }), token)).status).toBe(401);
+    expect((await list()).find((r) => r.id === id)?.revoked).not.toBeNull();
+
+    const again = await runCli(["token", "revoke", id], store.env);
+    expect(again.code).toBe(EXIT_CODES.usage);
+    expect(again.stderr).toMatch(/no live token/);
+  });
+
+  it("revokes by hash prefix, as `token list` shows it", async () => {
+    const { token, id } = await createPartnerToken();
+    const hash = (await list()).find((r) => r.id === id)?.hash as string;
+    expect((await runCli(["token", "revoke", hash], store.env)).code).toBe(EXIT_CODES.ok);
+    expect(await works(token)).toBe(false);
+  });
+
+  it("revokes a token read from stdin, and refuses one on the command line without echoing it", async () => {
+    const { token } = await createPartnerToken();
+    const onArgv = await runCli(["token", "revoke", token], store.env);
+    expect(onArgv.code).toBe(EXIT_CODES.usage);
+    expect(onArgv.stderr).toMatch(/not the token itself/);
+    expect(onArgv.stderr + onArgv.stdout).not.toContain(token);
+    expect(await works(token)).toBe(true);
+
+    const piped = await runCli(["token", "revoke", "--stdin"], store.env, { input: `${token}\n` });
+    expect(piped.code).toBe(EXIT_CODES.ok);
+    expect(piped.stderr + piped.stdout).not.toContain(token);
+    expect(await works(token)).toBe(false);
+  });
+
+  it("refuses an ambiguous or malformed reference instead of guessing", async () => {
+    const short = await runCli(["token", "revoke", "abc"], store.env);
+    expect(short.code).toBe(EXIT_CODES.usage);
+    const none = await runCli(["token", "revoke", "ffffffffffffffff"], store.env);
+    expect(none.code).toBe(EXIT_CODES.usage);
+    expect(none.stderr).toMatch(/no live token/);
   });
 });

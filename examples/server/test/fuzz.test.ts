@@ -1,5 +1,6 @@
 import { request as httpRequest } from "node:http";
 import { connect } from "node:net";
+import { A2A_LIMITS, ERROR_CODES } from "@a2a-partner/a2a-core";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "./support/backends.ts";
@@ -42,6 +43,76 @@ const taskParams = fc.oneof(
     metadata: fc.record({ storeId: fc.oneof(fc.string(), fc.constant("store-001")) }),
   }),
 );
+// Valid task starts with one field made unstorable (a lone UTF-16 surrogate, which PostgreSQL refuses) or
+// past its documented bound (A2A_LIMITS), or with far too many parts. Each carries the answer it must get.
+const L = A2A_LIMITS;
+const loneSurrogate = fc.integer({ min: 0xd800, max: 0xdfff }).map((unit) => String.fromCharCode(unit));
+const FIELDS = {
+  text: { limit: L.textBytes, at: ["message", "parts", 0, "text"], over: "params.message.parts.0.text" },
+  messageId: { limit: L.idLength, at: ["message", "messageId"], over: "params.message.messageId" },
+  contextId: { limit: L.idLength, at: ["message", "contextId"], over: "params.message.contextId" },
+  taskId: { limit: L.idLength, at: ["message", "taskId"], over: "params.message.taskId" },
+  storeId: { limit: L.idLength, at: ["metadata", "storeId"], over: "params.metadata.storeId" },
+  metadataValue: { limit: L.metadataBytes, at: ["metadata", "note"], over: "params.metadata" },
+  partMetadata: {
+    limit: L.metadataBytes,
+    at: ["message", "parts", 0, "metadata", "v"],
+    over: "params.message.parts.0.metadata",
+  },
+  dataPart: {
+    limit: L.partContentBytes,
+    at: ["message", "parts", 1, "data", "v"],
+    over: "params.message.parts.1.data",
+  },
+  metadataKey: { limit: L.metadataBytes, at: ["metadata"], over: "params.metadata" },
+} as const;
+type BrokenStart = { body: string; field: string };
+const brokenStart: fc.Arbitrary<BrokenStart> = fc.oneof(
+  fc
+    .record({
+      field: fc.constantFrom(...(Object.keys(FIELDS) as Array<keyof typeof FIELDS>)),
+      surrogate: fc.option(fc.tuple(fc.string({ maxLength: 8 }), loneSurrogate, fc.string({ maxLength: 8 })), {
+        nil: undefined,
+      }),
+      // Mostly just past the bound; now and then far past it (up to ~900 KB, past the body limit too).
+      extra: fc.oneof({ arbitrary: fc.nat(20_000), weight: 9 }, { arbitrary: fc.nat(900_000), weight: 1 }),
+    })
+    .map(({ field, surrogate, extra }) => {
+      const { limit, at, over } = FIELDS[field];
+      const value = surrogate ? surrogate.join("") : "x".repeat(limit + 1 + extra);
+      const params = {
+        message: { role: "user", messageId: "fuzz", parts: [{ kind: "text", text: "Restock aisle 5" }] as unknown[] },
+        metadata: { storeId: "store-001" } as Record<string, unknown>,
+      };
+      if (field === "dataPart") params.message.parts.push({ kind: "data", data: {} });
+      if (field === "metadataKey") params.metadata[value] = 1;
+      else setPath(params, at, value);
+      const path = [...at, ...(field === "metadataKey" ? [value.toWellFormed()] : [])];
+      return {
+        body: JSON.stringify(envelope("SendStreamingMessage", params)),
+        field: surrogate ? `params.${path.join(".")}` : over,
+      };
+    }),
+  fc.integer({ min: L.parts + 1, max: 1000 }).map((n) => ({
+    body: JSON.stringify(
+      envelope("SendStreamingMessage", {
+        message: { role: "user", parts: Array.from({ length: n }, (_, i) => ({ kind: "text", text: `step ${i}` })) },
+        metadata: { storeId: "store-001" },
+      }),
+    ),
+    field: "params.message.parts",
+  })),
+);
+
+function setPath(root: object, path: ReadonlyArray<string | number>, value: unknown): void {
+  let at = root as Record<string | number, unknown>;
+  for (const key of path.slice(0, -1)) {
+    at[key] ??= {};
+    at = at[key] as Record<string | number, unknown>;
+  }
+  at[path.at(-1) as string | number] = value;
+}
+
 const method = fc.oneof(
   fc.constantFrom(
     "SendStreamingMessage",
@@ -77,6 +148,7 @@ const malformedBody = fc.oneof(
   fc
     .integer({ min: 1, max: 5000 })
     .map((n) => `{"jsonrpc":"2.0","id":${"9".repeat(n)},"method":"GetTask","params":{"id":${"9".repeat(n)}}}`),
+  brokenStart.map(({ body }) => body),
   fc.constantFrom(
     "",
     "null",
@@ -135,7 +207,7 @@ const metricsPath = fc.record({
   ),
 });
 
-describe("fuzz: 10,000 malformed or hostile requests (PGlite)", () => {
+describe("fuzz: 11,000 malformed or hostile requests (PGlite)", () => {
   let database: TestDatabase;
   let server: TestServer;
 
@@ -175,6 +247,36 @@ describe("fuzz: 10,000 malformed or hostile requests (PGlite)", () => {
       for (const answer of answers) checkAnswer(answer);
     }
   }, 240_000);
+
+  it("answers 1,000 starts with lone surrogates, oversized fields or many parts: -32602 naming the field, or 413", async () => {
+    const cases = fc.sample(brokenStart, { numRuns: 1000, seed: 64 });
+    for (let i = 0; i < cases.length; i += 50) {
+      const answers = await Promise.all(
+        cases.slice(i, i + 50).map(async ({ body, field }) => {
+          const res = await fetch(server.a2aUrl, {
+            method: "POST",
+            headers: { authorization: `Bearer ${server.seeded.partnerToken}`, "content-type": "application/json" },
+            body,
+          });
+          const text = await res.text();
+          return { status: res.status, text, body, field };
+        }),
+      );
+      for (const answer of answers) {
+        checkAnswer(answer);
+        if (Buffer.byteLength(answer.body) > L.maxBodyBytes) {
+          expect(answer.status).toBe(413);
+          continue;
+        }
+        const error = JSON.parse(answer.text).error;
+        expect({ status: answer.status, code: error?.code, field: error?.data?.field }).toEqual({
+          status: 200,
+          code: ERROR_CODES.InvalidParams,
+          field: answer.field,
+        });
+      }
+    }
+  }, 120_000);
 
   it("answers 1,500 hostile metrics requests without a 5xx", async () => {
     const cases = fc.sample(fc.tuple(metricsPath, abusiveHeaders), { numRuns: 1500, seed: 62 });

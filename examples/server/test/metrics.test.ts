@@ -230,6 +230,25 @@ describe.each(backends)("GET /api/v1/metrics/events/{workspace} on %s", (backend
     });
   });
 
+  it("limits each caller's rate: 429 problem+json with Retry-After, other callers unaffected", async () => {
+    const limited = await startTestServer(db, { metricsRateLimitPerSecond: 1 });
+    try {
+      const ask = (token: string) =>
+        fetch(`${limited.url}/api/v1/metrics/events/fixed`, { headers: { authorization: `Bearer ${token}` } });
+      const statuses = [];
+      for (let i = 0; i < 3; i++) statuses.push((await ask(tokens.fixedMember)).status);
+      expect(statuses).toEqual([200, 200, 429]); // a burst of twice the rate, then refused
+      const refused = await ask(tokens.fixedMember);
+      expect(refused.status).toBe(429);
+      expect(Number(refused.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+      expect(refused.headers.get("content-type")).toMatch(/^application\/problem\+json/);
+      expect(await refused.json()).toMatchObject({ status: 429, title: "Too Many Requests" });
+      expect((await ask(tokens.acl)).status).not.toBe(429);
+    } finally {
+      await limited.stop();
+    }
+  });
+
   describe("workspace segment", () => {
     it("gives the same body for the UUID (any case) and the slug", async () => {
       const bodies = await Promise.all(
@@ -394,6 +413,12 @@ describe.each(backends)("GET /api/v1/metrics/events/{workspace} on %s", (backend
         name: plan.workflowName,
         count: (before.workflow_node_executions.by_workflow[workflowId]?.count ?? 0) + plan.nodes.length,
       });
+      // The execution is recorded as it ended, in the same commit as the task's last events.
+      const execution = await db.query<{ status: string; finished: boolean }>(
+        "select status, finished_at is not null as finished from workflow_executions where task_id = $1",
+        [frames[0]?.result.id],
+      );
+      expect(execution.rows).toEqual([{ status: "completed", finished: true }]);
 
       // Each node reports its own telemetry plus a battery level.
       const expected = new Map<string, number>();

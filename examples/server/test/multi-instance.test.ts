@@ -1,11 +1,13 @@
 import { ORPHANED_REASON } from "@a2a-partner/a2a-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { hashToken } from "../src/auth/tokens.ts";
 import { postgresAvailable } from "./support/backends.ts";
 import { rpc, startParams } from "./support/rpc.ts";
 import {
   createPostgresStore,
   eventually,
   openStream,
+  runCli,
   type ServerProcess,
   seedWithCli,
   startServerProcess,
@@ -158,6 +160,68 @@ describe.skipIf(!(await postgresAvailable()))("two server processes on one Postg
     );
     expect(executions.rows[0]?.n).toBe(1);
     expect(await nodeExecutions([...ids][0])).toBe(4); // the clean-spill workflow ran once, all four nodes
+  });
+
+  /** How long a committed change may take to reach every instance's caches (the NOTIFY's delivery). */
+  const BROADCAST_MS = 100;
+
+  async function soon<T>(what: string, check: () => Promise<T | undefined>): Promise<T> {
+    return eventually(check, { timeoutMs: BROADCAST_MS, intervalMs: 5, what });
+  }
+
+  it("refuses a revoked token on both instances as soon as the revocation commits, though both had it in memory", async () => {
+    const other = (await runCli(["token", "create", "--workspace", "demo", "--kind", "partner"], store.env)).stdout
+      .trim()
+      .split("\n")
+      .at(-1) as string;
+    // Both instances have resolved the token (and so remember it).
+    for (const server of [a, b])
+      expect((await rpc(server.a2aUrl, other, "GetTask", { id: crypto.randomUUID() })).status).toBe(200);
+    // Revoked by a plain statement, as an operator in psql would: no server code runs.
+    await store.pool.query("update api_tokens set revoked_at = now() where token_hash = $1", [hashToken(other)]);
+    for (const server of [a, b]) {
+      await soon("the revoked token to be refused", async () =>
+        (await rpc(server.a2aUrl, other, "GetTask", { id: crypto.randomUUID() })).status === 401 ? true : undefined,
+      );
+    }
+    // The other token is unaffected.
+    expect((await rpc(b.a2aUrl, token, "GetTask", { id: crypto.randomUUID() })).status).toBe(200);
+  });
+
+  it("refuses a start for an Environment deleted after both instances used it", async () => {
+    await store.pool.query(
+      `insert into environments (workspace_id, store_id, name)
+         select id, 'store-temp', 'Temporary store' from workspaces where slug = 'demo'`,
+    );
+    for (const server of [a, b]) {
+      const stream = await openStream(server.a2aUrl, token, "SendStreamingMessage", {
+        ...startParams("Restock aisle 3"),
+        metadata: { storeId: "store-temp" },
+      });
+      await stream.until((f) => f.event === "task");
+      stream.close();
+    }
+    await store.pool.query("delete from environments where store_id = 'store-temp'");
+    for (const server of [a, b]) {
+      const refusal = await soon("the deleted Environment to be refused", async () => {
+        const res = await fetch(server.a2aUrl, {
+          method: "POST",
+          headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+          body: JSON.stringify({
+            jsonrpc: "2.0",
+            id: 1,
+            method: "SendStreamingMessage",
+            params: { ...startParams("Restock aisle 3"), metadata: { storeId: "store-temp" } },
+          }),
+        });
+        if (res.headers.get("content-type")?.startsWith("text/event-stream")) {
+          await res.body?.cancel();
+          return undefined;
+        }
+        return res.json();
+      });
+      expect(refusal.error).toMatchObject({ code: -32602, data: { field: "params.metadata.storeId" } });
+    }
   });
 
   // Last: it kills A.

@@ -6,6 +6,7 @@ import { APIConnectionError, APIUserAbortError, InvalidParamsError, TaskNotFound
 import type { A2AClientOptions } from "./options.js";
 import type { TaskStreamEvent } from "./stream/events.js";
 import {
+  agentCard,
   BASE_URL,
   ENDPOINT,
   fakeFetch,
@@ -387,33 +388,18 @@ describe("aborting", () => {
 });
 
 describe("discovery", () => {
-  const card = (url: string) => ({
-    protocolVersion: "0.3.0",
-    name: "Robots",
-    description: "d",
-    url,
-    preferredTransport: "JSONRPC",
-    version: "1.0.0",
-    capabilities: { streaming: true },
-    securitySchemes: { bearer: { type: "http", scheme: "bearer" } },
-    security: [{ bearer: [] }],
-    defaultInputModes: ["text/plain"],
-    defaultOutputModes: ["text/plain"],
-    skills: [],
-    supportedInterfaces: [{ url, protocolBinding: "JSONRPC", protocolVersion: "1.0" }],
-  });
-
   it("discover() reads the agent card without the token and switches to the endpoint it declares", async () => {
+    // Another origin than the card's: followed because the caller said it trusts the card.
     const other = "http://edge.a2a.test/custom/rpc";
     let cardAuth: string | null = "unset";
     server.use(
       http.get(`${BASE_URL}/.well-known/agent-card.json`, ({ request }) => {
         cardAuth = request.headers.get("authorization");
-        return Response.json(card(other));
+        return Response.json(agentCard(other, "1.0"));
       }),
       http.post(other, () => sseResponse(taskFrames())),
     );
-    const { client: c } = client();
+    const { client: c } = client({ allowCrossOriginEndpoint: true });
     const discovered = await c.discover();
     expect(discovered.name).toBe("Robots");
     expect(cardAuth).toBeNull();
@@ -426,7 +412,7 @@ describe("discovery", () => {
     server.use(
       http.get("http://cards.test/agent.json", () => {
         cardReads++;
-        return Response.json(card(ENDPOINT));
+        return Response.json(agentCard(ENDPOINT, "1.0"));
       }),
     );
     script(
@@ -435,7 +421,11 @@ describe("discovery", () => {
           headers: { "content-type": "application/json" },
         }),
     );
-    const c = new A2AClient({ agentCardUrl: "http://cards.test/agent.json", token: "t" });
+    const c = new A2AClient({
+      agentCardUrl: "http://cards.test/agent.json",
+      token: "t",
+      allowCrossOriginEndpoint: true,
+    });
     expect(c.endpoint).toBeUndefined();
     await c.getTask("task-1");
     await c.getTask("task-1");

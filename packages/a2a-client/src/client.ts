@@ -1,5 +1,13 @@
-import { type AgentCard, type Message, type Part, Task, TaskNotCancelableError } from "@a2a-partner/a2a-core";
+import {
+  A2A_LIMITS,
+  type AgentCard,
+  type Message,
+  type Part,
+  Task,
+  TaskNotCancelableError,
+} from "@a2a-partner/a2a-core";
 import { agentCardUrlFromBaseUrl, endpointFromAgentCard, endpointFromBaseUrl, parseUrl } from "./discovery.js";
+import { assertEndpointAllowed } from "./endpoint-origin.js";
 import { InvalidResponseError } from "./errors.js";
 import { type CallStats, Transport } from "./http/transport.js";
 import { type A2AClientOptions, CLIENT_DEFAULTS, type RequestOptions } from "./options.js";
@@ -71,10 +79,20 @@ export class A2AClient {
     return this.#endpoint;
   }
 
-  /** Reads the agent card and from then on uses the endpoint it declares. */
+  /**
+   * Reads the agent card and from then on uses the endpoint it declares. An endpoint on another origin, or
+   * plain http from an https card, is refused with UntrustedEndpointError (see `allowCrossOriginEndpoint`
+   * and `allowInsecureEndpoint`),
+   * and the endpoint in use stays as it was.
+   */
   async discover(options: RequestOptions = {}): Promise<AgentCard> {
     const value = await this.#transport.getJson(this.#cardUrl, options);
     const { card, endpoint } = endpointFromAgentCard(value, this.#cardUrl);
+    assertEndpointAllowed(endpoint, this.#cardUrl, {
+      ...(this.#options.baseUrl ? { baseUrl: this.#options.baseUrl } : {}),
+      ...(this.#options.allowCrossOriginEndpoint ? { allowCrossOrigin: true } : {}),
+      ...(this.#options.allowInsecureEndpoint ? { allowInsecure: true } : {}),
+    });
     this.#endpoint = endpoint;
     return card;
   }
@@ -198,7 +216,9 @@ export class A2AClient {
     }
     const messageId = input.messageId ?? rest.messageId ?? this.#newId();
     requireString(messageId, "messageId");
-    if (messageId.length > 256) throw new TypeError("messageId must be at most 256 characters");
+    if (messageId.length > A2A_LIMITS.idLength) {
+      throw new TypeError(`messageId must be at most ${A2A_LIMITS.idLength} characters`);
+    }
     return {
       message: { ...rest, kind: "message", role: "user", messageId, parts },
       metadata: { ...input.metadata, storeId: input.storeId },

@@ -156,6 +156,28 @@ export class InvalidResponseError extends A2AClientError {
 }
 
 /**
+ * An agent card declared an endpoint the client will not send the token to: another origin (without
+ * `allowCrossOriginEndpoint`) or plain http from an https card. Raised by `discover()`; nothing was sent.
+ */
+export class UntrustedEndpointError extends A2AClientError {
+  readonly endpoint: string;
+  readonly cardUrl: string;
+  readonly reason: "cross-origin" | "insecure";
+
+  constructor(
+    message: string,
+    details: { endpoint: string; cardUrl: string; reason: "cross-origin" | "insecure" },
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = "UntrustedEndpointError";
+    this.endpoint = details.endpoint;
+    this.cardUrl = details.cardUrl;
+    this.reason = details.reason;
+  }
+}
+
+/**
  * Milliseconds the server asks us to wait: `retry-after-ms` (a non-standard header some servers send),
  * else `retry-after` in seconds or as an HTTP date. Undefined when absent or unparseable.
  */

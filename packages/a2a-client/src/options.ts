@@ -27,6 +27,18 @@ export interface A2AClientOptions {
    * `baseUrl`, the endpoint is taken from the card (`discover()` runs before the first call).
    */
   agentCardUrl?: string;
+  /**
+   * Follow an agent card whose endpoint is on another origin than the card (and than `baseUrl`). Default
+   * false: `discover()` throws UntrustedEndpointError rather than send the token to a host the caller did
+   * not name. An https card that points at plain http also needs `allowInsecureEndpoint`.
+   */
+  allowCrossOriginEndpoint?: boolean;
+  /**
+   * Follow an https agent card whose endpoint is plain http (the token would travel unencrypted).
+   * Default false: refused with UntrustedEndpointError. A separate opt-in from `allowCrossOriginEndpoint`,
+   * so trusting another host never silently means trusting clear text.
+   */
+  allowInsecureEndpoint?: boolean;
   /** Partner API token, sent as `Authorization: Bearer <token>`. */
   token?: TokenSource;
   /** Default: the global `fetch` (looked up at call time, so msw and other interceptors see every call). */

@@ -78,14 +78,21 @@ export interface InvalidParamsIssue {
 }
 
 export class InvalidParamsError extends A2AError {
-  constructor(message = "Invalid params", data?: unknown) {
-    super(ERROR_CODES.InvalidParams, message, data);
+  constructor(message = "Invalid params", data?: unknown, options?: { cause?: unknown }) {
+    super(ERROR_CODES.InvalidParams, message, data, options);
     this.name = "InvalidParamsError";
   }
 
-  /** One failing field: `data.field` names it (DESIGN §2). */
-  static forField(field: string, message: string): InvalidParamsError {
-    return new InvalidParamsError(`Invalid params: ${field}: ${message}`, { field, issues: [{ field, message }] });
+  /**
+   * One failing field: `data.field` names it (docs/protocol.md, "Errors"). `cause` (never sent) keeps what refused the
+   * value, e.g. a store's driver error, for the server's log.
+   */
+  static forField(field: string, message: string, options?: { cause?: unknown }): InvalidParamsError {
+    return new InvalidParamsError(
+      `Invalid params: ${field}: ${message}`,
+      { field, issues: [{ field, message }] },
+      options,
+    );
   }
 
   /** A zod failure: the failing paths go into `data.issues`, the first one into `data.field`. */

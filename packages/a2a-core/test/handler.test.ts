@@ -1,19 +1,12 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { toFetchHandler } from "../src/adapters/fetch.js";
 import { ERROR_CODES } from "../src/errors.js";
+import { createA2AHandler } from "../src/handler/create-handler.js";
 import { METHODS } from "../src/methods.js";
 import { Task, TaskStatusUpdateEvent } from "../src/schemas/a2a.js";
-import { type Harness, makeHarness, readFrames, ScriptedExecutor, startParams, waitFor } from "./helpers.js";
+import { type Harness, harnessPerTest, readFrames, ScriptedExecutor, startParams, waitFor } from "./helpers.js";
 
-const harnesses: Harness[] = [];
-function harness(...args: Parameters<typeof makeHarness>): Harness {
-  const h = makeHarness(...args);
-  harnesses.push(h);
-  return h;
-}
-afterEach(async () => {
-  await Promise.all(harnesses.splice(0).map((h) => h.handler.close({ graceMs: 0 })));
-});
+const harness = harnessPerTest();
 
 function start(h: Harness, params = startParams(), method = "SendStreamingMessage", id: string | number = "s1") {
   return h.call({ jsonrpc: "2.0", id, method, params });
@@ -85,6 +78,50 @@ describe("SendStreamingMessage", () => {
     expect(ids.size).toBe(1);
     expect(h.executor.dispatched).toBe(1);
     for (const f of frames) expect(f.at(-2)?.event).toBe("finished");
+  });
+
+  it("streams a retry to the end even when its answer comes back before the start that created the task", async () => {
+    const h = harness();
+    // The creating start's store answer is slow; its retry's answer ("already there") is not: the retry
+    // subscribes before the creator takes the task over.
+    const createOrGet = h.stores.idempotency.createOrGet.bind(h.stores.idempotency);
+    let calls = 0;
+    h.stores.idempotency.createOrGet = async (messageId, input) => {
+      const first = calls++ === 0;
+      const result = await createOrGet(messageId, input);
+      if (first) await new Promise((resolve) => setTimeout(resolve, 30));
+      return result;
+    };
+    const [creator, retry] = await Promise.all([
+      start(h, startParams("x", "raced")),
+      start(h, startParams("x", "raced")),
+    ]);
+    const frames = await Promise.all([readFrames(creator), readFrames(retry)]);
+    expect(frames[0]?.at(-2)?.event).toBe("finished");
+    expect(frames[1]?.at(-2)?.event).toBe("finished");
+    expect(frames[1]?.map((f) => f.id)).toEqual(frames[0]?.map((f) => f.id));
+    expect(h.executor.dispatched).toBe(1);
+  });
+
+  it("streams the artifacts a task ends with just before finished, and keeps them on the task", async () => {
+    const executor = new ScriptedExecutor([], {
+      state: "completed",
+      message: "Done",
+      artifacts: [
+        { artifact: { artifactId: "report", parts: [{ kind: "text", text: "3 shelves" }] }, lastChunk: true },
+      ],
+    });
+    const h = harness(executor);
+    const frames = await readFrames(await start(h));
+    expect(frames.map((f) => `${f.event}:${f.id}`)).toEqual(["task:1", "update:2", "finished:3", "final:4"]);
+    expect(frames[1]?.result).toMatchObject({
+      kind: "artifact-update",
+      artifact: { artifactId: "report" },
+      lastChunk: true,
+    });
+    const task = (await h.rpc("GetTask", { id: frames[0]?.result.id })).body.result;
+    expect(task.status.state).toBe("completed");
+    expect(task.artifacts).toEqual([{ artifactId: "report", parts: [{ kind: "text", text: "3 shelves" }] }]);
   });
 
   it("starts a new task for a different messageId, even with identical text", async () => {
@@ -400,18 +437,18 @@ describe("protocol errors", () => {
 describe("keep-alive", () => {
   it("sends keep-alive comments on an idle stream without re-querying the store, then the next event", async () => {
     const h = harness(new ScriptedExecutor(undefined, undefined, true), { keepAliveMs: 20 });
-    let waits = 0;
-    const wait = h.stores.events.waitForEvents.bind(h.stores.events);
-    h.stores.events.waitForEvents = (...args) => {
-      waits++;
-      return wait(...args);
+    let reads = 0;
+    const readAfter = h.stores.events.readAfter.bind(h.stores.events);
+    h.stores.events.readAfter = (...args) => {
+      reads++;
+      return readAfter(...args);
     };
     const res = await start(h);
     const reader = res.body?.getReader() as ReadableStreamDefaultReader<Uint8Array>;
     const decoder = new TextDecoder();
     let text = "";
     while ((text.match(/: keep-alive/g) ?? []).length < 3) text += decoder.decode((await reader.read()).value);
-    expect(waits).toBe(1); // one wait spans the whole quiet spell
+    expect(reads).toBe(0); // a task this process runs reaches its streams from memory
     await h.executor.release();
     while (!text.includes("event: update")) text += decoder.decode((await reader.read()).value);
     expect(text.indexOf("event: task")).toBeLessThan(text.indexOf(": keep-alive"));
@@ -473,23 +510,23 @@ describe("resilience", () => {
     const id = h.executor.contexts[0]?.task.id as string;
     const entry = h.stores.tasks.entries.get(id);
     h.stores.tasks.entries.delete(id);
-    for (const wake of entry?.waiters ?? []) wake();
+    for (const listener of entry?.watchers ?? []) listener(undefined);
     const frames = await reading;
     expect(frames.map((f) => f.event)).toEqual(["task"]);
   });
 });
 
 describe("recovery and shutdown", () => {
-  it("ends a task whose runner vanished (lease expired) as failed, with the reason, and streams see it", async () => {
-    const h = harness();
+  /** A working task of workspace ws-a whose runner vanished two minutes ago (its lease has run out). */
+  async function createOrphan(h: Harness, id: string): Promise<void> {
     const crashedAt = new Date(Date.now() - 120_000).toISOString();
     await h.stores.tasks.create({
       workspaceId: "ws-a",
       createdAt: crashedAt,
-      lease: { owner: "crashed-instance", expiresAt: crashedAt },
+      lease: { owner: "crashed-instance", durationMs: -120_000 },
       task: {
         kind: "task",
-        id: "orphan-1",
+        id,
         contextId: "ctx-1",
         status: { state: "working", timestamp: crashedAt },
         history: [],
@@ -497,6 +534,11 @@ describe("recovery and shutdown", () => {
         metadata: { storeId: "store-001" },
       },
     });
+  }
+
+  it("ends a task whose runner vanished (lease expired) as failed, with the reason, and streams see it", async () => {
+    const h = harness();
+    await createOrphan(h, "orphan-1");
     expect(await h.handler.recoverOrphanedTasks()).toBe(1);
     expect(await h.handler.recoverOrphanedTasks()).toBe(0);
     const frames = await readFrames(
@@ -505,6 +547,52 @@ describe("recovery and shutdown", () => {
     expect(frames.map((f) => f.event)).toEqual(["task", "finished", "final"]);
     expect(frames[1]?.result.status.state).toBe("failed");
     expect(frames[1]?.result.status.message.parts[0].text).toMatch(/stopped before the task finished/);
+  });
+
+  it("stops this process's robots at once when another instance cancels the task they run", async () => {
+    const a = harness(new ScriptedExecutor(undefined, undefined, true));
+    // A second handler (another instance) over the same stores.
+    const b = createA2AHandler({
+      stores: a.stores,
+      executor: new ScriptedExecutor(),
+      authenticate: async () => ({ ok: true, workspaceId: "ws-a" }),
+      leaseMs: 60_000,
+    });
+    try {
+      const reading = readFrames(await start(a));
+      await waitFor(() => a.executor.dispatched === 1);
+      const context = a.executor.contexts[0];
+      const id = context?.task.id as string;
+      const canceled = await b.fetch(
+        new Request("http://b/api/v1/a2a", {
+          method: "POST",
+          body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "CancelTask", params: { id } }),
+        }),
+      );
+      expect((await canceled.json()).result.status.state).toBe("canceled");
+      // A's stream sees the cancel written by B, and A's robots stop without waiting for their next step.
+      expect((await reading).map((f) => f.event)).toEqual(["task", "finished", "final"]);
+      await waitFor(() => context?.signal.aborted === true, 1_000);
+    } finally {
+      await b.close({ graceMs: 0 });
+    }
+  });
+
+  it("ends every other orphan when one of them cannot be ended, and logs the one it skipped", async () => {
+    const errors: unknown[] = [];
+    const h = harness(undefined, { logger: { info() {}, warn() {}, error: (obj) => errors.push(obj) } });
+    for (const id of ["orphan-bad", "orphan-2", "orphan-3"]) await createOrphan(h, id);
+    // The oldest orphan's end cannot be written (a bad row): it must not hold up the others.
+    const append = h.stores.events.append.bind(h.stores.events);
+    h.stores.events.append = async (taskId, entry) => {
+      if (taskId === "orphan-bad") throw new Error("invalid input syntax");
+      return append(taskId, entry);
+    };
+    expect(await h.handler.recoverOrphanedTasks()).toBe(2);
+    const state = async (id: string) => (await h.rpc("GetTask", { id })).body.result.status.state;
+    expect([await state("orphan-2"), await state("orphan-3")]).toEqual(["failed", "failed"]);
+    expect(await state("orphan-bad")).toBe("working");
+    expect(errors).toContainEqual(expect.objectContaining({ taskId: "orphan-bad" }));
   });
 
   it("never takes over a task whose runner keeps renewing its lease", async () => {

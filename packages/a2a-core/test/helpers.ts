@@ -1,3 +1,4 @@
+import { afterEach } from "vitest";
 import { toFetchHandler } from "../src/adapters/fetch.js";
 import type { ExecutorUpdate, TaskExecutionContext, TaskExecutor, TaskOutcome } from "../src/executor/task-executor.js";
 import { type A2AHandler, createA2AHandler } from "../src/handler/create-handler.js";
@@ -112,6 +113,19 @@ export function makeHarness(executor = new ScriptedExecutor(), options: Partial<
       const res = await call({ jsonrpc: "2.0", id: `r${++counter}`, method, params }, { token: token ?? "partner-a" });
       return { status: res.status, body: await res.json() };
     },
+  };
+}
+
+/** For a test file: a `makeHarness` whose handlers are closed after each test. */
+export function harnessPerTest(): typeof makeHarness {
+  const harnesses: Harness[] = [];
+  afterEach(async () => {
+    await Promise.all(harnesses.splice(0).map((h) => h.handler.close({ graceMs: 0 })));
+  });
+  return (...args) => {
+    const h = makeHarness(...args);
+    harnesses.push(h);
+    return h;
   };
 }
 

@@ -1,9 +1,9 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import { type AddressInfo, connect } from "node:net";
 import fc from "fast-check";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { toFetchHandler } from "../src/adapters/fetch.js";
 import { ERROR_CODES } from "../src/errors.js";
+import type { TaskExecutionContext, TaskOutcome } from "../src/executor/task-executor.js";
 import { type A2AHandler, createA2AHandler } from "../src/handler/create-handler.js";
 import type { A2AHandlerOptions, Logger } from "../src/handler/options.js";
 import { toNodeHandler } from "../src/node.js";
@@ -119,19 +119,28 @@ async function allEvents(res: Response): Promise<Array<DecodedSseEvent & { json:
   return out;
 }
 
-/** Counts waitForEvents calls that have not settled yet: each is a stream parked on the event log. */
-function watchWaiters(stores: InMemoryStores): { readonly pending: number } {
-  let pending = 0;
-  const original = stores.events.waitForEvents.bind(stores.events);
-  stores.events.waitForEvents = (taskId, afterSeq, signal) => {
-    pending++;
-    return original(taskId, afterSeq, signal).finally(() => pending--);
-  };
-  return {
-    get pending() {
-      return pending;
-    },
-  };
+/** Robots that report `count` bulky updates (4 KiB each), yielding to I/O between them like real work. */
+class BulkyExecutor extends ScriptedExecutor {
+  constructor(private readonly count: number) {
+    super();
+  }
+  override async execute(context: TaskExecutionContext): Promise<TaskOutcome> {
+    for (let i = 0; i < this.count; i++) {
+      await new Promise((resolve) => setImmediate(resolve));
+      await context.emit({ kind: "status", message: "x".repeat(4096) });
+    }
+    return { state: "completed" };
+  }
+}
+
+/** Reads a body to its end; rejects if the connection breaks first. */
+async function drain(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<void> {
+  for (;;) if ((await reader.read()).done) return;
+}
+
+/** How many watchers the store holds on a task: a feed of this process is one. */
+function watchersOf(stores: InMemoryStores, taskId: string): number {
+  return stores.tasks.entries.get(taskId)?.watchers.size ?? 0;
 }
 
 function openConnections(server: Server): Promise<number> {
@@ -194,8 +203,10 @@ describe("toNodeHandler over a real socket: streaming", () => {
   });
 
   it("keeps the task running when the client aborts mid-stream, and frees the stream", async () => {
-    const r = await serve({ executor: new ScriptedExecutor(undefined, undefined, true) });
-    const waiters = watchWaiters(r.stores);
+    const r = await serve({
+      executor: new ScriptedExecutor(undefined, undefined, true),
+      handler: { maxOpenStreamsPerCaller: 1 },
+    });
     const abort = new AbortController();
     const res = await post(r, startBody("restock aisle 5", "m-abort"), { signal: abort.signal });
     const events = decodeSseStream(res.body as ReadableStream<Uint8Array>)[Symbol.asyncIterator]();
@@ -204,15 +215,19 @@ describe("toNodeHandler over a real socket: streaming", () => {
     await r.executor.release();
     expect(await nextEvent(events, "update 2")).toMatchObject({ id: "2", event: "update" });
 
-    // The stream is parked on the event log, waiting for the robots.
-    await waitFor(() => waiters.pending === 1);
+    // The stream holds the caller's only stream slot while it waits for the robots.
+    expect((await post(r, startBody("restock aisle 6", "m-other"))).status).toBe(429);
     abort.abort();
     await events.return?.(undefined);
 
-    // The server notices the disconnect: the waiter is released and the socket is gone, while the task
+    // The server notices the disconnect: the slot is free again and the socket is gone, while the task
     // is still working.
-    await waitFor(() => waiters.pending === 0);
     await waitFor(async () => (await openConnections(r.server)) === 0);
+    await waitFor(async () => {
+      const res = await post(r, { jsonrpc: "2.0", id: 1, method: "SubscribeToTask", params: { id: taskId } });
+      await res.body?.cancel();
+      return res.status === 200;
+    });
     expect(r.executor.contexts[0]?.signal.aborted).toBe(false);
     expect((await getTask(r, taskId)).body.result.status.state).toBe("working");
 
@@ -220,10 +235,36 @@ describe("toNodeHandler over a real socket: streaming", () => {
     await r.executor.release();
     await waitFor(async () => (await getTask(r, taskId)).body.result.status.state === "completed");
     expect(r.executor.dispatched).toBe(1);
-    // Nothing is left waiting on the log for this task.
-    expect(waiters.pending).toBe(0);
+    // Nothing is left watching the log for this task.
+    await waitFor(() => watchersOf(r.stores, taskId) === 0);
     expect(r.errors).toEqual([]);
   });
+
+  it("drops a client that stops reading once its backlog passes the bound; the task goes on, a reattach loses nothing", async () => {
+    const r = await serve({ executor: new BulkyExecutor(8000), handler: { maxStreamBacklogBytes: 256 * 1024 } });
+    const reading = allEvents(await post(r, startBody("restock aisle 4", "m-keeps-up")));
+    const res = await post(r, startBody("restock aisle 5", "m-slow"));
+    const reader = res.body?.getReader() as ReadableStreamDefaultReader<Uint8Array>;
+    const first = new TextDecoder().decode((await reader.read()).value);
+    const taskId = JSON.parse(first.split("data: ")[1]?.split("\n")[0] ?? "{}").result.id as string;
+    // From here on this client reads nothing: ~33 MB of events would pile up for it without the bound.
+    await waitFor(async () => (await getTask(r, taskId)).body.result.status.state === "completed", 30_000);
+    await expect(drain(reader)).rejects.toThrow();
+    // A client that keeps reading is never dropped: it gets every event and the end.
+    const kept = await reading;
+    expect(kept.filter((e) => e.event === "update")).toHaveLength(8000);
+    expect(kept.at(-1)?.event).toBe("final");
+    // Nothing was lost for the dropped one either: a reattach replays every event after the first.
+    const replay = await allEvents(
+      await post(
+        r,
+        { jsonrpc: "2.0", id: 9, method: "SubscribeToTask", params: { id: taskId } },
+        { headers: { "last-event-id": "1" } },
+      ),
+    );
+    expect(replay.filter((e) => e.event === "update")).toHaveLength(8000);
+    expect(replay.at(-2)?.event).toBe("finished");
+  }, 60_000);
 
   it("lets the server close promptly after a client dropped a stream", async () => {
     const r = await serve({ executor: new ScriptedExecutor(undefined, undefined, true) });
@@ -243,6 +284,68 @@ describe("toNodeHandler over a real socket: streaming", () => {
 });
 
 describe("toNodeHandler over a real socket: HTTP edges", () => {
+  /**
+   * Sends the head of a POST that announces a large body, then only its first KiB, and resolves with
+   * the first response line the server writes (or what ended the connection).
+   */
+  function announceLargeBody(r: Running, authorization: string | undefined): Promise<string> {
+    const { port } = new URL(r.url);
+    return new Promise((resolve) => {
+      const socket = connect(Number(port), "127.0.0.1", () => {
+        socket.write(
+          `POST /api/v1/a2a HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n` +
+            `${authorization ? `Authorization: ${authorization}\r\n` : ""}Content-Length: 900000\r\n\r\n${" ".repeat(1024)}`,
+        );
+      });
+      let text = "";
+      socket.setEncoding("utf8");
+      socket.on("data", (chunk) => {
+        text += chunk;
+        if (text.includes("\r\n")) {
+          resolve(text.split("\r\n")[0] as string);
+          socket.destroy();
+        }
+      });
+      socket.on("error", () => resolve(`error: ${text}`));
+      socket.on("close", () => resolve(`closed: ${text}`));
+    });
+  }
+
+  it("refuses a request without a valid token from its headers, before the body has arrived", async () => {
+    const r = await serve();
+    // The rest of the body never comes: the answer must not wait for it.
+    expect(await announceLargeBody(r, undefined)).toBe("HTTP/1.1 401 Unauthorized");
+    expect(await announceLargeBody(r, "Bearer nobody")).toBe("HTTP/1.1 401 Unauthorized");
+    expect(await announceLargeBody(r, "Bearer user-a")).toBe("HTTP/1.1 403 Forbidden");
+  });
+
+  it("answers 503 with Retry-After beyond maxRequestsInFlight, and serves again once they are done", async () => {
+    let releaseAuth: () => void = () => {};
+    const gate = new Promise<void>((resolve) => {
+      releaseAuth = resolve;
+    });
+    const r = await serve({
+      handler: {
+        maxRequestsInFlight: 2,
+        authenticate: async () => {
+          await gate;
+          return { ok: true, workspaceId: "ws-a" };
+        },
+      },
+    });
+    const held = [
+      post(r, { jsonrpc: "2.0", id: 1, method: "GetTask", params: { id: "x" } }),
+      post(r, { jsonrpc: "2.0", id: 2, method: "GetTask", params: { id: "x" } }),
+    ];
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const refused = await post(r, { jsonrpc: "2.0", id: 3, method: "GetTask", params: { id: "x" } });
+    expect(refused.status).toBe(503);
+    expect(refused.headers.get("retry-after")).toBe("1");
+    releaseAuth();
+    expect((await Promise.all(held)).map((res) => res.status)).toEqual([200, 200]);
+    expect((await post(r, { jsonrpc: "2.0", id: 4, method: "GetTask", params: { id: "x" } })).status).toBe(200);
+  });
+
   it("answers 413 with a JSON-RPC error for a body over maxBodyBytes (declared length)", async () => {
     const r = await serve({ handler: { maxBodyBytes: 1024 } });
     const res = await post(r, { jsonrpc: "2.0", id: 1, method: "GetTask", params: { id: "x".repeat(2000) } });
@@ -361,17 +464,6 @@ describe("toNodeHandler over a real socket: HTTP edges", () => {
       expect(res.status).toBe(413);
       expect(JsonRpcErrorResponse.parse(await res.json()).error.code).toBe(ERROR_CODES.InvalidRequest);
     });
-  });
-
-  it("also mounts a fetch handler (toNodeHandler(toFetchHandler(handler)))", async () => {
-    const r = await serve({
-      wrap: (_node, handler) => {
-        const node = toNodeHandler(toFetchHandler(handler));
-        return (req, res) => void node(req, res);
-      },
-    });
-    const events = await allEvents(await post(r, startBody()));
-    expect(events.at(-2)?.event).toBe("finished");
   });
 });
 

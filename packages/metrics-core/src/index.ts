@@ -1,3 +1,4 @@
+export { compactMetricsRollups } from "./compact-rollups.js";
 export { type MetricsQueryable, queryEventMetrics } from "./query-event-metrics.js";
 export {
   AlertMetrics,
@@ -13,7 +14,7 @@ export {
   type EventMetricsQueries,
   type SqlQuery,
 } from "./sql/build-queries.js";
-export { type EventMetricsPlan, planEventMetricsWindow, type RawRange } from "./sql/plan.js";
+export { type EventMetricsPlan, type OpenTimeRange, planEventMetricsWindow, type RawRange } from "./sql/plan.js";
 export { METRICS_SECTIONS, type MetricsSection, SECTION_TABLES, type SectionTables } from "./sql/sections.js";
 export {
   addUtcDays,

@@ -9,9 +9,22 @@ export interface QueryResult<Row> {
   rowCount: number;
 }
 
+export interface QueryOptions {
+  /**
+   * A name for a statement on the hot path: PostgreSQL then parses and plans it once per connection
+   * instead of on every call. One name, one SQL text, always; never name statements built at run time.
+   * PGlite ignores it.
+   */
+  name?: string;
+}
+
 export interface Queryable {
   /** Runs one parameterised statement (`$1`, `$2` …). Values are never spliced into the SQL text. */
-  query<Row = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<QueryResult<Row>>;
+  query<Row = Record<string, unknown>>(
+    sql: string,
+    params?: readonly unknown[],
+    options?: QueryOptions,
+  ): Promise<QueryResult<Row>>;
   /**
    * Runs a script of several statements that take no parameters (a migration file). Never pass it text
    * that contains values from outside.
@@ -36,7 +49,11 @@ export interface Database extends Queryable {
   listen(
     channel: string,
     onPayload: (payload: string) => void,
-    options?: { onReconnect?: () => void },
+    options?: {
+      onReconnect?: () => void;
+      /** The listening connection dropped: notifications may be missed until `onReconnect`. */
+      onLost?: () => void;
+    },
   ): Promise<() => Promise<void>>;
   /** NOTIFY a channel (delivered on commit when called inside a transaction via `tx.query`). */
   notify(channel: string, payload: string): Promise<void>;

@@ -1,5 +1,15 @@
 export { createPostgresStores, type PostgresStores } from "./create-postgres-stores.js";
+export {
+  type DataDirectoryLock,
+  DataDirectoryLockedError,
+  isDataDirectoryLockedError,
+  LOCK_FILE_NAME,
+  type LockHolder,
+  lockDataDirectory,
+} from "./data-directory-lock.js";
+export { asRequestDataError, isDataError } from "./data-error.js";
 export type { Database, Queryable, QueryResult } from "./database.js";
+export { GroupCommitWriter } from "./group-commit-writer.js";
 export { type MigrateOptions, type MigrateResult, migrate } from "./migrate.js";
 export { loadMigrations, type Migration } from "./migration-files.js";
 export { defaultMigrationsDir } from "./migrations-dir.js";

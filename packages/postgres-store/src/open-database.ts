@@ -1,6 +1,7 @@
 import { mkdir } from "node:fs/promises";
 import { resolve } from "node:path";
 import type { ClientConfig, CustomTypesConfig, PoolConfig } from "pg";
+import { lockDataDirectory } from "./data-directory-lock.js";
 import type { Database } from "./database.js";
 import { pgDatabase } from "./pg-database.js";
 import { pgliteDatabase } from "./pglite-database.js";
@@ -12,6 +13,12 @@ export interface OpenDatabaseOptions {
   dataDir?: string;
   /** Extra node-postgres pool settings (`max`, `ssl`, timeouts …), used only with `url`. */
   pool?: PoolConfig;
+  /**
+   * An on-disk PGlite directory is locked while open (a second process, or a second open in this one, is
+   * refused with DataDirectoryLockedError); `owner` says who holds it in that error. `false`: no lock, for
+   * callers that coordinate themselves.
+   */
+  lock?: false | { owner?: string };
 }
 
 export const DEFAULT_PGLITE_DATA_DIR = "./.data/pglite";
@@ -23,15 +30,36 @@ export const DEFAULT_PGLITE_DATA_DIR = "./.data/pglite";
  */
 export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<Database> {
   if (options.url) return openPostgres(options.url, options.pool ?? {});
-  return openPGlite(options.dataDir ?? DEFAULT_PGLITE_DATA_DIR);
+  return openPGlite(options.dataDir ?? DEFAULT_PGLITE_DATA_DIR, options.lock ?? {});
 }
 
-async function openPGlite(dataDir: string): Promise<Database> {
+async function openPGlite(dataDir: string, lockOptions: false | { owner?: string }): Promise<Database> {
   const { PGlite } = await loadDriver(() => import("@electric-sql/pglite"), "@electric-sql/pglite");
   const hasScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(dataDir);
-  const location = hasScheme ? dataDir : resolve(dataDir);
-  if (!hasScheme) await mkdir(location, { recursive: true });
-  return pgliteDatabase(await PGlite.create(location));
+  if (hasScheme) return pgliteDatabase(await PGlite.create(dataDir));
+  const location = resolve(dataDir);
+  // Owner-only, as PostgreSQL wants its data directory (applies when it is created here).
+  await mkdir(location, { recursive: true, mode: 0o700 });
+  // Locked before PGlite reads a byte of it, and released only after PGlite has closed it.
+  const lock = lockOptions === false ? undefined : await lockDataDirectory(location, lockOptions);
+  let db: Database;
+  try {
+    db = pgliteDatabase(await PGlite.create(location));
+  } catch (error) {
+    await lock?.release();
+    throw error;
+  }
+  if (!lock) return db;
+  return {
+    ...db,
+    async close() {
+      try {
+        await db.close();
+      } finally {
+        await lock.release();
+      }
+    },
+  };
 }
 
 async function openPostgres(url: string, poolConfig: PoolConfig): Promise<Database> {
@@ -48,7 +76,9 @@ async function openPostgres(url: string, poolConfig: PoolConfig): Promise<Databa
   // Idle clients that fail (server restart, network) emit 'error' on the pool; unhandled it would crash
   // the process. The pool drops such clients itself and the next query reconnects.
   pool.on("error", () => undefined);
-  return pgDatabase(pool, () => new pg.Client({ ...connection, keepAlive: true }));
+  // The listening connection is idle for long spells: probe it early so a dead peer is noticed (the
+  // listener's own heartbeat is the first line; this is the kernel's).
+  return pgDatabase(pool, () => new pg.Client({ ...connection, keepAlive: true, keepAliveInitialDelayMillis: 10_000 }));
 }
 
 /**

@@ -1,11 +1,11 @@
 import type { Client, ClientBase, Pool, PoolClient } from "pg";
-import type { Database, Queryable, QueryResult } from "./database.js";
+import type { Database, Queryable, QueryOptions, QueryResult } from "./database.js";
 import { PgListener } from "./pg-listener.js";
 
 function clientQueryable(client: ClientBase): Queryable {
   return {
-    async query<Row>(sql: string, params: readonly unknown[] = []): Promise<QueryResult<Row>> {
-      const result = await client.query(sql, [...params]);
+    async query<Row>(sql: string, params: readonly unknown[] = [], options?: QueryOptions): Promise<QueryResult<Row>> {
+      const result = await client.query(queryConfig(sql, params, options));
       return { rows: result.rows as Row[], rowCount: result.rowCount ?? result.rows.length };
     },
     async exec(sql: string) {
@@ -24,8 +24,8 @@ export function pgDatabase(pool: Pool, createListenerClient: () => Client): Data
   let closing: Promise<void> | undefined;
   return {
     kind: "postgres",
-    async query<Row>(sql: string, params: readonly unknown[] = []): Promise<QueryResult<Row>> {
-      const result = await pool.query(sql, [...params]);
+    async query<Row>(sql: string, params: readonly unknown[] = [], options?: QueryOptions): Promise<QueryResult<Row>> {
+      const result = await pool.query(queryConfig(sql, params, options));
       // The pool reached the server: if LISTEN is still waiting out its reconnect backoff, it need not.
       listener.reconnectSoon();
       return { rows: result.rows as Row[], rowCount: result.rowCount ?? result.rows.length };
@@ -52,7 +52,7 @@ export function pgDatabase(pool: Pool, createListenerClient: () => Client): Data
       }
     },
     listen(channel, onPayload, options) {
-      return listener.listen(channel, onPayload, options?.onReconnect);
+      return listener.listen(channel, onPayload, options?.onReconnect, options?.onLost);
     },
     async notify(channel, payload) {
       await pool.query("select pg_notify($1, $2)", [channel, payload]);
@@ -65,4 +65,8 @@ export function pgDatabase(pool: Pool, createListenerClient: () => Client): Data
       return closing;
     },
   };
+}
+
+function queryConfig(sql: string, params: readonly unknown[], options: QueryOptions | undefined) {
+  return options?.name ? { name: options.name, text: sql, values: [...params] } : { text: sql, values: [...params] };
 }

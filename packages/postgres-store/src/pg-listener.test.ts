@@ -7,6 +7,8 @@ import { PgListener } from "./pg-listener.js";
 class FakeClient extends EventEmitter {
   readonly queries: string[] = [];
   ended = false;
+  /** When true, queries never answer: a connection that died without telling anyone. */
+  silent = false;
   constructor(private readonly failConnect: boolean) {
     super();
   }
@@ -15,6 +17,7 @@ class FakeClient extends EventEmitter {
   }
   async query(sql: string) {
     this.queries.push(sql);
+    if (this.silent) await new Promise(() => {});
     return { rows: [], rowCount: 0 };
   }
   async end() {
@@ -25,14 +28,14 @@ class FakeClient extends EventEmitter {
   }
 }
 
-function setup(options: { failFirst?: number } = {}) {
+function setup(options: { failFirst?: number; heartbeatMs?: number } = {}) {
   const clients: FakeClient[] = [];
   let failures = options.failFirst ?? 0;
   const listener = new PgListener(() => {
     const client = new FakeClient(failures-- > 0);
     clients.push(client);
     return client as unknown as Client;
-  });
+  }, options.heartbeatMs);
   return { listener, clients };
 }
 
@@ -41,6 +44,25 @@ afterEach(() => {
 });
 
 describe("PgListener", () => {
+  it("gives up a connection that stops answering though it never reported an error, and listens again", async () => {
+    const { listener, clients } = setup({ heartbeatMs: 20 });
+    let lost = 0;
+    let reconnected = 0;
+    await listener.listen(
+      "a",
+      () => {},
+      () => reconnected++,
+      () => lost++,
+    );
+    const first = clients[0] as FakeClient;
+    first.silent = true; // e.g. a NAT dropped it: no 'error', no 'end'
+    await vi.waitFor(() => expect(lost).toBe(1), { timeout: 2_000 });
+    await vi.waitFor(() => expect(reconnected).toBe(1), { timeout: 2_000 });
+    expect(first.ended).toBe(true);
+    expect(clients[1]?.queries).toContain('LISTEN "a"');
+    await listener.close();
+  });
+
   it("serves every subscriber and channel over one connection", async () => {
     const { listener, clients } = setup();
     const got: string[] = [];

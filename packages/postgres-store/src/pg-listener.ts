@@ -4,6 +4,7 @@ import { quoteChannel } from "./database.js";
 interface Subscriber {
   onPayload: (payload: string) => void;
   onReconnect: (() => void) | undefined;
+  onLost: (() => void) | undefined;
 }
 
 interface Channel {
@@ -13,6 +14,8 @@ interface Channel {
 }
 
 const FIRST_RETRY_MS = 100;
+/** Between two probes of the idle listening connection; an unanswered probe means it is gone. */
+const HEARTBEAT_MS = 10_000;
 const MAX_RETRY_MS = 5_000;
 /** Attempts that `reconnectSoon` starts are at least this far apart. */
 const SOON_MIN_INTERVAL_MS = 1_000;
@@ -31,16 +34,27 @@ export class PgListener {
   private lastAttemptAt = Number.NEGATIVE_INFINITY;
   private closed = false;
 
-  constructor(private readonly createClient: () => Client) {}
+  private heartbeat: ReturnType<typeof setInterval> | undefined;
+
+  /**
+   * `heartbeatMs`: how often the idle listening connection is asked a trivial query. A connection that
+   * died without a reset (a NAT or firewall dropping it, a failover) gives no error event; whoever
+   * trusts notifications (the caches, the streams) would otherwise trust a silent connection for hours.
+   */
+  constructor(
+    private readonly createClient: () => Client,
+    private readonly heartbeatMs = HEARTBEAT_MS,
+  ) {}
 
   async listen(
     channel: string,
     onPayload: (payload: string) => void,
     onReconnect?: () => void,
+    onLost?: () => void,
   ): Promise<() => Promise<void>> {
     const quoted = quoteChannel(channel);
     if (this.closed) throw new Error("the database is closed");
-    const subscriber: Subscriber = { onPayload, onReconnect };
+    const subscriber: Subscriber = { onPayload, onReconnect, onLost };
     let entry = this.channels.get(channel);
     if (!entry) {
       const created: Channel = { subscribers: new Set(), ready: Promise.resolve() };
@@ -93,6 +107,7 @@ export class PgListener {
     if (this.closed) return;
     this.closed = true;
     this.channels.clear();
+    clearInterval(this.heartbeat);
     if (this.retryTimer) clearTimeout(this.retryTimer);
     const client = this.client ?? (await this.connecting?.catch(() => undefined));
     this.client = undefined;
@@ -127,13 +142,42 @@ export class PgListener {
     }
     this.client = client;
     this.attempt = 0;
+    this.startHeartbeat(client);
     return client;
+  }
+
+  /** Asks the listening connection `select 1` every heartbeatMs; no answer within it counts as lost. */
+  private startHeartbeat(client: Client): void {
+    clearInterval(this.heartbeat);
+    let pending = false;
+    this.heartbeat = setInterval(() => {
+      if (this.client !== client) return;
+      if (pending) {
+        // The previous probe never came back: the connection is dead even though nothing said so.
+        this.lost(client);
+        return;
+      }
+      pending = true;
+      client.query("select 1").then(
+        () => {
+          pending = false;
+        },
+        () => this.lost(client),
+      );
+    }, this.heartbeatMs);
+    this.heartbeat.unref?.();
   }
 
   private lost(client: Client): void {
     if (this.client !== client) return; // failures while opening are handled by open() itself
+    clearInterval(this.heartbeat);
+    this.heartbeat = undefined;
     this.client = undefined;
     client.end().catch(() => undefined);
+    // Until LISTEN runs again, notifications are missed: whoever trusts them must stop doing so now.
+    for (const entry of this.channels.values()) {
+      for (const subscriber of entry.subscribers) safely(subscriber.onLost);
+    }
     this.scheduleReconnect();
   }
 

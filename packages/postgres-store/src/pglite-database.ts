@@ -43,7 +43,7 @@ export function pgliteDatabase(instance: PGliteInterface, options: PGliteDatabas
     async listen(channel, onPayload) {
       quoteChannel(channel); // validates; PGlite splices the name into LISTEN itself
       // PGlite keeps one LISTEN per channel however many callbacks share it, and UNLISTENs after the
-      // last one goes; there is no connection to lose, so onReconnect never fires.
+      // last one goes; there is no connection to lose, so neither onReconnect nor onLost ever fires.
       const stop = await instance.listen(channel, onPayload);
       let stopped = false;
       return async () => {

@@ -35,68 +35,67 @@ function fakeDatabase(lastSeq: { value: number }) {
 
 const tick = () => new Promise((resolve) => setTimeout(resolve, 20));
 
-describe("PostgresEventLog.waitForEvents", () => {
-  it("LISTENs once per store instance, however many waiters there are", async () => {
+describe("PostgresEventLog.watch", () => {
+  it("LISTENs once per store instance, however many watchers there are", async () => {
     const { db, listeners } = fakeDatabase({ value: 1 });
     const log = new PostgresEventLog(db, { recheckIntervalMs: 60_000 });
-    const abort = new AbortController();
-    const waits = Array.from({ length: 25 }, () => log.waitForEvents(TASK, 1, abort.signal).catch(() => "aborted"));
+    const stops = Array.from({ length: 25 }, () => log.watch(TASK, () => {}));
     await tick();
     expect(listeners).toHaveLength(1);
     expect(listeners[0]?.channel).toBe(TASK_EVENTS_CHANNEL);
-    abort.abort();
-    expect(await Promise.all(waits)).toEqual(Array(25).fill("aborted"));
+    for (const stop of stops) stop();
     await log.close();
     expect(listeners).toHaveLength(0);
   });
 
-  it("wakes the waiters of the notified task that are behind the new seq, and only those", async () => {
+  it("tells each watcher of a notified task its newest seq, in single and batched payloads", async () => {
     const { db } = fakeDatabase({ value: 2 });
     const log = new PostgresEventLog(db, { recheckIntervalMs: 60_000 });
-    const abort = new AbortController();
-    const woke: string[] = [];
-    const behind = log.waitForEvents(TASK, 2, abort.signal).then(() => woke.push("behind"));
-    const ahead = log.waitForEvents(TASK, 3, abort.signal).then(
-      () => woke.push("ahead"),
-      () => undefined,
-    );
-    const otherTask = log.waitForEvents("0b8e7f9a-5a1b-4c3d-8e9f-0a1b2c3d4e5f", 2, abort.signal).then(
-      () => woke.push("other"),
-      () => undefined,
-    );
+    const other = "0b8e7f9a-5a1b-4c3d-8e9f-0a1b2c3d4e5f";
+    const seen: string[] = [];
+    const stopA = log.watch(TASK, (seq) => seen.push(`a:${seq}`));
+    const stopB = log.watch(TASK.toUpperCase(), (seq) => seen.push(`b:${seq}`));
+    const stopOther = log.watch(other, (seq) => seen.push(`other:${seq}`));
     await tick();
     await db.notify(TASK_EVENTS_CHANNEL, `${TASK} 3`);
-    await behind;
-    await tick();
-    expect(woke).toEqual(["behind"]);
-    abort.abort();
-    await Promise.all([ahead, otherTask]);
+    expect(seen).toEqual(["a:3", "b:3"]);
+    // One group commit names several tasks.
+    await db.notify(TASK_EVENTS_CHANNEL, `${TASK} 4,${other} 9`);
+    expect(seen).toEqual(["a:3", "b:3", "a:4", "b:4", "other:9"]);
+    stopB();
+    await db.notify(TASK_EVENTS_CHANNEL, `${TASK} 5`);
+    expect(seen.at(-1)).toBe("a:5");
+    expect(seen.filter((s) => s.startsWith("b:"))).toHaveLength(2);
+    stopA();
+    stopOther();
     await log.close();
   });
 
   it("ignores garbage notifications without throwing", async () => {
     const { db } = fakeDatabase({ value: 1 });
     const log = new PostgresEventLog(db, { recheckIntervalMs: 60_000 });
-    const abort = new AbortController();
-    const waiting = log.waitForEvents(TASK, 1, abort.signal).catch(() => "aborted");
+    const seen: unknown[] = [];
+    const stop = log.watch(TASK, (seq) => seen.push(seq));
     await tick();
     await db.notify(TASK_EVENTS_CHANNEL, "");
     await db.notify(TASK_EVENTS_CHANNEL, "no spaces here");
-    abort.abort();
-    expect(await waiting).toBe("aborted");
+    await db.notify(TASK_EVENTS_CHANNEL, ",,,");
+    expect(seen).toEqual([]);
+    stop();
     await log.close();
   });
 });
 
 describe("PostgresEventLog's safety re-read", () => {
-  it("re-reads all waiting tasks in one query per interval, however many streams wait", async () => {
+  it("re-reads all watched tasks in one query per interval, however many streams watch", async () => {
     const tasks = Array.from({ length: 5 }, (_, i) => `7d0f4d3e-1c7a-4a53-9d1e-3f1f2a0c9b2${i}`);
     const sql: string[] = [];
     const db: Database = {
       kind: "pglite",
       async query<Row>(text: string, params?: readonly unknown[]): Promise<QueryResult<Row>> {
         sql.push(text);
-        const ids = text.includes("any(") ? (params?.[0] as string[]) : [params?.[0] as string];
+        // The first task is gone (deleted); the others are at seq 1.
+        const ids = ((params ?? [])[0] as string[]).filter((id) => id !== tasks[0]);
         return { rows: ids.map((id) => ({ id, last_seq: 1 })) as Row[], rowCount: ids.length };
       },
       async exec() {},
@@ -110,16 +109,17 @@ describe("PostgresEventLog's safety re-read", () => {
       async close() {},
     };
     const log = new PostgresEventLog(db, { recheckIntervalMs: 30 });
-    const abort = new AbortController();
-    const waits = tasks.flatMap((id) =>
-      Array.from({ length: 20 }, () => log.waitForEvents(id, 1, abort.signal).catch(() => "aborted")),
+    const told = new Map<string, Array<number | undefined>>();
+    const stops = tasks.flatMap((id) =>
+      Array.from({ length: 20 }, () => log.watch(id, (seq) => told.set(id, [...(told.get(id) ?? []), seq]))),
     );
     await new Promise((resolve) => setTimeout(resolve, 200));
     const sweeps = sql.filter((text) => text.includes("any(")).length;
     expect(sweeps).toBeGreaterThanOrEqual(2);
-    expect(sweeps).toBeLessThanOrEqual(8); // one per interval, not one per waiter (100 waiters)
-    abort.abort();
-    expect(new Set(await Promise.all(waits))).toEqual(new Set(["aborted"]));
+    expect(sweeps).toBeLessThanOrEqual(8); // one per interval, not one per watcher (100 watchers)
+    expect(told.get(tasks[0] as string)?.[0]).toBeUndefined(); // gone: "read and see"
+    expect(told.get(tasks[1] as string)?.[0]).toBe(1);
+    for (const stop of stops) stop();
     await log.close();
   });
 });

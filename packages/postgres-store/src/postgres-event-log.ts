@@ -3,47 +3,56 @@ import {
   type EventLog,
   isTerminalState,
   type NewTaskEvent,
+  type NumberedAppend,
   type StoredTaskEvent,
   type Task,
+  type TaskChangeListener,
 } from "@a2a-partner/a2a-core";
 import type { Database } from "./database.js";
+import { GroupCommitWriter } from "./group-commit-writer.js";
 import { isUuid, sqlTimestamp, TASK_EVENT_COLUMNS, type TaskEventRow, toStoredEvent } from "./rows.js";
+import { parseTaskEventsPayload, TASK_EVENTS_CHANNEL } from "./task-events-channel.js";
 
-/** The channel appends NOTIFY on; the payload is `<taskId> <seq>`. */
-export const TASK_EVENTS_CHANNEL = "a2a_task_events";
+export { TASK_EVENTS_CHANNEL } from "./task-events-channel.js";
 
 export interface PostgresEventLogOptions {
   /**
-   * How often the waiting tasks' newest sequence numbers are re-read, in case a notification was lost.
-   * One query covers every waiter of this instance, however many streams are open. Default 5000 ms.
+   * How often the watched tasks' newest sequence numbers are re-read, in case a notification was lost.
+   * One query covers every watched task of this instance, however many streams are open. Default 5000 ms.
    */
   recheckIntervalMs?: number;
+  /** The writer owner-numbered appends go through; by default one of its own. Share it to batch more. */
+  writer?: GroupCommitWriter;
 }
 
 const DEFAULT_READ_LIMIT = 1000;
 
-interface Waiter {
-  afterSeq: number;
-  wake(): void;
-}
-
 /**
- * The task event log in PostgreSQL (or PGlite). Appends serialise per task on the task row's lock and
- * NOTIFY inside their transaction, so the wake-up goes out exactly when the event becomes visible, to
- * every process listening on this database. Each instance shares one LISTEN among all its waiters.
+ * The task event log in PostgreSQL (or PGlite). Events numbered by a task's runner go through the
+ * process's group-commit writer; other appends serialise per task on the task row's lock. Every write
+ * NOTIFYs inside its transaction, so the wake-up goes out exactly when the event becomes visible, to
+ * every process listening on this database. Each instance shares one LISTEN among all its watchers.
  */
 export class PostgresEventLog implements EventLog {
-  private readonly waiters = new Map<string, Set<Waiter>>();
+  private readonly watchers = new Map<string, Set<TaskChangeListener>>();
   private readonly recheckIntervalMs: number;
+  readonly writer: GroupCommitWriter;
   private listening: Promise<void> | undefined;
   private stopListening: (() => Promise<void>) | undefined;
   private sweepTimer: ReturnType<typeof setInterval> | undefined;
+  private sweeping = false;
+  private sweepAgain = false;
 
   constructor(
     private readonly db: Database,
     options: PostgresEventLogOptions = {},
   ) {
     this.recheckIntervalMs = Math.max(10, options.recheckIntervalMs ?? 5_000);
+    this.writer = options.writer ?? new GroupCommitWriter(db);
+  }
+
+  appendNumbered(append: NumberedAppend): Promise<boolean> {
+    return this.writer.appendNumbered(append);
   }
 
   async append(taskId: string, entry: NewTaskEvent): Promise<StoredTaskEvent | undefined> {
@@ -86,53 +95,38 @@ export class PostgresEventLog implements EventLog {
     const { rows } = await this.db.query<TaskEventRow>(
       `select ${TASK_EVENT_COLUMNS} from task_events where task_id = $1 and seq > $2 order by seq limit $3`,
       [taskId, after, max],
+      { name: "a2a_read_events" },
     );
     return rows.map(toStoredEvent);
   }
 
-  async waitForEvents(taskId: string, afterSeq: number, signal: AbortSignal): Promise<void> {
-    signal.throwIfAborted();
-    // LISTEN before the first read: an append committed after that read is then sure to wake us. If
-    // LISTEN fails, the periodic re-read below still ends the wait.
-    await this.ensureListening().catch(() => undefined);
-    signal.throwIfAborted();
+  watch(taskId: string, listener: TaskChangeListener): () => void {
     const key = taskId.toLowerCase(); // notifications carry the canonical (lower-case) spelling
-    return new Promise<void>((resolve, reject) => {
-      let settled = false;
-      const settle = (finish: () => void) => {
-        if (settled) return;
-        settled = true;
-        signal.removeEventListener("abort", onAbort);
-        const set = this.waiters.get(key);
-        set?.delete(waiter);
-        if (set?.size === 0) this.waiters.delete(key);
-        finish();
-      };
-      const onAbort = () => settle(() => reject(signal.reason));
-      const waiter: Waiter = { afterSeq, wake: () => settle(resolve) };
-      // An append that committed between the caller's last read and this registration sent its NOTIFY
-      // before anyone waited for it: one read closes that gap.
-      const checkNow = async () => {
-        try {
-          const newest = await this.newestSeq(taskId);
-          if (newest === undefined || newest > afterSeq) settle(resolve);
-        } catch {
-          settle(resolve); // a spurious wake-up: the caller's next read reports what is wrong
-        }
-      };
-      let set = this.waiters.get(key);
-      if (!set) {
-        set = new Set();
-        this.waiters.set(key, set);
-      }
-      set.add(waiter);
-      signal.addEventListener("abort", onAbort, { once: true });
-      this.ensureSweep();
-      void checkNow();
-    });
+    let set = this.watchers.get(key);
+    if (!set) {
+      set = new Set();
+      this.watchers.set(key, set);
+    }
+    set.add(listener);
+    // LISTEN is shared and started once; until it runs (or if it cannot), the periodic re-check covers.
+    if (!this.listening) void this.ensureListening().catch(() => undefined);
+    this.ensureSweep();
+    let stopped = false;
+    return () => {
+      if (stopped) return;
+      stopped = true;
+      const current = this.watchers.get(key);
+      current?.delete(listener);
+      if (current?.size === 0) this.watchers.delete(key);
+    };
   }
 
-  /** Stops this instance's LISTEN. Waiters still pending end on their next periodic re-read. */
+  /** Starts this instance's LISTEN now rather than at the first watch (resolves once it runs). */
+  listen(): Promise<void> {
+    return this.ensureListening();
+  }
+
+  /** Stops this instance's LISTEN and the re-check. */
   async close(): Promise<void> {
     clearInterval(this.sweepTimer);
     this.sweepTimer = undefined;
@@ -142,56 +136,63 @@ export class PostgresEventLog implements EventLog {
     await stop?.();
   }
 
-  /** One periodic sweep for all waiters, running only while there are any. */
+  /** One periodic re-check for all watched tasks, running only while there are any. */
   private ensureSweep(): void {
     if (this.sweepTimer) return;
     this.sweepTimer = setInterval(() => void this.sweep(), this.recheckIntervalMs);
     this.sweepTimer.unref?.();
   }
 
-  /** Wakes every waiter whose task moved past its sequence number (or vanished), in one query. */
-  private async sweep(): Promise<void> {
-    if (this.waiters.size === 0) {
+  /** Tells every watcher its task's newest sequence number (undefined: no such task), in one query. */
+  private async sweep(urgent = false): Promise<void> {
+    if (this.watchers.size === 0) {
       clearInterval(this.sweepTimer);
       this.sweepTimer = undefined;
       return;
     }
-    const ids = [...this.waiters.keys()].filter(isUuid);
+    if (this.sweeping) {
+      // A slow database: a periodic tick is skipped rather than piled up; a check asked for because
+      // notifications may have been missed runs right after the one under way.
+      if (urgent) this.sweepAgain = true;
+      return;
+    }
+    this.sweeping = true;
     try {
+      const ids = [...this.watchers.keys()].filter(isUuid);
       const { rows } = await this.db.query<{ id: string; last_seq: number }>(
         "select id, last_seq from tasks where id = any($1::uuid[])",
         [ids],
       );
       const newest = new Map(rows.map((row) => [String(row.id).toLowerCase(), row.last_seq]));
-      for (const [taskId, set] of [...this.waiters.entries()]) {
-        const seq = newest.get(taskId);
-        for (const waiter of [...set]) if (seq === undefined || seq > waiter.afterSeq) waiter.wake();
-      }
+      for (const [taskId, set] of [...this.watchers.entries()]) notifyAll(set, newest.get(taskId));
     } catch {
-      // Unreachable database: wake everyone; each caller's next read reports the failure (a stream then
+      // Unreachable database: tell everyone; each watcher's next read reports the failure (a stream then
       // ends cleanly and its client reattaches, perhaps to an instance that can reach the database).
-      this.wakeAll();
+      this.notifyEveryone();
+    } finally {
+      this.sweeping = false;
+      if (this.sweepAgain) {
+        this.sweepAgain = false;
+        void this.sweep(true);
+      }
     }
-  }
-
-  /** The newest sequence number of the task, or undefined when there is no such task. */
-  private async newestSeq(taskId: string): Promise<number | undefined> {
-    if (!isUuid(taskId)) return undefined;
-    const { rows } = await this.db.query<{ last_seq: number }>("select last_seq from tasks where id = $1", [taskId]);
-    return rows[0]?.last_seq;
   }
 
   private ensureListening(): Promise<void> {
     this.listening ??= this.db
       .listen(TASK_EVENTS_CHANNEL, (payload) => this.onNotification(payload), {
-        onReconnect: () => this.wakeAll(),
+        // Notifications may be missed from the moment the connection drops: every watched task is
+        // checked now, in one query (which fails fast during an outage, and then every watcher hears
+        // "read and see", so streams end and their clients reattach), and again once LISTEN is back.
+        onLost: () => void this.sweep(true),
+        onReconnect: () => void this.sweep(true),
       })
       .then(
         (stop) => {
           this.stopListening = stop;
         },
         (error: unknown) => {
-          this.listening = undefined; // the next waiter tries again
+          this.listening = undefined; // the next watcher tries again
           throw error;
         },
       );
@@ -199,16 +200,23 @@ export class PostgresEventLog implements EventLog {
   }
 
   private onNotification(payload: string): void {
-    const [taskId = "", seqText = ""] = payload.split(" ");
-    const set = this.waiters.get(taskId.toLowerCase());
-    if (!set) return;
-    const seq = Number(seqText);
-    for (const waiter of [...set]) {
-      if (!Number.isFinite(seq) || seq > waiter.afterSeq) waiter.wake();
+    for (const [taskId, seq] of parseTaskEventsPayload(payload)) {
+      const set = this.watchers.get(taskId);
+      if (set) notifyAll(set, seq);
     }
   }
 
-  private wakeAll(): void {
-    for (const set of [...this.waiters.values()]) for (const waiter of [...set]) waiter.wake();
+  private notifyEveryone(): void {
+    for (const set of [...this.watchers.values()]) notifyAll(set, undefined);
+  }
+}
+
+function notifyAll(set: Set<TaskChangeListener>, newest: number | undefined): void {
+  for (const listener of [...set]) {
+    try {
+      listener(newest);
+    } catch {
+      // A watcher's failure is its own; the others still hear of the change.
+    }
   }
 }

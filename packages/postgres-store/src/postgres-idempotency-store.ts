@@ -1,9 +1,10 @@
 import type { CreateOrGetResult, IdempotencyStore, NewTask, TaskRecord } from "@a2a-partner/a2a-core";
+import { asRequestDataError } from "./data-error.js";
 import type { Database } from "./database.js";
-import { insertTask } from "./insert-task.js";
+import { startTask } from "./insert-task.js";
 import { isUuid, TASK_COLUMNS, type TaskRow, toTaskRecord } from "./rows.js";
 
-/** How often a key whose task vanished between our insert and our read is tried again. */
+/** How often a start is asked again when a concurrent start with the same key was not yet visible. */
 const ATTEMPTS = 3;
 
 /**
@@ -16,10 +17,15 @@ export class PostgresIdempotencyStore implements IdempotencyStore {
 
   async get(workspaceId: string, messageId: string): Promise<TaskRecord | undefined> {
     if (!isUuid(workspaceId)) return undefined;
-    const { rows } = await this.db.query<TaskRow>(
-      `select ${TASK_COLUMNS} from tasks where workspace_id = $1 and message_id = $2`,
-      [workspaceId, messageId],
-    );
+    const { rows } = await this.db
+      .query<TaskRow>(`select ${TASK_COLUMNS} from tasks where workspace_id = $1 and message_id = $2`, [
+        workspaceId,
+        messageId,
+      ])
+      .catch((error: unknown) => {
+        // The messageId comes straight from the request.
+        throw asRequestDataError(error);
+      });
     const row = rows[0];
     return row ? toTaskRecord(row) : undefined;
   }
@@ -27,13 +33,10 @@ export class PostgresIdempotencyStore implements IdempotencyStore {
   async createOrGet(messageId: string, input: NewTask): Promise<CreateOrGetResult> {
     if (!isUuid(input.workspaceId)) throw new TypeError("workspaceId must be a UUID");
     for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-      const created = await this.db.transaction((tx) => insertTask(tx, input, messageId));
-      if (created) return { record: created, created: true };
-      // Read after the insert's transaction: the conflicting row is committed by then, whatever the
-      // session's isolation level.
-      const record = await this.get(input.workspaceId, messageId);
-      if (record) return { record, created: false };
+      // One round trip: the new task, or the one the key already names.
+      const started = await startTask(this.db, input, messageId);
+      if (started) return started;
     }
-    throw new Error("the task for this messageId was deleted while it was being started; retry");
+    throw new Error("the task for this messageId could not be read while it was being started; retry");
   }
 }

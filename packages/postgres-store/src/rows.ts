@@ -76,3 +76,11 @@ export function sqlTimestamp(value: string, what: string): string {
   if (Number.isNaN(time)) throw new TypeError(`${what} must be an ISO-8601 timestamp`);
   return new Date(time).toISOString();
 }
+
+/** A lease duration in milliseconds as SQL receives it; anything but a finite number is a caller bug. */
+export function leaseDuration(durationMs: number): number {
+  if (typeof durationMs !== "number" || !Number.isFinite(durationMs)) {
+    throw new TypeError("lease.durationMs must be a finite number of milliseconds");
+  }
+  return durationMs;
+}

@@ -2,7 +2,15 @@ import { randomUUID } from "node:crypto";
 import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { NewTask, NewTaskEvent, StoredTaskEvent, Task } from "@a2a-partner/a2a-core";
+import {
+  applyTaskEvent,
+  ERROR_CODES,
+  isA2AError,
+  type NewTask,
+  type NewTaskEvent,
+  type StoredTaskEvent,
+  type Task,
+} from "@a2a-partner/a2a-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../src/database.js";
 import {
@@ -42,6 +50,7 @@ export interface SuiteContext {
 }
 
 const FAR_FUTURE = "2100-01-01T00:00:00.000Z";
+const HOUR_MS = 3_600_000;
 
 export function defineStoreSuite(name: string, makeTarget: () => Promise<SuiteTarget>, options: SuiteOptions = {}) {
   describe.skipIf(options.skip ?? false)(name, () => {
@@ -73,7 +82,7 @@ export function defineStoreSuite(name: string, makeTarget: () => Promise<SuiteTa
           artifacts: [],
           metadata: { storeId: "store-001" },
         },
-        lease: overrides.lease ?? { owner: "runner-a", expiresAt: FAR_FUTURE },
+        lease: overrides.lease ?? { owner: "runner-a", durationMs: HOUR_MS },
         createdAt,
       };
     };
@@ -261,14 +270,19 @@ export function defineStoreSuite(name: string, makeTarget: () => Promise<SuiteTa
     describe("TaskStore", () => {
       it("creates a task with its seq-1 task event and gets it back", async () => {
         const input = newTask(context.workspaceA);
+        const before = Date.now();
         const record = await context.stores.tasks.create(input);
         expect(record).toEqual({
           workspaceId: input.workspaceId,
           task: input.task,
           lastSeq: 1,
-          lease: input.lease,
+          lease: { owner: "runner-a", expiresAt: expect.any(String) },
           createdAt: input.createdAt,
         });
+        // The lease runs from the store's clock (here on the same machine as the test's).
+        const expiresAt = Date.parse(record.lease?.expiresAt ?? "");
+        expect(expiresAt).toBeGreaterThanOrEqual(before + HOUR_MS - 2_000);
+        expect(expiresAt).toBeLessThanOrEqual(Date.now() + HOUR_MS + 2_000);
         expect(await context.stores.tasks.get(context.workspaceA, input.task.id)).toEqual(record);
         const events = await context.stores.events.readAfter(input.task.id, 0);
         expect(events).toEqual([
@@ -292,39 +306,30 @@ export function defineStoreSuite(name: string, makeTarget: () => Promise<SuiteTa
         expect(await context.stores.events.readAfter(input.task.id, 0)).toHaveLength(1);
       });
 
-      it("lists orphaned tasks (live, lease expired) oldest first, and renews only the owner's live leases", async () => {
-        const expired = (owner: string, day: number) => ({ owner, expiresAt: `2000-01-0${day}T00:00:00.000Z` });
-        const orphanA = await context.stores.tasks.create(
-          newTask(context.workspaceA, { lease: expired("runner-a", 1) }),
-        );
-        const healthy = await context.stores.tasks.create(
-          newTask(context.workspaceA, { lease: { owner: "runner-a", expiresAt: "2001-06-01T00:00:00.000Z" } }),
-        );
-        const orphanB = await context.stores.tasks.create(
-          newTask(context.workspaceB, { lease: expired("runner-b", 2) }),
-        );
-        const ended = await context.stores.tasks.create(newTask(context.workspaceA, { lease: expired("runner-a", 3) }));
+      it("lists orphaned tasks (live, lease expired by the store's clock) oldest first, renews only the owner's live leases", async () => {
+        const lease = (owner: string, durationMs: number) => ({ lease: { owner, durationMs } });
+        const orphanA = await context.stores.tasks.create(newTask(context.workspaceA, lease("runner-a", -60_000)));
+        const healthy = await context.stores.tasks.create(newTask(context.workspaceA, lease("runner-a", HOUR_MS)));
+        const orphanB = await context.stores.tasks.create(newTask(context.workspaceB, lease("runner-b", -30_000)));
+        const ended = await context.stores.tasks.create(newTask(context.workspaceA, lease("runner-a", -10_000)));
         await context.stores.events.append(ended.task.id, finished(ended.task));
-        const now = "2001-01-01T00:00:00.000Z";
 
-        const orphaned = await context.stores.tasks.listOrphaned(now, 10);
+        const orphaned = await context.stores.tasks.listOrphaned(10);
         expect(orphaned.map((r) => r.task.id)).toEqual([orphanA.task.id, orphanB.task.id]);
         expect(orphaned[1]).toEqual(orphanB);
-        expect((await context.stores.tasks.listOrphaned(now, 1)).map((r) => r.task.id)).toEqual([orphanA.task.id]);
+        expect((await context.stores.tasks.listOrphaned(1)).map((r) => r.task.id)).toEqual([orphanA.task.id]);
 
-        const later = "2001-12-31T00:00:00.000Z";
         const renewed = await context.stores.tasks.renewLeases(
           "runner-a",
           [orphanA.task.id, healthy.task.id, orphanB.task.id, ended.task.id, randomUUID(), "junk"],
-          later,
+          HOUR_MS,
         );
         expect(renewed).toEqual([orphanA.task.id, healthy.task.id]);
-        expect((await context.stores.tasks.get(context.workspaceA, orphanA.task.id))?.lease).toEqual({
-          owner: "runner-a",
-          expiresAt: later,
-        });
-        expect((await context.stores.tasks.listOrphaned(now, 10)).map((r) => r.task.id)).toEqual([orphanB.task.id]);
-        expect(await context.stores.tasks.renewLeases("runner-a", [], later)).toEqual([]);
+        const renewedLease = (await context.stores.tasks.get(context.workspaceA, orphanA.task.id))?.lease;
+        expect(renewedLease?.owner).toBe("runner-a");
+        expect(Date.parse(renewedLease?.expiresAt ?? "")).toBeGreaterThan(Date.now() + HOUR_MS - 60_000);
+        expect((await context.stores.tasks.listOrphaned(10)).map((r) => r.task.id)).toEqual([orphanB.task.id]);
+        expect(await context.stores.tasks.renewLeases("runner-a", [], HOUR_MS)).toEqual([]);
       });
     });
 
@@ -418,71 +423,234 @@ export function defineStoreSuite(name: string, makeTarget: () => Promise<SuiteTa
         expect((await read(task.id, Number.NaN)).map((e) => e.seq)).toEqual([1, 2, 3, 4, 5]);
       });
 
-      it("resolves waitForEvents at once when a newer event exists or the task is unknown", async () => {
+      it("stores events numbered by the task's runner, refusing one once somebody else wrote", async () => {
         const { task } = await context.stores.tasks.create(newTask(context.workspaceA));
-        const signal = new AbortController().signal;
-        await expect(context.stores.events.waitForEvents(task.id, 0, signal)).resolves.toBeUndefined();
-        await expect(context.stores.events.waitForEvents(randomUUID(), 0, signal)).resolves.toBeUndefined();
-        await expect(context.stores.events.waitForEvents("not-a-uuid", 0, signal)).resolves.toBeUndefined();
+        const numbered = (seq: number, entry = update(task, seq)) => ({
+          taskId: task.id,
+          prevSeq: seq - 1,
+          events: [{ taskId: task.id, seq, ...entry }],
+          snapshot: applyTaskEvent(task, entry.result),
+        });
+        await expect(context.stores.events.appendNumbered(numbered(2))).resolves.toBe(true);
+        // A cancel through another instance takes seq 3; the runner's own seq 3 is refused, not stored.
+        await context.otherStores.events.append(task.id, finished(task, "canceled"));
+        await expect(context.stores.events.appendNumbered(numbered(3))).resolves.toBe(false);
+        const log = await context.stores.events.readAfter(task.id, 0);
+        expect(log.map((e) => [e.seq, e.event])).toEqual([
+          [1, "task"],
+          [2, "update"],
+          [3, "finished"],
+        ]);
+        const record = await context.stores.tasks.get(context.workspaceA, task.id);
+        expect(record?.lastSeq).toBe(3);
+        expect(record?.task.status.state).toBe("canceled");
       });
 
-      it("wakes a waiter when another database instance appends (NOTIFY across instances)", async () => {
+      it("stores several numbered events of one task together, or none of them", async () => {
         const { task } = await context.stores.tasks.create(newTask(context.workspaceA));
-        const abort = new AbortController();
-        let woke = false;
-        const waiting = context.stores.events.waitForEvents(task.id, 1, abort.signal).then(() => {
-          woke = true;
+        const artifact: NewTaskEvent = {
+          event: "update",
+          createdAt: clock(),
+          result: {
+            kind: "artifact-update",
+            taskId: task.id,
+            contextId: task.contextId,
+            artifact: { artifactId: "report", parts: [{ kind: "text", text: "done" }] },
+          },
+        };
+        const end = finished(task, "completed");
+        const snapshot = applyTaskEvent(applyTaskEvent(task, artifact.result), end.result);
+        const both = (prevSeq: number) => ({
+          taskId: task.id,
+          prevSeq,
+          events: [
+            { taskId: task.id, seq: prevSeq + 1, ...artifact },
+            { taskId: task.id, seq: prevSeq + 2, ...end },
+          ],
+          snapshot,
+        });
+        // Numbered from the wrong place: refused, and neither event is stored.
+        await expect(context.stores.events.appendNumbered(both(2))).resolves.toBe(false);
+        expect(await context.stores.events.readAfter(task.id, 1)).toEqual([]);
+        await expect(context.stores.events.appendNumbered(both(1))).resolves.toBe(true);
+        const log = await context.otherStores.events.readAfter(task.id, 1);
+        expect(log.map((e) => [e.seq, e.event])).toEqual([
+          [2, "update"],
+          [3, "finished"],
+        ]);
+        const record = await context.otherStores.tasks.get(context.workspaceA, task.id);
+        expect(record?.lastSeq).toBe(3);
+        expect(record?.task.status.state).toBe("completed");
+        expect(record?.task.artifacts.map((a) => a.artifactId)).toEqual(["report"]);
+      });
+
+      it("commits concurrent numbered appends of many tasks together, each durable when it resolves", async () => {
+        const tasks = await Promise.all(
+          Array.from({ length: 40 }, () => context.stores.tasks.create(newTask(context.workspaceA))),
+        );
+        const results = await Promise.all(
+          tasks.map(({ task }) => {
+            const entry = update(task, 50);
+            return context.stores.events.appendNumbered({
+              taskId: task.id,
+              prevSeq: 1,
+              events: [{ taskId: task.id, seq: 2, ...entry }],
+              snapshot: applyTaskEvent(task, entry.result),
+            });
+          }),
+        );
+        expect(results).toEqual(Array(40).fill(true));
+        // Read through the other instance: what resolved is in the database for everyone.
+        for (const { task } of tasks) {
+          expect((await context.otherStores.events.readAfter(task.id, 1)).map((e) => e.seq)).toEqual([2]);
+          expect((await context.otherStores.tasks.get(context.workspaceA, task.id))?.lastSeq).toBe(2);
+        }
+      });
+
+      it("commits rows of several tables with events together; a bad row fails alone, its neighbours land", async () => {
+        const { writer } = context.stores.events;
+        const { task } = await context.stores.tasks.create(newTask(context.workspaceA));
+        const workflow = await context.db.query<{ id: string }>(
+          "insert into workflows (workspace_id, name) values ($1, $2) returning id",
+          [context.workspaceA, `wf-${randomUUID()}`],
+        );
+        const workflowId = workflow.rows[0]?.id as string;
+        const executionId = randomUUID();
+        const entry = update(task, 20);
+        const at = new Date();
+        await Promise.all([
+          writer.insertRows(
+            "workflow_executions",
+            ["id", "workspace_id", "workflow_id", "task_id", "status", "started_at"],
+            [
+              {
+                id: executionId,
+                workspace_id: context.workspaceA,
+                workflow_id: workflowId,
+                task_id: task.id,
+                status: "running",
+                started_at: at,
+              },
+            ],
+          ),
+          writer.insertRows(
+            "telemetry_events",
+            ["workspace_id", "event_type", "payload", "occurred_at"],
+            [
+              { workspace_id: context.workspaceA, event_type: "robot.moved", payload: { x: 1, y: 2 }, occurred_at: at },
+              {
+                workspace_id: context.workspaceA,
+                event_type: "battery.level",
+                payload: { percent: 80 },
+                occurred_at: at,
+              },
+            ],
+          ),
+          context.stores.events.appendNumbered({
+            taskId: task.id,
+            prevSeq: 1,
+            events: [{ taskId: task.id, seq: 2, ...entry }],
+            snapshot: applyTaskEvent(task, entry.result),
+          }),
+        ]);
+        const telemetry = await context.db.query<{ payload: unknown }>(
+          "select payload from telemetry_events where workspace_id = $1 and occurred_at = $2 order by event_type",
+          [context.workspaceA, at],
+        );
+        expect(telemetry.rows.map((r) => r.payload)).toEqual([{ percent: 80 }, { x: 1, y: 2 }]);
+
+        // A node execution of an execution that does not exist violates a foreign key: only it fails.
+        const [bad, good] = await Promise.allSettled([
+          writer.insertRows(
+            "workflow_node_executions",
+            ["workspace_id", "workflow_execution_id", "workflow_id", "node_name", "status", "started_at"],
+            [
+              {
+                workspace_id: context.workspaceA,
+                workflow_execution_id: randomUUID(),
+                workflow_id: workflowId,
+                node_name: "ghost",
+                status: "completed",
+                started_at: at,
+              },
+            ],
+          ),
+          writer.updateRows(
+            "workflow_executions",
+            "id",
+            ["status", "finished_at"],
+            [{ id: executionId, status: "completed", finished_at: at }],
+          ),
+        ]);
+        expect(bad.status).toBe("rejected");
+        expect(good.status).toBe("fulfilled");
+        const execution = await context.db.query<{ status: string }>(
+          "select status from workflow_executions where id = $1",
+          [executionId],
+        );
+        expect(execution.rows[0]?.status).toBe("completed");
+        await expect(writer.insertRows("tasks; drop table tasks", ["id"], [{ id: 1 }])).rejects.toThrow(/identifier/);
+
+        // A value with no JSON form fails only the write that holds it.
+        const [unserializable, fine] = await Promise.allSettled([
+          writer.insertRows(
+            "telemetry_events",
+            ["workspace_id", "event_type", "payload", "occurred_at"],
+            [{ workspace_id: context.workspaceA, event_type: "bad", payload: { n: 1n }, occurred_at: at }],
+          ),
+          writer.updateRows("workflow_executions", "id", ["status"], [{ id: executionId, status: "failed" }]),
+        ]);
+        expect(unserializable.status).toBe("rejected");
+        expect(fine.status).toBe("fulfilled");
+      });
+
+      it("tells a watcher on another database instance about an append (NOTIFY across instances)", async () => {
+        const { task } = await context.stores.tasks.create(newTask(context.workspaceA));
+        const told: Array<number | undefined> = [];
+        let stop = () => {};
+        const changed = new Promise<void>((resolve) => {
+          stop = context.stores.events.watch(task.id, (seq) => {
+            told.push(seq);
+            resolve();
+          });
         });
         await sleep(300);
-        expect(woke).toBe(false); // nothing new yet: it really waits
+        expect(told).toEqual([]); // nothing new yet: it really waits
         const appendedAt = Date.now();
         await context.otherStores.events.append(task.id, update(task, 5));
-        // The re-read interval is a minute: only the notification can wake it this fast.
-        await within(5_000, waiting);
+        // The re-read interval is a minute: only the notification can be this fast.
+        await within(5_000, changed);
         expect(Date.now() - appendedAt).toBeLessThan(5_000);
-        expect((await context.stores.events.readAfter(task.id, 1)).map((e) => e.seq)).toEqual([2]);
+        expect(told).toEqual([2]);
+        stop();
       });
 
-      it("wakes only waiters behind the new event", async () => {
+      it("stops telling a watcher once it stops watching", async () => {
         const { task } = await context.stores.tasks.create(newTask(context.workspaceA));
-        await context.stores.events.append(task.id, update(task, 1)); // seq 2
-        const abort = new AbortController();
-        let ahead = false;
-        const aheadWaiter = context.stores.events.waitForEvents(task.id, 2, abort.signal).then(
-          () => {
-            ahead = true;
-          },
-          () => undefined,
-        );
-        await sleep(100);
-        // A notification for seq 2 again (as a slow duplicate would be) must not wake a waiter at seq 2.
-        await context.other.notify("a2a_task_events", `${task.id} 2`);
+        const told: Array<number | undefined> = [];
+        const stop = context.stores.events.watch(task.id, (seq) => told.push(seq));
+        await sleep(200);
+        stop();
+        await context.otherStores.events.append(task.id, update(task, 1));
         await sleep(300);
-        expect(ahead).toBe(false);
-        abort.abort(new Error("done"));
-        await aheadWaiter;
+        expect(told).toEqual([]);
       });
 
-      it("rejects waitForEvents with the signal's reason on abort", async () => {
-        const { task } = await context.stores.tasks.create(newTask(context.workspaceA));
-        const abort = new AbortController();
-        const reason = new Error("client went away");
-        const waiting = context.stores.events.waitForEvents(task.id, 1, abort.signal);
-        setTimeout(() => abort.abort(reason), 100);
-        await expect(waiting).rejects.toBe(reason);
-        const aborted = new AbortController();
-        aborted.abort(reason);
-        await expect(context.stores.events.waitForEvents(task.id, 1, aborted.signal)).rejects.toBe(reason);
-      });
-
-      it("re-reads on its own, so a lost notification cannot hang a waiter", async () => {
+      it("re-reads on its own, so a lost notification cannot leave a watcher uninformed", async () => {
         const events = createPostgresStores(context.db, { recheckIntervalMs: 50 }).events;
         const { task } = await context.stores.tasks.create(newTask(context.workspaceA));
-        const waiting = events.waitForEvents(task.id, 1, new AbortController().signal);
+        const told = new Promise<number | undefined>((resolve) => {
+          const stop = events.watch(task.id, (seq) => {
+            if (seq === 2) {
+              stop();
+              resolve(seq);
+            }
+          });
+        });
         await sleep(100);
         // A change that sends no notification at all.
         await context.db.query("update tasks set last_seq = 2 where id = $1", [task.id]);
-        await within(3_000, waiting);
+        await expect(within(3_000, told)).resolves.toBe(2);
         await events.close();
       });
     });
@@ -531,6 +699,37 @@ export function defineStoreSuite(name: string, makeTarget: () => Promise<SuiteTa
         const otherWorkspace = await context.stores.idempotency.createOrGet(messageId, newTask(context.workspaceB));
         expect([first.created, otherKey.created, otherWorkspace.created]).toEqual([true, true, true]);
         expect(new Set([first, otherKey, otherWorkspace].map((r) => r.record.task.id)).size).toBe(3);
+      });
+    });
+
+    describe("request data the database refuses", () => {
+      // A value PostgreSQL refuses (SQLSTATE class 22) came from the request: the store says -32602 (the
+      // handler answers it as is), never a bare driver error that the handler would answer as an outage.
+      const withLoneSurrogate = (workspaceId: string) => {
+        const input = newTask(workspaceId);
+        input.task.history[0] = { role: "user", parts: [{ kind: "text", text: "restock \ud800 aisle 4" }] };
+        return input;
+      };
+      const expectInvalidParams = (error: unknown) => {
+        expect(isA2AError(error) && error.code).toBe(ERROR_CODES.InvalidParams);
+        expect((error as Error).message).not.toMatch(/json|syntax|unicode/i);
+        expect(((error as Error).cause as { code?: string }).code).toMatch(/^22/);
+      };
+
+      it("answers a task it cannot store with InvalidParamsError, and stores nothing", async () => {
+        const input = withLoneSurrogate(context.workspaceA);
+        expectInvalidParams(await context.stores.tasks.create(input).catch((error: unknown) => error));
+        expect(await context.stores.tasks.get(context.workspaceA, input.task.id)).toBeUndefined();
+      });
+
+      it("does the same for an idempotent start, which stays startable with valid data", async () => {
+        const messageId = `msg-${randomUUID()}`;
+        const refused = await context.stores.idempotency
+          .createOrGet(messageId, withLoneSurrogate(context.workspaceA))
+          .catch((error: unknown) => error);
+        expectInvalidParams(refused);
+        const started = await context.stores.idempotency.createOrGet(messageId, newTask(context.workspaceA));
+        expect(started.created).toBe(true);
       });
     });
 

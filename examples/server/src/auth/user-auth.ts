@@ -6,7 +6,12 @@ import { bearerToken, resolveToken } from "./tokens.ts";
  * unknown or revoked → 401; a partner token (valid, but the wrong kind of credential) → 403.
  */
 export type UserAuthResult =
-  | { ok: true; userId: string }
+  | {
+      ok: true;
+      userId: string;
+      /** The credential's id: the key of per-caller limits. */
+      tokenId: string;
+    }
   | {
       ok: false;
       status: 401 | 403;
@@ -42,7 +47,7 @@ export async function authenticateUser(db: Queryable, authorization: string | un
       challenge: 'Bearer error="insufficient_scope"',
     };
   }
-  return { ok: true, userId: resolved.userId };
+  return { ok: true, userId: resolved.userId, tokenId: resolved.id };
 }
 
 /** PostgreSQL's canonical UUID text, any case. Other spellings it would accept (braces, no hyphens) are slugs. */

@@ -1,18 +1,31 @@
 import { chmod, rm } from "node:fs/promises";
 import { createServer, request as httpRequest, type Server } from "node:http";
 import { type Database, migrate } from "@a2a-partner/postgres-store";
-import { AdminUsageError, createWorkspaceToken, revokeToken, type TokenRequest } from "../admin.ts";
+import { AdminUsageError, createWorkspaceToken, listTokens, revokeToken, type TokenRequest } from "../admin.ts";
 import { generateMetricsData, parseGenerateArgs } from "../generate/generate-metrics-data.ts";
 import type { Logger } from "../logger.ts";
 import { seed } from "../seed.ts";
+import type { ControlPaths } from "./control-paths.ts";
+import { ensurePrivateDirectory } from "./private-directory.ts";
+import { trustedSocketExists } from "./trusted-socket.ts";
+
+export type ControlCommand = "ping" | "migrate" | "seed" | "token" | "tokens" | "revoke" | "generate";
+
+export interface ControlAnswer {
+  status: number;
+  body: { result?: unknown; error?: string };
+}
 
 /**
  * The embedded store (PGlite) can be open in one process only. While the server runs, it answers the
- * CLI's admin commands (`seed`, `token create`) on a Unix socket beside the data directory, so the CLI
- * never opens the data directory a second time. The socket is made owner-only (mode 0600).
+ * CLI's admin commands on a Unix socket in an owner-only directory beside the data directory, so the CLI
+ * never opens the data directory a second time. The caller holds the data directory's lock, so a socket
+ * file already there was left by a server that died.
  */
-export async function startControlSocket(db: Database, socketPath: string, logger: Logger): Promise<Server> {
-  await assertNoServerOn(socketPath);
+export async function startControlSocket(db: Database, paths: ControlPaths, logger: Logger): Promise<Server> {
+  // The directory is private before the socket exists: there is no moment when others could connect.
+  await ensurePrivateDirectory(paths.dir);
+  await rm(paths.socket, { force: true });
   const server = createServer(async (req, res) => {
     const reply = (status: number, body: unknown) => {
       res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(body));
@@ -22,21 +35,27 @@ export async function startControlSocket(db: Database, socketPath: string, logge
       for await (const chunk of req) chunks.push(chunk as Buffer);
       const input = chunks.length ? JSON.parse(Buffer.concat(chunks).toString("utf8")) : {};
       if (req.url === "/ping") return reply(200, { result: "pong" });
-      if (req.method === "POST" && req.url === "/generate") {
-        const { args } = input as { args?: unknown };
-        if (!Array.isArray(args) || !args.every((a) => typeof a === "string"))
-          throw new AdminUsageError("args must be strings");
-        return reply(200, { result: await generateMetricsData(db, parseGenerateArgs(args)) });
+      if (req.method !== "POST") return reply(404, { error: "unknown control command" });
+      switch (req.url) {
+        case "/generate": {
+          const { args } = input as { args?: unknown };
+          if (!Array.isArray(args) || !args.every((a) => typeof a === "string"))
+            throw new AdminUsageError("args must be strings");
+          return reply(200, { result: await generateMetricsData(db, parseGenerateArgs(args)) });
+        }
+        case "/revoke":
+          return reply(200, { result: await revokeToken(db, String((input as { ref?: unknown }).ref ?? "")) });
+        case "/tokens":
+          return reply(200, { result: await listTokens(db, input as { workspace?: string }) });
+        case "/migrate":
+          return reply(200, { result: await migrate(db) });
+        case "/seed":
+          return reply(200, { result: await seed(db) });
+        case "/token":
+          return reply(200, { result: await createWorkspaceToken(db, input as TokenRequest) });
+        default:
+          return reply(404, { error: "unknown control command" });
       }
-      if (req.method === "POST" && req.url === "/revoke") {
-        return reply(200, { result: await revokeToken(db, String((input as { token?: unknown }).token ?? "")) });
-      }
-      if (req.method === "POST" && req.url === "/migrate") return reply(200, { result: await migrate(db) });
-      if (req.method === "POST" && req.url === "/seed") return reply(200, { result: await seed(db) });
-      if (req.method === "POST" && req.url === "/token") {
-        return reply(200, { result: await createWorkspaceToken(db, input as TokenRequest) });
-      }
-      return reply(404, { error: "unknown control command" });
     } catch (error) {
       if (error instanceof AdminUsageError) return reply(400, { error: error.message });
       logger.error({ err: error }, "control command failed");
@@ -45,45 +64,41 @@ export async function startControlSocket(db: Database, socketPath: string, logge
   });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
-    server.listen({ path: socketPath }, () => resolve());
+    server.listen({ path: paths.socket }, () => resolve());
   });
-  // Owner only: whoever can connect can mint tokens.
-  await chmod(socketPath, 0o600);
+  // Belt and braces: the directory already keeps everyone else out.
+  await chmod(paths.socket, 0o600);
   return server;
 }
 
-/** Runs an admin command in the running server, or answers `undefined` when no server holds the store. */
+/**
+ * Runs an admin command in the running server, or answers `undefined` when no server listens. The socket
+ * is checked first (this user's, in this user's private directory): a command can carry a new token back.
+ */
 export async function sendControlCommand(
-  socketPath: string,
-  command: "ping" | "migrate" | "seed" | "token" | "revoke" | "generate",
+  paths: ControlPaths,
+  command: ControlCommand,
   body: unknown = {},
-) {
-  return new Promise<{ status: number; body: { result?: unknown; error?: string } } | undefined>((resolve, reject) => {
-    const req = httpRequest({ socketPath, path: `/${command}`, method: "POST" }, (res) => {
+): Promise<ControlAnswer | undefined> {
+  if (!(await trustedSocketExists(paths.socket, paths.dir))) return undefined;
+  return new Promise<ControlAnswer | undefined>((resolve, reject) => {
+    const req = httpRequest({ socketPath: paths.socket, path: `/${command}`, method: "POST" }, (res) => {
       const chunks: Buffer[] = [];
       res.on("data", (chunk: Buffer) => chunks.push(chunk));
       res.on("end", () => {
         try {
           resolve({ status: res.statusCode ?? 500, body: JSON.parse(Buffer.concat(chunks).toString("utf8")) });
         } catch {
-          reject(new Error(`${socketPath} answered something that is not a control reply`));
+          reject(new Error(`${paths.socket} answered something that is not a control reply`));
         }
       });
       res.on("error", reject);
     });
     req.on("error", (error: NodeJS.ErrnoException) => {
-      // No socket, or a socket left behind by a server that is gone: nobody holds the store.
+      // A socket left behind by a server that is gone: nobody answers.
       if (error.code === "ENOENT" || error.code === "ECONNREFUSED") resolve(undefined);
       else reject(error);
     });
     req.end(JSON.stringify(body));
   });
-}
-
-/** Fails if a live server answers on the socket; removes a socket file left behind by one that died. */
-export async function assertNoServerOn(socketPath: string): Promise<void> {
-  if ((await sendControlCommand(socketPath, "ping").catch(() => undefined)) !== undefined) {
-    throw new Error(`another server already uses this data directory (${socketPath})`);
-  }
-  await rm(socketPath, { force: true });
 }

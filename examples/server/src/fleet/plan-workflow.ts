@@ -3,24 +3,26 @@ export interface WorkflowPlan {
   workflowName: string;
   /** A short summary of the task for progress messages, e.g. "aisle 5". */
   target: string | undefined;
-  nodes: WorkflowNodePlan[];
+  /** Shared by every task of this workflow (frozen): a running task keeps no copy of its own. */
+  nodes: readonly WorkflowNodePlan[];
 }
 
 export interface WorkflowNodePlan {
-  name: string;
+  readonly name: string;
   /** What the robot does, for the progress line. */
-  action: string;
+  readonly action: string;
   /** Telemetry the step produces. */
-  telemetry: string[];
+  readonly telemetry: readonly string[];
 }
 
 interface Recipe {
   workflowName: string;
   keywords: RegExp;
-  nodes: WorkflowNodePlan[];
+  nodes: readonly WorkflowNodePlan[];
 }
 
-const step = (name: string, action: string, ...telemetry: string[]): WorkflowNodePlan => ({ name, action, telemetry });
+const step = (name: string, action: string, ...telemetry: string[]): WorkflowNodePlan =>
+  Object.freeze({ name, action, telemetry: Object.freeze(telemetry) });
 
 // The store operations the simulated fleet knows; the first matching recipe wins.
 const RECIPES: Recipe[] = [
@@ -82,6 +84,6 @@ export function planWorkflow(text: string): WorkflowPlan {
   return {
     workflowName: recipe.workflowName,
     target: target ? `${target[1]?.toLowerCase()} ${target[2]}` : undefined,
-    nodes: recipe.nodes.map((n) => ({ ...n, telemetry: [...n.telemetry] })),
+    nodes: recipe.nodes,
   };
 }

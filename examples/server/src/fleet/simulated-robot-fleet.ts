@@ -1,9 +1,18 @@
-import type { TaskExecutionContext, TaskExecutor, TaskOutcome } from "@a2a-partner/a2a-core";
-import type { Database, Queryable } from "@a2a-partner/postgres-store";
+import { randomUUID } from "node:crypto";
+import type { ArtifactUpdate, TaskExecutionContext, TaskExecutor, TaskOutcome } from "@a2a-partner/a2a-core";
+import { type Database, GroupCommitWriter } from "@a2a-partner/postgres-store";
+import { type CacheInvalidation, InvalidatedCache } from "../cache/cache-invalidation.ts";
 import { planWorkflow } from "./plan-workflow.ts";
 
 export interface SimulatedRobotFleetOptions {
   db: Database;
+  /**
+   * The process's group-commit writer: the fleet's metrics records ride in the same commits as the
+   * tasks' events. Default: a writer of its own.
+   */
+  writer?: GroupCommitWriter;
+  /** Lets the fleet keep Environments, robots and workflow ids in memory, exactly (see CacheInvalidation). */
+  invalidation?: CacheInvalidation;
   /** Delay between robot steps; near zero in tests, a few hundred ms for a person to watch. */
   stepMs: number;
   now?: () => Date;
@@ -16,6 +25,40 @@ interface RobotRow {
   name: string;
 }
 
+interface Environment {
+  id: string;
+  robots: RobotRow[];
+}
+
+// The columns the fleet writes; rows are objects keyed by them (see GroupCommitWriter).
+const EXECUTION_COLUMNS = ["id", "workspace_id", "workflow_id", "task_id", "status", "started_at"] as const;
+const NODE_COLUMNS = [
+  "workspace_id",
+  "workflow_execution_id",
+  "workflow_id",
+  "node_name",
+  "status",
+  "started_at",
+  "finished_at",
+] as const;
+const TELEMETRY_COLUMNS = [
+  "workspace_id",
+  "environment_id",
+  "robot_id",
+  "event_type",
+  "payload",
+  "occurred_at",
+] as const;
+const ALERT_COLUMNS = [
+  "workspace_id",
+  "environment_id",
+  "robot_id",
+  "alert_type",
+  "severity",
+  "message",
+  "occurred_at",
+] as const;
+
 /**
  * The robots of every Environment, simulated: a task becomes a workflow of a few nodes, each run by a
  * robot of the task's Environment, reported as progress and written to the records the metrics count
@@ -23,23 +66,26 @@ interface RobotRow {
  */
 export class SimulatedRobotFleet implements TaskExecutor {
   private readonly db: Database;
+  private readonly writer: GroupCommitWriter;
   private readonly stepMs: number;
   private readonly now: () => Date;
   private readonly obstacleRate: number;
+  private readonly environments: InvalidatedCache<Environment> | undefined;
+  private readonly workflows: InvalidatedCache<string> | undefined;
 
   constructor(options: SimulatedRobotFleetOptions) {
     this.db = options.db;
+    this.writer = options.writer ?? new GroupCommitWriter(options.db);
     this.stepMs = options.stepMs;
     this.now = options.now ?? (() => new Date());
     this.obstacleRate = options.obstacleRate ?? 0.15;
+    const { invalidation } = options;
+    this.environments = invalidation && new InvalidatedCache(invalidation, ["environments", "robots"], 10_000);
+    this.workflows = invalidation && new InvalidatedCache(invalidation, ["workflows"], 10_000);
   }
 
   async hasEnvironment(workspaceId: string, storeId: string): Promise<boolean> {
-    const { rows } = await this.db.query("select 1 from environments where workspace_id = $1 and store_id = $2", [
-      workspaceId,
-      storeId,
-    ]);
-    return rows.length > 0;
+    return (await this.environment(workspaceId, storeId)) !== undefined;
   }
 
   async execute(context: TaskExecutionContext): Promise<TaskOutcome> {
@@ -51,16 +97,24 @@ export class SimulatedRobotFleet implements TaskExecutor {
     }
 
     const plan = planWorkflow(context.text);
-    const random = seededRandom(context.task.id);
-    const executionId = await this.db.transaction(async (tx) => {
-      const workflowId = await upsertWorkflow(tx, workspaceId, plan.workflowName);
-      const { rows } = await tx.query<{ id: string }>(
-        `insert into workflow_executions (workspace_id, workflow_id, task_id, status, started_at)
-         values ($1, $2, $3, 'running', $4) returning id`,
-        [workspaceId, workflowId, context.task.id, this.now()],
-      );
-      return { executionId: rows[0]?.id as string, workflowId };
-    });
+    const taskId = context.task.id;
+    const random = seededRandom(taskId);
+    const workflowId = await this.workflowId(workspaceId, plan.workflowName);
+    const executionId = randomUUID();
+    // Not awaited on its own: the writer commits in order, so it lands with or before the first step's
+    // node execution (which refers to it; keys are checked at the end of each commit), and the task saves
+    // a commit's wait. The first step awaits it with its own records.
+    let started: Promise<void> | undefined = this.writer.insertRows("workflow_executions", EXECUTION_COLUMNS, [
+      {
+        id: executionId,
+        workspace_id: workspaceId,
+        workflow_id: workflowId,
+        task_id: taskId,
+        status: "running",
+        started_at: this.now(),
+      },
+    ]);
+    started.catch(() => undefined); // awaited below; a task stopped before its first step ignores it
 
     const robotsUsed = new Set<string>();
     let alerts = 0;
@@ -72,39 +126,22 @@ export class SimulatedRobotFleet implements TaskExecutor {
       const startedAt = this.now();
       await sleep(this.stepMs, signal);
       if (signal.aborted) return this.stopped();
-      await this.db.transaction(async (tx) => {
-        await tx.query(
-          `insert into workflow_node_executions
-             (workspace_id, workflow_execution_id, workflow_id, node_name, status, started_at, finished_at)
-           values ($1, $2, $3, $4, 'completed', $5, $6)`,
-          [workspaceId, executionId.executionId, executionId.workflowId, node.name, startedAt, this.now()],
-        );
-        const telemetry = [...node.telemetry, "battery.level"];
-        for (const eventType of telemetry) {
-          await tx.query(
-            `insert into telemetry_events (workspace_id, environment_id, robot_id, event_type, payload, occurred_at)
-             values ($1, $2, $3, $4, $5, $6)`,
-            [
-              workspaceId,
-              environment.id,
-              robot.id,
-              eventType,
-              JSON.stringify(telemetryPayload(eventType, random)),
-              this.now(),
-            ],
-          );
-        }
-        if (obstacle) {
-          await tx.query(
-            `insert into alerts (workspace_id, environment_id, robot_id, alert_type, severity, message, occurred_at)
-             values ($1, $2, $3, 'obstacle_detected', 'warning', $4, $5)`,
-            [workspaceId, environment.id, robot.id, `${robot.name} rerouted around an obstacle`, this.now()],
-          );
-        }
+      // The step's records ride in the same group commit as its progress event.
+      const records = this.stepRecords({
+        workspaceId,
+        environmentId: environment.id,
+        robot,
+        executionId,
+        workflowId,
+        nodeName: node.name,
+        telemetry: [...node.telemetry, "battery.level"],
+        obstacle,
+        startedAt,
+        random,
       });
       if (obstacle) alerts++;
       const percent = Math.round(((index + 1) / plan.nodes.length) * 100);
-      await context.emit({
+      const progress = context.emit({
         kind: "status",
         message: `${robot.name}: ${node.action}${obstacle ? " (rerouted around an obstacle)" : ""}`,
         metadata: {
@@ -118,15 +155,23 @@ export class SimulatedRobotFleet implements TaskExecutor {
           ...(obstacle ? { alert: "obstacle_detected" } : {}),
         },
       });
+      await Promise.all([...(started ? [started] : []), ...records, progress]);
+      started = undefined;
     }
 
-    await this.db.query("update workflow_executions set status = 'completed', finished_at = $2 where id = $1", [
-      executionId.executionId,
-      this.now(),
-    ]);
+    // Rides with the task's last commit (the writer keeps the order things were asked for). Should it
+    // fail, the periodic reconcile settles the execution from the task's final state.
+    this.writer
+      .updateRows(
+        "workflow_executions",
+        "id",
+        ["status", "finished_at"],
+        [{ id: executionId, status: "completed", finished_at: this.now() }],
+      )
+      .catch(() => undefined);
     const summary = `${plan.workflowName}${plan.target ? ` at ${plan.target}` : ""}: ${plan.nodes.length} steps by ${robotsUsed.size} robot(s)`;
-    await context.emit({
-      kind: "artifact",
+    // The report is returned with the outcome, not emitted: it and `finished` then share one commit.
+    const report: ArtifactUpdate = {
       artifact: {
         artifactId: "report",
         name: "Task report",
@@ -144,22 +189,111 @@ export class SimulatedRobotFleet implements TaskExecutor {
         ],
       },
       lastChunk: true,
-    });
-    return { state: "completed", message: `Done: ${summary}.` };
+    };
+    return { state: "completed", message: `Done: ${summary}.`, artifacts: [report] };
   }
 
-  private async environment(workspaceId: string, storeId: string) {
-    const { rows } = await this.db.query<{ id: string }>(
-      "select id from environments where workspace_id = $1 and store_id = $2",
+  private stepRecords(step: {
+    workspaceId: string;
+    environmentId: string;
+    robot: RobotRow;
+    executionId: string;
+    workflowId: string;
+    nodeName: string;
+    telemetry: string[];
+    obstacle: boolean;
+    startedAt: Date;
+    random: () => number;
+  }): Promise<void>[] {
+    const at = this.now();
+    const { workspaceId, environmentId, robot } = step;
+    const records = [
+      this.writer.insertRows("workflow_node_executions", NODE_COLUMNS, [
+        {
+          workspace_id: workspaceId,
+          workflow_execution_id: step.executionId,
+          workflow_id: step.workflowId,
+          node_name: step.nodeName,
+          status: "completed",
+          started_at: step.startedAt,
+          finished_at: at,
+        },
+      ]),
+      this.writer.insertRows(
+        "telemetry_events",
+        TELEMETRY_COLUMNS,
+        step.telemetry.map((eventType) => ({
+          workspace_id: workspaceId,
+          environment_id: environmentId,
+          robot_id: robot.id,
+          event_type: eventType,
+          payload: telemetryPayload(eventType, step.random),
+          occurred_at: at,
+        })),
+      ),
+    ];
+    if (step.obstacle) {
+      records.push(
+        this.writer.insertRows("alerts", ALERT_COLUMNS, [
+          {
+            workspace_id: workspaceId,
+            environment_id: environmentId,
+            robot_id: robot.id,
+            alert_type: "obstacle_detected",
+            severity: "warning",
+            message: `${robot.name} rerouted around an obstacle`,
+            occurred_at: at,
+          },
+        ]),
+      );
+    }
+    return records;
+  }
+
+  /** The Environment and its robots (one query), from memory while nothing changed them. */
+  private async environment(workspaceId: string, storeId: string): Promise<Environment | undefined> {
+    const key = `${workspaceId}\u0000${storeId}`;
+    const cached = this.environments?.get(key);
+    if (cached) return cached;
+    const ticket = this.environments?.ticket();
+    const { rows } = await this.db.query<{ id: string; robots: RobotRow[] }>(
+      `select e.id,
+              coalesce((select json_agg(json_build_object('id', r.id, 'name', r.name) order by r.name)
+                          from robots r where r.environment_id = e.id), '[]') as robots
+         from environments e where e.workspace_id = $1 and e.store_id = $2`,
       [workspaceId, storeId],
     );
-    const environment = rows[0];
-    if (!environment) return undefined;
-    const robots = await this.db.query<RobotRow>(
-      "select id, name from robots where environment_id = $1 order by name",
-      [environment.id],
+    const row = rows[0];
+    if (!row) return undefined;
+    const environment: Environment = { id: row.id, robots: row.robots };
+    this.environments?.remember(key, environment, ticket);
+    return environment;
+  }
+
+  /** The workflow's id in the workspace, created on first use; from memory after that. */
+  private async workflowId(workspaceId: string, name: string): Promise<string> {
+    const key = `${workspaceId}\u0000${name}`;
+    const cached = this.workflows?.get(key);
+    if (cached) return cached;
+    const ticket = this.workflows?.ticket();
+    // Looked up first: an INSERT, even one that inserts nothing, fires the statement trigger that
+    // announces a change to workflows, and would empty this very cache on every task.
+    const found = await this.db.query<{ id: string }>(
+      "select id from workflows where workspace_id = $1 and name = $2",
+      [workspaceId, name],
     );
-    return { id: environment.id, robots: robots.rows };
+    const rows = found.rows.length
+      ? found.rows
+      : (
+          await this.db.query<{ id: string }>(
+            `insert into workflows (workspace_id, name) values ($1, $2)
+             on conflict (workspace_id, name) do update set name = excluded.name returning id`,
+            [workspaceId, name],
+          )
+        ).rows;
+    const id = rows[0]?.id as string;
+    this.workflows?.remember(key, id, ticket);
+    return id;
   }
 
   /**
@@ -168,6 +302,7 @@ export class SimulatedRobotFleet implements TaskExecutor {
    * `reconcileExecutions`), written at once for a cancel and by the next sweep otherwise.
    */
   private async stopped(): Promise<TaskOutcome> {
+
     await this.reconcileExecutions();
     return { state: "failed" };
   }
@@ -186,20 +321,6 @@ export class SimulatedRobotFleet implements TaskExecutor {
     );
     return rowCount;
   }
-}
-
-async function upsertWorkflow(tx: Queryable, workspaceId: string, name: string): Promise<string> {
-  const existing = await tx.query<{ id: string }>("select id from workflows where workspace_id = $1 and name = $2", [
-    workspaceId,
-    name,
-  ]);
-  if (existing.rows[0]) return existing.rows[0].id;
-  const inserted = await tx.query<{ id: string }>(
-    `insert into workflows (workspace_id, name) values ($1, $2)
-     on conflict (workspace_id, name) do update set name = excluded.name returning id`,
-    [workspaceId, name],
-  );
-  return inserted.rows[0]?.id as string;
 }
 
 function telemetryPayload(eventType: string, random: () => number): Record<string, unknown> {

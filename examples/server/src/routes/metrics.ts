@@ -1,3 +1,4 @@
+import { TokenBucketRateLimiter } from "@a2a-partner/a2a-core";
 import {
   isMetricsWindowError,
   type MetricsWindow,
@@ -40,9 +41,20 @@ const WORKSPACE_NOT_FOUND: Problem = {
  * (DESIGN §6, §7). Checks run in this order: credential (401/403), window (400), workspace and read
  * access (404); then one statement aggregates everything in the database.
  */
-export function metricsRouter({ db, logger }: { db: Database; logger: Logger }): Router {
+export function metricsRouter({
+  db,
+  logger,
+  ratePerSecond = 0,
+}: {
+  db: Database;
+  logger: Logger;
+  /** Sustained requests per second per user token (burst twice that); 0 turns the limit off. */
+  ratePerSecond?: number;
+}): Router {
   const router = Router();
   const log = logger.child({ component: "metrics" });
+  const limiter =
+    ratePerSecond > 0 ? new TokenBucketRateLimiter({ ratePerSecond, burst: 2 * ratePerSecond }) : undefined;
 
   router.get("/events/:workspace", async (req, res) => {
     // Counts change as robots work and differ per caller: never cached anywhere.
@@ -54,6 +66,20 @@ export function metricsRouter({ db, logger }: { db: Database; logger: Logger }):
         res,
         { type: "about:blank", title, status: auth.status, detail: auth.detail },
         { "www-authenticate": auth.challenge },
+      );
+    }
+    // Per caller, after authentication: each aggregation reads many rows, so one token cannot starve others.
+    const decision = limiter?.take(`user:${auth.tokenId}`, Date.now());
+    if (decision && !decision.allowed) {
+      return sendProblem(
+        res,
+        {
+          type: "about:blank",
+          title: "Too Many Requests",
+          status: 429,
+          detail: "Rate limit exceeded; retry after the time in Retry-After",
+        },
+        { "retry-after": String(Math.max(1, Math.ceil(decision.retryAfterMs / 1000))) },
       );
     }
 

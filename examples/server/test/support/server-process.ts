@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { decodeSseStream } from "@a2a-partner/a2a-core";
 import pg from "pg";
+import { afterEach } from "vitest";
 import type { SeedResult } from "../../src/seed.ts";
 import { POSTGRES_URL } from "./backends.ts";
 import { envelope } from "./rpc.ts";
@@ -146,16 +147,18 @@ export async function stopAllServerProcesses(): Promise<void> {
   );
 }
 
-/** Runs one CLI command (`seed`, `migrate`, `token …`) to completion. */
+/** Runs one CLI command (`seed`, `migrate`, `token …`) to completion; `input` is written to its stdin. */
 export async function runCli(
   args: string[],
   env: Record<string, string>,
+  options: { input?: string } = {},
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const child = spawn(process.execPath, [CLI, ...args], {
     cwd: SERVER_DIR,
     env: childEnv({ LOG_LEVEL: "warn", ...env }),
-    stdio: ["ignore", "pipe", "pipe"],
+    stdio: [options.input === undefined ? "ignore" : "pipe", "pipe", "pipe"],
   });
+  child.stdin?.end(options.input);
   const exited = track(child);
   let stdout = "";
   let stderr = "";
@@ -182,7 +185,7 @@ export interface ProcessStore {
   drop(): Promise<void>;
 }
 
-/** A PGlite data directory in a fresh temporary folder (its control socket lands beside it). */
+/** A PGlite data directory in a fresh temporary folder (its control socket lands beside it, in `pglite.run`). */
 export async function createPgliteStore(): Promise<ProcessStore & { dataDir: string }> {
   const root = await mkdtemp(join(tmpdir(), "a2a-server-process-"));
   const dataDir = join(root, "pglite");
@@ -190,6 +193,23 @@ export async function createPgliteStore(): Promise<ProcessStore & { dataDir: str
     dataDir,
     env: { DATA_DIR: dataDir },
     drop: () => rm(root, { recursive: true, force: true }),
+  };
+}
+
+/**
+ * For a describe block whose tests each want fresh PGlite directories: call it at the top of the block,
+ * then the function it returns in a test. After each test its server processes stop and its directories go.
+ */
+export function pgliteStorePerTest(): () => Promise<ProcessStore & { dataDir: string }> {
+  const stores: ProcessStore[] = [];
+  afterEach(async () => {
+    await stopAllServerProcesses();
+    for (const store of stores.splice(0)) await store.drop();
+  });
+  return async () => {
+    const store = await createPgliteStore();
+    stores.push(store);
+    return store;
   };
 }
 

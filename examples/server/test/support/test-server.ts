@@ -26,7 +26,14 @@ export async function startTestServer(
   overrides: Partial<ServerConfig> = {},
   executor?: TaskExecutor,
 ): Promise<TestServer> {
-  const config: ServerConfig = { ...loadConfig({}), robotStepMs: 5, shutdownGraceMs: 100, ...overrides };
+  // The metrics rate limit is off unless a test is about it: suites query far faster than a caller would.
+  const config: ServerConfig = {
+    ...loadConfig({}),
+    robotStepMs: 5,
+    shutdownGraceMs: 100,
+    metricsRateLimitPerSecond: 0,
+    ...overrides,
+  };
   const app = createApp({ db, config, logger: pino({ level: "silent" }), ...(executor ? { executor } : {}) });
   const server = createHttpServer(app, config);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));

@@ -65,6 +65,14 @@ describe("parseCliArgs", () => {
       ok: true,
       command: { kind: "run", attach: "task-1", lastEventId: "7", agentCardUrl: "http://h/card.json" },
     });
+    expect(parsed.ok && parsed.command.kind === "run" && parsed.command.allowCrossOriginEndpoint).toBeFalsy();
+    const trusting = parseCliArgs(
+      ["--attach", "t", "--agent-card", "http://h/c.json", "--allow-cross-origin-endpoint"],
+      {
+        A2A_TOKEN: "t",
+      },
+    );
+    expect(trusting).toMatchObject({ ok: true, command: { allowCrossOriginEndpoint: true } });
   });
 
   it("answers --help", () => {

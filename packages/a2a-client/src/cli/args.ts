@@ -13,6 +13,8 @@ export type CliCommand =
       lastEventId?: string;
       baseUrl?: string;
       agentCardUrl?: string;
+      /** Follow an agent card whose endpoint is on another origin. */
+      allowCrossOriginEndpoint?: boolean;
       token: string;
       messageId?: string;
       json: boolean;
@@ -31,6 +33,8 @@ Options:
   -s, --store <id>           Environment (store) that runs the task
   -u, --url <url>            server base URL                      (env A2A_URL)
       --agent-card <url>     discover the endpoint from this agent card instead of --url
+      --allow-cross-origin-endpoint
+                             follow a card whose endpoint is on another origin (the token goes there)
   -t, --token <token>        partner API token                    (env A2A_TOKEN)
   -m, --message-id <id>      idempotency key: rerun with the same id to reattach to the same task
   -a, --attach <taskId>      follow an existing task
@@ -48,6 +52,7 @@ const OPTIONS = {
   store: { type: "string", short: "s" },
   url: { type: "string", short: "u" },
   "agent-card": { type: "string" },
+  "allow-cross-origin-endpoint": { type: "boolean" },
   token: { type: "string", short: "t" },
   "message-id": { type: "string", short: "m" },
   attach: { type: "string", short: "a" },
@@ -113,6 +118,7 @@ export function parseCliArgs(argv: readonly string[], env: Readonly<Record<strin
       ...(values["last-event-id"] !== undefined ? { lastEventId: values["last-event-id"] } : {}),
       ...(baseUrl ? { baseUrl } : {}),
       ...(agentCardUrl ? { agentCardUrl } : {}),
+      ...(values["allow-cross-origin-endpoint"] ? { allowCrossOriginEndpoint: true } : {}),
       token,
       ...(values["message-id"] ? { messageId: values["message-id"] } : {}),
       json: values.json ?? false,

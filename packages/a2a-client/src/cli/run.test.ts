@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { finished, frame, task, taskFrames } from "../testing/fixtures.js";
+import { agentCard, finished, frame, task, taskFrames } from "../testing/fixtures.js";
 import {
   type Responder,
   type ScriptedServer,
@@ -160,6 +160,25 @@ describe("a2a-task", () => {
       error: { name: "AuthenticationError", status: 401 },
     });
     expect(result.stderr).toContain("check --token / A2A_TOKEN");
+  });
+
+  it("exits 3 with a hint when the agent card points at another origin, sending the token nowhere", async () => {
+    const endpoint = "http://elsewhere.test/api/v1/a2a";
+    const sent: string[] = [];
+    const fetch = async (input: string | URL | Request) => {
+      const url = input instanceof Request ? input.url : String(input);
+      if (url === "http://cards.test/card.json") {
+        return Response.json(agentCard(endpoint));
+      }
+      sent.push(url);
+      return new Response("", { status: 500 });
+    };
+    const argv = ["Restock", "--store", "s", "--agent-card", "http://cards.test/card.json", "--token", "t"];
+    const result = await run(argv, {}, { clientOptions: { sleep: async () => {}, fetch, dispatcher: false } });
+    expect(result.code).toBe(3);
+    expect(result.stderr).toMatch(/UntrustedEndpointError: .*another origin, http:\/\/elsewhere\.test/);
+    expect(result.stderr).toContain("--allow-cross-origin-endpoint");
+    expect(sent).toEqual([]);
   });
 
   it("exits 3 when the server cannot be reached", async () => {

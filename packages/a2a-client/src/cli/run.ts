@@ -6,7 +6,13 @@ import {
   TaskNotFoundError,
 } from "@a2a-partner/a2a-core";
 import { A2AClient } from "../client.js";
-import { A2AHttpError, APIConnectionError, APIUserAbortError, isA2AHttpError } from "../errors.js";
+import {
+  A2AHttpError,
+  APIConnectionError,
+  APIUserAbortError,
+  isA2AHttpError,
+  UntrustedEndpointError,
+} from "../errors.js";
 import type { A2AClientOptions, RetryInfo } from "../options.js";
 import type { TaskFinishedEvent, TaskStreamEvent } from "../stream/events.js";
 import type { TaskStream } from "../stream/task-stream.js";
@@ -54,6 +60,7 @@ export async function runCli(io: CliIo): Promise<number> {
     client = new A2AClient({
       ...(command.baseUrl ? { baseUrl: command.baseUrl } : {}),
       ...(command.agentCardUrl ? { agentCardUrl: command.agentCardUrl } : {}),
+      ...(command.allowCrossOriginEndpoint ? { allowCrossOriginEndpoint: true } : {}),
       token: command.token,
       methodNames: command.legacyMethods ? "alias" : "current",
       ...(command.maxResumeAttempts !== undefined ? { maxResumeAttempts: command.maxResumeAttempts } : {}),
@@ -104,7 +111,9 @@ function openStream(
 /** 3 for "could not talk to the server" (network, auth, HTTP errors); 2 for bad input; 1 otherwise. */
 export function exitCodeFor(error: unknown): number {
   if (error instanceof APIUserAbortError) return EXIT.interrupted;
-  if (isA2AHttpError(error) || error instanceof APIConnectionError) return EXIT.connection;
+  if (isA2AHttpError(error) || error instanceof APIConnectionError || error instanceof UntrustedEndpointError) {
+    return EXIT.connection;
+  }
   if (
     isA2AError(error) &&
     [InvalidParamsError, TaskNotFoundError, MethodNotFoundError].some((c) => error instanceof c)
@@ -120,6 +129,9 @@ function hintFor(error: unknown, stream: TaskStream): string | undefined {
   if (error instanceof A2AHttpError && error.status === 401) return "check --token / A2A_TOKEN";
   if (error instanceof A2AHttpError && error.status === 403) return "this endpoint takes a workspace partner token";
   if (error instanceof MethodNotFoundError) return "an older server? try --legacy-methods";
+  if (error instanceof UntrustedEndpointError && error.reason === "cross-origin") {
+    return "if you trust the card, pass --allow-cross-origin-endpoint (the token is sent to that origin)";
+  }
   if ((error instanceof APIConnectionError || error instanceof APIUserAbortError) && stream.taskId) {
     const after = stream.lastEventId ? ` --last-event-id ${stream.lastEventId}` : "";
     return `the task goes on on the server; follow it with: a2a-task --attach ${stream.taskId}${after}`;

@@ -1,5 +1,6 @@
-import { aliasOf, fromJsonRpcError, JsonRpcResponse, type MethodName } from "@a2a-partner/a2a-core";
+import { aliasOf, type MethodName } from "@a2a-partner/a2a-core";
 import { A2AHttpError, APIConnectionError, APIUserAbortError, InvalidResponseError } from "../errors.js";
+import { jsonRpcResultOf } from "../json-rpc-result.js";
 import { type A2AClientOptions, CLIENT_DEFAULTS, type FetchLike, type RetryInfo } from "../options.js";
 import { Attempt } from "./attempt.js";
 import { MAX_ERROR_BODY_BYTES, MAX_RESULT_BODY_BYTES, parseJsonRpcErrorBody, readBodyText } from "./read-body.js";
@@ -65,7 +66,7 @@ export class Transport {
   async call(call: RpcCall): Promise<unknown> {
     return this.#withRetries(this.#rpcRequest(call, "application/json"), async (response, attempt) => {
       try {
-        return resultOf(await readBodyText(response.body, MAX_RESULT_BODY_BYTES));
+        return jsonRpcResultOf(await readBodyText(response.body, MAX_RESULT_BODY_BYTES), "The server's answer");
       } catch (error) {
         throw attempt.toError(error);
       } finally {
@@ -85,7 +86,7 @@ export class Transport {
       try {
         // Errors before a stream starts come as a plain JSON-RPC response (DESIGN §3).
         const text = await readBodyText(response.body, MAX_ERROR_BODY_BYTES, true);
-        if (/json/i.test(type)) resultOf(text);
+        if (/json/i.test(type)) jsonRpcResultOf(text, "The server's answer");
         throw new InvalidResponseError(
           `Expected an event stream, got ${type ? `"${type.slice(0, 100)}"` : "no content type"}`,
         );
@@ -231,19 +232,6 @@ export class Transport {
 }
 
 /** Parses a JSON-RPC response body: the result, or the typed protocol error it carries. */
-function resultOf(text: string): unknown {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    throw new InvalidResponseError("The server's answer is not valid JSON");
-  }
-  const parsed = JsonRpcResponse.safeParse(value);
-  if (!parsed.success) throw new InvalidResponseError("The server's answer is not a JSON-RPC 2.0 response");
-  if ("error" in parsed.data) throw fromJsonRpcError(parsed.data.error);
-  return parsed.data.result;
-}
-
 /**
  * A keep-alive undici Agent for the global fetch. Node's fetch runs on its bundled undici, whose
  * dispatcher contract is older than this package's undici; `Dispatcher1Wrapper` bridges the two.

@@ -1,8 +1,6 @@
 import {
   type DecodedSseEvent,
-  fromJsonRpcError,
   isTerminalState,
-  JsonRpcResponse,
   type StreamEventName,
   Task,
   TaskStatusUpdateEvent,
@@ -11,6 +9,7 @@ import {
 } from "@a2a-partner/a2a-core";
 import type { z } from "zod";
 import { InvalidResponseError } from "../errors.js";
+import { jsonRpcResultOf } from "../json-rpc-result.js";
 
 /** The first event of a stream: the task as it is now (state `working` for a new task). */
 export interface TaskSnapshotEvent {
@@ -52,7 +51,7 @@ export function parseFrame(frame: DecodedSseEvent): Frame {
   const name = frame.event as StreamEventName;
   // `final` is a transport trailer (the contract says clients ignore it); unknown names are future ones.
   if (name !== "task" && name !== "update" && name !== "finished") return SKIP;
-  const result = resultOf(frame);
+  const result = jsonRpcResultOf(frame.data, `The data of a "${frame.event}" event`);
   const eventId = frame.id === undefined || frame.id === "" ? undefined : frame.id;
   switch (name) {
     case "task":
@@ -74,20 +73,6 @@ export function parseFrame(frame: DecodedSseEvent): Frame {
 export function seqOf(eventId: string | undefined): number | undefined {
   if (eventId === undefined || !/^\d{1,15}$/.test(eventId)) return undefined;
   return Number(eventId);
-}
-
-function resultOf(frame: DecodedSseEvent): unknown {
-  let value: unknown;
-  try {
-    value = JSON.parse(frame.data);
-  } catch {
-    throw new InvalidResponseError(`The data of a "${frame.event}" event is not valid JSON`);
-  }
-  const parsed = JsonRpcResponse.safeParse(value);
-  if (!parsed.success)
-    throw new InvalidResponseError(`The data of a "${frame.event}" event is not a JSON-RPC response`);
-  if ("error" in parsed.data) throw fromJsonRpcError(parsed.data.error);
-  return parsed.data.result;
 }
 
 function check<T>(schema: z.ZodType<T>, value: unknown, name: string): T {

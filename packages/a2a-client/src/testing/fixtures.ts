@@ -4,6 +4,25 @@ import type { Task, TaskStatusUpdateEvent, TerminalTaskState } from "@a2a-partne
 export const BASE_URL = "http://a2a.test";
 export const ENDPOINT = `${BASE_URL}/api/v1/a2a`;
 
+/** An agent card (A2A 0.3 fields) whose endpoint is `url`, also declared as a JSON-RPC interface. */
+export function agentCard(url: string, interfaceVersion = "0.3") {
+  return {
+    protocolVersion: "0.3.0",
+    name: "Robots",
+    description: "d",
+    url,
+    preferredTransport: "JSONRPC",
+    version: "1.0.0",
+    capabilities: { streaming: true },
+    securitySchemes: { bearer: { type: "http", scheme: "bearer" } },
+    security: [{ bearer: [] }],
+    defaultInputModes: ["text/plain"],
+    defaultOutputModes: ["text/plain"],
+    skills: [],
+    supportedInterfaces: [{ url, protocolBinding: "JSONRPC", protocolVersion: interfaceVersion }],
+  };
+}
+
 export function task(id = "task-1", state: Task["status"]["state"] = "working", messageId = "m-1"): Task {
   return {
     kind: "task",

@@ -1,8 +1,8 @@
-import { InvalidRequestError, ParseError } from "../errors.js";
+import { InvalidRequestError } from "../errors.js";
 import type { A2AHandler } from "../handler/create-handler.js";
 import { type A2AHandlerResponse, JSON_HEADERS } from "../handler/response.js";
 import { jsonRpcError } from "../jsonrpc/codec.js";
-import { BodyReadError, readBodyText } from "./read-body.js";
+import { readBodyText } from "./read-body.js";
 
 export type FetchHandler = (request: Request) => Promise<Response>;
 
@@ -17,46 +17,52 @@ export function toFetchHandler(handler: A2AHandler): FetchHandler {
         allow: "POST",
       });
     }
-    let body: string;
-    try {
-      body = await readBodyText(request.body, handler.maxBodyBytes, request.headers.get("content-length"));
-    } catch (error) {
-      if (error instanceof BodyReadError && error.reason === "too-large") {
-        return jsonResponse(413, jsonRpcError(null, new InvalidRequestError(error.message)));
-      }
-      if (error instanceof BodyReadError) return jsonResponse(200, jsonRpcError(null, new ParseError(error.message)));
-      return jsonResponse(400, jsonRpcError(null, new InvalidRequestError("The request body could not be read")));
-    }
-    // The stream ends when the client goes away (request.signal) or when the response body is canceled.
-    const disconnect = new AbortController();
-    const signal = AbortSignal.any([request.signal, disconnect.signal]);
-    const answer = await handler.handle({ headers: request.headers, body, signal });
-    return toResponse(answer, disconnect);
+    // The body is read only once the handler has authenticated the caller from the headers.
+    const answer = await handler.handle({
+      headers: request.headers,
+      body: () => readBodyText(request.body, handler.maxBodyBytes, request.headers.get("content-length")),
+    });
+    return toResponse(answer, request.signal);
   };
 }
 
-function toResponse(answer: A2AHandlerResponse, disconnect: AbortController): Response {
+function toResponse(answer: A2AHandlerResponse, clientGone: AbortSignal): Response {
   if (answer.kind === "json") return jsonResponse(answer.status, answer.body, answer.headers);
-  const iterator = answer.frames[Symbol.asyncIterator]();
   const encoder = new TextEncoder();
+  let stop: (() => void) | undefined;
   const body = new ReadableStream<Uint8Array>(
     {
-      async pull(controller) {
-        try {
-          const next = await iterator.next();
-          if (next.done) controller.close();
-          else controller.enqueue(encoder.encode(next.value));
-        } catch (error) {
-          controller.error(error);
-        }
+      start(controller) {
+        stop = answer.start({
+          // A canceled body refuses further calls; the stream has ended by then, so they are ignored.
+          write(chunk) {
+            try {
+              controller.enqueue(encoder.encode(chunk));
+            } catch {}
+          },
+          // desiredSize is the high-water mark (0) minus the bytes the client has not read yet.
+          get backlog() {
+            return Math.max(0, -(controller.desiredSize ?? 0));
+          },
+          end() {
+            try {
+              controller.close();
+            } catch {}
+          },
+          abort() {
+            try {
+              controller.error(new Error("The client fell too far behind the stream"));
+            } catch {}
+          },
+        });
+        if (clientGone.aborted) stop();
+        else clientGone.addEventListener("abort", () => stop?.(), { once: true });
       },
-      async cancel() {
-        disconnect.abort();
-        await iterator.return?.();
+      cancel() {
+        stop?.();
       },
     },
-    // One frame at a time: nothing is read from the log before the client can take it.
-    { highWaterMark: 0 },
+    new ByteLengthQueuingStrategy({ highWaterMark: 0 }),
   );
   return new Response(body, { status: answer.status, headers: answer.headers });
 }

@@ -1,106 +1,150 @@
-import type { IncomingMessage, ServerResponse } from "node:http";
-import { Readable } from "node:stream";
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
 import { InvalidRequestError } from "../errors.js";
 import type { A2AHandler } from "../handler/create-handler.js";
-import { JSON_HEADERS } from "../handler/response.js";
+import type { HeaderReader } from "../handler/options.js";
+import { JSON_HEADERS, type SseSink } from "../handler/response.js";
 import { jsonRpcError } from "../jsonrpc/codec.js";
-import { type FetchHandler, toFetchHandler } from "./fetch.js";
+import { decodeUtf8, tooLarge } from "./read-body.js";
 
 export type NodeHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 
 /**
- * The handler for node:http (and Express, whose req/res are node's): converts the request to a web
- * Request once and writes the web Response back, flushing each SSE frame as it is produced. Mount it
- * before any body parser; if one already ran, its `req.body` is used.
+ * The handler for node:http (and Express, whose req/res are node's). It reads node's request and writes
+ * node's response directly: no web Request/Response, no web streams, no signal per request. Each SSE
+ * frame is written (and so flushed) as it happens. Mount it before any body parser; if one already ran,
+ * its `req.body` is used.
  */
-export function toNodeHandler(handler: A2AHandler | FetchHandler): NodeHandler {
-  const fetchHandler = typeof handler === "function" ? handler : toFetchHandler(handler);
+export function toNodeHandler(handler: A2AHandler): NodeHandler {
   return async (req, res) => {
-    const closed = new AbortController();
-    res.on("close", () => closed.abort());
-    let response: Response;
-    try {
-      response = await fetchHandler(toWebRequest(req, closed.signal));
-    } catch {
-      // The handler never throws; only a request node accepted but fetch cannot represent gets here.
-      if (!res.headersSent) res.writeHead(400, { ...JSON_HEADERS, connection: "close" });
-      res.end(JSON.stringify(jsonRpcError(null, new InvalidRequestError("The HTTP request could not be read"))));
+    if (req.method !== "POST") {
+      writeJson(res, 405, jsonRpcError(null, new InvalidRequestError("Use POST for JSON-RPC requests")), {
+        allow: "POST",
+      });
       return;
     }
-    // Answered before the whole body was read (413): the unread rest would corrupt the next request on
-    // this connection, so it must not be reused.
-    await writeWebResponse(response, res, closed.signal, req.complete ? {} : { connection: "close" });
+    // Watched from the first moment: a client that leaves while its request is still being handled must
+    // still give its stream (and stream slot) back.
+    let gone = false;
+    let stopStream: (() => void) | undefined;
+    res.once("close", () => {
+      gone = true;
+      stopStream?.();
+    });
+    // The body is read only once the handler has authenticated the caller from the headers.
+    const answer = await handler.handle({
+      headers: nodeHeaders(req.headers),
+      body: () => readBody(req, handler.maxBodyBytes),
+    });
+    if (answer.kind === "json") {
+      // Answered before the whole body was read (401, 413 …): the unread rest would corrupt the next
+      // request on this connection, so it is not reused.
+      if (!gone)
+        writeJson(
+          res,
+          answer.status,
+          answer.body,
+          req.complete ? answer.headers : { ...answer.headers, connection: "close" },
+        );
+      return;
+    }
+    // The headers leave together with the first frame, which the stream writes at once.
+    res.writeHead(answer.status, answer.headers);
+    stopStream = answer.start(nodeSink(res));
+    if (gone) stopStream();
   };
 }
 
-function toWebRequest(req: IncomingMessage, signal: AbortSignal): Request {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (value === undefined) continue;
-    for (const v of Array.isArray(value) ? value : [value]) headers.append(name, v);
-  }
-  // The handler never reads the URL's host; a fixed origin keeps a hostile Host header from mattering.
-  const url = new URL(req.url ?? "/", "http://localhost").href;
-  const method = req.method ?? "GET";
-  const init: RequestInit & { duplex?: "half" } = { method, headers, signal };
-  if (method !== "GET" && method !== "HEAD") {
-    const parsed = (req as IncomingMessage & { body?: unknown }).body;
-    if (parsed !== undefined && req.readableEnded) {
-      // A body parser already consumed the stream: use what it kept.
-      init.body =
+function nodeSink(res: ServerResponse): SseSink {
+  return {
+    write(chunk) {
+      // After a disconnect, the close handler ends the stream; until then writes go nowhere.
+      if (!res.destroyed) res.write(chunk);
+    },
+    get backlog() {
+      return res.writableLength;
+    },
+    end() {
+      res.end();
+    },
+    abort() {
+      res.destroy();
+    },
+  };
+}
+
+function writeJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string>): void {
+  if (res.headersSent || res.destroyed) return;
+  res.writeHead(status, { ...JSON_HEADERS, ...headers });
+  res.end(JSON.stringify(body));
+}
+
+/** A view of node's already-lower-cased header object with the `get` of a web `Headers`. */
+function nodeHeaders(raw: IncomingHttpHeaders): HeaderReader {
+  return {
+    get(name) {
+      const value = raw[name.toLowerCase()];
+      if (value === undefined) return null;
+      return Array.isArray(value) ? value.join(", ") : value;
+    },
+  };
+}
+
+/** The body as UTF-8 text, refused as soon as it exceeds `maxBytes` (or declares that it will). */
+function readBody(req: IncomingMessage, maxBytes: number): Promise<string> {
+  const parsed = (req as IncomingMessage & { body?: unknown }).body;
+  if (parsed !== undefined && req.readableEnded) {
+    // A body parser already consumed the stream: use what it kept, within the same limit.
+    try {
+      const text =
         typeof parsed === "string"
           ? parsed
           : parsed instanceof Uint8Array
-            ? Buffer.from(parsed).toString("utf8")
-            : JSON.stringify(parsed);
-      headers.delete("content-length");
-    } else {
-      init.body = Readable.toWeb(req) as ReadableStream<Uint8Array>;
-      init.duplex = "half";
+            ? decodeUtf8(parsed)
+            : (JSON.stringify(parsed) ?? "");
+      if (Buffer.byteLength(text) > maxBytes) throw tooLarge(maxBytes);
+      return Promise.resolve(text);
+    } catch (error) {
+      return Promise.reject(error);
     }
   }
-  return new Request(url, init);
-}
-
-async function writeWebResponse(
-  response: Response,
-  res: ServerResponse,
-  closed: AbortSignal,
-  extraHeaders: Record<string, string>,
-): Promise<void> {
-  const headers: Record<string, string> = { ...extraHeaders };
-  response.headers.forEach((value, name) => {
-    headers[name] = value;
+  const declared = req.headers["content-length"];
+  if (declared !== undefined && Number(declared) > maxBytes) return Promise.reject(tooLarge(maxBytes));
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > maxBytes) {
+        cleanup();
+        // Stop reading; the answer closes the connection.
+        req.pause();
+        reject(tooLarge(maxBytes));
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = () => {
+      cleanup();
+      try {
+        resolve(decodeUtf8(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size)));
+      } catch (error) {
+        reject(error);
+      }
+    };
+    const onError = (error: Error) => {
+      cleanup();
+      reject(error);
+    };
+    const cleanup = () => {
+      req.off("data", onData);
+      req.off("end", onEnd);
+      req.off("error", onError);
+      req.off("aborted", onAborted);
+    };
+    const onAborted = () => onError(new Error("the client aborted the request"));
+    req.on("data", onData);
+    req.on("end", onEnd);
+    req.on("error", onError);
+    req.on("aborted", onAborted);
   });
-  res.writeHead(response.status, headers);
-  if (!response.body) {
-    res.end();
-    return;
-  }
-  const reader = response.body.getReader();
-  const onClose = () => void reader.cancel().catch(() => {});
-  closed.addEventListener("abort", onClose, { once: true });
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      // Each SSE frame is written (and so flushed) as soon as it exists; wait when the socket is full.
-      if (!res.write(value))
-        await new Promise<void>((resolve) => {
-          const resume = () => {
-            res.off("drain", resume);
-            res.off("close", resume);
-            resolve();
-          };
-          res.once("drain", resume);
-          res.once("close", resume);
-        });
-      if (closed.aborted) break;
-    }
-  } catch {
-    // The client went away or the stream failed: nothing more to write.
-  } finally {
-    closed.removeEventListener("abort", onClose);
-    res.end();
-  }
 }

@@ -43,13 +43,21 @@ export async function readBodyText(
     bytes.set(chunk, offset);
     offset += chunk.byteLength;
   }
+  return decodeUtf8(bytes);
+}
+
+// One decoder for every body: a fatal decoder keeps no state between whole-buffer decodes.
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+
+/** Bytes → text, refusing anything that is not valid UTF-8. */
+export function decodeUtf8(bytes: Uint8Array): string {
   try {
-    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+    return utf8.decode(bytes);
   } catch {
     throw new BodyReadError("invalid-utf8", "The request body is not valid UTF-8");
   }
 }
 
-function tooLarge(maxBytes: number): BodyReadError {
+export function tooLarge(maxBytes: number): BodyReadError {
   return new BodyReadError("too-large", `The request body is larger than ${maxBytes} bytes`);
 }

@@ -22,15 +22,24 @@ export type ExecutorUpdate =
       metadata?: Record<string, unknown>;
     };
 
+/** An artifact as an executor reports it (an `update` event of kind `artifact-update`). */
+export type ArtifactUpdate = Omit<Extract<ExecutorUpdate, { kind: "artifact" }>, "kind">;
+
 /** How an execution ended, if it was not canceled. */
 export interface TaskOutcome {
   state: "completed" | "failed" | "rejected";
   message?: string;
   metadata?: Record<string, unknown>;
+  /**
+   * Artifacts the task ends with: each becomes an `update` event just before `finished`, stored in the
+   * same commit (so returning a report here instead of emitting it spares the task one commit's wait).
+   */
+  artifacts?: ArtifactUpdate[];
 }
 
 export interface TaskExecutionContext {
-  task: Task;
+  /** The task as it started: a fresh copy each time it is read, so keep what you need from it. */
+  readonly task: Task;
   workspaceId: string;
   /** `params.metadata.storeId`: the Environment the task runs in. */
   storeId: string;

@@ -1,34 +1,48 @@
 import type { z } from "zod";
 import { toFetchHandler } from "../adapters/fetch.js";
 import {
-  InternalError,
   InvalidParamsError,
-  InvalidRequestError,
   isA2AError,
   TaskNotCancelableError,
   TaskNotFoundError,
   UnsupportedOperationError,
 } from "../errors.js";
-import { type DecodedRequest, decodeJsonRpcRequest, jsonRpcError, jsonRpcResult } from "../jsonrpc/codec.js";
+import { OpenStreams } from "../hub/open-streams.js";
+import type { ReleaseSlot } from "../hub/stream-slots.js";
+import { StreamSlots } from "../hub/stream-slots.js";
+import { TaskHub } from "../hub/task-hub.js";
+import { TaskSubscription } from "../hub/task-subscription.js";
+import { type DecodedRequest, decodeJsonRpcRequest } from "../jsonrpc/codec.js";
 import { METHODS, type MethodName } from "../methods.js";
 import { isTerminalState, type Message, type Task } from "../schemas/a2a.js";
 import type { JsonRpcId } from "../schemas/jsonrpc.js";
 import { GetTaskParams, SendStreamingMessageParams, TaskIdParams } from "../schemas/params.js";
 import type { TaskRecord } from "../stores/types.js";
 import { findNulCharacter } from "./find-nul.js";
-import { type A2AHandlerOptions, type AuthOutcome, DEFAULTS, type Logger, silentLogger } from "./options.js";
+import { authFailure, bodyRefusal, jsonAnswer, tooManyRequests, unavailable } from "./json-responses.js";
+import {
+  type A2AHandlerOptions,
+  type AuthOutcome,
+  DEFAULTS,
+  type HeaderReader,
+  type Logger,
+  silentLogger,
+} from "./options.js";
+import { pullFrames } from "./pull-frames.js";
 import { type RateLimiter, TokenBucketRateLimiter } from "./rate-limiter.js";
-import { type A2AHandlerResponse, JSON_HEADERS, SSE_HEADERS } from "./response.js";
+import { type A2AHandlerResponse, type A2AStreamResponse, SSE_HEADERS } from "./response.js";
 import { TaskRunner } from "./task-runner.js";
-import { TASK_EVENT_SEQ, taskStreamFrames } from "./task-stream.js";
 import { textOfMessage } from "./text-of-message.js";
 
 export interface A2AHandlerRequest {
-  headers: Headers;
-  /** The raw request body (the adapters enforce the size limit before this point). */
-  body: string;
-  /** Aborts when the client goes away; ends a stream, never the task. */
-  signal?: AbortSignal;
+  /** The request headers: a web `Headers`, or anything with the same `get`. */
+  headers: HeaderReader;
+  /**
+   * The raw request body, or a function that reads it. A function is called only once the caller is
+   * authenticated and within its rate, so an anonymous request never costs a body read; it rejects with
+   * a `BodyReadError` for a body over the limit or not UTF-8.
+   */
+  body: string | (() => Promise<string>);
 }
 
 export interface A2AHandler {
@@ -53,6 +67,9 @@ interface Caller {
   key: string;
 }
 
+/** Sequence number of a task's first event, the `task` frame. */
+const TASK_EVENT_SEQ = 1;
+
 /** The framework-agnostic A2A request handler. Adapters: `toFetchHandler`, `toNodeHandler`. */
 export function createA2AHandler(options: A2AHandlerOptions): A2AHandler {
   const { stores, executor, authenticate } = options;
@@ -60,8 +77,11 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHandler {
   const now = options.now ?? (() => new Date());
   const generateId = options.generateId ?? (() => crypto.randomUUID());
   const leaseMs = options.leaseMs ?? DEFAULTS.leaseMs;
-  const keepAliveMs = options.keepAliveMs ?? DEFAULTS.keepAliveMs;
-  const shutdown = new AbortController();
+  const instanceId = options.instanceId ?? `runner-${crypto.randomUUID()}`;
+  const maxStreamBacklogBytes = options.maxStreamBacklogBytes ?? DEFAULTS.maxStreamBacklogBytes;
+  // Shared by every stream: past maxBytes a client has one keep-alive tick to catch up; past 8× at once.
+  const backlogBounds = { maxBytes: maxStreamBacklogBytes, hardMaxBytes: 8 * maxStreamBacklogBytes };
+  let closing = false;
   const rateLimiter: RateLimiter | undefined =
     options.rateLimit === undefined
       ? undefined
@@ -71,16 +91,27 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHandler {
             ratePerSecond: options.rateLimit.requestsPerSecond,
             ...(options.rateLimit.burst === undefined ? {} : { burst: options.rateLimit.burst }),
           });
-  const maxOpenStreams = options.maxOpenStreamsPerCaller;
-  const openStreams = new Map<string, number>();
+  const slots = new StreamSlots(options.maxOpenStreamsPerCaller);
+  const maxRequestsInFlight = options.maxRequestsInFlight;
+  let inFlight = 0;
+  const openStreams = new OpenStreams(options.keepAliveMs ?? DEFAULTS.keepAliveMs);
+  const hub = new TaskHub({
+    tasks: stores.tasks,
+    events: stores.events,
+    logger,
+    instanceId,
+    terminalCacheSize: options.terminalTaskCacheSize ?? DEFAULTS.terminalTaskCacheSize,
+    onLost: (taskId) => runner.abortLocal(taskId),
+  });
   const runner = new TaskRunner({
+    hub,
     tasks: stores.tasks,
     events: stores.events,
     executor,
     logger,
     now,
     generateId,
-    instanceId: options.instanceId ?? `runner-${crypto.randomUUID()}`,
+    instanceId,
     leaseMs,
     recoveryIntervalMs: options.recoveryIntervalMs ?? Math.floor(leaseMs / 2),
   });
@@ -88,7 +119,19 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHandler {
   void runner.recoverOrphans();
 
   async function handle(request: A2AHandlerRequest): Promise<A2AHandlerResponse> {
-    if (shutdown.signal.aborted) return unavailable("The server is shutting down; retry the request");
+    if (closing) return unavailable("The server is shutting down; retry the request");
+    if (maxRequestsInFlight !== undefined && inFlight >= maxRequestsInFlight) {
+      return unavailable("The server is busy; retry the request");
+    }
+    inFlight++;
+    try {
+      return await answer(request);
+    } finally {
+      inFlight--;
+    }
+  }
+
+  async function answer(request: A2AHandlerRequest): Promise<A2AHandlerResponse> {
     let id: JsonRpcId | null = null;
     try {
       let auth: AuthOutcome;
@@ -104,12 +147,22 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHandler {
       // Counted before decoding, so a flood of garbage is limited like any other traffic.
       const decision = rateLimiter?.take(caller.key, now().getTime());
       if (decision && !decision.allowed) return tooManyRequests(decision.retryAfterMs, "Rate limit exceeded");
-      const decoded = decodeJsonRpcRequest(request.body);
-      if (!decoded.ok) return json(decoded.id, decoded.error);
+      let body: string;
+      try {
+        body = typeof request.body === "string" ? request.body : await request.body();
+      } catch (error) {
+        return bodyRefusal(error);
+      }
+      const decoded = decodeJsonRpcRequest(body);
+      if (!decoded.ok) return jsonAnswer(decoded.id, decoded.error);
       id = decoded.request.id;
-      return await dispatch(decoded.request, caller, request);
+      return await dispatch(decoded.request, caller, request.headers);
     } catch (error) {
-      if (isA2AError(error)) return json(id, error);
+      if (isA2AError(error)) {
+        // e.g. a store refusing the request's data (InvalidParamsError): the client gets -32602, the log the cause.
+        if (error.cause !== undefined) logger.warn({ err: error.cause, code: error.code }, "request refused");
+        return jsonAnswer(id, error);
+      }
       // Not a protocol error: the store failed (an outage) or a bug. Either way the caller may retry, so
       // answer 503 + Retry-After (clients retry 5xx) with a bare -32603 that reveals nothing.
       logger.error({ err: error }, "request failed");
@@ -117,67 +170,70 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHandler {
     }
   }
 
-  async function dispatch(req: DecodedRequest, caller: Caller, http: A2AHandlerRequest): Promise<A2AHandlerResponse> {
+  async function dispatch(req: DecodedRequest, caller: Caller, headers: HeaderReader): Promise<A2AHandlerResponse> {
     const method: MethodName = req.method;
     if (!METHODS[method].implemented) throw UnsupportedOperationError.forMethod(req.wireMethod);
-    if (
-      METHODS[method].streaming &&
-      maxOpenStreams !== undefined &&
-      (openStreams.get(caller.key) ?? 0) >= maxOpenStreams
-    ) {
-      return tooManyRequests(1000, `Too many open streams (at most ${maxOpenStreams} per caller); close one first`);
-    }
     switch (method) {
       case "SendStreamingMessage":
-        return sendStreamingMessage(req, caller, http);
       case "SubscribeToTask": {
-        const params = parseParams(TaskIdParams, req.params);
-        const record = await findTask(caller, params.id);
-        return stream(req.id, record, reattachCursor(record, http.headers), caller, http.signal);
+        // The slot is taken now, so a burst cannot get past the cap; the stream gives it back.
+        const release = slots.reserve(caller.key);
+        if (!release) {
+          return tooManyRequests(
+            1000,
+            `Too many open streams (at most ${options.maxOpenStreamsPerCaller} per caller); close one first`,
+          );
+        }
+        try {
+          return method === "SendStreamingMessage"
+            ? await sendStreamingMessage(req, caller, headers, release)
+            : await subscribeToTask(req, caller, headers, release);
+        } catch (error) {
+          release();
+          throw error;
+        }
       }
       case "GetTask": {
         const params = parseParams(GetTaskParams, req.params);
         const record = await findTask(caller, params.id);
-        return json(req.id, undefined, withHistoryLength(record.task, params.historyLength));
+        return jsonAnswer(req.id, undefined, withHistoryLength(record.task, params.historyLength));
       }
       case "CancelTask": {
         const params = parseParams(TaskIdParams, req.params);
-        return json(req.id, undefined, await cancelTask(caller, params.id));
+        return jsonAnswer(req.id, undefined, await cancelTask(caller, params.id));
       }
       default:
         throw UnsupportedOperationError.forMethod(req.wireMethod);
     }
   }
 
-  async function sendStreamingMessage(req: DecodedRequest, caller: Caller, http: A2AHandlerRequest) {
+  async function subscribeToTask(req: DecodedRequest, caller: Caller, headers: HeaderReader, release: ReleaseSlot) {
+    const params = parseParams(TaskIdParams, req.params);
+    const record = await findTask(caller, params.id);
+    return stream(req.id, record, reattachCursor(record, headers), release);
+  }
+
+  async function sendStreamingMessage(
+    req: DecodedRequest,
+    caller: Caller,
+    headers: HeaderReader,
+    release: ReleaseSlot,
+  ): Promise<A2AHandlerResponse> {
     const params = parseParams(SendStreamingMessageParams, req.params);
-    const nulAt = findNulCharacter(params);
-    if (nulAt) throw InvalidParamsError.forField(nulAt, "must not contain the character U+0000");
     const { message } = params;
     const storeId = params.metadata.storeId;
-    // Contract rule 1: a retry with a known messageId gets its original task back, whatever else it says.
-    if (message.messageId !== undefined) {
-      const existing = await stores.idempotency.get(caller.workspaceId, message.messageId);
-      if (existing) return reattachRetry(req, existing, message, storeId, caller, http);
-    }
-    if (message.role !== "user") {
-      throw InvalidParamsError.forField("params.message.role", 'a partner task is sent with role "user"');
-    }
-    if (message.taskId !== undefined) {
-      throw new UnsupportedOperationError(
-        "Continuing an existing task with message.taskId is not supported; start a new task or use SubscribeToTask",
-        { field: "params.message.taskId" },
-      );
-    }
     const text = textOfMessage(message);
-    if (text.length === 0) {
-      throw InvalidParamsError.forField("params.message.parts", "the message needs at least one non-empty text part");
-    }
-    if (executor.hasEnvironment && !(await executor.hasEnvironment(caller.workspaceId, storeId))) {
-      throw InvalidParamsError.forField(
-        "params.metadata.storeId",
-        "no Environment with this storeId in your workspace",
-      );
+    // Contract rule 1: a retry with a known messageId gets its original task back, whatever else it says.
+    // Checked first only when the request would be refused otherwise; a valid start asks the store once
+    // ("the task for this key, or a new one") and so learns the same.
+    const refusal = await startRefusal(params, text, caller);
+    if (refusal) {
+      const existing =
+        message.messageId === undefined
+          ? undefined
+          : await stores.idempotency.get(caller.workspaceId, message.messageId);
+      if (!existing) throw refusal;
+      return reattachRetry(req, existing, message, storeId, headers, release);
     }
 
     const task = newTask(message, storeId);
@@ -187,10 +243,40 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHandler {
       message.messageId === undefined
         ? { record: await stores.tasks.create(input), created: true }
         : await stores.idempotency.createOrGet(message.messageId, input);
-    // Not created: a concurrent start with the same key won the race, so this request is its retry.
-    if (!created) return reattachRetry(req, record, message, storeId, caller, http);
+    // Not created: an earlier or concurrent start with the same key won, so this request is its retry.
+    if (!created) return reattachRetry(req, record, message, storeId, headers, release);
     runner.start(record, task.history[0] ?? message, text);
-    return stream(req.id, record, TASK_EVENT_SEQ, caller, http.signal);
+    return stream(req.id, record, TASK_EVENT_SEQ, release);
+  }
+
+  /** Why a task start would be refused, or undefined if it may start. */
+  async function startRefusal(
+    params: SendStreamingMessageParams,
+    text: string,
+    caller: Caller,
+  ): Promise<Error | undefined> {
+    const { message } = params;
+    const nulAt = findNulCharacter(params);
+    if (nulAt) return InvalidParamsError.forField(nulAt, "must not contain the character U+0000");
+    if (message.role !== "user") {
+      return InvalidParamsError.forField("params.message.role", 'a partner task is sent with role "user"');
+    }
+    if (message.taskId !== undefined) {
+      return new UnsupportedOperationError(
+        "Continuing an existing task with message.taskId is not supported; start a new task or use SubscribeToTask",
+        { field: "params.message.taskId" },
+      );
+    }
+    if (text.length === 0) {
+      return InvalidParamsError.forField("params.message.parts", "the message needs at least one non-empty text part");
+    }
+    if (executor.hasEnvironment && !(await executor.hasEnvironment(caller.workspaceId, params.metadata.storeId))) {
+      return InvalidParamsError.forField(
+        "params.metadata.storeId",
+        "no Environment with this storeId in your workspace",
+      );
+    }
+    return undefined;
   }
 
   function reattachRetry(
@@ -198,11 +284,11 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHandler {
     record: TaskRecord,
     message: Message,
     storeId: string,
-    caller: Caller,
-    http: A2AHandlerRequest,
+    headers: HeaderReader,
+    release: ReleaseSlot,
   ): A2AHandlerResponse {
     warnIfRetryDiffers(record, textOfMessage(message), storeId);
-    return stream(req.id, record, reattachCursor(record, http.headers), caller, http.signal);
+    return stream(req.id, record, reattachCursor(record, headers), release);
   }
 
   function newTask(message: Message, storeId: string): Task {
@@ -241,95 +327,63 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHandler {
       throw TaskNotCancelableError.forTask(taskId, record.task.status.state);
     }
     const finished = await runner.finish(record, "canceled", "Canceled at the partner's request.");
-    const after = await findTask(caller, taskId);
     if (!finished) {
       // Another writer ended the task between our read and our write.
+      const after = await findTask(caller, taskId);
       throw TaskNotCancelableError.forTask(taskId, after.task.status.state);
     }
     runner.abortLocal(taskId);
-    return after.task;
+    return (await findTask(caller, taskId)).task;
   }
 
+  /** The task, from memory when this process knows it for certain, else from the store. */
   async function findTask(caller: Caller, taskId: string): Promise<TaskRecord> {
+    const known = hub.known(caller.workspaceId, taskId);
+    if (known) return known;
     const record = await stores.tasks.get(caller.workspaceId, taskId);
     // Another workspace's task is reported exactly like an unknown one.
     if (!record) throw TaskNotFoundError.forTask(taskId);
+    hub.remember(record);
     return record;
   }
 
-  function stream(
-    requestId: JsonRpcId,
-    record: TaskRecord,
-    afterSeq: number,
-    caller: Caller,
-    signal?: AbortSignal,
-  ): A2AHandlerResponse {
-    const streamSignal = signal ? AbortSignal.any([signal, shutdown.signal]) : shutdown.signal;
-    const frames = taskStreamFrames({
-      tasks: stores.tasks,
-      events: stores.events,
-      logger,
-      requestId,
-      record,
-      afterSeq,
-      keepAliveMs,
-      signal: streamSignal,
-    });
+  function stream(requestId: JsonRpcId, record: TaskRecord, afterSeq: number, release: ReleaseSlot): A2AStreamResponse {
+    // A terminal task always replays its `finished` event, so every stream ends with finished + final.
+    // The `task` frame stands for seq 1, so a replay starts after it at the earliest.
+    let cursor = Math.max(TASK_EVENT_SEQ, Math.min(afterSeq, record.lastSeq));
+    if (isTerminalState(record.task.status.state)) cursor = Math.min(cursor, record.lastSeq - 1);
+    const requestIdJson = JSON.stringify(requestId);
+    let started = false;
+    const start = (sink: Parameters<A2AStreamResponse["start"]>[0]) => {
+      if (started) throw new Error("a stream is started once");
+      started = true;
+      const subscription = new TaskSubscription(
+        record.task.id,
+        requestIdJson,
+        sink,
+        backlogBounds,
+        cursor,
+        openStreams.now(),
+        (ended) => {
+          openStreams.delete(ended);
+          hub.unsubscribe(ended);
+          release();
+        },
+      );
+      if (closing) {
+        subscription.end();
+        return () => {};
+      }
+      openStreams.add(subscription);
+      hub.subscribe(record, subscription);
+      return () => subscription.detach();
+    };
     return {
       kind: "sse",
       status: 200,
       headers: { ...SSE_HEADERS },
-      frames: tracked(frames, record.task.id, caller.key),
-    };
-  }
-
-  /**
-   * Counts the stream as open while it runs, and ends it quietly on a store failure (the client
-   * reattaches): a broken stream must not crash the process.
-   */
-  async function* tracked(frames: AsyncGenerator<string>, taskId: string, callerKey: string): AsyncGenerator<string> {
-    openStreams.set(callerKey, (openStreams.get(callerKey) ?? 0) + 1);
-    try {
-      yield* frames;
-    } catch (error) {
-      logger.error({ err: error, taskId }, "task stream ended by an error");
-    } finally {
-      const left = (openStreams.get(callerKey) ?? 1) - 1;
-      if (left > 0) openStreams.set(callerKey, left);
-      else openStreams.delete(callerKey);
-    }
-  }
-
-  function tooManyRequests(retryAfterMs: number, message: string): A2AHandlerResponse {
-    return {
-      kind: "json",
-      status: 429,
-      headers: {
-        ...JSON_HEADERS,
-        "retry-after": String(Math.max(1, Math.ceil(retryAfterMs / 1000))),
-        "retry-after-ms": String(retryAfterMs),
-      },
-      body: jsonRpcError(null, new InvalidRequestError(message, { httpStatus: 429, retryAfterMs })),
-    };
-  }
-
-  function unavailable(message: string, id: JsonRpcId | null = null): A2AHandlerResponse {
-    return {
-      kind: "json",
-      status: 503,
-      headers: { ...JSON_HEADERS, "retry-after": "1" },
-      body: jsonRpcError(id, new InternalError(message)),
-    };
-  }
-
-  function authFailure(status: 401 | 403, message: string): A2AHandlerResponse {
-    const headers: Record<string, string> = { ...JSON_HEADERS };
-    if (status === 401) headers["www-authenticate"] = 'Bearer realm="a2a"';
-    return {
-      kind: "json",
-      status,
-      headers,
-      body: jsonRpcError(null, new InvalidRequestError(message, { httpStatus: status })),
+      start,
+      frames: pullFrames(start),
     };
   }
 
@@ -339,17 +393,13 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHandler {
     maxBodyBytes: options.maxBodyBytes ?? DEFAULTS.maxBodyBytes,
     recoverOrphanedTasks: () => runner.recoverOrphans(),
     async close(closeOptions) {
-      shutdown.abort();
+      closing = true;
+      openStreams.endAll();
       await runner.close(closeOptions?.graceMs ?? 10_000);
     },
   };
   const fetchHandler = toFetchHandler(handler);
   return handler;
-}
-
-function json(id: JsonRpcId | null, error: unknown, result?: unknown): A2AHandlerResponse {
-  const body = error === undefined ? jsonRpcResult(id, result) : jsonRpcError(id, error);
-  return { kind: "json", status: 200, headers: { ...JSON_HEADERS }, body };
 }
 
 function parseParams<T extends z.ZodType>(schema: T, params: unknown): z.infer<T> {
@@ -359,7 +409,7 @@ function parseParams<T extends z.ZodType>(schema: T, params: unknown): z.infer<T
 }
 
 /** Where a reattach resumes: after the client's `Last-Event-ID`, else after the newest event (only new ones). */
-function reattachCursor(record: TaskRecord, headers: Headers): number {
+function reattachCursor(record: TaskRecord, headers: HeaderReader): number {
   const header = headers.get("last-event-id");
   if (header !== null && /^\d{1,9}$/.test(header.trim())) return Number(header.trim());
   return record.lastSeq;

@@ -1,4 +1,5 @@
 import type { TaskExecutor } from "../executor/task-executor.js";
+import { A2A_LIMITS } from "../limits.js";
 import type { EventLog } from "../stores/event-log.js";
 import type { IdempotencyStore } from "../stores/idempotency-store.js";
 import type { TaskStore } from "../stores/task-store.js";
@@ -19,7 +20,13 @@ export type AuthOutcome =
       message: string;
     };
 
-export type Authenticate = (headers: Headers) => Promise<AuthOutcome>;
+/** The request headers as the handler reads them: a web `Headers` fits, and so does a thin view of node's. */
+export interface HeaderReader {
+  /** The header's value (several values joined by ", "), or null when absent. Names are case-insensitive. */
+  get(name: string): string | null;
+}
+
+export type Authenticate = (headers: HeaderReader) => Promise<AuthOutcome>;
 
 /** The subset of a pino logger the handler uses; pass a pino instance or anything shaped like it. */
 export interface Logger {
@@ -54,7 +61,10 @@ export interface A2AHandlerOptions {
   recoveryIntervalMs?: number;
   /** Interval of `: keep-alive` comments on an idle stream. Default 15 s. */
   keepAliveMs?: number;
-  /** Largest request body accepted by the adapters, in bytes; larger is HTTP 413. Default 1 MiB. */
+  /**
+   * Largest request body accepted by the adapters, in bytes; larger is HTTP 413. Default
+   * `A2A_LIMITS.maxBodyBytes` (256 KiB).
+   */
   maxBodyBytes?: number;
   /**
    * Requests per caller (`principal`, else workspace): over it, HTTP 429 with `Retry-After`. A limiter, or
@@ -63,12 +73,27 @@ export interface A2AHandlerOptions {
   rateLimit?: RateLimiter | { requestsPerSecond: number; burst?: number };
   /** Open streams one caller may hold at once; one more is HTTP 429. Default: no cap. */
   maxOpenStreamsPerCaller?: number;
+  /**
+   * Bytes a stream's client may leave unread: over it for a whole keep-alive tick (a third of
+   * `keepAliveMs`), or over 8× at any moment, and the stream drops the client (it reattaches with
+   * Last-Event-ID and loses nothing), so a client that never reads holds bounded memory. Default 1 MiB.
+   */
+  maxStreamBacklogBytes?: number;
+  /**
+   * Requests being answered at once (a stream counts until its first frame is out); one more is HTTP 503
+   * with Retry-After. Default: no bound.
+   */
+  maxRequestsInFlight?: number;
+  /** Ended tasks kept in memory for GetTask and reattaches (they never change). Default 10,000. */
+  terminalTaskCacheSize?: number;
 }
 
 export const DEFAULTS = {
   leaseMs: 30_000,
   keepAliveMs: 15_000,
-  maxBodyBytes: 1024 * 1024,
+  maxBodyBytes: A2A_LIMITS.maxBodyBytes,
+  maxStreamBacklogBytes: 1024 * 1024,
+  terminalTaskCacheSize: 10_000,
 } as const;
 
 export const silentLogger: Logger = { info() {}, warn() {}, error() {} };

@@ -1,11 +1,14 @@
-import type { ExecutorUpdate, TaskExecutor, TaskOutcome } from "../executor/task-executor.js";
+import type { ArtifactUpdate, ExecutorUpdate, TaskExecutor, TaskOutcome } from "../executor/task-executor.js";
+import type { TaskHub } from "../hub/task-hub.js";
 import type { Message, TaskState, TaskStatus, TaskUpdateResult } from "../schemas/a2a.js";
 import type { EventLog } from "../stores/event-log.js";
 import type { TaskStore } from "../stores/task-store.js";
-import type { StoredTaskEvent, TaskRecord } from "../stores/types.js";
+import type { NewLease, StoredTaskEvent, TaskRecord } from "../stores/types.js";
 import type { Logger } from "./options.js";
 
 export interface TaskRunnerOptions {
+  /** Numbers and publishes the events of the tasks this process runs. */
+  hub: TaskHub;
   tasks: TaskStore;
   events: EventLog;
   executor: TaskExecutor;
@@ -30,6 +33,9 @@ class TaskEndedElsewhere extends Error {
     this.name = "AbortError";
   }
 }
+
+/** Orphans looked at per sweep. */
+const ORPHANS_PER_SWEEP = 100;
 
 /** How often storing an executor's outcome is retried (with backoff) before the lease decides. */
 const FINISH_RETRIES = 5;
@@ -65,8 +71,8 @@ export class TaskRunner {
   }
 
   /** The lease a new task starts with. */
-  newLease(): { owner: string; expiresAt: string } {
-    return { owner: this.options.instanceId, expiresAt: this.leaseExpiry() };
+  newLease(): NewLease {
+    return { owner: this.options.instanceId, durationMs: this.options.leaseMs };
   }
 
   /** Starts the executor for a freshly created task. Never awaited by a request: streams follow the log. */
@@ -76,6 +82,7 @@ export class TaskRunner {
       void this.finish(record, "failed", SHUTDOWN_REASON, { reason: "shutdown" }).catch(() => undefined);
       return;
     }
+    this.options.hub.own(record);
     const controller = new AbortController();
     const done = this.run(record, message, text, controller).finally(() => this.running.delete(record.task.id));
     this.running.set(record.task.id, { record, controller, done });
@@ -87,10 +94,17 @@ export class TaskRunner {
   }
 
   /**
-   * Ends a task with a terminal status-update unless it already ended. Returns the stored `finished`
+   * Ends a task with a terminal status-update unless it already ended, after the artifacts it ends with
+   * (a task this process runs stores them and `finished` in one commit). Returns the stored `finished`
    * event, or undefined when the task was already terminal.
    */
-  async finish(record: TaskRecord, state: TaskState, text?: string, metadata?: Record<string, unknown>) {
+  async finish(
+    record: TaskRecord,
+    state: TaskState,
+    text?: string,
+    metadata?: Record<string, unknown>,
+    artifacts: readonly ArtifactUpdate[] = [],
+  ): Promise<StoredTaskEvent | undefined> {
     const result: TaskUpdateResult = {
       kind: "status-update",
       taskId: record.task.id,
@@ -99,11 +113,21 @@ export class TaskRunner {
       final: true,
       ...(metadata ? { metadata } : {}),
     };
-    return this.options.events.append(record.task.id, {
-      event: "finished",
-      result,
-      createdAt: this.options.now().toISOString(),
-    });
+    const createdAt = this.options.now().toISOString();
+    const entry = { event: "finished" as const, result, createdAt };
+    const { hub, events } = this.options;
+    if (hub.owns(record.task.id)) {
+      // A task this process runs is numbered here.
+      const updates = artifacts.map((artifact) => ({
+        event: "update" as const,
+        result: this.updateResult(record, { kind: "artifact", ...artifact }),
+        createdAt,
+      }));
+      return (await hub.append(record.task.id, [...updates, entry]))?.at(-1);
+    }
+    // Any other (a cancel of a task another instance runs, an orphan, a shutdown) is appended
+    // conditionally by the store; such an end carries no artifacts.
+    return events.append(record.task.id, entry);
   }
 
   /** Ends every orphaned task (lease expired: its runner is gone) as `failed`. Returns how many it ended. */
@@ -118,11 +142,19 @@ export class TaskRunner {
   }
 
   private async sweepOrphans(): Promise<number> {
-    let ended = 0;
+    let orphans: TaskRecord[];
     try {
-      const orphans = await this.options.tasks.listOrphaned(this.options.now().toISOString(), 100);
-      for (const orphan of orphans) {
-        if (this.running.has(orphan.task.id)) continue;
+      orphans = await this.options.tasks.listOrphaned(ORPHANS_PER_SWEEP);
+    } catch (error) {
+      this.options.logger.error({ err: error }, "orphan recovery failed; will retry");
+      return 0;
+    }
+    let ended = 0;
+    for (const orphan of orphans) {
+      if (this.running.has(orphan.task.id)) continue;
+      // Each orphan on its own: one that cannot be ended (a bad row, a failing write) is logged and
+      // skipped, and the others are still ended by this sweep.
+      try {
         if (await this.finish(orphan, "failed", ORPHANED_REASON, { reason: "orphaned" })) {
           ended++;
           this.options.logger.warn(
@@ -130,9 +162,9 @@ export class TaskRunner {
             "ended orphaned task as failed",
           );
         }
+      } catch (error) {
+        this.options.logger.error({ err: error, taskId: orphan.task.id }, "could not end an orphaned task; skipped");
       }
-    } catch (error) {
-      this.options.logger.error({ err: error }, "orphan recovery failed; will retry");
     }
     return ended;
   }
@@ -170,7 +202,11 @@ export class TaskRunner {
     let outcome: TaskOutcome;
     try {
       outcome = await executor.execute({
-        task: structuredClone(record.task),
+        // A copy made when asked for: most executors read a field or two, and a copy held for the whole
+        // run would double what each running task keeps in memory.
+        get task() {
+          return structuredClone(record.task);
+        },
         workspaceId: record.workspaceId,
         storeId,
         text,
@@ -188,7 +224,7 @@ export class TaskRunner {
     // into a failed one (the recovery sweep's verdict once the lease lapses).
     for (let attempt = 0; ; attempt++) {
       try {
-        await this.finish(record, outcome.state, outcome.message, outcome.metadata);
+        await this.finish(record, outcome.state, outcome.message, outcome.metadata, outcome.artifacts);
         return;
       } catch (error) {
         if (attempt >= FINISH_RETRIES || this.closed) {
@@ -202,32 +238,33 @@ export class TaskRunner {
 
   private async emit(record: TaskRecord, update: ExecutorUpdate, controller: AbortController): Promise<void> {
     if (controller.signal.aborted) return;
-    const result: TaskUpdateResult =
-      update.kind === "status"
-        ? {
-            kind: "status-update",
-            taskId: record.task.id,
-            contextId: record.task.contextId,
-            status: this.status(record, update.state ?? "working", update.message),
-            final: false,
-            ...(update.metadata ? { metadata: update.metadata } : {}),
-          }
-        : {
-            kind: "artifact-update",
-            taskId: record.task.id,
-            contextId: record.task.contextId,
-            artifact: update.artifact,
-            ...(update.append === undefined ? {} : { append: update.append }),
-            ...(update.lastChunk === undefined ? {} : { lastChunk: update.lastChunk }),
-            ...(update.metadata ? { metadata: update.metadata } : {}),
-          };
-    const stored: StoredTaskEvent | undefined = await this.options.events.append(record.task.id, {
-      event: "update",
-      result,
-      createdAt: this.options.now().toISOString(),
-    });
+    const stored = await this.options.hub.append(record.task.id, [
+      { event: "update", result: this.updateResult(record, update), createdAt: this.options.now().toISOString() },
+    ]);
     // Refused: the task already ended (canceled on another instance, or taken over). Stop the robots.
     if (!stored) controller.abort(new TaskEndedElsewhere());
+  }
+
+  /** The `update` event's result for an executor's progress or artifact. */
+  private updateResult(record: TaskRecord, update: ExecutorUpdate): TaskUpdateResult {
+    return update.kind === "status"
+      ? {
+          kind: "status-update",
+          taskId: record.task.id,
+          contextId: record.task.contextId,
+          status: this.status(record, update.state ?? "working", update.message),
+          final: false,
+          ...(update.metadata ? { metadata: update.metadata } : {}),
+        }
+      : {
+          kind: "artifact-update",
+          taskId: record.task.id,
+          contextId: record.task.contextId,
+          artifact: update.artifact,
+          ...(update.append === undefined ? {} : { append: update.append }),
+          ...(update.lastChunk === undefined ? {} : { lastChunk: update.lastChunk }),
+          ...(update.metadata ? { metadata: update.metadata } : {}),
+        };
   }
 
   private status(record: TaskRecord, state: TaskState, text: string | undefined): TaskStatus {
@@ -252,7 +289,7 @@ export class TaskRunner {
     if (ids.length === 0 || this.closed || this.renewing) return;
     this.renewing = true;
     try {
-      const renewed = new Set(await this.options.tasks.renewLeases(this.options.instanceId, ids, this.leaseExpiry()));
+      const renewed = new Set(await this.options.tasks.renewLeases(this.options.instanceId, ids, this.options.leaseMs));
       // A lease that could not be renewed belongs to a task that ended or was taken over: stop its work.
       for (const id of ids) if (!renewed.has(id)) this.abortLocal(id);
     } catch (error) {
@@ -260,9 +297,5 @@ export class TaskRunner {
     } finally {
       this.renewing = false;
     }
-  }
-
-  private leaseExpiry(): string {
-    return new Date(this.options.now().getTime() + this.options.leaseMs).toISOString();
   }
 }

@@ -1,10 +1,11 @@
 import { type A2AError, InvalidRequestError, MethodNotFoundError, ParseError, toJsonRpcError } from "../errors.js";
+import { A2A_LIMITS } from "../limits.js";
 import { type MethodName, resolveMethod } from "../methods.js";
 import type { JsonRpcErrorResponse, JsonRpcId, JsonRpcSuccessResponse } from "../schemas/jsonrpc.js";
 import { exceedsNestingDepth } from "./nesting-depth.js";
 
 /** No request of this protocol needs more; deeper bodies are refused before they are parsed. */
-export const MAX_NESTING_DEPTH = 64;
+export const MAX_NESTING_DEPTH = A2A_LIMITS.nestingDepth;
 
 /** A request whose envelope is valid and whose method is known; its params are checked by the method. */
 export interface DecodedRequest {
@@ -76,7 +77,7 @@ export function decodeJsonRpcRequest(body: string | unknown): DecodeResult {
 }
 
 function validId(id: unknown): JsonRpcId | undefined {
-  if (typeof id === "string") return id.length <= 1024 ? id : undefined;
+  if (typeof id === "string") return id.length <= A2A_LIMITS.requestIdLength ? id : undefined;
   if (typeof id === "number" && Number.isFinite(id)) return id;
   return undefined;
 }

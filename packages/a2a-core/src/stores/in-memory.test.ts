@@ -14,7 +14,7 @@ function task(id: string): Task {
     metadata: { storeId: "s" },
   };
 }
-const lease = { owner: "me", expiresAt: "2026-01-01T00:01:00.000Z" };
+const lease = { owner: "me", durationMs: 60_000 };
 const finished = (id: string, state: "completed" | "canceled") => ({
   event: "finished" as const,
   createdAt: at,
@@ -47,16 +47,33 @@ describe("in-memory stores", () => {
     expect((await tasks.get("w", "t"))?.lastSeq).toBe(2);
   });
 
-  it("wakes a waiter on append and rejects it on abort", async () => {
+  it("tells watchers the newest seq on every append, until they stop watching", async () => {
     const { tasks, events } = createInMemoryStores();
     await tasks.create({ workspaceId: "w", task: task("t"), lease, createdAt: at });
-    const waiting = events.waitForEvents("t", 1, new AbortController().signal);
+    const seen: (number | undefined)[] = [];
+    const stop = events.watch("t", (seq) => seen.push(seq));
+    await events.append("t", { ...finished("t", "completed"), event: "update" as const });
+    stop();
     await events.append("t", finished("t", "completed"));
-    await expect(waiting).resolves.toBeUndefined();
-    const controller = new AbortController();
-    const aborted = events.waitForEvents("t", 2, controller.signal);
-    controller.abort(new Error("bye"));
-    await expect(aborted).rejects.toThrow("bye");
+    expect(seen).toEqual([2]);
+  });
+
+  it("stores a numbered append only while the task is where its runner left it", async () => {
+    const { tasks, events } = createInMemoryStores();
+    const created = await tasks.create({ workspaceId: "w", task: task("t"), lease, createdAt: at });
+    const update = (seq: number) => ({
+      taskId: "t",
+      prevSeq: seq - 1,
+      events: [
+        { taskId: "t", seq, event: "update" as const, result: finished("t", "completed").result, createdAt: at },
+      ],
+      snapshot: created.task,
+    });
+    await expect(events.appendNumbered(update(2))).resolves.toBe(true);
+    // Somebody else wrote seq 3 (a cancel elsewhere): the runner's own seq 3 is refused.
+    await events.append("t", finished("t", "canceled"));
+    await expect(events.appendNumbered(update(3))).resolves.toBe(false);
+    expect((await events.readAfter("t", 0)).map((e) => e.seq)).toEqual([1, 2, 3]);
   });
 
   it("creates one task per (workspace, messageId)", async () => {

@@ -1,6 +1,6 @@
 import { isTerminalState } from "../schemas/a2a.js";
 import { applyTaskEvent } from "./apply-task-event.js";
-import type { EventLog } from "./event-log.js";
+import { checkNumberedAppend, type EventLog, type NumberedAppend, type TaskChangeListener } from "./event-log.js";
 import type { CreateOrGetResult, IdempotencyStore } from "./idempotency-store.js";
 import type { TaskStore } from "./task-store.js";
 import type { NewTask, NewTaskEvent, StoredTaskEvent, TaskRecord } from "./types.js";
@@ -8,7 +8,7 @@ import type { NewTask, NewTaskEvent, StoredTaskEvent, TaskRecord } from "./types
 interface Entry {
   record: TaskRecord;
   events: StoredTaskEvent[];
-  waiters: Set<() => void>;
+  watchers: Set<TaskChangeListener>;
 }
 
 /**
@@ -18,6 +18,9 @@ interface Entry {
 export class InMemoryTaskStore implements TaskStore {
   /** @internal shared with the event log and the idempotency store built over this store. */
   readonly entries = new Map<string, Entry>();
+
+  /** `clock`: the store's own clock (ms since the epoch), which decides lease expiry. */
+  constructor(private readonly clock: () => number = Date.now) {}
 
   async create(input: NewTask): Promise<TaskRecord> {
     return this.insert(input, undefined);
@@ -31,7 +34,7 @@ export class InMemoryTaskStore implements TaskStore {
       workspaceId: input.workspaceId,
       task: structuredClone(task),
       lastSeq: 1,
-      lease: { ...input.lease },
+      lease: { owner: input.lease.owner, expiresAt: new Date(this.clock() + input.lease.durationMs).toISOString() },
       createdAt: input.createdAt,
       ...(messageId === undefined ? {} : { messageId }),
     };
@@ -42,7 +45,7 @@ export class InMemoryTaskStore implements TaskStore {
       result: structuredClone(task),
       createdAt: input.createdAt,
     };
-    this.entries.set(task.id, { record, events: [first], waiters: new Set() });
+    this.entries.set(task.id, { record, events: [first], watchers: new Set() });
     return structuredClone(record);
   }
 
@@ -52,8 +55,8 @@ export class InMemoryTaskStore implements TaskStore {
     return structuredClone(entry.record);
   }
 
-  async listOrphaned(now: string, limit: number): Promise<TaskRecord[]> {
-    const cutoff = Date.parse(now);
+  async listOrphaned(limit: number): Promise<TaskRecord[]> {
+    const cutoff = this.clock();
     return [...this.entries.values()]
       .map((e) => e.record)
       .filter((r) => !isTerminalState(r.task.status.state) && r.lease && Date.parse(r.lease.expiresAt) < cutoff)
@@ -62,7 +65,8 @@ export class InMemoryTaskStore implements TaskStore {
       .map((r) => structuredClone(r));
   }
 
-  async renewLeases(owner: string, taskIds: readonly string[], expiresAt: string): Promise<string[]> {
+  async renewLeases(owner: string, taskIds: readonly string[], durationMs: number): Promise<string[]> {
+    const expiresAt = new Date(this.clock() + durationMs).toISOString();
     const renewed: string[] = [];
     for (const id of taskIds) {
       const record = this.entries.get(id)?.record;
@@ -88,13 +92,21 @@ export class InMemoryEventLog implements EventLog {
       result: structuredClone(entry.result),
       createdAt: entry.createdAt,
     };
-    stored.events.push(event);
-    stored.record.lastSeq = event.seq;
-    stored.record.task = applyTaskEvent(stored.record.task, structuredClone(entry.result));
-    const waiters = [...stored.waiters];
-    stored.waiters.clear();
-    for (const wake of waiters) wake();
+    this.store(stored, event, applyTaskEvent(stored.record.task, structuredClone(entry.result)));
     return structuredClone(event);
+  }
+
+  async appendNumbered(append: NumberedAppend): Promise<boolean> {
+    const stored = this.tasks.entries.get(append.taskId);
+    if (!stored) throw new Error(`unknown task ${append.taskId}`);
+    checkNumberedAppend(append);
+    const { record } = stored;
+    if (isTerminalState(record.task.status.state) || record.lastSeq !== append.prevSeq) return false;
+    const events = append.events.map((event) => structuredClone(event));
+    const last = events.at(-1) as StoredTaskEvent;
+    stored.events.push(...events.slice(0, -1));
+    this.store(stored, last, structuredClone(append.snapshot));
+    return true;
   }
 
   async readAfter(taskId: string, afterSeq: number, limit = 1000): Promise<StoredTaskEvent[]> {
@@ -105,22 +117,22 @@ export class InMemoryEventLog implements EventLog {
       .map((e) => structuredClone(e));
   }
 
-  waitForEvents(taskId: string, afterSeq: number, signal: AbortSignal): Promise<void> {
+  watch(taskId: string, listener: TaskChangeListener): () => void {
     const stored = this.tasks.entries.get(taskId);
-    if (signal.aborted) return Promise.reject(signal.reason);
-    if (!stored || stored.record.lastSeq > afterSeq) return Promise.resolve();
-    return new Promise<void>((resolve, reject) => {
-      const wake = () => {
-        signal.removeEventListener("abort", onAbort);
-        resolve();
-      };
-      const onAbort = () => {
-        stored.waiters.delete(wake);
-        reject(signal.reason);
-      };
-      stored.waiters.add(wake);
-      signal.addEventListener("abort", onAbort, { once: true });
-    });
+    if (!stored) {
+      // No such task: say so once (as a store would after its next check), and there is nothing to stop.
+      queueMicrotask(() => listener(undefined));
+      return () => {};
+    }
+    stored.watchers.add(listener);
+    return () => stored.watchers.delete(listener);
+  }
+
+  private store(stored: Entry, event: StoredTaskEvent, snapshot: TaskRecord["task"]): void {
+    stored.events.push(event);
+    stored.record.lastSeq = event.seq;
+    stored.record.task = snapshot;
+    for (const listener of [...stored.watchers]) listener(event.seq);
   }
 }
 
@@ -153,8 +165,8 @@ export interface InMemoryStores {
   idempotency: InMemoryIdempotencyStore;
 }
 
-/** The three stores over one shared in-memory state. */
-export function createInMemoryStores(): InMemoryStores {
-  const tasks = new InMemoryTaskStore();
+/** The three stores over one shared in-memory state; `clock` decides lease expiry (default `Date.now`). */
+export function createInMemoryStores(options: { clock?: () => number } = {}): InMemoryStores {
+  const tasks = new InMemoryTaskStore(options.clock);
   return { tasks, events: new InMemoryEventLog(tasks), idempotency: new InMemoryIdempotencyStore(tasks) };
 }

@@ -15,14 +15,15 @@ export interface TaskStore {
   get(workspaceId: string, taskId: string): Promise<TaskRecord | undefined>;
 
   /**
-   * Non-terminal tasks whose lease expired before `now`: the runner that held them is gone. Oldest
-   * first, at most `limit`.
+   * Non-terminal tasks whose lease has expired by the store's clock: the runner that held them is gone.
+   * Oldest first, at most `limit`.
    */
-  listOrphaned(now: string, limit: number): Promise<TaskRecord[]>;
+  listOrphaned(limit: number): Promise<TaskRecord[]>;
 
   /**
-   * Extends the leases `owner` holds on `taskIds` to `expiresAt`. Returns the ids whose lease was
-   * extended; a missing id is a task that ended or was taken over, and its runner should stop.
+   * Extends the leases `owner` holds on `taskIds` to the store's clock plus `durationMs`. Returns the ids
+   * whose lease was extended; a missing id is a task that ended or was taken over, and its runner
+   * should stop.
    */
-  renewLeases(owner: string, taskIds: readonly string[], expiresAt: string): Promise<string[]>;
+  renewLeases(owner: string, taskIds: readonly string[], durationMs: number): Promise<string[]>;
 }

@@ -34,11 +34,22 @@ export interface StoredTaskEvent {
   createdAt: string;
 }
 
+/**
+ * The lease a new task starts with. Its expiry is the store's clock plus `durationMs` (the database's
+ * clock for a shared database), so an instance whose own clock runs ahead or behind cannot misjudge
+ * another instance's leases.
+ */
+export interface NewLease {
+  owner: string;
+  /** How long the lease lasts from now (negative: already expired, for tests). */
+  durationMs: number;
+}
+
 /** What is needed to create a task: its first snapshot (state `working`) and who runs it. */
 export interface NewTask {
   workspaceId: string;
   task: Task;
-  lease: TaskLease;
+  lease: NewLease;
   /** ISO-8601 UTC. */
   createdAt: string;
 }

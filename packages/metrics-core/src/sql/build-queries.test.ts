@@ -27,7 +27,31 @@ describe("buildEventMetricsQueries", () => {
   it("shares one placeholder per value across the four sections", () => {
     const q = buildEventMetricsQueries(WORKSPACE, window("2026-01-01", "2026-02-01"));
     expect(q.values).toEqual([WORKSPACE, "2026-01-01", "2026-02-01"]);
-    expect(q.text.match(/\$1::uuid/g)).toHaveLength(4);
+    // Each section reads its daily rollups and its unfolded deltas.
+    expect(q.text.match(/\$1::uuid/g)).toHaveLength(8);
+  });
+
+  it("reads the unfolded deltas of exactly the hours the rollup parts count, bounded at UTC", () => {
+    const aligned = buildEventMetricsQueries(WORKSPACE, window("2026-01-01", "2026-02-01"));
+    for (const s of METRICS_SECTIONS) {
+      expect(aligned.text).toContain(
+        `from ${SECTION_TABLES[s].deltas} where workspace_id = $1::uuid and ` +
+          `hour_start >= ($2::date::timestamp at time zone 'UTC') and hour_start < ($3::date::timestamp at time zone 'UTC')`,
+      );
+    }
+    // Hours 21:00 … 00:00 of the head day from the hourly rollups, then whole days: one delta range.
+    const unaligned = buildEventMetricsQueries(WORKSPACE, window("2026-01-01T20:45:00Z", "2026-01-03"));
+    expect(unaligned.sections.alerts.text).toContain(
+      "hour_start >= ($4::timestamp at time zone 'UTC') and hour_start < ($3::date::timestamp at time zone 'UTC')",
+    );
+    expect(unaligned.sections.alerts.values.slice(2, 4)).toEqual(["2026-01-03", "2026-01-01T21:00:00.000"]);
+    const open = buildEventMetricsQueries(WORKSPACE, window(null, null));
+    expect(open.sections.telemetry.text).toMatch(
+      /from metrics_deltas_telemetry_events where workspace_id = \$1::uuid\n/,
+    );
+    // Less than half an hour: raw rows only, no bucket, so no deltas either.
+    const short = buildEventMetricsQueries(WORKSPACE, window("2026-01-01T10:10:00Z", "2026-01-01T10:20:00Z"));
+    expect(short.text).not.toContain("metrics_deltas_");
   });
 
   it("reads only daily rollups for day-aligned and open windows", () => {

@@ -1,4 +1,4 @@
-import { utcTimestampLiteral } from "../utc-days.js";
+import { isUtcMidnight, utcDay, utcTimestampLiteral } from "../utc-days.js";
 import type { MetricsWindow } from "../window/parse-metrics-window.js";
 import { type EventMetricsPlan, planEventMetricsWindow } from "./plan.js";
 import { METRICS_SECTIONS, type MetricsSection, SECTION_TABLES, type SectionTables } from "./sections.js";
@@ -65,6 +65,18 @@ function rawPart(
   );
 }
 
+/**
+ * A whole hour as a `timestamptz` (delta hours are stored as instants), spelled with the same value and
+ * type as the rollup bound it coincides with (a day, or a UTC wall-clock hour) so they share a placeholder,
+ * and converted explicitly at UTC: a plain cast would use the session's TimeZone.
+ */
+function utcInstant(params: SqlParams, hour: Date): string {
+  const wallClock = isUtcMidnight(hour)
+    ? `${params.ref(utcDay(hour), "date")}::timestamp`
+    : params.ref(utcTimestampLiteral(hour).slice(0, -1), "timestamp");
+  return `(${wallClock} at time zone 'UTC')`;
+}
+
 function rollupSection(section: MetricsSection, plan: EventMetricsPlan, params: SqlParams, workspaceUuid: string) {
   const tables = SECTION_TABLES[section];
   const workspace = params.ref(workspaceUuid, "uuid");
@@ -83,6 +95,17 @@ function rollupSection(section: MetricsSection, plan: EventMetricsPlan, params: 
     parts.push(
       `select hour::date as day, ${tables.key} as key, count as n from ${tables.hourlyRollup} ` +
         `where workspace_id = ${workspace} and hour >= ${from} and hour < ${to}`,
+    );
+  }
+  if (plan.deltaHours !== null) {
+    // The deltas of every hour the rollup parts count (their hours and days always make one range).
+    const conditions = [`workspace_id = ${workspace}`];
+    const { start, end } = plan.deltaHours;
+    if (start !== null) conditions.push(`hour_start >= ${utcInstant(params, start)}`);
+    if (end !== null) conditions.push(`hour_start < ${utcInstant(params, end)}`);
+    parts.push(
+      `select (hour_start at time zone 'UTC')::date as day, ${tables.key} as key, count as n ` +
+        `from ${tables.deltas} where ${conditions.join(" and ")}`,
     );
   }
   for (const range of plan.raw) {
@@ -114,8 +137,10 @@ function assemble(build: SectionBuilder): EventMetricsQueries {
 /**
  * Windowed counts for one workspace, read from the daily rollups for whole UTC days, the hourly rollups
  * for the whole hours of a partial first/last day, and raw rows only for a partial first/last hour (see
- * `planEventMetricsWindow`). Cost grows with days × keys plus at most half an hour of raw rows per
- * unaligned edge; the answer equals a raw count exactly.
+ * `planEventMetricsWindow`), plus the hourly deltas of those days and hours that no compaction has folded
+ * into the rollups yet. Cost grows with days × keys plus at most half an hour of raw rows per unaligned
+ * edge and the (small, compacted every few seconds) delta tables; the answer equals a raw count exactly,
+ * whether or not a compaction ran.
  */
 export function buildEventMetricsQueries(workspaceUuid: string, window: MetricsWindow): EventMetricsQueries {
   assertInputs(workspaceUuid, window);

@@ -123,6 +123,31 @@ describe("planEventMetricsWindow", () => {
     );
   });
 
+  it("spans the deltas over exactly the hour buckets the rollup parts count", () => {
+    fc.assert(
+      fc.property(fc.array(instant, { maxLength: 40 }), arbitraryWindow, (records, w) => {
+        const plan = planEventMetricsWindow(w);
+        const span = plan.deltaHours;
+        for (const t of records) {
+          const hour = Math.floor(t / MS_PER_HOUR) * MS_PER_HOUR;
+          const day = utcDay(new Date(t));
+          const days = plan.rollupDays;
+          const byRollups =
+            (days !== null && (days.from === null || day >= days.from) && (days.to === null || day < days.to)) ||
+            plan.rollupHours.some((h) => hour >= h.start.getTime() && hour < h.end.getTime());
+          const inSpan =
+            span !== null &&
+            (span.start === null || hour >= span.start.getTime()) &&
+            (span.end === null || hour < span.end.getTime());
+          expect({ t, inSpan }).toEqual({ t, inSpan: byRollups });
+        }
+        if (span?.start) expect(span.start.getTime() % MS_PER_HOUR).toBe(0);
+        if (span?.end) expect(span.end.getTime() % MS_PER_HOUR).toBe(0);
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
   // The plan is exact by construction: evaluate it in JS over random instants (as the rollups would count
   // them) and compare with a direct count. This covers every edge combination far faster than a database.
   it("counts exactly what a direct count over the window gives", () => {

@@ -6,6 +6,12 @@ export interface RawRange extends TimeRange {
   readonly sign: 1 | -1;
 }
 
+/** [start, end) where a null side is unbounded. */
+export interface OpenTimeRange {
+  readonly start: Date | null;
+  readonly end: Date | null;
+}
+
 /**
  * How one windowed count is assembled, coarse to fine: one contiguous run of daily rollups for the whole
  * UTC days, hourly rollups for the whole hours of the partial first/last day, and raw rows only for the
@@ -16,6 +22,13 @@ export interface EventMetricsPlan {
   /** Whole UTC hours [start, end), sorted, adjacent ranges merged. */
   readonly rollupHours: readonly TimeRange[];
   readonly raw: readonly RawRange[];
+  /**
+   * Every hour bucket the rollup pieces above count, as one range (null when they count none): the
+   * not-yet-compacted hourly deltas of exactly these hours belong to the answer too. The days and hours
+   * always touch (whole hours of the head day end where the whole days begin, and so on), so one range
+   * covers them, and one scan of the delta table serves the whole window.
+   */
+  readonly deltaHours: OpenTimeRange | null;
 }
 
 /**
@@ -52,6 +65,7 @@ export function planEventMetricsWindow(window: MetricsWindow): EventMetricsPlan 
   const days = splitByUnit(window.start, window.end, MS_PER_DAY);
   if (days.head !== null) partialDay(days.head);
   if (days.tail !== null) partialDay(days.tail);
+  const rollupHours = mergeAdjacent(hours);
 
   return {
     rollupDays:
@@ -61,8 +75,25 @@ export function planEventMetricsWindow(window: MetricsWindow): EventMetricsPlan 
             from: days.whole.from === null ? null : utcDay(days.whole.from),
             to: days.whole.to === null ? null : utcDay(days.whole.to),
           },
-    rollupHours: mergeAdjacent(hours),
+    rollupHours,
     raw: raw.sort((a, b) => a.start.getTime() - b.start.getTime()),
+    deltaHours: spanOf(days.whole, rollupHours),
+  };
+}
+
+/** The one range the whole days and the (sorted, merged) hour ranges make together. */
+function spanOf(
+  days: { readonly from: Date | null; readonly to: Date | null } | null,
+  hours: readonly TimeRange[],
+): OpenTimeRange | null {
+  const ranges: OpenTimeRange[] = [...hours];
+  if (days !== null) ranges.push({ start: days.from, end: days.to });
+  if (ranges.length === 0) return null;
+  const starts = ranges.map((r) => r.start);
+  const ends = ranges.map((r) => r.end);
+  return {
+    start: starts.includes(null) ? null : new Date(Math.min(...starts.map((d) => (d as Date).getTime()))),
+    end: ends.includes(null) ? null : new Date(Math.max(...ends.map((d) => (d as Date).getTime()))),
   };
 }
 

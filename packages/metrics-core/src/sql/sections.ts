@@ -11,6 +11,11 @@ export interface SectionTables {
   readonly rollup: string;
   /** Hourly rollup table `(workspace_id, hour timestamp, key, count)`, hours in UTC wall-clock time. */
   readonly hourlyRollup: string;
+  /**
+   * Hourly deltas not yet folded into the rollups `(workspace_id, hour_start timestamptz, key, count)`,
+   * appended by the raw table's triggers (0006_rollup_deltas.sql): a count is rollup plus deltas.
+   */
+  readonly deltas: string;
   /** The grouping key column, the same name in raw and rollup tables. */
   readonly key: "event_type" | "alert_type" | "workflow_id";
   /** Keyed by workflow: names come from `workflows.name`. */
@@ -24,6 +29,7 @@ export const SECTION_TABLES: Readonly<Record<MetricsSection, SectionTables>> = {
     time: "occurred_at",
     rollup: "metrics_daily_telemetry_events",
     hourlyRollup: "metrics_hourly_telemetry_events",
+    deltas: "metrics_deltas_telemetry_events",
     key: "event_type",
     byWorkflow: false,
   },
@@ -32,6 +38,7 @@ export const SECTION_TABLES: Readonly<Record<MetricsSection, SectionTables>> = {
     time: "started_at",
     rollup: "metrics_daily_workflow_executions",
     hourlyRollup: "metrics_hourly_workflow_executions",
+    deltas: "metrics_deltas_workflow_executions",
     key: "workflow_id",
     byWorkflow: true,
   },
@@ -40,6 +47,7 @@ export const SECTION_TABLES: Readonly<Record<MetricsSection, SectionTables>> = {
     time: "started_at",
     rollup: "metrics_daily_workflow_node_executions",
     hourlyRollup: "metrics_hourly_workflow_node_executions",
+    deltas: "metrics_deltas_workflow_node_executions",
     key: "workflow_id",
     byWorkflow: true,
   },
@@ -48,6 +56,7 @@ export const SECTION_TABLES: Readonly<Record<MetricsSection, SectionTables>> = {
     time: "occurred_at",
     rollup: "metrics_daily_alerts",
     hourlyRollup: "metrics_hourly_alerts",
+    deltas: "metrics_deltas_alerts",
     key: "alert_type",
     byWorkflow: false,
   },

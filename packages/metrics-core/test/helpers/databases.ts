@@ -18,11 +18,17 @@ export const POSTGRES_URL = process.env.DATABASE_URL_TEST ?? "postgres://postgre
 
 const RAW_TABLES = new URL("../fixtures/raw-tables.sql", import.meta.url);
 const ROLLUPS_MIGRATION = new URL("../../../postgres-store/migrations/0002_metrics_rollups.sql", import.meta.url);
+const DELTAS_MIGRATION = new URL("../../../postgres-store/migrations/0006_rollup_deltas.sql", import.meta.url);
 
-/** The raw tables, then the real rollup migration, in one transaction as the store's migrator runs it. */
+/**
+ * The raw tables, then the real metrics migrations (the rollups, then the deltas that feed them), each in
+ * a transaction as the store's migrator runs them.
+ */
 async function schemaScript(): Promise<string> {
-  const [raw, rollups] = await Promise.all([readFile(RAW_TABLES, "utf8"), readFile(ROLLUPS_MIGRATION, "utf8")]);
-  return `begin;\n${raw}\n${rollups}\ncommit;`;
+  const [raw, rollups, deltas] = await Promise.all(
+    [RAW_TABLES, ROLLUPS_MIGRATION, DELTAS_MIGRATION].map((file) => readFile(file, "utf8")),
+  );
+  return `begin;\n${raw}\n${rollups}\ncommit;\nbegin;\n${deltas}\ncommit;`;
 }
 
 /** An in-memory PGlite (PostgreSQL 18 in WASM). initdb takes seconds: open one per test file. */

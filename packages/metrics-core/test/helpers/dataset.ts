@@ -42,8 +42,15 @@ export function isoFromMicros(us: bigint): string {
   return `${new Date(Number(ms)).toISOString().slice(0, 23)}${String(rest).padStart(3, "0")}Z`;
 }
 
-/** Inserts the dataset with one statement per table (so the statement-level triggers see batches). */
-export async function insertDataset(db: TestDatabase, ds: Dataset): Promise<void> {
+/**
+ * Inserts the dataset with one statement per table (so the statement-level triggers see batches), calling
+ * `afterTable` after each raw table (e.g. to compact the rollups between them).
+ */
+export async function insertDataset(
+  db: TestDatabase,
+  ds: Dataset,
+  { afterTable }: { afterTable?: () => Promise<unknown> } = {},
+): Promise<void> {
   const json = (rows: unknown[]) => JSON.stringify(rows);
   await db.query("insert into workspaces (id, slug, name, visibility) values ($1, $2, $3, 'private')", [
     ds.workspaceId,
@@ -66,6 +73,7 @@ export async function insertDataset(db: TestDatabase, ds: Dataset): Promise<void
       [ds.workspaceId, json(ds.telemetry.map((t, i) => ({ i, event_type: t.eventType, at: t.at })))],
     );
   }
+  await afterTable?.();
   if (ds.alerts.length > 0) {
     await db.query(
       `insert into alerts (workspace_id, alert_type, occurred_at, message)
@@ -74,6 +82,7 @@ export async function insertDataset(db: TestDatabase, ds: Dataset): Promise<void
       [ds.workspaceId, json(ds.alerts.map((a, i) => ({ i, alert_type: a.alertType, at: a.at })))],
     );
   }
+  await afterTable?.();
   if (ds.executions.length > 0) {
     await db.query(
       `insert into workflow_executions (id, workspace_id, workflow_id, status, started_at)
@@ -82,6 +91,7 @@ export async function insertDataset(db: TestDatabase, ds: Dataset): Promise<void
       [ds.workspaceId, json(ds.executions.map((e) => ({ id: e.id, workflow_id: e.workflowId, at: e.at })))],
     );
   }
+  await afterTable?.();
   if (ds.nodeExecutions.length > 0) {
     await db.query(
       `insert into workflow_node_executions
@@ -101,6 +111,7 @@ export async function insertDataset(db: TestDatabase, ds: Dataset): Promise<void
       ],
     );
   }
+  await afterTable?.();
 }
 
 interface Counted {
@@ -171,27 +182,65 @@ const ROLLUP_KEYS: Record<SectionName, [raw: string, key: string]> = {
   alerts: ["alerts", "alert_type"],
 };
 
-/** The rollup rows of one workspace, straight from the tables, in the same form as `expectedRollups`. */
-export async function readRollups(db: TestDatabase, workspaceId: string): Promise<Rollups> {
+/**
+ * What the rollups count for one workspace, in the same form as `expectedRollups`: the rollup rows plus the
+ * deltas no compaction has folded into them yet (what a metrics query reads), or, with `stored`, the rollup
+ * tables alone (after a compaction they must hold every count themselves, and no zero rows).
+ */
+export async function readRollups(
+  db: TestDatabase,
+  workspaceId: string,
+  { stored = false }: { stored?: boolean } = {},
+): Promise<Rollups> {
   const read = async (sql: string) => {
     const { rows } = await db.query<{ day: string; key: string; count: string }>(sql, [workspaceId]);
     return rows.map((r) => ({ day: r.day, key: r.key, count: Number(r.count) })).sort(byBucketThenKey);
   };
+  // Sums that are zero are no count at all; negative ones would be a bug and show up as such.
+  const withDeltas = (rollup: string, bucket: string, key: string, raw: string) =>
+    stored
+      ? rollup
+      : `select day, key, sum(count::bigint)::text as count from (
+           ${rollup}
+           union all
+           select ${bucket} as day, ${key}::text as key, count::text as count
+           from metrics_deltas_${raw} where workspace_id = $1
+         ) parts group by day, key having sum(count::bigint) <> 0`;
   const result = {} as Rollups;
   for (const section of SECTION_NAMES) {
     const [raw, key] = ROLLUP_KEYS[section];
     result[section] = {
       daily: await read(
-        `select to_char(day, 'YYYY-MM-DD') as day, ${key}::text as key, count::text as count
-         from metrics_daily_${raw} where workspace_id = $1`,
+        withDeltas(
+          `select to_char(day, 'YYYY-MM-DD') as day, ${key}::text as key, count::text as count
+           from metrics_daily_${raw} where workspace_id = $1`,
+          `to_char(hour_start at time zone 'UTC', 'YYYY-MM-DD')`,
+          key,
+          raw,
+        ),
       ),
       hourly: await read(
-        `select to_char(hour, 'YYYY-MM-DD"T"HH24') as day, ${key}::text as key, count::text as count
-         from metrics_hourly_${raw} where workspace_id = $1`,
+        withDeltas(
+          `select to_char(hour, 'YYYY-MM-DD"T"HH24') as day, ${key}::text as key, count::text as count
+           from metrics_hourly_${raw} where workspace_id = $1`,
+          `to_char(hour_start at time zone 'UTC', 'YYYY-MM-DD"T"HH24')`,
+          key,
+          raw,
+        ),
       ),
     };
   }
   return result;
+}
+
+/** Delta rows not folded into the rollups yet, over all kinds and workspaces. */
+export async function pendingDeltas(db: TestDatabase): Promise<number> {
+  const { rows } = await db.query<{ n: string }>(
+    `select ((select count(*) from metrics_deltas_telemetry_events) + (select count(*) from metrics_deltas_alerts)
+           + (select count(*) from metrics_deltas_workflow_executions)
+           + (select count(*) from metrics_deltas_workflow_node_executions))::text as n`,
+  );
+  return Number(rows[0]?.n);
 }
 
 /** The full response a correct implementation must give, computed naively from the records in JS. */

@@ -3,6 +3,7 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   buildRawEventMetricsQueries,
+  compactMetricsRollups,
   EventMetricsResponse,
   type EventMetricsRow,
   type MetricsWindow,
@@ -19,6 +20,7 @@ import {
   isoFromMicros,
   micros,
   naiveMetrics,
+  pendingDeltas,
   readRollups,
 } from "./dataset.js";
 
@@ -104,6 +106,8 @@ export function defineMetricsSuite(open: () => Promise<TestDatabase>): void {
   beforeAll(async () => {
     db = await open();
   });
+  /** Folds every pending delta (the only session here, so no kind is skipped). */
+  const compact = () => compactMetricsRollups(db);
   afterAll(async () => {
     await db?.close();
   });
@@ -318,18 +322,24 @@ export function defineMetricsSuite(open: () => Promise<TestDatabase>): void {
       const body = await queryEventMetrics(db, ds.workspaceId, window("2026-01-01T06:00:00Z", null));
       expect(body).toEqual(naiveMetrics(ds, window("2026-01-01T06:00:00Z", null)));
       expect(Object.keys(body.telemetry.by_event_type).sort()).toEqual([...keys].sort());
+      await compact();
+      expect(await queryEventMetrics(db, ds.workspaceId, window("2026-01-01T06:00:00Z", null))).toEqual(body);
     });
   });
 
   describe("rollups", () => {
-    it("give exactly the naive count and the raw scan for random records and windows", async () => {
+    // Between raw tables the rollups may be compacted or not, so sections are answered from unfolded
+    // deltas, from rollups, or both; after a final compaction the rollup tables alone hold every count.
+    it("give exactly the naive count and the raw scan for random records and windows, folded or not", async () => {
       await fc.assert(
         fc.asyncProperty(
           datasetSpec,
           fc.array(fc.tuple(boundSpec, boundSpec), { minLength: 1, maxLength: 4 }),
-          async (spec, windows) => {
+          fc.array(fc.boolean(), { minLength: 4, maxLength: 4 }),
+          async (spec, windows, foldAfterTable) => {
             const ds = buildDataset(spec);
-            await insertDataset(db, ds);
+            const folds = [...foldAfterTable];
+            await insertDataset(db, ds, { afterTable: () => (folds.shift() ? compact() : Promise.resolve()) });
             expect(await readRollups(db, ds.workspaceId)).toEqual(expectedRollups(ds));
             for (const bounds of windows) {
               const w = resolveWindow(ds, bounds);
@@ -337,10 +347,52 @@ export function defineMetricsSuite(open: () => Promise<TestDatabase>): void {
               expect(await queryEventMetrics(db, ds.workspaceId, w)).toEqual(expected);
               expect(await rawMetrics(db, ds.workspaceId, w)).toEqual(expected);
             }
+            await compact();
+            expect(await pendingDeltas(db)).toBe(0);
+            expect(await readRollups(db, ds.workspaceId, { stored: true })).toEqual(expectedRollups(ds));
+            const w = resolveWindow(ds, windows[0] as [BoundSpec, BoundSpec]);
+            expect(await queryEventMetrics(db, ds.workspaceId, w)).toEqual(naiveMetrics(ds, w));
           },
         ),
         { numRuns: 40 },
       );
+    });
+
+    it("answer from rollups plus unfolded deltas on every read path, and the same once folded", async () => {
+      const ds = emptyDataset(["pick"]);
+      const pick = ds.workflows[0] as Dataset["workflows"][0];
+      // Around the bounds below: in whole days, in whole hours of a partial day, in partial hours.
+      ds.telemetry = [
+        "2026-01-01T05:05:00Z",
+        "2026-01-01T05:40:00Z",
+        "2026-01-01T06:30:00Z",
+        "2026-01-02T12:00:00Z",
+        "2026-01-03T19:50:00Z",
+        "2026-01-03T20:05:00Z",
+      ].map((at) => ({ eventType: "e", at }));
+      ds.executions = [{ id: randomUUID(), workflowId: pick.id, at: "2026-01-02T00:00:00Z" }];
+      ds.alerts = [{ alertType: "a", at: "2026-01-03T19:59:59.999999Z" }];
+      await insertDataset(db, ds);
+      const windows = [
+        window("2026-01-01", "2026-01-04"),
+        window("2026-01-01T06:00:00Z", "2026-01-03T20:00:00Z"),
+        window("2026-01-01T05:10:00Z", "2026-01-03T20:10:00Z"),
+        window("2026-01-01T05:35:00Z", "2026-01-03T19:55:00Z"),
+        window(null, "2026-01-02T00:00:00.001Z"),
+        window(null, null),
+      ];
+      const answers = async () => Promise.all(windows.map((w) => queryEventMetrics(db, ds.workspaceId, w)));
+      const expected = windows.map((w) => naiveMetrics(ds, w));
+      const { rows } = await db.query<{ n: string }>(
+        "select count(*)::text as n from metrics_deltas_telemetry_events where workspace_id = $1",
+        [ds.workspaceId],
+      );
+      expect(Number(rows[0]?.n)).toBeGreaterThan(0);
+      expect(await answers()).toEqual(expected);
+      expect(await compact()).toBeGreaterThan(0);
+      expect(await pendingDeltas(db)).toBe(0);
+      expect(await answers()).toEqual(expected);
+      expect(await compact()).toBe(0);
     });
 
     it("stay exact through deletes, moves across days and keys, and status-only updates", async () => {
@@ -350,15 +402,20 @@ export function defineMetricsSuite(open: () => Promise<TestDatabase>): void {
         deleteAlerts: fc.array(fc.boolean(), { maxLength: 15 }),
         moveExecutions: fc.array(fc.option(fc.tuple(fc.nat(), instant), { nil: undefined }), { maxLength: 15 }),
         deleteNodes: fc.array(fc.boolean(), { maxLength: 25 }),
+        // Compact before each change or not: negative deltas then meet folded rows, pending ones or both.
+        foldBefore: fc.array(fc.boolean(), { minLength: 7, maxLength: 7 }),
       });
       await fc.assert(
         fc.asyncProperty(datasetSpec, mutation, fc.tuple(boundSpec, boundSpec), async (spec, m, bounds) => {
           const ds = buildDataset(spec);
           await insertDataset(db, ds);
           const ws = ds.workspaceId;
+          const folds = [...m.foldBefore];
+          const maybeFold = () => (folds.shift() ? compact() : Promise.resolve());
 
           // Each change is one statement, so the triggers see multi-row transition tables.
           const deletedTelemetry = ds.telemetry.map((_, i) => i).filter((i) => m.deleteTelemetry[i] === true);
+          await maybeFold();
           await db.query(
             `delete from telemetry_events where workspace_id = $1
              and (payload->>'i')::int in (select value::int from jsonb_array_elements_text($2::jsonb))`,
@@ -368,18 +425,21 @@ export function defineMetricsSuite(open: () => Promise<TestDatabase>): void {
             .map((_, i) => ({ i, to: m.moveTelemetry[i] }))
             .filter((x): x is { i: number; to: bigint } => x.to !== undefined && !deletedTelemetry.includes(x.i))
             .map(({ i, to }) => ({ i, at: isoFromMicros(to) }));
+          await maybeFold();
           await db.query(
             `update telemetry_events t set occurred_at = m.at
              from jsonb_to_recordset($2::jsonb) as m(i int, at timestamptz)
              where t.workspace_id = $1 and (t.payload->>'i')::int = m.i`,
             [ws, JSON.stringify(moves)],
           );
+          await maybeFold();
           await db.query(
             `delete from alerts where workspace_id = $1
              and message in (select jsonb_array_elements_text($2::jsonb))`,
             [ws, JSON.stringify(ds.alerts.map((_, i) => String(i)).filter((_, i) => m.deleteAlerts[i] === true))],
           );
           const deletedNodes = ds.nodeExecutions.filter((_, i) => m.deleteNodes[i] === true).map((n) => n.id);
+          await maybeFold();
           await db.query(
             "delete from workflow_node_executions where id in (select value::uuid from jsonb_array_elements_text($1::jsonb))",
             [JSON.stringify(deletedNodes)],
@@ -390,6 +450,7 @@ export function defineMetricsSuite(open: () => Promise<TestDatabase>): void {
             const workflow = ds.workflows[move[0] % ds.workflows.length] as Dataset["workflows"][0];
             return [{ id: e.id, workflow_id: workflow.id, at: isoFromMicros(move[1]) }];
           });
+          await maybeFold();
           await db.query(
             `update workflow_executions e set workflow_id = m.workflow_id, started_at = m.at
              from jsonb_to_recordset($1::jsonb) as m(id uuid, workflow_id uuid, at timestamptz)
@@ -397,6 +458,7 @@ export function defineMetricsSuite(open: () => Promise<TestDatabase>): void {
             [JSON.stringify(executionMoves)],
           );
           // A status change keeps day and key: nothing to count differently.
+          await maybeFold();
           await db.query("update workflow_executions set status = 'failed' where workspace_id = $1", [ws]);
 
           // The same changes, applied to the JS model.
@@ -414,19 +476,28 @@ export function defineMetricsSuite(open: () => Promise<TestDatabase>): void {
           expect(await readRollups(db, ws)).toEqual(expectedRollups(ds));
           const w = resolveWindow(ds, bounds);
           expect(await queryEventMetrics(db, ws, w)).toEqual(naiveMetrics(ds, w));
+          await maybeFold();
+          expect(await queryEventMetrics(db, ws, w)).toEqual(naiveMetrics(ds, w));
+          await compact();
+          expect(await readRollups(db, ws, { stored: true })).toEqual(expectedRollups(ds));
         }),
         { numRuns: 30 },
       );
     });
 
-    it("drop rows that fall to zero, so they stay sparse", async () => {
+    it("drop rows that fall to zero when compacted, so they stay sparse", async () => {
       const ds = emptyDataset();
       ds.telemetry = [
         { eventType: "gone", at: "2026-01-01T12:00:00Z" },
         { eventType: "kept", at: "2026-01-01T12:00:00Z" },
       ];
       await insertDataset(db, ds);
+      await compact();
       await db.query("delete from telemetry_events where workspace_id = $1 and event_type = 'gone'", [ds.workspaceId]);
+      expect(
+        Object.keys((await queryEventMetrics(db, ds.workspaceId, window(null, null))).telemetry.by_event_type),
+      ).toEqual(["kept"]);
+      await compact();
       for (const table of ["metrics_daily_telemetry_events", "metrics_hourly_telemetry_events"]) {
         const { rows } = await db.query<{ event_type: string }>(
           `select event_type from ${table} where workspace_id = $1`,
@@ -446,32 +517,56 @@ export function defineMetricsSuite(open: () => Promise<TestDatabase>): void {
          from generate_series(1, 20000) g`,
         [ds.workspaceId],
       );
-      const { rows } = await db.query<{ daily: string; hourly: string; raw: string }>(
-        `select (select sum(count) from metrics_daily_telemetry_events where workspace_id = $1)::text as daily,
-                (select sum(count) from metrics_hourly_telemetry_events where workspace_id = $1)::text as hourly,
-                (select count(*) from telemetry_events where workspace_id = $1)::text as raw`,
-        [ds.workspaceId],
-      );
-      expect(rows[0]).toEqual({ daily: "20000", hourly: "20000", raw: "20000" });
-      for (const w of [
+      const sums = async () =>
+        (
+          await db.query<{ daily: string; hourly: string; deltas: string; raw: string }>(
+            `select (select coalesce(sum(count), 0) from metrics_daily_telemetry_events where workspace_id = $1)::text as daily,
+                    (select coalesce(sum(count), 0) from metrics_hourly_telemetry_events where workspace_id = $1)::text as hourly,
+                    (select coalesce(sum(count), 0) from metrics_deltas_telemetry_events where workspace_id = $1)::text as deltas,
+                    (select count(*) from telemetry_events where workspace_id = $1)::text as raw`,
+            [ds.workspaceId],
+          )
+        ).rows[0];
+      const windows = [
         window("2026-01-02T03:04:05.678Z", "2026-01-11T22:33:44.555Z"),
         window("2026-01-02T03:54:05.678Z", "2026-01-11T22:03:44.555Z"),
         window("2026-01-03T13:00:00Z", null),
         window(null, "2026-01-05T01:00:00Z"),
-      ]) {
+      ];
+      // One statement, one delta row per (hour, type): 20 000 events over ~339 hours, 7 types.
+      expect(await sums()).toEqual({ daily: "0", hourly: "0", deltas: "20000", raw: "20000" });
+      for (const w of windows) {
+        expect(await queryEventMetrics(db, ds.workspaceId, w)).toEqual(await rawMetrics(db, ds.workspaceId, w));
+      }
+      await compact();
+      expect(await sums()).toEqual({ daily: "20000", hourly: "20000", deltas: "0", raw: "20000" });
+      for (const w of windows) {
         expect(await queryEventMetrics(db, ds.workspaceId, w)).toEqual(await rawMetrics(db, ds.workspaceId, w));
       }
     });
 
-    it("are emptied by TRUNCATE of the raw table", async () => {
+    it("are emptied by TRUNCATE of the raw table, folded or not, and count afresh after it", async () => {
       const ds = emptyDataset();
       ds.alerts = [{ alertType: "a", at: "2026-01-01T12:00:00Z" }];
       await insertDataset(db, ds);
+      await compact();
+      await db.query(
+        "insert into alerts (workspace_id, alert_type, occurred_at) values ($1, 'b', '2026-01-02T12:00:00Z')",
+        [ds.workspaceId],
+      );
       await db.query("truncate alerts");
       const { rows } = await db.query<{ n: string }>(
-        "select ((select count(*) from metrics_daily_alerts) + (select count(*) from metrics_hourly_alerts))::text as n",
+        `select ((select count(*) from metrics_daily_alerts) + (select count(*) from metrics_hourly_alerts)
+               + (select count(*) from metrics_deltas_alerts))::text as n`,
       );
       expect(rows).toEqual([{ n: "0" }]);
+      await db.query(
+        "insert into alerts (workspace_id, alert_type, occurred_at) values ($1, 'c', '2026-01-03T12:00:00Z')",
+        [ds.workspaceId],
+      );
+      await compact();
+      const body = await queryEventMetrics(db, ds.workspaceId, window(null, null));
+      expect(body.alerts.by_day).toEqual([{ day: "2026-01-03", alert_type: "c", count: 1 }]);
     });
   });
 }

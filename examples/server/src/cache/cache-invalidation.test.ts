@@ -1,0 +1,50 @@
+import type { Database } from "@a2a-partner/postgres-store";
+import { describe, expect, it, vi } from "vitest";
+import { CacheInvalidation, InvalidatedCache } from "./cache-invalidation.ts";
+
+const silent = { info() {}, warn() {}, error() {}, debug() {}, child: () => silent } as never;
+
+/** A Database whose LISTEN fails `failures` times, then works; `notify` reaches its listener. */
+function flakyListenDb(failures: number) {
+  let onPayload: ((payload: string) => void) | undefined;
+  const db = {
+    async listen(_channel: string, handler: (payload: string) => void) {
+      if (failures-- > 0) throw new Error("connection refused");
+      onPayload = handler;
+      return async () => {
+        onPayload = undefined;
+      };
+    },
+  } as unknown as Database;
+  return { db, notify: (table: string) => onPayload?.(table) };
+}
+
+describe("CacheInvalidation", () => {
+  it("bypasses the caches while LISTEN cannot start, tries again, and trusts them once it runs", async () => {
+    const { db, notify } = flakyListenDb(2);
+    const invalidation = new CacheInvalidation(db, silent, 10);
+    const cache = new InvalidatedCache<string>(invalidation, ["api_tokens"], 10);
+    await invalidation.start();
+    expect(invalidation.trusted).toBe(false);
+    cache.remember("k", "v", cache.ticket());
+    expect(cache.get("k")).toBeUndefined(); // nothing is served from an unwatched cache
+    await vi.waitFor(() => expect(invalidation.trusted).toBe(true), { timeout: 1_000 });
+    cache.remember("k", "v", cache.ticket());
+    expect(cache.get("k")).toBe("v");
+    notify("api_tokens");
+    expect(cache.get("k")).toBeUndefined();
+    await invalidation.close();
+  });
+
+  it("never remembers a value read before a change it was told of", async () => {
+    const { db, notify } = flakyListenDb(0);
+    const invalidation = new CacheInvalidation(db, silent);
+    const cache = new InvalidatedCache<string>(invalidation, ["environments"], 10);
+    await invalidation.start();
+    const ticket = cache.ticket(); // a lookup starts …
+    notify("environments"); // … a change commits and is announced while it runs …
+    cache.remember("store-001", "stale", ticket); // … and what it read may predate the change
+    expect(cache.get("store-001")).toBeUndefined();
+    await invalidation.close();
+  });
+});

@@ -1,0 +1,133 @@
+import type { Database } from "@a2a-partner/postgres-store";
+import type { Logger } from "../logger.ts";
+
+/** The channel the 0003 migration's triggers NOTIFY on; the payload is the changed table's name. */
+export const CACHE_CHANGES_CHANNEL = "a2a_cache_changes";
+
+/**
+ * Tells the in-memory caches of this process when a table they copy from changes, in any process. A
+ * cache may serve from memory only while `trusted`: LISTEN is up, so no change can pass unannounced.
+ * When the listening connection drops, every cache is cleared and bypassed until it is back.
+ */
+export class CacheInvalidation {
+  private readonly clearers = new Map<string, Set<() => void>>();
+  private listening = false;
+  private stop: (() => Promise<void>) | undefined;
+  private retry: ReturnType<typeof setTimeout> | undefined;
+  private closed = false;
+  private readonly db: Database;
+  private readonly logger: Logger;
+  private readonly retryMs: number;
+
+  /** `retryMs`: how long to wait before trying LISTEN again when it could not start. */
+  constructor(db: Database, logger: Logger, retryMs = 5_000) {
+    this.db = db;
+    this.logger = logger;
+    this.retryMs = retryMs;
+  }
+
+  /** Whether caches may answer now. */
+  get trusted(): boolean {
+    return this.listening;
+  }
+
+  /**
+   * Starts listening. Until it works caches stay bypassed (the store answers every lookup), and it is
+   * tried again every `retryMs`.
+   */
+  async start(): Promise<void> {
+    if (this.closed) return;
+    try {
+      this.stop = await this.db.listen(CACHE_CHANGES_CHANNEL, (table) => this.clear(table), {
+        onLost: () => {
+          this.listening = false;
+          this.clearAll();
+        },
+        onReconnect: () => {
+          // Whatever changed while nobody listened is unknown: start from empty.
+          this.clearAll();
+          this.listening = true;
+        },
+      });
+      if (this.closed) {
+        await this.stop();
+        return;
+      }
+      this.listening = true;
+    } catch (error) {
+      this.logger.warn({ err: error }, "cache invalidation unavailable; serving every lookup from the database");
+      this.retry = setTimeout(() => void this.start(), this.retryMs);
+      this.retry.unref?.();
+    }
+  }
+
+  /** Registers what to drop when `table` changes. */
+  onChange(table: string, clear: () => void): void {
+    let set = this.clearers.get(table);
+    if (!set) {
+      set = new Set();
+      this.clearers.set(table, set);
+    }
+    set.add(clear);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    clearTimeout(this.retry);
+    this.listening = false;
+    this.clearAll();
+    await this.stop?.();
+  }
+
+  private clear(table: string): void {
+    for (const clear of this.clearers.get(table) ?? []) clear();
+  }
+
+  private clearAll(): void {
+    for (const set of this.clearers.values()) for (const clear of set) clear();
+  }
+}
+
+/**
+ * A bounded map that answers only while the invalidation feed is trusted, and empties itself when its
+ * table changes. Values must be treated as read-only.
+ */
+export class InvalidatedCache<V> {
+  private readonly entries = new Map<string, V>();
+  /** Grows with every clear; a read that began before a clear must not be remembered after it. */
+  private generation = 0;
+  private readonly invalidation: CacheInvalidation;
+  private readonly capacity: number;
+
+  constructor(invalidation: CacheInvalidation, tables: readonly string[], capacity: number) {
+    this.invalidation = invalidation;
+    this.capacity = capacity;
+    for (const table of tables) {
+      invalidation.onChange(table, () => {
+        this.generation++;
+        this.entries.clear();
+      });
+    }
+  }
+
+  /** The cached value, or a ticket to remember what the database answers (see `remember`). */
+  get(key: string): V | undefined {
+    if (!this.invalidation.trusted) return undefined;
+    return this.entries.get(key);
+  }
+
+  /** Taken before reading the database; pass it to `remember`. Undefined: do not remember anything. */
+  ticket(): number | undefined {
+    return this.invalidation.trusted ? this.generation : undefined;
+  }
+
+  /**
+   * Remembers a value read from the database, unless the table changed (or the feed dropped) since
+   * `ticket` was taken: then the value may predate the change and is not kept.
+   */
+  remember(key: string, value: V, ticket: number | undefined): void {
+    if (ticket === undefined || ticket !== this.generation || !this.invalidation.trusted) return;
+    if (this.entries.size >= this.capacity) this.entries.clear();
+    this.entries.set(key, value);
+  }
+}

@@ -1,0 +1,74 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import { type Database, isDataDirectoryLockedError } from "@a2a-partner/postgres-store";
+import { AdminUsageError } from "../admin.ts";
+import type { ServerConfig } from "../config.ts";
+import { controlPaths } from "../control/control-paths.ts";
+import { type ControlCommand, sendControlCommand } from "../control/control-socket.ts";
+import { EXIT_CODES } from "../exit-codes.ts";
+import { openConfiguredDatabase, SERVER_LOCK_OWNER } from "../server.ts";
+
+/** One admin command: what to ask a running server, what to do without one, how to show the result. */
+export interface AdminCommand<Result> {
+  /** The control socket's name for it (and the CLI's lock owner: `cli <name>`). */
+  name: Exclude<ControlCommand, "ping">;
+  /** What the running server receives (JSON). */
+  request: unknown;
+  /** Run here, on a store this process opened. */
+  run(db: Database): Promise<Result>;
+  /** stdout (the result) and, if it helps, stderr (notes); never a secret in a note. */
+  print(result: Result): void;
+}
+
+/** How long the CLI waits for a server that holds the data directory to open its control socket. */
+const WAIT_FOR_SERVER_MS = 30_000;
+
+/**
+ * Runs an admin command and returns the exit code. With the embedded store a running server owns the data
+ * directory, so the command goes to it over the control socket; with no server the CLI opens the store
+ * itself, under the data directory's lock. A server that holds the lock but has no socket yet (it is
+ * opening or migrating) is waited for, so `pnpm cli seed` right after `pnpm start` reaches it.
+ */
+export async function runAdminCommand<Result>(config: ServerConfig, command: AdminCommand<Result>): Promise<number> {
+  if (config.databaseUrl) return runLocally(config, command);
+  const paths = controlPaths(config.dataDir);
+  const deadline = Date.now() + WAIT_FOR_SERVER_MS;
+  for (;;) {
+    const answer = await sendControlCommand(paths, command.name, command.request);
+    if (answer) {
+      if (answer.status !== 200) {
+        process.stderr.write(`${answer.body.error ?? "the command failed"}\n`);
+        return answer.status === 400 ? EXIT_CODES.usage : EXIT_CODES.failure;
+      }
+      command.print(answer.body.result as Result);
+      return EXIT_CODES.ok;
+    }
+    try {
+      return await runLocally(config, command);
+    } catch (error) {
+      const serverStarting = isDataDirectoryLockedError(error) && error.holder.owner === SERVER_LOCK_OWNER;
+      if (!serverStarting || Date.now() > deadline) throw error;
+    }
+    await sleep(100);
+  }
+}
+
+async function runLocally<Result>(config: ServerConfig, command: AdminCommand<Result>): Promise<number> {
+  const db = await openConfiguredDatabase(config, `cli ${command.name}`);
+  try {
+    command.print(await command.run(db));
+    return EXIT_CODES.ok;
+  } catch (error) {
+    if (error instanceof AdminUsageError) {
+      process.stderr.write(`${error.message}\n`);
+      return EXIT_CODES.usage;
+    }
+    throw error;
+  } finally {
+    await db.close();
+  }
+}
+
+/** Prints a result as the CLI always has: a string as it is, anything else as one line of JSON. */
+export function printLine(result: unknown): void {
+  process.stdout.write(`${typeof result === "string" ? result : JSON.stringify(result)}\n`);
+}

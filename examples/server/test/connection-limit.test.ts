@@ -1,0 +1,65 @@
+import { connect, type Socket } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  createPgliteStore,
+  type ProcessStore,
+  type ServerProcess,
+  seedWithCli,
+  startServerProcess,
+  stopAllServerProcesses,
+} from "./support/server-process.ts";
+
+// MAX_CONNECTIONS bounds the sockets a server process holds: past it a new connection is closed at once,
+// and room comes back as soon as a connection goes.
+
+describe("MAX_CONNECTIONS=2 on a real server process", () => {
+  let store: ProcessStore;
+  let server: ServerProcess;
+
+  beforeAll(async () => {
+    store = await createPgliteStore();
+    await seedWithCli(store.env);
+    server = await startServerProcess({ ...store.env, MAX_CONNECTIONS: "2" });
+  });
+  afterAll(async () => {
+    await stopAllServerProcesses();
+    await store?.drop();
+  });
+
+  function open(): Promise<Socket> {
+    const { hostname, port } = new URL(server.url);
+    return new Promise((resolve, reject) => {
+      const socket = connect(Number(port), hostname, () => resolve(socket));
+      socket.once("error", reject);
+    });
+  }
+
+  /** What a GET /healthz on a fresh connection gets: its status line, or "closed" if the server hung up. */
+  async function healthOnNewConnection(): Promise<string> {
+    const socket = await open();
+    return new Promise((resolve) => {
+      let text = "";
+      socket.setEncoding("utf8");
+      socket.on("data", (chunk) => {
+        text += chunk;
+        if (text.includes("\r\n")) {
+          resolve(text.split("\r\n")[0] as string);
+          socket.destroy();
+        }
+      });
+      socket.on("error", () => resolve("closed"));
+      socket.on("close", () => resolve(text ? (text.split("\r\n")[0] as string) : "closed"));
+      socket.write("GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n");
+    });
+  }
+
+  it("closes a third connection at once, and accepts one again when a connection goes", async () => {
+    const held = [await open(), await open()];
+    await new Promise((resolve) => setTimeout(resolve, 100)); // both accepted by the server
+    expect(await healthOnNewConnection()).toBe("closed");
+    held[0]?.destroy();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(await healthOnNewConnection()).toBe("HTTP/1.1 200 OK");
+    held[1]?.destroy();
+  });
+});
