@@ -119,13 +119,13 @@ export class SimulatedRobotFleet implements TaskExecutor {
     const robotsUsed = new Set<string>();
     let alerts = 0;
     for (const [index, node] of plan.nodes.entries()) {
-      if (signal.aborted) return this.stopped();
+      if (signal.aborted) return this.stopped(started);
       const robot = environment.robots[index % environment.robots.length] as RobotRow;
       robotsUsed.add(robot.name);
       const obstacle = random() < this.obstacleRate;
       const startedAt = this.now();
       await sleep(this.stepMs, signal);
-      if (signal.aborted) return this.stopped();
+      if (signal.aborted) return this.stopped(started);
       // The step's records ride in the same group commit as its progress event.
       const records = this.stepRecords({
         workspaceId,
@@ -299,10 +299,12 @@ export class SimulatedRobotFleet implements TaskExecutor {
   /**
    * The robots stopped because the task ended elsewhere (canceled, taken over, shutdown). The outcome is
    * ignored by the runner; the execution's status follows the task's terminal state (see
-   * `reconcileExecutions`), written at once for a cancel and by the next sweep otherwise.
+   * `reconcileExecutions`), written at once for a cancel and by the next sweep otherwise. The
+   * execution's own insert, still queued in the writer when the task stops before its first step, has
+   * to land first: reconciled before it, the row would be written `running` afterwards and stay so.
    */
-  private async stopped(): Promise<TaskOutcome> {
-
+  private async stopped(executionInserted: Promise<void> | undefined): Promise<TaskOutcome> {
+    await executionInserted?.catch(() => undefined);
     await this.reconcileExecutions();
     return { state: "failed" };
   }

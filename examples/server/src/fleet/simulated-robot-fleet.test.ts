@@ -1,0 +1,67 @@
+import { randomUUID } from "node:crypto";
+import type { Task, TaskExecutionContext } from "@a2a-partner/a2a-core";
+import { GroupCommitWriter } from "@a2a-partner/postgres-store";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestDatabase, POSTGRES_URL, postgresAvailable, type TestDatabase } from "../../test/support/backends.ts";
+import { DEMO, seed } from "../seed.ts";
+import { SimulatedRobotFleet } from "./simulated-robot-fleet.ts";
+
+// PostgreSQL only: the race needs a second connection (PGlite runs every statement in the order asked).
+describe.runIf(await postgresAvailable())("SimulatedRobotFleet on PostgreSQL", () => {
+  let database: TestDatabase;
+  let workspaceId: string;
+
+  beforeAll(async () => {
+    database = await createTestDatabase("postgres");
+    await seed(database.db);
+    const { rows } = await database.db.query<{ id: string }>("select id from workspaces where slug = $1", [
+      DEMO.workspaceSlug,
+    ]);
+    workspaceId = rows[0]?.id as string;
+  });
+  afterAll(() => database?.drop());
+
+  it("ends the execution canceled when the task is canceled while its execution's insert is still queued", async () => {
+    const db = database.db;
+    const taskId = randomUUID();
+    await db.query(
+      `insert into tasks (id, workspace_id, context_id, snapshot, state, terminal)
+       values ($1, $2, 'ctx', '{}', 'canceled', true)`,
+      [taskId, workspaceId],
+    );
+    const writer = new GroupCommitWriter(db);
+    const fleet = new SimulatedRobotFleet({ db, writer, stepMs: 0 });
+
+    // Hold the writer's commit in flight (it waits on a lock), so the execution's insert queues behind it.
+    const blocker = new pg.Client({ connectionString: POSTGRES_URL, options: `-c search_path=${database.openOptions.schema}` });
+    await blocker.connect();
+    await blocker.query("begin");
+    await blocker.query("lock table alerts in access exclusive mode");
+    const held = writer.insertRows("alerts", ["workspace_id", "alert_type", "severity", "message", "occurred_at"], [
+      { workspace_id: workspaceId, alert_type: "t", severity: "warning", message: "m", occurred_at: new Date() },
+    ]);
+
+    const canceled = new AbortController();
+    canceled.abort();
+    const outcome = fleet.execute({
+      task: { id: taskId } as Task,
+      workspaceId,
+      storeId: DEMO.storeId,
+      text: "Restock aisle 5",
+      message: {} as TaskExecutionContext["message"],
+      signal: canceled.signal,
+      emit: async () => {},
+    });
+    // Let the fleet reach its stop while the writer is still held.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await blocker.query("commit");
+    await blocker.end();
+    await Promise.all([held, outcome]);
+
+    const { rows } = await db.query<{ status: string }>("select status from workflow_executions where task_id = $1", [
+      taskId,
+    ]);
+    expect(rows.map((row) => row.status)).toEqual(["canceled"]);
+  });
+});
