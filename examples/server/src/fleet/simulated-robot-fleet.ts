@@ -103,8 +103,8 @@ export class SimulatedRobotFleet implements TaskExecutor {
     const executionId = randomUUID();
     // Not awaited on its own: the writer commits in order, so it lands with or before the first step's
     // node execution (which refers to it; keys are checked at the end of each commit), and the task saves
-    // a commit's wait. The first step awaits it with its own records.
-    let started: Promise<void> | undefined = this.writer.insertRows("workflow_executions", EXECUTION_COLUMNS, [
+    // a commit's wait.
+    const started = this.writer.insertRows("workflow_executions", EXECUTION_COLUMNS, [
       {
         id: executionId,
         workspace_id: workspaceId,
@@ -114,18 +114,23 @@ export class SimulatedRobotFleet implements TaskExecutor {
         started_at: this.now(),
       },
     ]);
-    started.catch(() => undefined); // awaited below; a task stopped before its first step ignores it
 
     const robotsUsed = new Set<string>();
     let alerts = 0;
+    // The robots do not wait for the database between steps: each step's progress event and records
+    // are handed to the writer and the next step starts. An event still reaches a stream only once it
+    // is durable, and steps reported while a commit is under way are stored together in the next one.
+    // Every write is awaited before the outcome: a step that could not be stored fails the task.
+    const writes: Promise<unknown>[] = [started];
+    started.catch(() => undefined); // awaited below; a task stopped before its first step ignores it
     for (const [index, node] of plan.nodes.entries()) {
-      if (signal.aborted) return this.stopped(started);
+      if (signal.aborted) return this.stopped(writes);
       const robot = environment.robots[index % environment.robots.length] as RobotRow;
       robotsUsed.add(robot.name);
       const obstacle = random() < this.obstacleRate;
       const startedAt = this.now();
       await sleep(this.stepMs, signal);
-      if (signal.aborted) return this.stopped(started);
+      if (signal.aborted) return this.stopped(writes);
       // The step's records ride in the same group commit as its progress event.
       const records = this.stepRecords({
         workspaceId,
@@ -155,9 +160,13 @@ export class SimulatedRobotFleet implements TaskExecutor {
           ...(obstacle ? { alert: "obstacle_detected" } : {}),
         },
       });
-      await Promise.all([...(started ? [started] : []), ...records, progress]);
-      started = undefined;
+      for (const write of [...records, progress]) {
+        write.catch(() => undefined); // awaited below, all together
+        writes.push(write);
+      }
     }
+    await Promise.all(writes);
+    if (signal.aborted) return this.stopped(writes);
 
     // Rides with the task's last commit (the writer keeps the order things were asked for). Should it
     // fail, the periodic reconcile settles the execution from the task's final state.
@@ -299,12 +308,12 @@ export class SimulatedRobotFleet implements TaskExecutor {
   /**
    * The robots stopped because the task ended elsewhere (canceled, taken over, shutdown). The outcome is
    * ignored by the runner; the execution's status follows the task's terminal state (see
-   * `reconcileExecutions`), written at once for a cancel and by the next sweep otherwise. The
-   * execution's own insert, still queued in the writer when the task stops before its first step, has
-   * to land first: reconciled before it, the row would be written `running` afterwards and stay so.
+   * `reconcileExecutions`), written at once for a cancel and by the next sweep otherwise. The writes
+   * still queued (the execution's own insert among them) land first: reconciled before its insert, the
+   * execution would be written `running` afterwards and stay so.
    */
-  private async stopped(executionInserted: Promise<void> | undefined): Promise<TaskOutcome> {
-    await executionInserted?.catch(() => undefined);
+  private async stopped(writes: readonly Promise<unknown>[]): Promise<TaskOutcome> {
+    await Promise.allSettled(writes);
     await this.reconcileExecutions();
     return { state: "failed" };
   }

@@ -4,6 +4,7 @@ import { applyTaskEvent } from "../stores/apply-task-event.js";
 import type { EventLog } from "../stores/event-log.js";
 import type { TaskStore } from "../stores/task-store.js";
 import type { NewTaskEvent, StoredTaskEvent, TaskRecord } from "../stores/types.js";
+import { AppendGroup } from "./append-group.js";
 import { type LiveEvent, toLiveEvent } from "./live-event.js";
 import type { TaskSubscription } from "./task-subscription.js";
 
@@ -53,6 +54,8 @@ export class TaskFeed {
   private readonly unwatch: () => void;
   /** The owner's appends run one after another: each numbers from the one before. */
   private chain: Promise<unknown> = Promise.resolve();
+  /** Appends asked for while one is under way: they go together, as the next one. */
+  private waiting: AppendGroup | undefined;
   /** The sequence number of the owner's append under way, 0 when none is. */
   private inFlight = 0;
   private reading = false;
@@ -90,9 +93,15 @@ export class TaskFeed {
    * together: they are stored in one commit or not at all). Undefined: the task had ended.
    */
   append(entries: readonly NewTaskEvent[]): Promise<StoredTaskEvent[] | undefined> {
-    const next = this.chain.then(() => this.appendNow(entries, false));
-    this.chain = next.catch(() => undefined);
-    return next;
+    if (this.waiting?.isOpen) return this.waiting.add(entries);
+    const group = new AppendGroup();
+    this.waiting = group;
+    this.chain = this.chain.then(() => {
+      // From here on the group is being stored: later appends form the next one.
+      if (this.waiting === group) this.waiting = undefined;
+      return group.settle((all) => this.appendNow(all, false));
+    });
+    return group.add(entries);
   }
 
   /** A stream joins, positioned after `cursor` (its `task` frame is already written). */
