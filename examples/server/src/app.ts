@@ -93,7 +93,7 @@ export function createApp({ db, config, logger, executor }: CreateAppOptions): S
     // The dialect depends on A2A-Version, so caches must key on it.
     res
       .set({ "cache-control": "public, max-age=300", vary: "A2A-Version" })
-      .json(agentCardForRequest(toHeaders(req.headers), card));
+      .json(agentCardForRequest(toHeaders(req.headers), card, req.originalUrl));
   });
 
   // The core handler reads the raw body itself (size limit, UTF-8, JSON): no body parser in front of it.
