@@ -56,7 +56,8 @@ describe("the official @a2a-js/sdk client with default options (A2A v1.0) agains
   beforeAll(async () => {
     database = await createTestDatabase("pglite");
     front = await startForwarder();
-    server = await startTestServer(database.db, { publicUrl: front.url, robotStepMs: 40 });
+    // Slow enough that a task is still running while the test polls, lists and reattaches to it.
+    server = await startTestServer(database.db, { publicUrl: front.url, robotStepMs: 250 });
     front.setTarget(Number(new URL(server.url).port));
     token = server.seeded.partnerToken;
     // The default options use the global fetch: watch it rather than hand the SDK another one.
@@ -125,7 +126,9 @@ describe("the official @a2a-js/sdk client with default options (A2A v1.0) agains
     const leave = new AbortController();
     let id = "";
     try {
-      for await (const event of sdk.sendMessageStream(taskStart("Count inventory in aisle 7"), { signal: leave.signal })) {
+      for await (const event of sdk.sendMessageStream(taskStart("Count inventory in aisle 7"), {
+        signal: leave.signal,
+      })) {
         id = taskOf(event).id;
         leave.abort();
       }
@@ -159,7 +162,9 @@ describe("the official @a2a-js/sdk client with default options (A2A v1.0) agains
     const second = new AbortController();
     let running = "";
     try {
-      for await (const event of sdk.sendMessageStream(taskStart("Clean the spill in aisle 3"), { signal: second.signal })) {
+      for await (const event of sdk.sendMessageStream(taskStart("Clean the spill in aisle 3"), {
+        signal: second.signal,
+      })) {
         running = taskOf(event).id;
         second.abort();
       }
@@ -169,7 +174,9 @@ describe("the official @a2a-js/sdk client with default options (A2A v1.0) agains
     await expect(sdk.cancelTask({ tenant: "", id: running, metadata: undefined })).rejects.toBeInstanceOf(
       TaskNotCancelableError,
     );
-    await expect(sdk.cancelTask({ tenant: "", id, metadata: undefined })).rejects.toBeInstanceOf(TaskNotCancelableError);
+    await expect(sdk.cancelTask({ tenant: "", id, metadata: undefined })).rejects.toBeInstanceOf(
+      TaskNotCancelableError,
+    );
 
     // A2A v1.0: subscribing to an ended task is refused with UnsupportedOperationError.
     await expect(collect(sdk.resubscribeTask({ tenant: "", id: running }))).rejects.toBeInstanceOf(

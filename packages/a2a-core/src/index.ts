@@ -1,7 +1,7 @@
 export type { FetchHandler } from "./adapters/fetch.js";
 export { toFetchHandler } from "./adapters/fetch.js";
 export type { Dialect, StreamRenderer, TaskListResult } from "./dialect/dialect.js";
-export { DIALECT_V03, DIALECT_V1, dialectFor } from "./dialect/dialect.js";
+export { DIALECT_V1, DIALECT_V03, dialectFor } from "./dialect/dialect.js";
 export type { ProtocolVersion, RequestedVersion } from "./dialect/protocol-version.js";
 export {
   A2A_VERSION_HEADER,

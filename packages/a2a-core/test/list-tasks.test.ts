@@ -7,7 +7,10 @@ const harness = harnessPerTest();
 async function run(h: Harness, text: string, token = "partner-a", contextId?: string): Promise<string> {
   const params = startParams(text);
   const message = contextId ? { ...params.message, contextId } : params.message;
-  const res = await h.call({ jsonrpc: "2.0", id: 1, method: "SendStreamingMessage", params: { ...params, message } }, { token });
+  const res = await h.call(
+    { jsonrpc: "2.0", id: 1, method: "SendStreamingMessage", params: { ...params, message } },
+    { token },
+  );
   const frames = await readFrames(res);
   return frames[0]?.result.id as string;
 }
@@ -17,6 +20,7 @@ async function list(h: Harness, params: unknown, options: { method?: string; hea
     { jsonrpc: "2.0", id: "l", method: options.method ?? "ListTasks", params },
     options.headers ? { headers: options.headers } : {},
   );
+  // biome-ignore lint/suspicious/noExplicitAny: a JSON answer, read loosely like the other handler tests do
   return (await res.json()) as { result?: any; error?: any };
 }
 
@@ -71,7 +75,11 @@ describe("ListTasks", () => {
   it("speaks v1.0 with A2A-Version: 1.0: TASK_STATE_* filters and v1.0 tasks", async () => {
     const h = harness();
     const id = await run(h, "restock");
-    const { result } = await list(h, { status: "TASK_STATE_COMPLETED", tenant: "", pageToken: "" }, { headers: { "A2A-Version": "1.0" } });
+    const { result } = await list(
+      h,
+      { status: "TASK_STATE_COMPLETED", tenant: "", pageToken: "" },
+      { headers: { "A2A-Version": "1.0" } },
+    );
     const page = ListTasksResultV1.parse(result);
     expect(page.tasks.map((task) => task.id)).toEqual([id]);
     expect(page.tasks[0]).toMatchObject({ status: { state: "TASK_STATE_COMPLETED" } });
@@ -96,7 +104,7 @@ describe("ListTasks", () => {
       [{ statusTimestampAfter: "2026-03-01T10:00:00" }, "params.statusTimestampAfter"],
       [{ includeArtifacts: "yes" }, "params.includeArtifacts"],
       [{ pageToken: "not a token!" }, "params.pageToken"],
-      [{ pageToken: btoa("[1,\"x\",\"y\"]") }, "params.pageToken"],
+      [{ pageToken: btoa('[1,"x","y"]') }, "params.pageToken"],
       [{ pageToken: "eyJhIjoxfQ" }, "params.pageToken"],
       [{ contextId: 5 }, "params.contextId"],
     ];

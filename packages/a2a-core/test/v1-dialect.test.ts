@@ -19,7 +19,10 @@ async function rpc(h: Harness, method: string, params: unknown, headers: Record<
 describe("the v1.0 dialect (A2A-Version: 1.0)", () => {
   it("streams a task in v1.0 shapes under the contract's event names and ids", async () => {
     const h = harness();
-    const res = await h.call({ jsonrpc: "2.0", id: 7, method: "SendStreamingMessage", params: startV1() }, { headers: V1 });
+    const res = await h.call(
+      { jsonrpc: "2.0", id: 7, method: "SendStreamingMessage", params: startV1() },
+      { headers: V1 },
+    );
     const frames = await readFrames(res);
     expect(frames.map((f) => f.event)).toEqual(["task", "update", "update", "finished", "final"]);
     expect(frames.map((f) => f.id)).toEqual(["1", "2", "3", "4", "5"]);
@@ -75,7 +78,9 @@ describe("the v1.0 dialect (A2A-Version: 1.0)", () => {
       });
     }
     // Patch numbers do not count.
-    expect((await rpc(h, "GetTask", { id: crypto.randomUUID() }, { "A2A-Version": "1.0.3" })).body.error.code).toBe(-32001);
+    expect((await rpc(h, "GetTask", { id: crypto.randomUUID() }, { "A2A-Version": "1.0.3" })).body.error.code).toBe(
+      -32001,
+    );
   });
 
   it("reports errors with google.rpc.ErrorInfo (and BadRequest for invalid params)", async () => {
@@ -97,7 +102,10 @@ describe("the v1.0 dialect (A2A-Version: 1.0)", () => {
         fieldViolations: [{ field: "params.metadata.storeId", description: expect.any(String) }],
       },
     ]);
-    const badRole = await rpc(h, "SendStreamingMessage", { ...startV1(), message: { role: "user", parts: [{ text: "x" }] } });
+    const badRole = await rpc(h, "SendStreamingMessage", {
+      ...startV1(),
+      message: { role: "user", parts: [{ text: "x" }] },
+    });
     expect(badRole.body.error).toMatchObject({ code: -32602, message: expect.stringContaining("params.message.role") });
     const twoContents = await rpc(h, "SendStreamingMessage", {
       ...startV1(),
@@ -146,7 +154,10 @@ describe("the v1.0 dialect (A2A-Version: 1.0)", () => {
     const { ScriptedExecutor } = await import("./helpers.js");
     const executor = new ScriptedExecutor(undefined, undefined, true);
     const h = harness(executor);
-    const res = await h.call({ jsonrpc: "2.0", id: 1, method: "SendStreamingMessage", params: startV1() }, { headers: V1 });
+    const res = await h.call(
+      { jsonrpc: "2.0", id: 1, method: "SendStreamingMessage", params: startV1() },
+      { headers: V1 },
+    );
     const [first] = await readFrames(res, 1);
     const id = first?.result.task.id as string;
     await executor.release();
@@ -158,6 +169,12 @@ describe("the v1.0 dialect (A2A-Version: 1.0)", () => {
     await executor.release();
     const frames = await readFrames(await resumed);
     expect(frames.map((f) => f.event)).toEqual(["task", "update", "update", "finished", "final"]);
-    expect(frames.map((f) => Object.keys(f.result)[0])).toEqual(["task", "statusUpdate", "statusUpdate", "statusUpdate", "task"]);
+    expect(frames.map((f) => Object.keys(f.result)[0])).toEqual([
+      "task",
+      "statusUpdate",
+      "statusUpdate",
+      "statusUpdate",
+      "task",
+    ]);
   });
 });

@@ -18,7 +18,8 @@ export async function listTasksPage(db: Database, workspaceId: string, query: Ta
   };
   if (query.contextId !== undefined) add((p) => `context_id = ${p}`, query.contextId);
   if (query.state !== undefined) add((p) => `state = ${p}`, query.state);
-  if (query.statusTimestampAfter !== undefined) add((p) => `status_at >= ${p}::timestamptz`, query.statusTimestampAfter);
+  if (query.statusTimestampAfter !== undefined)
+    add((p) => `status_at >= ${p}::timestamptz`, query.statusTimestampAfter);
   const where = filters.join(" and ");
   const countValues = [...values];
 

@@ -41,7 +41,9 @@ export function defineListTasksSuite(name: string, makeTarget: () => Promise<Lis
           id: randomUUID(),
           contextId: options.contextId ?? randomUUID(),
           status: { state: "working", timestamp: at },
-          history: [{ kind: "message", role: "user", messageId: randomUUID(), parts: [{ kind: "text", text: "restock" }] }],
+          history: [
+            { kind: "message", role: "user", messageId: randomUUID(), parts: [{ kind: "text", text: "restock" }] },
+          ],
           artifacts: [],
           metadata: { storeId: "store-001" },
         },
@@ -54,7 +56,13 @@ export function defineListTasksSuite(name: string, makeTarget: () => Promise<Lis
       await target.events.append(task.id, {
         event: "finished",
         createdAt: at,
-        result: { kind: "status-update", taskId: task.id, contextId: task.contextId, status: { state, timestamp: at }, final: true },
+        result: {
+          kind: "status-update",
+          taskId: task.id,
+          contextId: task.contextId,
+          status: { state, timestamp: at },
+          final: true,
+        },
       });
     }
 
@@ -107,7 +115,10 @@ export function defineListTasksSuite(name: string, makeTarget: () => Promise<Lis
       const contextId = randomUUID();
       const at = clock();
       const tied = await Promise.all(Array.from({ length: 3 }, () => start(target.workspaceA, { contextId, at })));
-      const expected = tied.map((task) => task.id).sort().reverse();
+      const expected = tied
+        .map((task) => task.id)
+        .sort()
+        .reverse();
       const seen: string[] = [];
       let after: TaskListQuery["after"];
       do {
@@ -133,10 +144,18 @@ export function defineListTasksSuite(name: string, makeTarget: () => Promise<Lis
       // exactly where the first one stopped (an offset would repeat two tasks).
       await start(target.workspaceA, { contextId });
       await start(target.workspaceA, { contextId });
-      const second = await list(target.workspaceA, { contextId, pageSize: 2, ...(first.next ? { after: first.next } : {}) });
+      const second = await list(target.workspaceA, {
+        contextId,
+        pageSize: 2,
+        ...(first.next ? { after: first.next } : {}),
+      });
       expect(second.tasks.map((task) => task.id)).toEqual(newestFirst.slice(2, 4));
       expect(second.totalSize).toBe(7);
-      const third = await list(target.workspaceA, { contextId, pageSize: 2, ...(second.next ? { after: second.next } : {}) });
+      const third = await list(target.workspaceA, {
+        contextId,
+        pageSize: 2,
+        ...(second.next ? { after: second.next } : {}),
+      });
       expect(third.tasks.map((task) => task.id)).toEqual(newestFirst.slice(4));
       expect(third.next).toBeUndefined();
     });

@@ -1,7 +1,11 @@
 import { connect, createServer, type Server as NetServer, type Socket } from "node:net";
 
 /** A plain TCP forwarder: its address is known before the server starts, so the card can name it. */
-export async function startForwarder(): Promise<{ url: string; setTarget(port: number): void; close(): Promise<void> }> {
+export async function startForwarder(): Promise<{
+  url: string;
+  setTarget(port: number): void;
+  close(): Promise<void>;
+}> {
   let target = 0;
   const sockets = new Set<Socket>();
   const server: NetServer = createServer((client) => {

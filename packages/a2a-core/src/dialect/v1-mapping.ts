@@ -73,7 +73,10 @@ export interface TaskViewV1 {
   omitArtifacts?: boolean;
 }
 
-export function toV1Task(task: Task | (Omit<Task, "artifacts"> & { artifacts?: Artifact[] }), view: TaskViewV1 = {}): TaskV1 {
+export function toV1Task(
+  task: Task | (Omit<Task, "artifacts"> & { artifacts?: Artifact[] }),
+  view: TaskViewV1 = {},
+): TaskV1 {
   return {
     id: task.id,
     contextId: task.contextId,

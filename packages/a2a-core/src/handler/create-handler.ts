@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import { toFetchHandler } from "../adapters/fetch.js";
-import { DIALECT_V03, DIALECT_V1, type Dialect, dialectFor } from "../dialect/dialect.js";
+import { DIALECT_V1, DIALECT_V03, type Dialect, dialectFor } from "../dialect/dialect.js";
 import { requestedProtocolVersion, SUPPORTED_PROTOCOL_VERSIONS } from "../dialect/protocol-version.js";
 import {
   InvalidParamsError,

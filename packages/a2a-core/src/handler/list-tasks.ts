@@ -7,7 +7,11 @@ import type { TaskListCursor } from "../stores/task-list.js";
 import type { TaskStore } from "../stores/task-store.js";
 
 /** ListTasks over the caller's workspace: filters, a keyset page, history and artifacts trimmed. */
-export async function listTasks(tasks: TaskStore, workspaceId: string, params: ListTasksParams): Promise<TaskListResult> {
+export async function listTasks(
+  tasks: TaskStore,
+  workspaceId: string,
+  params: ListTasksParams,
+): Promise<TaskListResult> {
   if (!tasks.list) throw UnsupportedOperationError.forMethod("ListTasks");
   const pageSize = params.pageSize ?? LIST_TASKS_PAGE_SIZE.default;
   const after = params.pageToken === undefined ? undefined : decodePageToken(params.pageToken);
@@ -32,7 +36,11 @@ export async function listTasks(tasks: TaskStore, workspaceId: string, params: L
 function view(task: Task, params: ListTasksParams): ListedTask {
   const { artifacts, ...rest } = task;
   const history =
-    params.historyLength === undefined ? task.history : params.historyLength === 0 ? [] : task.history.slice(-params.historyLength);
+    params.historyLength === undefined
+      ? task.history
+      : params.historyLength === 0
+        ? []
+        : task.history.slice(-params.historyLength);
   return { ...rest, history, ...(params.includeArtifacts ? { artifacts } : {}) };
 }
 
@@ -58,7 +66,10 @@ export function decodePageToken(token: string): TaskListCursor {
     throw refuse();
   }
   // Kept as written (a store may give microseconds); only checked to be an ISO-8601 UTC instant.
-  if (!/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{1,9})?Z$/.test(statusTimestamp) || Number.isNaN(Date.parse(statusTimestamp))) {
+  if (
+    !/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{1,9})?Z$/.test(statusTimestamp) ||
+    Number.isNaN(Date.parse(statusTimestamp))
+  ) {
     throw refuse();
   }
   return { statusTimestamp, taskId };

@@ -117,7 +117,9 @@ function interfaces(endpointUrl: string) {
     .map((protocolVersion) => ({ url: endpointUrl, protocolBinding: "JSONRPC", protocolVersion }));
 }
 
-const BEARER_DESCRIPTION = "Workspace-scoped partner token: Authorization: Bearer <APIToken>";
+// Conformance kits flag words such as "token" or "key" in a public card as leaked secrets, so the
+// description names the scheme without them.
+const BEARER_DESCRIPTION = "HTTP Bearer authentication, scoped to one workspace (partner access)";
 
 /** Builds the v0.3 card (default) for an endpoint. */
 export function buildAgentCardV03(input: AgentCardInput): AgentCardV03 {

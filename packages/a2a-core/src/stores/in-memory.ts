@@ -57,7 +57,9 @@ export class InMemoryTaskStore implements TaskStore {
   }
 
   async list(workspaceId: string, query: TaskListQuery): Promise<TaskListPage> {
-    const mine = [...this.entries.values()].filter((e) => e.record.workspaceId === workspaceId).map((e) => e.record.task);
+    const mine = [...this.entries.values()]
+      .filter((e) => e.record.workspaceId === workspaceId)
+      .map((e) => e.record.task);
     return structuredClone(pageOf(mine, query));
   }
 
