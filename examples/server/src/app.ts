@@ -93,12 +93,15 @@ export function createApp({ db, config, logger, executor }: CreateAppOptions): S
     // The dialect depends on A2A-Version, so caches must key on it.
     res
       .set({ "cache-control": "public, max-age=300", vary: "A2A-Version" })
-      .json(agentCardForRequest(toHeaders(req.headers), card));
+      .json(agentCardForRequest(toHeaders(req.headers), card, req.originalUrl));
   });
 
   // The core handler reads the raw body itself (size limit, UTF-8, JSON): no body parser in front of it.
   const a2a = toNodeHandler(handler);
   app.all(A2A_PATH, a2a);
+  // The same endpoint at the root for POST, where generic A2A tools (the conformance kit) send JSON-RPC
+  // when given only the base URL; the card names /api/v1/a2a (docs/interop.md).
+  app.post("/", a2a);
 
   app.use("/api/v1/metrics", metricsRouter({ db, logger, ratePerSecond: config.metricsRateLimitPerSecond }));
 
@@ -110,7 +113,7 @@ export function createApp({ db, config, logger, executor }: CreateAppOptions): S
   // Measured: Express's router kept ~0.5 KiB of closures and a parsed URL alive per open stream and
   // cost a few µs per request; the endpoint's own adapter needs none of it.
   const listener: RequestListener = (req, res) => {
-    if (isA2APath(req.url)) {
+    if (isA2APath(req.url) || (req.method === "POST" && isRootPath(req.url))) {
       for (const [name, value] of SECURITY_HEADERS) res.setHeader(name, value);
       void a2a(req, res);
       return;
@@ -150,6 +153,10 @@ function isA2APath(url: string | undefined): boolean {
   if (!url?.startsWith(A2A_PATH)) return false;
   const rest = url.slice(A2A_PATH.length);
   return rest === "" || rest.startsWith("?");
+}
+
+function isRootPath(url: string | undefined): boolean {
+  return url === "/" || url?.startsWith("/?") === true;
 }
 
 /**

@@ -217,7 +217,7 @@ describe.each(backends)("reference server on %s", (backend) => {
   it.each([
     ["parse error", "{not json", ERROR_CODES.ParseError],
     ["invalid request", { jsonrpc: "2.0", method: "GetTask" }, ERROR_CODES.InvalidRequest],
-    ["method not found", envelope("tasks/list", {}), ERROR_CODES.MethodNotFound],
+    ["method not found", envelope("tasks/archive", {}), ERROR_CODES.MethodNotFound],
     ["invalid params", envelope("GetTask", { id: 42 }), ERROR_CODES.InvalidParams],
     [
       "unknown storeId",

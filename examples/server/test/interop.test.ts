@@ -1,7 +1,6 @@
 // The official A2A JS SDK (@a2a-js/sdk 1.3) as a partner would use it against the reference server: its
 // v0.3 JSON-RPC transport (`message/stream`, `tasks/get`, `tasks/cancel`, `tasks/resubscribe`), its agent
 // card resolver and its ClientFactory. docs/interop.md explains what works, what differs, and why.
-import { connect, createServer, type Server as NetServer, type Socket } from "node:net";
 import { Role, type SendMessageRequest, type StreamResponse, TaskState } from "@a2a-js/sdk";
 import {
   type CallInterceptor,
@@ -15,41 +14,8 @@ import { LegacyJsonRpcTransport } from "@a2a-js/sdk/compat/v0_3/client";
 import { TaskNotCancelableError, TaskNotFoundError } from "@a2a-js/sdk/errors";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "./support/backends.ts";
+import { startForwarder } from "./support/forwarder.ts";
 import { startTestServer, type TestServer } from "./support/test-server.ts";
-
-/** A plain TCP forwarder: its address is known before the server starts, so the card can name it. */
-async function startForwarder(): Promise<{ url: string; setTarget(port: number): void; close(): Promise<void> }> {
-  let target = 0;
-  const sockets = new Set<Socket>();
-  const server: NetServer = createServer((client) => {
-    const upstream = connect(target, "127.0.0.1");
-    for (const [from, to] of [
-      [client, upstream],
-      [upstream, client],
-    ] as const) {
-      sockets.add(from);
-      from.pipe(to);
-      from.on("error", () => to.destroy());
-      from.on("close", () => {
-        to.destroy();
-        sockets.delete(from);
-      });
-    }
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const address = server.address();
-  if (!address || typeof address === "string") throw new Error("no address");
-  return {
-    url: `http://127.0.0.1:${address.port}`,
-    setTarget: (port) => {
-      target = port;
-    },
-    close: async () => {
-      for (const socket of sockets) socket.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
-}
 
 /** A task start in the SDK's (v1.0, protobuf-shaped) types; its v0.3 transport translates it for the wire. */
 function taskStart(text: string, storeId = "store-001"): SendMessageRequest {
@@ -283,10 +249,12 @@ describe("the official @a2a-js/sdk client against the reference server (PGlite)"
 
   it("ClientFactory.createFromUrl (legacyCompat) reads the card and runs a task to completion", async () => {
     const { client, events } = await streamThroughClient(sdkFactory());
-    // The card declares its JSONRPC interface as A2A 0.3 (what its payloads are), so the factory picks
-    // the v0.3 transport. client/index.js bundles its own copy of it: check what it speaks, not its class.
-    expect(client.protocolVersion).toBe("0.3");
-    expect(wire.map((r) => r.method)).toEqual([undefined, "message/stream", "tasks/get"]);
+    // The card offers the endpoint as A2A 1.0 and 0.3; even with legacyCompat on, the factory prefers 1.0
+    // (the v1.0 dialect, chosen by the A2A-Version header it sends). client/index.js bundles its own copy
+    // of each transport: check what it speaks, not its class.
+    expect(client.protocolVersion).toBe("1.0");
+    expect(wire.map((r) => r.method)).toEqual([undefined, "SendStreamingMessage", "GetTask"]);
+    expect(wire.slice(1).map((r) => r.headers.get("a2a-version"))).toEqual(["1.0", "1.0"]);
     // The interceptor put the token on the calls; the public card was fetched without it.
     expect(wire.map((r) => r.headers.get("authorization"))).toEqual([null, `Bearer ${token}`, `Bearer ${token}`]);
     expect(stateOf(events.at(-2))).toBe(TaskState.TASK_STATE_COMPLETED);

@@ -11,6 +11,7 @@ export const ERROR_CODES = {
   TaskNotFound: -32001,
   TaskNotCancelable: -32002,
   UnsupportedOperation: -32004,
+  VersionNotSupported: -32009,
 } as const;
 export type ErrorCodeName = keyof typeof ERROR_CODES;
 export type ErrorCode = (typeof ERROR_CODES)[ErrorCodeName];
@@ -147,6 +148,22 @@ export class UnsupportedOperationError extends A2AError {
   }
 }
 
+/** The `A2A-Version` a request asked for is not one this endpoint speaks (A2A v1.0). */
+export class VersionNotSupportedError extends A2AError {
+  constructor(message = "This A2A protocol version is not supported", data?: unknown) {
+    super(ERROR_CODES.VersionNotSupported, message, data);
+    this.name = "VersionNotSupportedError";
+  }
+
+  static forVersion(requested: string, supported: readonly string[]): VersionNotSupportedError {
+    const shown = truncate(requested, 32);
+    return new VersionNotSupportedError(
+      `A2A version ${shown} is not supported; supported versions: ${supported.join(", ")}`,
+      { requestedVersion: shown, supportedVersions: [...supported] },
+    );
+  }
+}
+
 /**
  * Turns anything thrown into a wire error. Protocol errors pass through; anything else becomes a bare
  * -32603 so that no stack trace, SQL or driver message reaches a client.
@@ -165,6 +182,7 @@ const ERROR_CLASS_BY_CODE = new Map<number, new (message?: string, data?: unknow
   [ERROR_CODES.TaskNotFound, TaskNotFoundError],
   [ERROR_CODES.TaskNotCancelable, TaskNotCancelableError],
   [ERROR_CODES.UnsupportedOperation, UnsupportedOperationError],
+  [ERROR_CODES.VersionNotSupported, VersionNotSupportedError],
 ]);
 
 /** Rebuilds the typed error for a wire error object (used by clients). Unknown codes give a plain A2AError. */

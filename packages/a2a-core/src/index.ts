@@ -1,5 +1,23 @@
 export type { FetchHandler } from "./adapters/fetch.js";
 export { toFetchHandler } from "./adapters/fetch.js";
+export type { Dialect, StreamRenderer, TaskListResult } from "./dialect/dialect.js";
+export { DIALECT_V1, DIALECT_V03, dialectFor } from "./dialect/dialect.js";
+export type { ProtocolVersion, RequestedVersion } from "./dialect/protocol-version.js";
+export {
+  A2A_VERSION_HEADER,
+  parseProtocolVersion,
+  requestedProtocolVersion,
+  SUPPORTED_PROTOCOL_VERSIONS,
+} from "./dialect/protocol-version.js";
+export {
+  fromV1Message,
+  fromV1State,
+  toV1Error,
+  toV1Message,
+  toV1Status,
+  toV1StreamResult,
+  toV1Task,
+} from "./dialect/v1-mapping.js";
 export * from "./errors.js";
 export type * from "./executor/task-executor.js";
 export type { A2AHandler, A2AHandlerRequest } from "./handler/create-handler.js";
@@ -14,8 +32,10 @@ export * from "./jsonrpc/codec.js";
 export { A2A_LIMITS, type A2ALimits } from "./limits.js";
 export * from "./methods.js";
 export * from "./schemas/a2a.js";
+export * from "./schemas/a2a-v1.js";
 export * from "./schemas/agent-card.js";
 export * from "./schemas/jsonrpc.js";
+export * from "./schemas/list-tasks.js";
 export * from "./schemas/params.js";
 export type { DecodedSseEvent, DecodeSseOptions, SseDecodeErrorReason } from "./sse/decoder.js";
 export { DEFAULT_MAX_EVENT_BYTES, decodeSseStream, isSseDecodeError, SseDecodeError } from "./sse/decoder.js";
@@ -33,5 +53,7 @@ export {
   InMemoryIdempotencyStore,
   InMemoryTaskStore,
 } from "./stores/in-memory.js";
+export type { TaskListCursor, TaskListPage, TaskListQuery } from "./stores/task-list.js";
+export { pageOf as pageOfTasks } from "./stores/task-list.js";
 export type { TaskStore } from "./stores/task-store.js";
 export type * from "./stores/types.js";

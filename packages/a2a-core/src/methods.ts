@@ -7,6 +7,7 @@ export const METHODS = {
   SubscribeToTask: { alias: "tasks/resubscribe", streaming: true, implemented: true },
   GetTask: { alias: "tasks/get", streaming: false, implemented: true },
   CancelTask: { alias: "tasks/cancel", streaming: false, implemented: true },
+  ListTasks: { alias: "tasks/list", streaming: false, implemented: true },
   SendMessage: { alias: undefined, streaming: false, implemented: false },
   GetExtendedAgentCard: { alias: undefined, streaming: false, implemented: false },
 } as const satisfies Record<string, { alias: string | undefined; streaming: boolean; implemented: boolean }>;

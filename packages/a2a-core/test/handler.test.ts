@@ -340,7 +340,7 @@ describe("protocol errors", () => {
     ["object id", { jsonrpc: "2.0", id: {}, method: "GetTask" }, ERROR_CODES.InvalidRequest, null],
     ["numeric method", { jsonrpc: "2.0", id: 1, method: 7 }, ERROR_CODES.InvalidRequest, 1],
     ["array params", { jsonrpc: "2.0", id: 1, method: "GetTask", params: [] }, ERROR_CODES.InvalidRequest, 1],
-    ["unknown method", { jsonrpc: "2.0", id: "x", method: "tasks/list" }, ERROR_CODES.MethodNotFound, "x"],
+    ["unknown method", { jsonrpc: "2.0", id: "x", method: "tasks/archive" }, ERROR_CODES.MethodNotFound, "x"],
     ["GetTask without id", { jsonrpc: "2.0", id: 2, method: "GetTask", params: {} }, ERROR_CODES.InvalidParams, 2],
     [
       "negative historyLength",

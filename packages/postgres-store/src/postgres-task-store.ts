@@ -1,6 +1,7 @@
-import type { NewTask, TaskRecord, TaskStore } from "@a2a-partner/a2a-core";
+import type { NewTask, TaskListPage, TaskListQuery, TaskRecord, TaskStore } from "@a2a-partner/a2a-core";
 import type { Database } from "./database.js";
 import { startTask } from "./insert-task.js";
+import { listTasksPage } from "./list-tasks-query.js";
 import { isUuid, leaseDuration, TASK_COLUMNS, type TaskRow, toTaskRecord } from "./rows.js";
 
 /** Tasks in PostgreSQL (or PGlite): the `tasks` row holds the snapshot; `task_events` holds the log. */
@@ -23,6 +24,11 @@ export class PostgresTaskStore implements TaskStore {
     );
     const row = rows[0];
     return row ? toTaskRecord(row) : undefined;
+  }
+
+  /** ListTasks: see list-tasks-query.ts. */
+  list(workspaceId: string, query: TaskListQuery): Promise<TaskListPage> {
+    return listTasksPage(this.db, workspaceId, query);
   }
 
   async listOrphaned(limit: number): Promise<TaskRecord[]> {

@@ -21,6 +21,7 @@ export function toFetchHandler(handler: A2AHandler): FetchHandler {
     const answer = await handler.handle({
       headers: request.headers,
       body: () => readBodyText(request.body, handler.maxBodyBytes, request.headers.get("content-length")),
+      url: request.url,
     });
     return toResponse(answer, request.signal);
   };

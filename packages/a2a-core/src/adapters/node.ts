@@ -34,6 +34,7 @@ export function toNodeHandler(handler: A2AHandler): NodeHandler {
     const answer = await handler.handle({
       headers: nodeHeaders(req.headers),
       body: () => readBody(req, handler.maxBodyBytes),
+      ...(req.url === undefined ? {} : { url: req.url }),
     });
     if (answer.kind === "json") {
       // Answered before the whole body was read (401, 413 …): the unread rest would corrupt the next

@@ -1,11 +1,14 @@
 import type { z } from "zod";
 import { toFetchHandler } from "../adapters/fetch.js";
+import { DIALECT_V1, DIALECT_V03, type Dialect, dialectFor } from "../dialect/dialect.js";
+import { requestedProtocolVersion, SUPPORTED_PROTOCOL_VERSIONS } from "../dialect/protocol-version.js";
 import {
   InvalidParamsError,
   isA2AError,
   TaskNotCancelableError,
   TaskNotFoundError,
   UnsupportedOperationError,
+  VersionNotSupportedError,
 } from "../errors.js";
 import { OpenStreams } from "../hub/open-streams.js";
 import type { ReleaseSlot } from "../hub/stream-slots.js";
@@ -16,10 +19,11 @@ import { type DecodedRequest, decodeJsonRpcRequest } from "../jsonrpc/codec.js";
 import { METHODS, type MethodName } from "../methods.js";
 import { isTerminalState, type Message, type Task } from "../schemas/a2a.js";
 import type { JsonRpcId } from "../schemas/jsonrpc.js";
-import { GetTaskParams, SendStreamingMessageParams, TaskIdParams } from "../schemas/params.js";
+import { GetTaskParams, ListTasksParams, SendStreamingMessageParams, TaskIdParams } from "../schemas/params.js";
 import type { TaskRecord } from "../stores/types.js";
 import { findNulCharacter } from "./find-nul.js";
 import { authFailure, bodyRefusal, jsonAnswer, tooManyRequests, unavailable } from "./json-responses.js";
+import { listTasks } from "./list-tasks.js";
 import {
   type A2AHandlerOptions,
   type AuthOutcome,
@@ -43,6 +47,11 @@ export interface A2AHandlerRequest {
    * a `BodyReadError` for a body over the limit or not UTF-8.
    */
   body: string | (() => Promise<string>);
+  /**
+   * The request URL (absolute, or path and query): its `A2A-Version` query parameter chooses the dialect
+   * when the header does not (docs/interop.md).
+   */
+  url?: string;
 }
 
 export interface A2AHandler {
@@ -124,14 +133,24 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHandler {
       return unavailable("The server is busy; retry the request");
     }
     inFlight++;
+    // The dialect is chosen per request (A2A-Version); an unknown version is refused in v1.0 terms.
+    const requested = requestedProtocolVersion(request.headers, request.url);
+    const dialect = requested.ok ? dialectFor(requested.version) : DIALECT_V1;
     try {
-      return await answer(request);
+      const refusal = requested.ok
+        ? undefined
+        : VersionNotSupportedError.forVersion(requested.requested, SUPPORTED_PROTOCOL_VERSIONS);
+      return inDialect(dialect, await answer(request, dialect, refusal));
     } finally {
       inFlight--;
     }
   }
 
-  async function answer(request: A2AHandlerRequest): Promise<A2AHandlerResponse> {
+  async function answer(
+    request: A2AHandlerRequest,
+    dialect: Dialect,
+    versionRefusal: VersionNotSupportedError | undefined,
+  ): Promise<A2AHandlerResponse> {
     let id: JsonRpcId | null = null;
     try {
       let auth: AuthOutcome;
@@ -156,7 +175,8 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHandler {
       const decoded = decodeJsonRpcRequest(body);
       if (!decoded.ok) return jsonAnswer(decoded.id, decoded.error);
       id = decoded.request.id;
-      return await dispatch(decoded.request, caller, request.headers);
+      if (versionRefusal) throw versionRefusal;
+      return await dispatch(decoded.request, caller, request.headers, dialect);
     } catch (error) {
       if (isA2AError(error)) {
         // e.g. a store refusing the request's data (InvalidParamsError): the client gets -32602, the log the cause.
@@ -170,9 +190,16 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHandler {
     }
   }
 
-  async function dispatch(req: DecodedRequest, caller: Caller, headers: HeaderReader): Promise<A2AHandlerResponse> {
-    const method: MethodName = req.method;
-    if (!METHODS[method].implemented) throw UnsupportedOperationError.forMethod(req.wireMethod);
+  async function dispatch(
+    decoded: DecodedRequest,
+    caller: Caller,
+    headers: HeaderReader,
+    dialect: Dialect,
+  ): Promise<A2AHandlerResponse> {
+    const method: MethodName = decoded.method;
+    if (!METHODS[method].implemented) throw UnsupportedOperationError.forMethod(decoded.wireMethod);
+    // From here on the request is in the v0.3 shapes, whichever dialect it came in.
+    const req: DecodedRequest = { ...decoded, params: dialect.params(method, decoded.params) };
     switch (method) {
       case "SendStreamingMessage":
       case "SubscribeToTask": {
@@ -186,8 +213,8 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHandler {
         }
         try {
           return method === "SendStreamingMessage"
-            ? await sendStreamingMessage(req, caller, headers, release)
-            : await subscribeToTask(req, caller, headers, release);
+            ? await sendStreamingMessage(req, caller, headers, release, dialect)
+            : await subscribeToTask(req, caller, headers, release, dialect);
         } catch (error) {
           release();
           throw error;
@@ -196,21 +223,38 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHandler {
       case "GetTask": {
         const params = parseParams(GetTaskParams, req.params);
         const record = await findTask(caller, params.id);
-        return jsonAnswer(req.id, undefined, withHistoryLength(record.task, params.historyLength));
+        return jsonAnswer(req.id, undefined, dialect.task(withHistoryLength(record.task, params.historyLength)));
       }
       case "CancelTask": {
         const params = parseParams(TaskIdParams, req.params);
-        return jsonAnswer(req.id, undefined, await cancelTask(caller, params.id));
+        return jsonAnswer(req.id, undefined, dialect.task(await cancelTask(caller, params.id)));
+      }
+      case "ListTasks": {
+        const params = parseParams(ListTasksParams, req.params);
+        return jsonAnswer(req.id, undefined, dialect.list(await listTasks(stores.tasks, caller.workspaceId, params)));
       }
       default:
         throw UnsupportedOperationError.forMethod(req.wireMethod);
     }
   }
 
-  async function subscribeToTask(req: DecodedRequest, caller: Caller, headers: HeaderReader, release: ReleaseSlot) {
+  async function subscribeToTask(
+    req: DecodedRequest,
+    caller: Caller,
+    headers: HeaderReader,
+    release: ReleaseSlot,
+    dialect: Dialect,
+  ) {
     const params = parseParams(TaskIdParams, req.params);
     const record = await findTask(caller, params.id);
-    return stream(req.id, record, reattachCursor(record, headers), release);
+    // A2A v1.0 refuses to subscribe to an ended task; the v0.3 dialect replays task, finished, final.
+    if (dialect.version === "1.0" && isTerminalState(record.task.status.state)) {
+      throw new UnsupportedOperationError(
+        `Task ${params.id} has already ended (${record.task.status.state}); read it with GetTask`,
+        { taskId: params.id, state: record.task.status.state },
+      );
+    }
+    return stream(req.id, record, reattachCursor(record, headers), release, dialect);
   }
 
   async function sendStreamingMessage(
@@ -218,6 +262,7 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHandler {
     caller: Caller,
     headers: HeaderReader,
     release: ReleaseSlot,
+    dialect: Dialect,
   ): Promise<A2AHandlerResponse> {
     const params = parseParams(SendStreamingMessageParams, req.params);
     const { message } = params;
@@ -233,7 +278,7 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHandler {
           ? undefined
           : await stores.idempotency.get(caller.workspaceId, message.messageId);
       if (!existing) throw refusal;
-      return reattachRetry(req, existing, message, storeId, headers, release);
+      return reattachRetry(req, existing, message, storeId, headers, release, dialect);
     }
 
     const task = newTask(message, storeId);
@@ -244,9 +289,9 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHandler {
         ? { record: await stores.tasks.create(input), created: true }
         : await stores.idempotency.createOrGet(message.messageId, input);
     // Not created: an earlier or concurrent start with the same key won, so this request is its retry.
-    if (!created) return reattachRetry(req, record, message, storeId, headers, release);
+    if (!created) return reattachRetry(req, record, message, storeId, headers, release, dialect);
     runner.start(record, task.history[0] ?? message, text);
-    return stream(req.id, record, TASK_EVENT_SEQ, release);
+    return stream(req.id, record, TASK_EVENT_SEQ, release, dialect);
   }
 
   /** Why a task start would be refused, or undefined if it may start. */
@@ -286,9 +331,10 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHandler {
     storeId: string,
     headers: HeaderReader,
     release: ReleaseSlot,
+    dialect: Dialect,
   ): A2AHandlerResponse {
     warnIfRetryDiffers(record, textOfMessage(message), storeId);
-    return stream(req.id, record, reattachCursor(record, headers), release);
+    return stream(req.id, record, reattachCursor(record, headers), release, dialect);
   }
 
   function newTask(message: Message, storeId: string): Task {
@@ -347,7 +393,13 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHandler {
     return record;
   }
 
-  function stream(requestId: JsonRpcId, record: TaskRecord, afterSeq: number, release: ReleaseSlot): A2AStreamResponse {
+  function stream(
+    requestId: JsonRpcId,
+    record: TaskRecord,
+    afterSeq: number,
+    release: ReleaseSlot,
+    dialect: Dialect,
+  ): A2AStreamResponse {
     // A terminal task always replays its `finished` event, so every stream ends with finished + final.
     // The `task` frame stands for seq 1, so a replay starts after it at the earliest.
     let cursor = Math.max(TASK_EVENT_SEQ, Math.min(afterSeq, record.lastSeq));
@@ -369,6 +421,7 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHandler {
           hub.unsubscribe(ended);
           release();
         },
+        dialect.stream,
       );
       if (closing) {
         subscription.end();
@@ -400,6 +453,12 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHandler {
   };
   const fetchHandler = toFetchHandler(handler);
   return handler;
+}
+
+/** A JSON error answer in the request's dialect (v1.0 error details); results are rendered where they are made. */
+function inDialect(dialect: Dialect, response: A2AHandlerResponse): A2AHandlerResponse {
+  if (dialect === DIALECT_V03 || response.kind !== "json" || !("error" in response.body)) return response;
+  return { ...response, body: { ...response.body, error: dialect.error(response.body.error) } };
 }
 
 function parseParams<T extends z.ZodType>(schema: T, params: unknown): z.infer<T> {

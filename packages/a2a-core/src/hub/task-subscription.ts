@@ -1,3 +1,4 @@
+import type { StreamRenderer } from "../dialect/dialect.js";
 import type { SseSink } from "../handler/response.js";
 import type { Task } from "../schemas/a2a.js";
 import { KEEP_ALIVE_COMMENT, type LiveEvent, liveFrame } from "./live-event.js";
@@ -36,6 +37,8 @@ export class TaskSubscription {
     now: number,
     /** Called once when the stream ends, whichever way. */
     private readonly onEnd: (subscription: TaskSubscription) => void,
+    /** Writes each frame's `result` in the dialect the stream's request asked for. */
+    private readonly render: StreamRenderer,
   ) {
     this.cursor = cursor;
     this.lastWriteAt = now;
@@ -47,7 +50,7 @@ export class TaskSubscription {
 
   /** Writes the `task` frame (seq 1, the snapshot the stream starts from). */
   sendSnapshot(task: Task): void {
-    this.write(liveFrame(this.requestIdJson, { seq: 1, event: "task", resultJson: JSON.stringify(task) }));
+    this.write(liveFrame(this.requestIdJson, { seq: 1, event: "task", resultJson: this.render.taskJson(task) }));
   }
 
   /**
@@ -57,13 +60,14 @@ export class TaskSubscription {
   deliver(event: LiveEvent, terminal?: () => Task | undefined): void {
     if (this.ended || event.seq <= this.cursor) return;
     this.cursor = event.seq;
-    if (!this.write(liveFrame(this.requestIdJson, event))) return;
+    const frame = { seq: event.seq, event: event.event, resultJson: this.render.eventJson(event) };
+    if (!this.write(liveFrame(this.requestIdJson, frame))) return;
     if (event.event !== "finished") return;
     const task = terminal?.();
     // `final` is not in the log; its id follows `finished` so ids keep increasing on every stream.
     if (task)
       this.write(
-        liveFrame(this.requestIdJson, { seq: event.seq + 1, event: "final", resultJson: JSON.stringify(task) }),
+        liveFrame(this.requestIdJson, { seq: event.seq + 1, event: "final", resultJson: this.render.taskJson(task) }),
       );
     this.end();
   }

@@ -21,13 +21,22 @@ describe("agent cards", () => {
 
   it("serves the v1.0 card when asked with A2A-Version: 1.0", () => {
     const card = AgentCardV1.parse(agentCardForRequest(new Headers({ "A2A-Version": "1.0" }), input));
-    expect(card.supportedInterfaces[0]).toEqual({
-      url: input.endpointUrl,
-      protocolBinding: "JSONRPC",
-      protocolVersion: "0.3",
-    });
+    // One endpoint, both dialects: the request's A2A-Version header chooses (1.0 first, as SDKs prefer).
+    expect(card.supportedInterfaces).toEqual([
+      { url: input.endpointUrl, protocolBinding: "JSONRPC", protocolVersion: "1.0" },
+      { url: input.endpointUrl, protocolBinding: "JSONRPC", protocolVersion: "0.3" },
+    ]);
     expect(card.securitySchemes.bearer?.httpAuthSecurityScheme.scheme).toBe("Bearer");
     expect(card.securityRequirements[0]?.schemes.bearer).toEqual({ list: [] });
     expect(() => AgentCardV03.parse(card)).toThrow();
+  });
+
+  it("serves the v1.0 card for the A2A-Version query parameter, and the default card for other versions", () => {
+    const viaQuery = agentCardForRequest(new Headers(), input, "/.well-known/agent-card.json?A2A-Version=1.0");
+    expect(AgentCardV1.safeParse(viaQuery).success).toBe(true);
+    for (const version of ["0.3", "2.0", ""]) {
+      const card = agentCardForRequest(new Headers({ "A2A-Version": version }), input);
+      expect(AgentCardV03.safeParse(card).success, version).toBe(true);
+    }
   });
 });

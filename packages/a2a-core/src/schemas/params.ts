@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { A2A_LIMITS } from "../limits.js";
-import { Message, Part } from "./a2a.js";
+import { Message, Part, TaskState } from "./a2a.js";
 import { type BoundIssue, metadataIssues, startIssues, wellFormedIssues } from "./request-bounds.js";
 
 const L = A2A_LIMITS;
@@ -72,3 +72,39 @@ export const CancelTaskParams = TaskIdParams;
 export type CancelTaskParams = TaskIdParams;
 export const SubscribeToTaskParams = TaskIdParams;
 export type SubscribeToTaskParams = TaskIdParams;
+
+/** Page sizes of ListTasks: A2A v1.0 allows 1–100 and defaults to 50. */
+export const LIST_TASKS_PAGE_SIZE = { min: 1, max: 100, default: 50 } as const;
+
+/** ProtoJSON writes an unset string as "": both mean "no filter". */
+const absentIfEmpty = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((value) => (value === "" || value === null ? undefined : value), schema.optional());
+
+/**
+ * params of ListTasks / tasks/list, with `status` in the v0.3 spelling (the v1.0 dialect maps its
+ * `TASK_STATE_*` names first). Every filter is optional; the caller's workspace is always the scope.
+ */
+export const ListTasksParams = z
+  .object({
+    /** v1.0 multi-tenancy selector; the partner token already names the workspace, so it is ignored. */
+    tenant: z.string().max(L.idLength).optional(),
+    contextId: absentIfEmpty(Id),
+    status: absentIfEmpty(TaskState),
+    pageSize: z
+      .number()
+      .int()
+      .min(LIST_TASKS_PAGE_SIZE.min, `must be between ${LIST_TASKS_PAGE_SIZE.min} and ${LIST_TASKS_PAGE_SIZE.max}`)
+      .max(LIST_TASKS_PAGE_SIZE.max, `must be between ${LIST_TASKS_PAGE_SIZE.min} and ${LIST_TASKS_PAGE_SIZE.max}`)
+      .optional(),
+    /** The `nextPageToken` of the previous page; opaque. */
+    pageToken: absentIfEmpty(z.string().max(1024, "is not a page token of this server")),
+    /** Most recent history messages per task; 0 returns none. Default: all. */
+    historyLength: z.number().int().min(0, "must not be negative").optional(),
+    /** Only tasks whose status changed at or after this ISO-8601 instant (with offset or Z). */
+    statusTimestampAfter: absentIfEmpty(z.iso.datetime({ offset: true, message: "must be an ISO-8601 timestamp" })),
+    /** Whether each task carries its artifacts (default false: the field is left out). */
+    includeArtifacts: z.boolean().optional(),
+    metadata: RequestMetadata.optional(),
+  })
+  .superRefine(checkedBy(wellFormedIssues, metadataIssues));
+export type ListTasksParams = z.infer<typeof ListTasksParams>;

@@ -2,6 +2,7 @@ import { isTerminalState } from "../schemas/a2a.js";
 import { applyTaskEvent } from "./apply-task-event.js";
 import { checkNumberedAppend, type EventLog, type NumberedAppend, type TaskChangeListener } from "./event-log.js";
 import type { CreateOrGetResult, IdempotencyStore } from "./idempotency-store.js";
+import { pageOf, type TaskListPage, type TaskListQuery } from "./task-list.js";
 import type { TaskStore } from "./task-store.js";
 import type { NewTask, NewTaskEvent, StoredTaskEvent, TaskRecord } from "./types.js";
 
@@ -53,6 +54,13 @@ export class InMemoryTaskStore implements TaskStore {
     const entry = this.entries.get(taskId);
     if (!entry || entry.record.workspaceId !== workspaceId) return undefined;
     return structuredClone(entry.record);
+  }
+
+  async list(workspaceId: string, query: TaskListQuery): Promise<TaskListPage> {
+    const mine = [...this.entries.values()]
+      .filter((e) => e.record.workspaceId === workspaceId)
+      .map((e) => e.record.task);
+    return structuredClone(pageOf(mine, query));
   }
 
   async listOrphaned(limit: number): Promise<TaskRecord[]> {

@@ -1,3 +1,4 @@
+import type { TaskListPage, TaskListQuery } from "./task-list.js";
 import type { NewTask, TaskRecord } from "./types.js";
 
 /**
@@ -13,6 +14,12 @@ export interface TaskStore {
 
   /** The task as its own workspace sees it; `undefined` for an unknown id or another workspace's task. */
   get(workspaceId: string, taskId: string): Promise<TaskRecord | undefined>;
+
+  /**
+   * One page of a workspace's tasks, newest status first (ListTasks). Optional: without it the handler
+   * answers ListTasks with UnsupportedOperationError. Both stores of this project implement it.
+   */
+  list?(workspaceId: string, query: TaskListQuery): Promise<TaskListPage>;
 
   /**
    * Non-terminal tasks whose lease has expired by the store's clock: the runner that held them is gone.

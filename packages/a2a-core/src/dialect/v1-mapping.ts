@@ -1,0 +1,207 @@
+import { InvalidParamsError } from "../errors.js";
+import type { Artifact, Message, Part, Task, TaskState, TaskStatus, TaskUpdateResult } from "../schemas/a2a.js";
+import {
+  type ArtifactV1,
+  type BadRequestV1,
+  type ErrorInfoV1,
+  MessageV1,
+  type PartV1,
+  ROLE_V1,
+  type StreamResponseV1,
+  TASK_STATE_V1,
+  type TaskStatusV1,
+  type TaskV1,
+} from "../schemas/a2a-v1.js";
+import type { JsonRpcErrorObject } from "../schemas/jsonrpc.js";
+
+/**
+ * The one mapping between the v1.0 wire shapes and the v0.3 shapes the handler and stores use. Requests
+ * come in through `fromV1*` (then the v0.3 schemas check them, bounds and all), results go out through
+ * `toV1*`. Nothing here knows about methods or streams.
+ */
+
+const STATE_FROM_V1 = new Map<string, TaskState>(
+  Object.entries(TASK_STATE_V1).map(([state, v1]) => [v1, state as TaskState]),
+);
+const STATE_NAMES_V1 = Object.values(TASK_STATE_V1).join(", ");
+
+// ---- v1.0 → v0.3 (requests) --------------------------------------------------------------------------
+
+/** A v1.0 message → the v0.3 message input (unchecked beyond its v1.0 shape: the v0.3 schema follows). */
+export function fromV1Message(value: unknown, field = "params.message"): Record<string, unknown> {
+  const parsed = MessageV1.safeParse(value);
+  if (!parsed.success) throw InvalidParamsError.fromZod(parsed.error, field);
+  const message = parsed.data;
+  return {
+    kind: "message",
+    role: message.role === "ROLE_USER" ? "user" : "agent",
+    parts: message.parts.map(fromV1Part),
+    ...(message.messageId ? { messageId: message.messageId } : {}),
+    ...(message.contextId ? { contextId: message.contextId } : {}),
+    ...(message.taskId ? { taskId: message.taskId } : {}),
+    ...(message.metadata ? { metadata: message.metadata } : {}),
+  };
+}
+
+function fromV1Part(part: PartV1): Part {
+  const metadata = part.metadata ? { metadata: part.metadata } : {};
+  const file = {
+    ...(part.mediaType ? { mimeType: part.mediaType } : {}),
+    ...(part.filename ? { name: part.filename } : {}),
+  };
+  if (part.text !== undefined) return { kind: "text", text: part.text, ...metadata };
+  if (part.raw !== undefined) return { kind: "file", file: { bytes: part.raw, ...file }, ...metadata };
+  if (part.url !== undefined) return { kind: "file", file: { uri: part.url, ...file }, ...metadata };
+  // v1.0 data is any JSON value; v0.3 data is an object, so anything else travels as { value }.
+  const data = part.data;
+  const object = typeof data === "object" && data !== null && !Array.isArray(data);
+  return { kind: "data", data: object ? (data as Record<string, unknown>) : { value: data }, ...metadata };
+}
+
+/** `TASK_STATE_*` → the v0.3 spelling; "" and TASK_STATE_UNSPECIFIED mean "not given". */
+export function fromV1State(value: unknown, field: string): TaskState | undefined {
+  if (value === undefined || value === null || value === "" || value === "TASK_STATE_UNSPECIFIED") return undefined;
+  const state = typeof value === "string" ? STATE_FROM_V1.get(value) : undefined;
+  if (!state) throw InvalidParamsError.forField(field, `must be one of ${STATE_NAMES_V1}`);
+  return state;
+}
+
+// ---- v0.3 → v1.0 (results) ---------------------------------------------------------------------------
+
+export interface TaskViewV1 {
+  /** Leave `artifacts` out (ListTasks without includeArtifacts). */
+  omitArtifacts?: boolean;
+}
+
+export function toV1Task(
+  task: Task | (Omit<Task, "artifacts"> & { artifacts?: Artifact[] }),
+  view: TaskViewV1 = {},
+): TaskV1 {
+  return {
+    id: task.id,
+    contextId: task.contextId,
+    status: toV1Status(task.status),
+    ...(view.omitArtifacts || task.artifacts === undefined ? {} : { artifacts: task.artifacts.map(toV1Artifact) }),
+    // historyLength 0 leaves history empty; v1.0 says the field is then omitted.
+    ...(task.history.length === 0 ? {} : { history: task.history.map(toV1Message) }),
+    metadata: task.metadata,
+  };
+}
+
+export function toV1Status(status: TaskStatus): TaskStatusV1 {
+  return {
+    state: TASK_STATE_V1[status.state],
+    ...(status.message ? { message: toV1Message(status.message) } : {}),
+    timestamp: status.timestamp,
+  };
+}
+
+export function toV1Message(message: Message): MessageV1 {
+  return {
+    ...(message.messageId === undefined ? {} : { messageId: message.messageId }),
+    ...(message.contextId === undefined ? {} : { contextId: message.contextId }),
+    ...(message.taskId === undefined ? {} : { taskId: message.taskId }),
+    role: ROLE_V1[message.role],
+    parts: message.parts.map(toV1Part),
+    ...(message.metadata ? { metadata: message.metadata } : {}),
+  };
+}
+
+function toV1Part(part: Part): PartV1 {
+  const metadata = part.metadata ? { metadata: part.metadata } : {};
+  if (part.kind === "text") return { text: part.text, ...metadata };
+  if (part.kind === "data") return { data: part.data, ...metadata };
+  const { file } = part;
+  const named = {
+    ...(file.name ? { filename: file.name } : {}),
+    ...(file.mimeType ? { mediaType: file.mimeType } : {}),
+  };
+  return "bytes" in file ? { raw: file.bytes, ...named, ...metadata } : { url: file.uri, ...named, ...metadata };
+}
+
+function toV1Artifact(artifact: Artifact): ArtifactV1 {
+  return {
+    artifactId: artifact.artifactId,
+    ...(artifact.name === undefined ? {} : { name: artifact.name }),
+    ...(artifact.description === undefined ? {} : { description: artifact.description }),
+    parts: artifact.parts.map(toV1Part),
+    ...(artifact.metadata ? { metadata: artifact.metadata } : {}),
+  };
+}
+
+/** A stream frame's v0.3 result → its v1.0 StreamResponse. The v0.3 `final` flag has no v1.0 field. */
+export function toV1StreamResult(result: Task | TaskUpdateResult): StreamResponseV1 {
+  if (result.kind === "task") return { task: toV1Task(result) };
+  if (result.kind === "status-update") {
+    return {
+      statusUpdate: {
+        taskId: result.taskId,
+        contextId: result.contextId,
+        status: toV1Status(result.status),
+        ...(result.metadata ? { metadata: result.metadata } : {}),
+      },
+    };
+  }
+  return {
+    artifactUpdate: {
+      taskId: result.taskId,
+      contextId: result.contextId,
+      artifact: toV1Artifact(result.artifact),
+      ...(result.append === undefined ? {} : { append: result.append }),
+      ...(result.lastChunk === undefined ? {} : { lastChunk: result.lastChunk }),
+      ...(result.metadata ? { metadata: result.metadata } : {}),
+    },
+  };
+}
+
+// ---- errors --------------------------------------------------------------------------------------------
+
+const ERROR_DOMAIN = "a2a-protocol.org";
+/** The `google.rpc.ErrorInfo.reason` of each code this endpoint answers with. */
+const REASON_BY_CODE: Record<number, string> = {
+  [-32700]: "PARSE_ERROR",
+  [-32600]: "INVALID_REQUEST",
+  [-32601]: "METHOD_NOT_FOUND",
+  [-32602]: "INVALID_PARAMS",
+  [-32603]: "INTERNAL_ERROR",
+  [-32001]: "TASK_NOT_FOUND",
+  [-32002]: "TASK_NOT_CANCELABLE",
+  [-32004]: "UNSUPPORTED_OPERATION",
+  [-32009]: "VERSION_NOT_SUPPORTED",
+};
+
+/**
+ * A v0.3 error object → v1.0: same code and message; `data` becomes the list of error details v1.0
+ * defines (`google.rpc.ErrorInfo` with the old data's scalar fields as string metadata, plus
+ * `google.rpc.BadRequest` listing the failing fields of a -32602).
+ */
+export function toV1Error(error: JsonRpcErrorObject): JsonRpcErrorObject {
+  const data = isRecord(error.data) ? error.data : {};
+  const metadata: Record<string, string> = {};
+  for (const [key, value] of Object.entries(data)) {
+    if (typeof value === "string" || typeof value === "number" || typeof value === "boolean") {
+      metadata[key] = String(value);
+    } else if (Array.isArray(value) && value.every((item) => typeof item === "string")) {
+      metadata[key] = value.join(",");
+    }
+  }
+  const info: ErrorInfoV1 = {
+    "@type": "type.googleapis.com/google.rpc.ErrorInfo",
+    reason: REASON_BY_CODE[error.code] ?? "UNKNOWN",
+    domain: ERROR_DOMAIN,
+    ...(Object.keys(metadata).length > 0 ? { metadata } : {}),
+  };
+  const details: Array<ErrorInfoV1 | BadRequestV1> = [info];
+  const issues = Array.isArray(data.issues) ? data.issues.filter(isRecord) : [];
+  if (issues.length > 0) {
+    details.push({
+      "@type": "type.googleapis.com/google.rpc.BadRequest",
+      fieldViolations: issues.map((issue) => ({ field: String(issue.field), description: String(issue.message) })),
+    });
+  }
+  return { code: error.code, message: error.message, data: details };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
