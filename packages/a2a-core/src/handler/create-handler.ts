@@ -18,6 +18,7 @@ import { isTerminalState, type Message, type Task } from "../schemas/a2a.js";
 import type { JsonRpcId } from "../schemas/jsonrpc.js";
 import { GetTaskParams, SendStreamingMessageParams, TaskIdParams } from "../schemas/params.js";
 import type { TaskRecord } from "../stores/types.js";
+import { HandlerTelemetry, type RequestTrace } from "../telemetry/handler-telemetry.js";
 import { findNulCharacter } from "./find-nul.js";
 import { authFailure, bodyRefusal, jsonAnswer, tooManyRequests, unavailable } from "./json-responses.js";
 import {
@@ -95,6 +96,8 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHandler {
   const maxRequestsInFlight = options.maxRequestsInFlight;
   let inFlight = 0;
   const openStreams = new OpenStreams(options.keepAliveMs ?? DEFAULTS.keepAliveMs);
+  // OpenTelemetry through its API only: a no-op unless the application registered an SDK.
+  const telemetry = new HandlerTelemetry();
   const hub = new TaskHub({
     tasks: stores.tasks,
     events: stores.events,
@@ -113,25 +116,37 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHandler {
     generateId,
     instanceId,
     leaseMs,
+    telemetry,
     recoveryIntervalMs: options.recoveryIntervalMs ?? Math.floor(leaseMs / 2),
   });
   // Tasks orphaned by an earlier crash are ended as soon as the handler exists.
   void runner.recoverOrphans();
 
   async function handle(request: A2AHandlerRequest): Promise<A2AHandlerResponse> {
-    if (closing) return unavailable("The server is shutting down; retry the request");
+    const trace = telemetry.startRequest(request.headers);
+    const response = await admit(request, trace);
+    telemetry.endRequest(trace, response);
+    return response;
+  }
+
+  async function admit(request: A2AHandlerRequest, trace: RequestTrace): Promise<A2AHandlerResponse> {
+    if (closing) {
+      telemetry.refused("shutting_down");
+      return unavailable("The server is shutting down; retry the request");
+    }
     if (maxRequestsInFlight !== undefined && inFlight >= maxRequestsInFlight) {
+      telemetry.refused("in_flight_limit");
       return unavailable("The server is busy; retry the request");
     }
     inFlight++;
     try {
-      return await answer(request);
+      return await answer(request, trace);
     } finally {
       inFlight--;
     }
   }
 
-  async function answer(request: A2AHandlerRequest): Promise<A2AHandlerResponse> {
+  async function answer(request: A2AHandlerRequest, trace: RequestTrace): Promise<A2AHandlerResponse> {
     let id: JsonRpcId | null = null;
     try {
       let auth: AuthOutcome;
@@ -139,14 +154,17 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHandler {
         auth = await authenticate(request.headers);
       } catch (error) {
         // The credential store is unreachable (e.g. a database outage): a retryable condition.
-        logger.error({ err: error }, "authentication failed");
+        logger.error({ err: error, ...telemetry.logFields(trace) }, "authentication failed");
         return unavailable("Service temporarily unavailable; retry the request");
       }
       if (!auth.ok) return authFailure(auth.status, auth.message);
       const caller: Caller = { workspaceId: auth.workspaceId, key: auth.principal ?? `workspace:${auth.workspaceId}` };
       // Counted before decoding, so a flood of garbage is limited like any other traffic.
       const decision = rateLimiter?.take(caller.key, now().getTime());
-      if (decision && !decision.allowed) return tooManyRequests(decision.retryAfterMs, "Rate limit exceeded");
+      if (decision && !decision.allowed) {
+        telemetry.refused("rate_limit");
+        return tooManyRequests(decision.retryAfterMs, "Rate limit exceeded");
+      }
       let body: string;
       try {
         body = typeof request.body === "string" ? request.body : await request.body();
@@ -156,21 +174,29 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHandler {
       const decoded = decodeJsonRpcRequest(body);
       if (!decoded.ok) return jsonAnswer(decoded.id, decoded.error);
       id = decoded.request.id;
-      return await dispatch(decoded.request, caller, request.headers);
+      telemetry.decoded(trace, decoded.request);
+      return await dispatch(decoded.request, caller, request.headers, trace);
     } catch (error) {
       if (isA2AError(error)) {
         // e.g. a store refusing the request's data (InvalidParamsError): the client gets -32602, the log the cause.
-        if (error.cause !== undefined) logger.warn({ err: error.cause, code: error.code }, "request refused");
+        if (error.cause !== undefined) {
+          logger.warn({ err: error.cause, code: error.code, ...telemetry.logFields(trace) }, "request refused");
+        }
         return jsonAnswer(id, error);
       }
       // Not a protocol error: the store failed (an outage) or a bug. Either way the caller may retry, so
       // answer 503 + Retry-After (clients retry 5xx) with a bare -32603 that reveals nothing.
-      logger.error({ err: error }, "request failed");
+      logger.error({ err: error, ...telemetry.logFields(trace) }, "request failed");
       return unavailable("Service temporarily unavailable; retry the request", id);
     }
   }
 
-  async function dispatch(req: DecodedRequest, caller: Caller, headers: HeaderReader): Promise<A2AHandlerResponse> {
+  async function dispatch(
+    req: DecodedRequest,
+    caller: Caller,
+    headers: HeaderReader,
+    trace: RequestTrace,
+  ): Promise<A2AHandlerResponse> {
     const method: MethodName = req.method;
     if (!METHODS[method].implemented) throw UnsupportedOperationError.forMethod(req.wireMethod);
     switch (method) {
@@ -179,6 +205,7 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHandler {
         // The slot is taken now, so a burst cannot get past the cap; the stream gives it back.
         const release = slots.reserve(caller.key);
         if (!release) {
+          telemetry.refused("stream_cap");
           return tooManyRequests(
             1000,
             `Too many open streams (at most ${options.maxOpenStreamsPerCaller} per caller); close one first`,
@@ -186,8 +213,8 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHandler {
         }
         try {
           return method === "SendStreamingMessage"
-            ? await sendStreamingMessage(req, caller, headers, release)
-            : await subscribeToTask(req, caller, headers, release);
+            ? await sendStreamingMessage(req, caller, headers, release, trace)
+            : await subscribeToTask(req, caller, headers, release, trace);
         } catch (error) {
           release();
           throw error;
@@ -195,11 +222,13 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHandler {
       }
       case "GetTask": {
         const params = parseParams(GetTaskParams, req.params);
+        telemetry.taskOf(trace, params.id);
         const record = await findTask(caller, params.id);
         return jsonAnswer(req.id, undefined, withHistoryLength(record.task, params.historyLength));
       }
       case "CancelTask": {
         const params = parseParams(TaskIdParams, req.params);
+        telemetry.taskOf(trace, params.id);
         return jsonAnswer(req.id, undefined, await cancelTask(caller, params.id));
       }
       default:
@@ -207,10 +236,17 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHandler {
     }
   }
 
-  async function subscribeToTask(req: DecodedRequest, caller: Caller, headers: HeaderReader, release: ReleaseSlot) {
+  async function subscribeToTask(
+    req: DecodedRequest,
+    caller: Caller,
+    headers: HeaderReader,
+    release: ReleaseSlot,
+    trace: RequestTrace,
+  ) {
     const params = parseParams(TaskIdParams, req.params);
+    telemetry.taskOf(trace, params.id);
     const record = await findTask(caller, params.id);
-    return stream(req.id, record, reattachCursor(record, headers), release);
+    return stream(req.id, record, reattachCursor(record, headers), release, trace);
   }
 
   async function sendStreamingMessage(
@@ -218,6 +254,7 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHandler {
     caller: Caller,
     headers: HeaderReader,
     release: ReleaseSlot,
+    trace: RequestTrace,
   ): Promise<A2AHandlerResponse> {
     const params = parseParams(SendStreamingMessageParams, req.params);
     const { message } = params;
@@ -233,7 +270,7 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHandler {
           ? undefined
           : await stores.idempotency.get(caller.workspaceId, message.messageId);
       if (!existing) throw refusal;
-      return reattachRetry(req, existing, message, storeId, headers, release);
+      return reattachRetry(req, existing, message, storeId, headers, release, trace);
     }
 
     const task = newTask(message, storeId);
@@ -244,9 +281,10 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHandler {
         ? { record: await stores.tasks.create(input), created: true }
         : await stores.idempotency.createOrGet(message.messageId, input);
     // Not created: an earlier or concurrent start with the same key won, so this request is its retry.
-    if (!created) return reattachRetry(req, record, message, storeId, headers, release);
-    runner.start(record, task.history[0] ?? message, text);
-    return stream(req.id, record, TASK_EVENT_SEQ, release);
+    if (!created) return reattachRetry(req, record, message, storeId, headers, release, trace);
+    telemetry.taskOf(trace, record.task.id);
+    runner.start(record, task.history[0] ?? message, text, trace);
+    return stream(req.id, record, TASK_EVENT_SEQ, release, trace);
   }
 
   /** Why a task start would be refused, or undefined if it may start. */
@@ -286,9 +324,11 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHandler {
     storeId: string,
     headers: HeaderReader,
     release: ReleaseSlot,
+    trace: RequestTrace,
   ): A2AHandlerResponse {
+    telemetry.taskOf(trace, record.task.id);
     warnIfRetryDiffers(record, textOfMessage(message), storeId);
-    return stream(req.id, record, reattachCursor(record, headers), release);
+    return stream(req.id, record, reattachCursor(record, headers), release, trace);
   }
 
   function newTask(message: Message, storeId: string): Task {
@@ -347,7 +387,13 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHandler {
     return record;
   }
 
-  function stream(requestId: JsonRpcId, record: TaskRecord, afterSeq: number, release: ReleaseSlot): A2AStreamResponse {
+  function stream(
+    requestId: JsonRpcId,
+    record: TaskRecord,
+    afterSeq: number,
+    release: ReleaseSlot,
+    trace: RequestTrace,
+  ): A2AStreamResponse {
     // A terminal task always replays its `finished` event, so every stream ends with finished + final.
     // The `task` frame stands for seq 1, so a replay starts after it at the earliest.
     let cursor = Math.max(TASK_EVENT_SEQ, Math.min(afterSeq, record.lastSeq));
@@ -357,6 +403,7 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHandler {
     const start = (sink: Parameters<A2AStreamResponse["start"]>[0]) => {
       if (started) throw new Error("a stream is started once");
       started = true;
+      const span = telemetry.startStream(trace, record.task.id, cursor);
       const subscription = new TaskSubscription(
         record.task.id,
         requestIdJson,
@@ -368,10 +415,11 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHandler {
           openStreams.delete(ended);
           hub.unsubscribe(ended);
           release();
+          telemetry.endStream(trace, span, ended);
         },
       );
       if (closing) {
-        subscription.end();
+        subscription.end("shutdown");
         return () => {};
       }
       openStreams.add(subscription);

@@ -2,6 +2,12 @@ import type { SseSink } from "../handler/response.js";
 import type { Task } from "../schemas/a2a.js";
 import { KEEP_ALIVE_COMMENT, type LiveEvent, liveFrame } from "./live-event.js";
 
+/**
+ * Why a stream ended: its task's `final` frame went out, it was ended otherwise (an outage, the task
+ * vanished), the server shut down, the client went away, or the client fell too far behind.
+ */
+export type StreamEndReason = "final" | "closed" | "shutdown" | "client_gone" | "too_slow";
+
 /** How far behind a client may fall; one object shared by every stream of a handler. */
 export interface BacklogBounds {
   /** Unread bytes a client may keep for up to one keep-alive tick (bursts and replays drain meanwhile). */
@@ -25,6 +31,8 @@ export class TaskSubscription {
   /** Something was written since the last tick (so no keep-alive is due yet). */
   wroteSinceTick = false;
   private ended = false;
+  /** How the stream ended, once it has. */
+  endReason: StreamEndReason | undefined;
 
   constructor(
     readonly taskId: string,
@@ -65,7 +73,7 @@ export class TaskSubscription {
       this.write(
         liveFrame(this.requestIdJson, { seq: event.seq + 1, event: "final", resultJson: JSON.stringify(task) }),
       );
-    this.end();
+    this.end("final");
   }
 
   keepAlive(now: number): void {
@@ -84,9 +92,10 @@ export class TaskSubscription {
   }
 
   /** Ends the response cleanly (the task is over, or the server is shutting down: clients reattach). */
-  end(): void {
+  end(reason: StreamEndReason = "closed"): void {
     if (this.ended) return;
     this.ended = true;
+    this.endReason = reason;
     this.sink.end();
     this.onEnd(this);
   }
@@ -95,6 +104,7 @@ export class TaskSubscription {
   detach(): void {
     if (this.ended) return;
     this.ended = true;
+    this.endReason = "client_gone";
     this.onEnd(this);
   }
 
@@ -117,6 +127,7 @@ export class TaskSubscription {
   private drop(): void {
     if (this.ended) return;
     this.ended = true;
+    this.endReason = "too_slow";
     this.sink.abort();
     this.onEnd(this);
   }
