@@ -12,7 +12,12 @@ const TRACE_ID = "0af7651916cd43dd8448eb211c80319c";
 const PARENT_SPAN_ID = "b7ad6b7169203331";
 
 async function startTask(h: Harness, messageId?: string): Promise<string> {
-  const res = await h.call({ jsonrpc: "2.0", id: "s", method: "SendStreamingMessage", params: startParams("go", messageId) });
+  const res = await h.call({
+    jsonrpc: "2.0",
+    id: "s",
+    method: "SendStreamingMessage",
+    params: startParams("go", messageId),
+  });
   const frames = await readFrames(res);
   expect(frames.at(-1)?.event).toBe("final");
   return frames[0]?.result.id as string;

@@ -229,7 +229,7 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHandler {
       case "CancelTask": {
         const params = parseParams(TaskIdParams, req.params);
         telemetry.taskOf(trace, params.id);
-        return jsonAnswer(req.id, undefined, await cancelTask(caller, params.id));
+        return jsonAnswer(req.id, undefined, await telemetry.within(trace.span, () => cancelTask(caller, params.id)));
       }
       default:
         throw UnsupportedOperationError.forMethod(req.wireMethod);
@@ -276,10 +276,12 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHandler {
     const task = newTask(message, storeId);
     const input = { workspaceId: caller.workspaceId, task, lease: runner.newLease(), createdAt: task.status.timestamp };
     // Without a messageId there is no idempotency: every such start is a new task (contract rule 3).
-    const { record, created } =
+    // The one write of a start, inside the request's span so the store's span nests under it.
+    const { record, created } = await telemetry.within(trace.span, async () =>
       message.messageId === undefined
         ? { record: await stores.tasks.create(input), created: true }
-        : await stores.idempotency.createOrGet(message.messageId, input);
+        : await stores.idempotency.createOrGet(message.messageId, input),
+    );
     // Not created: an earlier or concurrent start with the same key won, so this request is its retry.
     if (!created) return reattachRetry(req, record, message, storeId, headers, release, trace);
     telemetry.taskOf(trace, record.task.id);

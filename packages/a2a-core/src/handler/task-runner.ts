@@ -92,7 +92,7 @@ export class TaskRunner {
     this.options.hub.own(record);
     const controller = new AbortController();
     const done = telemetry
-      .withinTask(span, () => this.run(record, message, text, controller))
+      .within(span, () => this.run(record, message, text, controller))
       .finally(() => {
         this.running.delete(record.task.id);
         span?.end();

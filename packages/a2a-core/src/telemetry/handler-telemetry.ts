@@ -125,7 +125,10 @@ export class HandlerTelemetry {
     const error = response.kind === "json" && "error" in response.body ? response.body.error : undefined;
     const metrics = this.metrics();
     if (error === undefined) {
-      metrics.requestDuration.record(seconds, this.attributes(this.byMethod, trace.method, ATTR.rpcMethod, trace.method));
+      metrics.requestDuration.record(
+        seconds,
+        this.attributes(this.byMethod, trace.method, ATTR.rpcMethod, trace.method),
+      );
     } else {
       const attributes = this.errorAttributes(trace.method, error.code);
       metrics.requestDuration.record(seconds, attributes);
@@ -142,7 +145,8 @@ export class HandlerTelemetry {
           [ATTR.errorType]: String(error.code),
         });
         // Only a failure of the server is an error of its span; a refused request is the caller's.
-        if (response.status >= 500) span.setStatus({ code: this.api?.SpanStatusCode.ERROR ?? 2, message: error.message });
+        if (response.status >= 500)
+          span.setStatus({ code: this.api?.SpanStatusCode.ERROR ?? 2, message: error.message });
       }
     }
     span.end();
@@ -189,8 +193,11 @@ export class HandlerTelemetry {
     return span;
   }
 
-  /** Runs `work` (a task's executor) with the task's span active, so what it traces and logs nests under it. */
-  withinTask<T>(span: Span | undefined, work: () => T): T {
+  /**
+   * Runs `work` with `span` active, so what it traces and logs nests under it: a task's executor, and the
+   * store writes of a request (which are otherwise answered with plain calls, no context switch).
+   */
+  within<T>(span: Span | undefined, work: () => T): T {
     const api = this.api;
     if (!api || !span) return work();
     return api.context.with(api.trace.setSpan(api.context.active(), span), work);

@@ -59,9 +59,7 @@ export const ATTR = {
 export const OTHER_METHOD = "_OTHER";
 
 /** Request latencies: half a millisecond to ten seconds. */
-export const REQUEST_SECONDS_BUCKETS = [
-  0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10,
-];
+export const REQUEST_SECONDS_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
 /** Task lifetimes: tens of milliseconds (a fast executor) to an hour. */
 export const TASK_SECONDS_BUCKETS = [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600, 1800, 3600];
