@@ -33,6 +33,11 @@ export interface TestTelemetry {
   shutdown(): Promise<void>;
 }
 
+interface Point {
+  attributes: Record<string, unknown>;
+  value: unknown;
+}
+
 export function installTestTelemetry(): TestTelemetry {
   const spanExporter = new InMemorySpanExporter();
   const tracerProvider = new TracerProvider({ spanProcessors: [new SimpleSpanProcessor({ exporter: spanExporter })] });
@@ -49,10 +54,10 @@ export function installTestTelemetry(): TestTelemetry {
     await reader.forceFlush();
     return metricExporter.getMetrics().flatMap((resource) => resource.scopeMetrics.flatMap((scope) => scope.metrics));
   };
-  const points = async (name: string, attributes: Record<string, unknown>) =>
+  const points = async (name: string, attributes: Record<string, unknown>): Promise<Point[]> =>
     (await read())
       .filter((metric) => metric.descriptor.name === name)
-      .flatMap((metric) => metric.dataPoints as MetricData["dataPoints"])
+      .flatMap((metric) => metric.dataPoints as Point[])
       .filter((point) => Object.entries(attributes).every(([key, value]) => point.attributes[key] === value));
 
   return {
