@@ -20,6 +20,8 @@
  * ships it: no DATABASE_URL, a fresh PGlite DATA_DIR in a temp folder, seeded with the CLI first),
  * `ours-2x` (two `serve` processes on one PostgreSQL database, the load clients split half/half; tasks/s
  * only, compared with `ours`; not a stream target), `ours-lean` (investigation: ours without the fleet),
+ * `ours-otel` (ours with the OpenTelemetry SDK on: a Prometheus reader, every span exported over OTLP
+ * to a receiver in the bench process; compare its GetTask and tasks/s with `ours`),
  * `sdk` (bench/a2a/sdk-server.ts with the SDK's default InMemoryTaskStore), `sdk-pg` (the same with the
  * SDK's DatabaseTaskStore on PostgreSQL).
  *
@@ -69,7 +71,7 @@ const { values: args } = parseArgs({
   },
 });
 
-const TARGET_IDS: TargetId[] = ["ours", "ours-embedded", "ours-2x", "ours-lean", "sdk", "sdk-pg"];
+const TARGET_IDS: TargetId[] = ["ours", "ours-embedded", "ours-2x", "ours-lean", "ours-otel", "sdk", "sdk-pg"];
 const list = (value: string) =>
   value
     .split(",")

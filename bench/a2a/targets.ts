@@ -7,7 +7,9 @@
  * streams on tasks that stay `working`).
  */
 import { spawn } from "node:child_process";
+import { createServer } from "node:http";
 import { createRequire } from "node:module";
+import type { AddressInfo } from "node:net";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import {
@@ -20,7 +22,7 @@ import {
 import { type Dialect, oursDialect, sdkDialect } from "./dialects.ts";
 import { inspectorUrl } from "./inspector.ts";
 
-export type TargetId = "ours" | "ours-embedded" | "ours-2x" | "ours-lean" | "sdk" | "sdk-pg";
+export type TargetId = "ours" | "ours-embedded" | "ours-2x" | "ours-lean" | "ours-otel" | "sdk" | "sdk-pg";
 export type ProcessRole = "load" | "streams";
 
 export interface RunningServer {
@@ -85,6 +87,10 @@ const OURS_VARIANTS: Record<Exclude<TargetId, "sdk" | "sdk-pg">, { label: string
   },
   "ours-2x": { label: "ours ×2", store: "two server processes on one PostgreSQL database" },
   "ours-lean": { label: "ours, no fleet", store: "PostgreSQL, the SDK twin's executor instead of the robot fleet" },
+  "ours-otel": {
+    label: "ours + OpenTelemetry",
+    store: "PostgreSQL, OpenTelemetry SDK on: Prometheus reader (METRICS_PORT) and every span exported over OTLP",
+  },
 };
 
 /**
@@ -94,9 +100,25 @@ const OURS_VARIANTS: Record<Exclude<TargetId, "sdk" | "sdk-pg">, { label: string
  */
 async function ours(id: Exclude<TargetId, "sdk" | "sdk-pg">): Promise<Target> {
   const store: ProcessStore = id === "ours-embedded" ? await createPgliteStore() : await createPostgresStore();
+  // `ours-otel`: what the instrumentation costs with an SDK registered. Metrics go to a Prometheus reader
+  // (not scraped during the load), spans (all sampled) to an OTLP receiver in this process that accepts
+  // and discards them, so the server pays for recording, batching and serialising every span.
+  const sink = id === "ours-otel" ? await startOtlpSink() : undefined;
   try {
     const seeded = await seedWithCli(store.env);
-    const env = { ...store.env, RATE_LIMIT_PER_SECOND: "0", MAX_STREAMS_PER_TOKEN: "0" };
+    const env = {
+      ...store.env,
+      RATE_LIMIT_PER_SECOND: "0",
+      MAX_STREAMS_PER_TOKEN: "0",
+      ...(sink
+        ? {
+            METRICS_PORT: "0",
+            OTEL_TRACES_EXPORTER: "otlp",
+            OTEL_METRICS_EXPORTER: "none",
+            OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: `${sink.url}/v1/traces`,
+          }
+        : {}),
+    };
     return {
       id,
       ...OURS_VARIANTS[id],
@@ -122,12 +144,30 @@ async function ours(id: Exclude<TargetId, "sdk" | "sdk-pg">): Promise<Target> {
           },
         };
       },
-      dispose: () => store.drop(),
+      dispose: async () => {
+        await sink?.close();
+        await store.drop();
+      },
     };
   } catch (error) {
+    await sink?.close();
     await store.drop();
     throw error;
   }
+}
+
+/** An OTLP/HTTP receiver that answers every export with 200 and keeps nothing. */
+async function startOtlpSink(): Promise<{ url: string; close(): Promise<void> }> {
+  const server = createServer((req, res) => {
+    req.resume();
+    req.once("end", () => res.writeHead(200, { "content-type": "application/x-protobuf" }).end());
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
 }
 
 // The SDK resolves from the reference server, whose devDependency it is.

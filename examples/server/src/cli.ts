@@ -8,6 +8,7 @@ import { type GenerateProgress, generateMetricsData, parseGenerateArgs } from ".
 import { createLogger } from "./logger.ts";
 import { seed } from "./seed.ts";
 import { startServer } from "./server.ts";
+import { startTelemetry } from "./telemetry/start-telemetry.ts";
 
 const USAGE = `Usage: pnpm cli <command>
 
@@ -29,16 +30,24 @@ async function main(argv: string[]): Promise<number> {
   const logger = createLogger(config.logLevel);
   switch (command) {
     case "serve": {
-      const running = await startServer(config, logger);
+      // First: the cores report through the global OpenTelemetry API the SDK registers.
+      const telemetry = await startTelemetry(config, logger);
+      const running = await startServer(config, logger).catch(async (error: unknown) => {
+        await telemetry?.stop();
+        throw error;
+      });
       const shutdown = (signal: string) => {
         logger.info({ signal }, "signal received");
-        running.stop().then(
-          () => process.exit(EXIT_CODES.ok),
-          (error) => {
-            logger.error({ err: error }, "shutdown failed");
-            process.exit(EXIT_CODES.failure);
-          },
-        );
+        running
+          .stop()
+          .then(() => telemetry?.stop())
+          .then(
+            () => process.exit(EXIT_CODES.ok),
+            (error) => {
+              logger.error({ err: error }, "shutdown failed");
+              process.exit(EXIT_CODES.failure);
+            },
+          );
       };
       process.once("SIGTERM", () => shutdown("SIGTERM"));
       process.once("SIGINT", () => shutdown("SIGINT"));

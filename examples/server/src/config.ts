@@ -35,6 +35,10 @@ export interface ServerConfig {
   maxRequestsInFlight: number;
   /** Sustained metrics requests per second per user token (burst: twice that); over it, HTTP 429. 0: off. */
   metricsRateLimitPerSecond: number;
+  /** Port of the Prometheus scrape endpoint (`/metrics`); unset: none. 0 picks a free one. */
+  metricsPort: number | undefined;
+  /** Address of the scrape endpoint: loopback unless set, so it is never public by accident. */
+  metricsHost: string;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
@@ -56,6 +60,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     maxConnections: integer(env.MAX_CONNECTIONS, 20_000, "MAX_CONNECTIONS"),
     maxRequestsInFlight: integer(env.MAX_REQUESTS_IN_FLIGHT, 2_048, "MAX_REQUESTS_IN_FLIGHT"),
     metricsRateLimitPerSecond: integer(env.METRICS_RATE_LIMIT_PER_SECOND, 20, "METRICS_RATE_LIMIT_PER_SECOND"),
+    metricsPort: env.METRICS_PORT ? integer(env.METRICS_PORT, 0, "METRICS_PORT") : undefined,
+    metricsHost: env.METRICS_HOST || "127.0.0.1",
   };
 }
 

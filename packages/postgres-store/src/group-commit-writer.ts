@@ -1,9 +1,11 @@
 import { createHash } from "node:crypto";
 import { checkNumberedAppend, isTerminalState, type NumberedAppend } from "@a2a-partner/a2a-core";
+import type { SpanContext } from "@opentelemetry/api";
 import { isRowError } from "./data-error.js";
 import type { Database } from "./database.js";
 import { isUuid, sqlTimestamp } from "./rows.js";
 import { TASK_EVENTS_CHANNEL } from "./task-events-channel.js";
+import { storeTelemetry } from "./telemetry/store-telemetry.js";
 
 /**
  * The channel payload lists "<taskId> <seq>" pairs separated by commas; PostgreSQL caps a payload at
@@ -49,6 +51,8 @@ export type Row = Readonly<Record<string, unknown>>;
 interface Waiting<T> {
   resolve(value: T): void;
   reject(error: unknown): void;
+  /** The span the write was asked for in (when traced): the commit's span links back to it. */
+  caller?: SpanContext | undefined;
 }
 
 type Item =
@@ -81,6 +85,7 @@ export class GroupCommitWriter {
   private scheduled = false;
   private readonly maxInFlight: number;
   private readonly named = new Map<string, string>();
+  private readonly telemetry = storeTelemetry();
 
   constructor(
     private readonly db: Database,
@@ -123,8 +128,9 @@ export class GroupCommitWriter {
   }
 
   private enqueue<T>(make: (waiting: Waiting<T>) => Item): Promise<T> {
+    const caller = this.telemetry.callerSpanContext();
     return new Promise<T>((resolve, reject) => {
-      this.queue.push(make({ resolve, reject } as Waiting<T>));
+      this.queue.push(make({ resolve, reject, caller } as Waiting<T>));
       if (!this.scheduled && this.inFlight < this.maxInFlight) {
         this.scheduled = true;
         // One turn of the event loop lets what is being asked right now join the same commit.
@@ -211,7 +217,20 @@ export class GroupCommitWriter {
       throw new UnserializableItemError(error);
     }
     const { sql, params } = statement;
-    const { rows } = await this.db.query<{ id: string | null }>(sql, params, { name: this.nameOf(sql) });
+    const span = this.telemetry.startWrite(
+      "group_commit",
+      this.db.kind,
+      batch.map((item) => item.caller),
+    );
+    const startedAt = performance.now();
+    let rows: { id: string | null }[];
+    try {
+      ({ rows } = await this.db.query<{ id: string | null }>(sql, params, { name: this.nameOf(sql) }));
+    } catch (error) {
+      this.telemetry.endWrite("group_commit", span, startedAt, undefined, error);
+      throw error;
+    }
+    this.telemetry.endWrite("group_commit", span, startedAt, batchSize(batch));
     const moved = new Set(rows.flatMap((row) => (row.id ? [row.id.toLowerCase()] : [])));
     for (const item of batch) {
       if (item.kind === "append") item.resolve(moved.has(item.append.taskId.toLowerCase()));
@@ -245,6 +264,22 @@ class UnserializableItemError extends Error {
     super("a value of this write has no JSON form", { cause });
     this.name = "UnserializableItemError";
   }
+}
+
+/** What one commit stored: its items, the events and other rows among them, the tasks they move. */
+function batchSize(batch: readonly Item[]): { items: number; events: number; rows: number; tasks: number } {
+  let events = 0;
+  let rows = 0;
+  let tasks = 0;
+  for (const item of batch) {
+    if (item.kind === "append") {
+      events += item.append.events.length;
+      tasks++; // a batch holds at most one append per task
+    } else {
+      rows += item.rows.length;
+    }
+  }
+  return { items: batch.length, events, rows, tasks };
 }
 
 function checkIdentifiers(names: readonly string[]): TypeError | undefined {

@@ -2,6 +2,7 @@ import { isTerminalState, type NewTask, type TaskRecord } from "@a2a-partner/a2a
 import { asRequestDataError } from "./data-error.js";
 import type { Queryable } from "./database.js";
 import { isUuid, leaseDuration, sqlTimestamp, TASK_COLUMNS, type TaskRow, toTaskRecord } from "./rows.js";
+import { STORE_ATTR, storeTelemetry } from "./telemetry/store-telemetry.js";
 
 /**
  * A task start in one statement (one round trip, its own transaction): the task row and its seq-1
@@ -43,6 +44,10 @@ export async function startTask(
   if (!isUuid(task.id)) throw new TypeError("task.id must be a UUID");
   if (!isUuid(input.workspaceId)) throw new TypeError("workspaceId must be a UUID");
   let rows: (TaskRow & { created: boolean })[];
+  const telemetry = storeTelemetry();
+  const span = telemetry.startWrite("start_task", "kind" in db ? (db as { kind?: string }).kind : undefined);
+  span?.setAttribute(STORE_ATTR.taskId, task.id);
+  const startedAt = performance.now();
   try {
     ({ rows } = await db.query<TaskRow & { created: boolean }>(
       START_TASK,
@@ -61,9 +66,12 @@ export async function startTask(
       { name: "a2a_start_task" },
     ));
   } catch (error) {
+    telemetry.endWrite("start_task", span, startedAt, undefined, error);
     // The task is the partner's request: a value PostgreSQL refuses is the caller's mistake, not an outage.
     throw asRequestDataError(error);
   }
   const row = rows[0];
+  span?.setAttribute(STORE_ATTR.created, row?.created ?? false);
+  telemetry.endWrite("start_task", span, startedAt);
   return row ? { created: row.created, record: toTaskRecord(row) } : undefined;
 }

@@ -12,6 +12,7 @@ import type { Database } from "./database.js";
 import { GroupCommitWriter } from "./group-commit-writer.js";
 import { isUuid, sqlTimestamp, TASK_EVENT_COLUMNS, type TaskEventRow, toStoredEvent } from "./rows.js";
 import { parseTaskEventsPayload, TASK_EVENTS_CHANNEL } from "./task-events-channel.js";
+import { storeTelemetry } from "./telemetry/store-telemetry.js";
 
 export { TASK_EVENTS_CHANNEL } from "./task-events-channel.js";
 
@@ -58,6 +59,21 @@ export class PostgresEventLog implements EventLog {
   async append(taskId: string, entry: NewTaskEvent): Promise<StoredTaskEvent | undefined> {
     if (!isUuid(taskId)) throw new Error(`unknown task ${JSON.stringify(taskId)}`);
     const createdAt = sqlTimestamp(entry.createdAt, "createdAt");
+    const telemetry = storeTelemetry();
+    const span = telemetry.startWrite("append", this.db.kind);
+    span?.setAttribute("a2a.task.id", taskId);
+    const startedAt = performance.now();
+    try {
+      const stored = await this.appendLocked(taskId, entry, createdAt);
+      telemetry.endWrite("append", span, startedAt);
+      return stored;
+    } catch (error) {
+      telemetry.endWrite("append", span, startedAt, undefined, error);
+      throw error;
+    }
+  }
+
+  private appendLocked(taskId: string, entry: NewTaskEvent, createdAt: string): Promise<StoredTaskEvent | undefined> {
     return this.db.transaction(async (tx) => {
       // The row lock orders concurrent appends to one task: each sees its predecessor's last_seq.
       const locked = await tx.query<{ snapshot: Task; last_seq: number; terminal: boolean }>(

@@ -1,7 +1,9 @@
 import { aliasOf, type MethodName } from "@a2a-partner/a2a-core";
+import type { Span } from "@opentelemetry/api";
 import { A2AHttpError, APIConnectionError, APIUserAbortError, InvalidResponseError } from "../errors.js";
 import { jsonRpcResultOf } from "../json-rpc-result.js";
 import { type A2AClientOptions, CLIENT_DEFAULTS, type FetchLike, type RetryInfo } from "../options.js";
+import { ClientTelemetry } from "../telemetry/client-telemetry.js";
 import { Attempt } from "./attempt.js";
 import { MAX_ERROR_BODY_BYTES, MAX_RESULT_BODY_BYTES, parseJsonRpcErrorBody, readBodyText } from "./read-body.js";
 import { backoffDelay, decideHttpRetry } from "./retry-policy.js";
@@ -38,6 +40,8 @@ interface HttpRequest {
   signal?: AbortSignal;
   timeoutMs?: number;
   stats?: CallStats;
+  /** The call's span (with an OpenTelemetry SDK): every attempt sends its context as `traceparent`. */
+  span?: Span | undefined;
 }
 
 /** An SSE response whose headers have arrived; the caller reads `body` and disposes `attempt`. */
@@ -53,6 +57,7 @@ export interface OpenStream {
 export class Transport {
   readonly #options: A2AClientOptions;
   #ownedDispatcher: Promise<{ close(): Promise<void> } | undefined> | undefined;
+  readonly #telemetry = new ClientTelemetry();
 
   constructor(options: A2AClientOptions) {
     this.#options = options;
@@ -64,7 +69,11 @@ export class Transport {
 
   /** A JSON (non-streaming) call; resolves with the JSON-RPC `result`. */
   async call(call: RpcCall): Promise<unknown> {
-    return this.#withRetries(this.#rpcRequest(call, "application/json"), async (response, attempt) => {
+    return this.#traced(this.#rpcRequest(call, "application/json"), (request) => this.#callOnce(request));
+  }
+
+  #callOnce(request: HttpRequest): Promise<unknown> {
+    return this.#withRetries(request, async (response, attempt) => {
       try {
         return jsonRpcResultOf(await readBodyText(response.body, MAX_RESULT_BODY_BYTES), "The server's answer");
       } catch (error) {
@@ -77,7 +86,11 @@ export class Transport {
 
   /** A streaming call; resolves once the SSE headers are in. Errors before the stream are thrown typed. */
   async openStream(call: RpcCall): Promise<OpenStream> {
-    return this.#withRetries(this.#rpcRequest(call, "text/event-stream"), async (response, attempt) => {
+    return this.#traced(this.#rpcRequest(call, "text/event-stream"), (request) => this.#openStreamOnce(request));
+  }
+
+  #openStreamOnce(request: HttpRequest): Promise<OpenStream> {
+    return this.#withRetries(request, async (response, attempt) => {
       const type = response.headers.get("content-type") ?? "";
       if (/^text\/event-stream\b/i.test(type) && response.body) {
         attempt.clearTimer();
@@ -142,9 +155,22 @@ export class Transport {
     await owned?.close();
   }
 
+  /** Runs a JSON-RPC call inside its span (a no-op without an OpenTelemetry SDK). */
+  async #traced<T>(request: HttpRequest, send: (request: HttpRequest) => Promise<T>): Promise<T> {
+    try {
+      const result = await send(request);
+      this.#telemetry.endCall(request.span);
+      return result;
+    } catch (error) {
+      this.#telemetry.endCall(request.span, error);
+      throw error;
+    }
+  }
+
   #rpcRequest(call: RpcCall, accept: string): HttpRequest {
     const wireMethod = this.#options.methodNames === "alias" ? (aliasOf(call.method) ?? call.method) : call.method;
     return {
+      span: this.#telemetry.startCall(call.method, wireMethod),
       url: call.endpoint,
       method: "POST",
       accept,
@@ -203,6 +229,7 @@ export class Transport {
       if (token) headers.set("authorization", `Bearer ${token}`);
     }
     for (const [name, value] of Object.entries(extra ?? {})) headers.set(name, value);
+    this.#telemetry.inject(call.span, headers);
     const init: RequestInit & { dispatcher?: object } = { method: call.method, headers, signal: attempt.signal };
     if (call.body !== undefined) init.body = call.body;
     const dispatcher = await this.#dispatcher();

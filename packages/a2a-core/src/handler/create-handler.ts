@@ -21,6 +21,7 @@ import { isTerminalState, type Message, type Task } from "../schemas/a2a.js";
 import type { JsonRpcId } from "../schemas/jsonrpc.js";
 import { GetTaskParams, ListTasksParams, SendStreamingMessageParams, TaskIdParams } from "../schemas/params.js";
 import type { TaskRecord } from "../stores/types.js";
+import { HandlerTelemetry, type RequestTrace } from "../telemetry/handler-telemetry.js";
 import { findNulCharacter } from "./find-nul.js";
 import { authFailure, bodyRefusal, jsonAnswer, tooManyRequests, unavailable } from "./json-responses.js";
 import { listTasks } from "./list-tasks.js";
@@ -104,6 +105,8 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHandler {
   const maxRequestsInFlight = options.maxRequestsInFlight;
   let inFlight = 0;
   const openStreams = new OpenStreams(options.keepAliveMs ?? DEFAULTS.keepAliveMs);
+  // OpenTelemetry through its API only: a no-op unless the application registered an SDK.
+  const telemetry = new HandlerTelemetry();
   const hub = new TaskHub({
     tasks: stores.tasks,
     events: stores.events,
@@ -122,14 +125,26 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHandler {
     generateId,
     instanceId,
     leaseMs,
+    telemetry,
     recoveryIntervalMs: options.recoveryIntervalMs ?? Math.floor(leaseMs / 2),
   });
   // Tasks orphaned by an earlier crash are ended as soon as the handler exists.
   void runner.recoverOrphans();
 
   async function handle(request: A2AHandlerRequest): Promise<A2AHandlerResponse> {
-    if (closing) return unavailable("The server is shutting down; retry the request");
+    const trace = telemetry.startRequest(request.headers);
+    const response = await admit(request, trace);
+    telemetry.endRequest(trace, response);
+    return response;
+  }
+
+  async function admit(request: A2AHandlerRequest, trace: RequestTrace): Promise<A2AHandlerResponse> {
+    if (closing) {
+      telemetry.refused("shutting_down");
+      return unavailable("The server is shutting down; retry the request");
+    }
     if (maxRequestsInFlight !== undefined && inFlight >= maxRequestsInFlight) {
+      telemetry.refused("in_flight_limit");
       return unavailable("The server is busy; retry the request");
     }
     inFlight++;
@@ -140,7 +155,7 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHandler {
       const refusal = requested.ok
         ? undefined
         : VersionNotSupportedError.forVersion(requested.requested, SUPPORTED_PROTOCOL_VERSIONS);
-      return inDialect(dialect, await answer(request, dialect, refusal));
+      return inDialect(dialect, await answer(request, trace, dialect, refusal));
     } finally {
       inFlight--;
     }
@@ -148,6 +163,7 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHandler {
 
   async function answer(
     request: A2AHandlerRequest,
+    trace: RequestTrace,
     dialect: Dialect,
     versionRefusal: VersionNotSupportedError | undefined,
   ): Promise<A2AHandlerResponse> {
@@ -158,14 +174,17 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHandler {
         auth = await authenticate(request.headers);
       } catch (error) {
         // The credential store is unreachable (e.g. a database outage): a retryable condition.
-        logger.error({ err: error }, "authentication failed");
+        logger.error({ err: error, ...telemetry.logFields(trace) }, "authentication failed");
         return unavailable("Service temporarily unavailable; retry the request");
       }
       if (!auth.ok) return authFailure(auth.status, auth.message);
       const caller: Caller = { workspaceId: auth.workspaceId, key: auth.principal ?? `workspace:${auth.workspaceId}` };
       // Counted before decoding, so a flood of garbage is limited like any other traffic.
       const decision = rateLimiter?.take(caller.key, now().getTime());
-      if (decision && !decision.allowed) return tooManyRequests(decision.retryAfterMs, "Rate limit exceeded");
+      if (decision && !decision.allowed) {
+        telemetry.refused("rate_limit");
+        return tooManyRequests(decision.retryAfterMs, "Rate limit exceeded");
+      }
       let body: string;
       try {
         body = typeof request.body === "string" ? request.body : await request.body();
@@ -175,17 +194,20 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHandler {
       const decoded = decodeJsonRpcRequest(body);
       if (!decoded.ok) return jsonAnswer(decoded.id, decoded.error);
       id = decoded.request.id;
+      telemetry.decoded(trace, decoded.request);
       if (versionRefusal) throw versionRefusal;
-      return await dispatch(decoded.request, caller, request.headers, dialect);
+      return await dispatch(decoded.request, caller, request.headers, dialect, trace);
     } catch (error) {
       if (isA2AError(error)) {
         // e.g. a store refusing the request's data (InvalidParamsError): the client gets -32602, the log the cause.
-        if (error.cause !== undefined) logger.warn({ err: error.cause, code: error.code }, "request refused");
+        if (error.cause !== undefined) {
+          logger.warn({ err: error.cause, code: error.code, ...telemetry.logFields(trace) }, "request refused");
+        }
         return jsonAnswer(id, error);
       }
       // Not a protocol error: the store failed (an outage) or a bug. Either way the caller may retry, so
       // answer 503 + Retry-After (clients retry 5xx) with a bare -32603 that reveals nothing.
-      logger.error({ err: error }, "request failed");
+      logger.error({ err: error, ...telemetry.logFields(trace) }, "request failed");
       return unavailable("Service temporarily unavailable; retry the request", id);
     }
   }
@@ -195,6 +217,7 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHandler {
     caller: Caller,
     headers: HeaderReader,
     dialect: Dialect,
+    trace: RequestTrace,
   ): Promise<A2AHandlerResponse> {
     const method: MethodName = decoded.method;
     if (!METHODS[method].implemented) throw UnsupportedOperationError.forMethod(decoded.wireMethod);
@@ -206,6 +229,7 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHandler {
         // The slot is taken now, so a burst cannot get past the cap; the stream gives it back.
         const release = slots.reserve(caller.key);
         if (!release) {
+          telemetry.refused("stream_cap");
           return tooManyRequests(
             1000,
             `Too many open streams (at most ${options.maxOpenStreamsPerCaller} per caller); close one first`,
@@ -213,8 +237,8 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHandler {
         }
         try {
           return method === "SendStreamingMessage"
-            ? await sendStreamingMessage(req, caller, headers, release, dialect)
-            : await subscribeToTask(req, caller, headers, release, dialect);
+            ? await sendStreamingMessage(req, caller, headers, release, dialect, trace)
+            : await subscribeToTask(req, caller, headers, release, dialect, trace);
         } catch (error) {
           release();
           throw error;
@@ -222,12 +246,15 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHandler {
       }
       case "GetTask": {
         const params = parseParams(GetTaskParams, req.params);
+        telemetry.taskOf(trace, params.id);
         const record = await findTask(caller, params.id);
         return jsonAnswer(req.id, undefined, dialect.task(withHistoryLength(record.task, params.historyLength)));
       }
       case "CancelTask": {
         const params = parseParams(TaskIdParams, req.params);
-        return jsonAnswer(req.id, undefined, dialect.task(await cancelTask(caller, params.id)));
+        telemetry.taskOf(trace, params.id);
+        const canceled = await telemetry.within(trace.span, () => cancelTask(caller, params.id));
+        return jsonAnswer(req.id, undefined, dialect.task(canceled));
       }
       case "ListTasks": {
         const params = parseParams(ListTasksParams, req.params);
@@ -244,17 +271,12 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHandler {
     headers: HeaderReader,
     release: ReleaseSlot,
     dialect: Dialect,
+    trace: RequestTrace,
   ) {
     const params = parseParams(TaskIdParams, req.params);
+    telemetry.taskOf(trace, params.id);
     const record = await findTask(caller, params.id);
-    // A2A v1.0 refuses to subscribe to an ended task; the v0.3 dialect replays task, finished, final.
-    if (dialect.version === "1.0" && isTerminalState(record.task.status.state)) {
-      throw new UnsupportedOperationError(
-        `Task ${params.id} has already ended (${record.task.status.state}); read it with GetTask`,
-        { taskId: params.id, state: record.task.status.state },
-      );
-    }
-    return stream(req.id, record, reattachCursor(record, headers), release, dialect);
+    return stream(req.id, record, reattachCursor(record, headers), release, dialect, trace);
   }
 
   async function sendStreamingMessage(
@@ -263,6 +285,7 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHandler {
     headers: HeaderReader,
     release: ReleaseSlot,
     dialect: Dialect,
+    trace: RequestTrace,
   ): Promise<A2AHandlerResponse> {
     const params = parseParams(SendStreamingMessageParams, req.params);
     const { message } = params;
@@ -278,20 +301,23 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHandler {
           ? undefined
           : await stores.idempotency.get(caller.workspaceId, message.messageId);
       if (!existing) throw refusal;
-      return reattachRetry(req, existing, message, storeId, headers, release, dialect);
+      return reattachRetry(req, existing, message, storeId, headers, release, dialect, trace);
     }
 
     const task = newTask(message, storeId);
     const input = { workspaceId: caller.workspaceId, task, lease: runner.newLease(), createdAt: task.status.timestamp };
     // Without a messageId there is no idempotency: every such start is a new task (contract rule 3).
-    const { record, created } =
+    // The one write of a start, inside the request's span so the store's span nests under it.
+    const { record, created } = await telemetry.within(trace.span, async () =>
       message.messageId === undefined
         ? { record: await stores.tasks.create(input), created: true }
-        : await stores.idempotency.createOrGet(message.messageId, input);
+        : await stores.idempotency.createOrGet(message.messageId, input),
+    );
     // Not created: an earlier or concurrent start with the same key won, so this request is its retry.
-    if (!created) return reattachRetry(req, record, message, storeId, headers, release, dialect);
-    runner.start(record, task.history[0] ?? message, text);
-    return stream(req.id, record, TASK_EVENT_SEQ, release, dialect);
+    if (!created) return reattachRetry(req, record, message, storeId, headers, release, dialect, trace);
+    telemetry.taskOf(trace, record.task.id);
+    runner.start(record, task.history[0] ?? message, text, trace);
+    return stream(req.id, record, TASK_EVENT_SEQ, release, dialect, trace);
   }
 
   /** Why a task start would be refused, or undefined if it may start. */
@@ -332,9 +358,11 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHandler {
     headers: HeaderReader,
     release: ReleaseSlot,
     dialect: Dialect,
+    trace: RequestTrace,
   ): A2AHandlerResponse {
+    telemetry.taskOf(trace, record.task.id);
     warnIfRetryDiffers(record, textOfMessage(message), storeId);
-    return stream(req.id, record, reattachCursor(record, headers), release, dialect);
+    return stream(req.id, record, reattachCursor(record, headers), release, dialect, trace);
   }
 
   function newTask(message: Message, storeId: string): Task {
@@ -399,6 +427,7 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHandler {
     afterSeq: number,
     release: ReleaseSlot,
     dialect: Dialect,
+    trace: RequestTrace,
   ): A2AStreamResponse {
     // A terminal task always replays its `finished` event, so every stream ends with finished + final.
     // The `task` frame stands for seq 1, so a replay starts after it at the earliest.
@@ -409,6 +438,7 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHandler {
     const start = (sink: Parameters<A2AStreamResponse["start"]>[0]) => {
       if (started) throw new Error("a stream is started once");
       started = true;
+      const span = telemetry.startStream(trace, record.task.id, cursor);
       const subscription = new TaskSubscription(
         record.task.id,
         requestIdJson,
@@ -420,11 +450,12 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHandler {
           openStreams.delete(ended);
           hub.unsubscribe(ended);
           release();
+          telemetry.endStream(trace, span, ended);
         },
         dialect.stream,
       );
       if (closing) {
-        subscription.end();
+        subscription.end("shutdown");
         return () => {};
       }
       openStreams.add(subscription);

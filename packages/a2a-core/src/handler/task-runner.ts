@@ -4,6 +4,7 @@ import type { Message, TaskState, TaskStatus, TaskUpdateResult } from "../schema
 import type { EventLog } from "../stores/event-log.js";
 import type { TaskStore } from "../stores/task-store.js";
 import type { NewLease, StoredTaskEvent, TaskRecord } from "../stores/types.js";
+import type { HandlerTelemetry, RequestTrace } from "../telemetry/handler-telemetry.js";
 import type { Logger } from "./options.js";
 
 export interface TaskRunnerOptions {
@@ -18,12 +19,15 @@ export interface TaskRunnerOptions {
   instanceId: string;
   leaseMs: number;
   recoveryIntervalMs: number;
+  telemetry: HandlerTelemetry;
 }
 
 interface Running {
   record: TaskRecord;
   controller: AbortController;
   done: Promise<void>;
+  /** The task's span (undefined without an OpenTelemetry SDK). */
+  span: ReturnType<HandlerTelemetry["startTask"]>;
 }
 
 /** Why a runner stopped working on a task before its executor returned. */
@@ -76,16 +80,24 @@ export class TaskRunner {
   }
 
   /** Starts the executor for a freshly created task. Never awaited by a request: streams follow the log. */
-  start(record: TaskRecord, message: Message, text: string): void {
+  start(record: TaskRecord, message: Message, text: string, trace?: RequestTrace): void {
+    const { telemetry } = this.options;
+    const span = telemetry.startTask(trace, record);
     if (this.closed) {
+      span?.end();
       // Created while the server was shutting down: end it now rather than leave it without a runner.
       void this.finish(record, "failed", SHUTDOWN_REASON, { reason: "shutdown" }).catch(() => undefined);
       return;
     }
     this.options.hub.own(record);
     const controller = new AbortController();
-    const done = this.run(record, message, text, controller).finally(() => this.running.delete(record.task.id));
-    this.running.set(record.task.id, { record, controller, done });
+    const done = telemetry
+      .within(span, () => this.run(record, message, text, controller))
+      .finally(() => {
+        this.running.delete(record.task.id);
+        span?.end();
+      });
+    this.running.set(record.task.id, { record, controller, done, span });
   }
 
   /** Stops the local executor of a task that was canceled (its `finished` is already written). */
@@ -113,9 +125,12 @@ export class TaskRunner {
       final: true,
       ...(metadata ? { metadata } : {}),
     };
-    const createdAt = this.options.now().toISOString();
+    const endedAt = this.options.now();
+    const createdAt = endedAt.toISOString();
     const entry = { event: "finished" as const, result, createdAt };
-    const { hub, events } = this.options;
+    const { hub, events, telemetry } = this.options;
+    const span = this.running.get(record.task.id)?.span;
+    let stored: StoredTaskEvent[] | undefined;
     if (hub.owns(record.task.id)) {
       // A task this process runs is numbered here.
       const updates = artifacts.map((artifact) => ({
@@ -123,11 +138,17 @@ export class TaskRunner {
         result: this.updateResult(record, { kind: "artifact", ...artifact }),
         createdAt,
       }));
-      return (await hub.append(record.task.id, [...updates, entry]))?.at(-1);
+      stored = await hub.append(record.task.id, [...updates, entry]);
+    } else {
+      // Any other (a cancel of a task another instance runs, an orphan, a shutdown) is appended
+      // conditionally by the store; such an end carries no artifacts.
+      const finished = await events.append(record.task.id, entry);
+      stored = finished ? [finished] : undefined;
     }
-    // Any other (a cancel of a task another instance runs, an orphan, a shutdown) is appended
-    // conditionally by the store; such an end carries no artifacts.
-    return events.append(record.task.id, entry);
+    if (!stored) return undefined;
+    telemetry.eventsStored(stored, span);
+    telemetry.taskEnded(record, state, endedAt.getTime(), span);
+    return stored.at(-1);
   }
 
   /** Ends every orphaned task (lease expired: its runner is gone) as `failed`. Returns how many it ended. */
@@ -243,6 +264,7 @@ export class TaskRunner {
     ]);
     // Refused: the task already ended (canceled on another instance, or taken over). Stop the robots.
     if (!stored) controller.abort(new TaskEndedElsewhere());
+    else this.options.telemetry.eventsStored(stored, this.running.get(record.task.id)?.span);
   }
 
   /** The `update` event's result for an executor's progress or artifact. */

@@ -39,7 +39,7 @@ export class OpenStreams {
 
   /** Ends every open stream cleanly (shutdown): clients reattach elsewhere. */
   endAll(): void {
-    for (const stream of [...this.streams]) stream.end();
+    for (const stream of [...this.streams]) stream.end("shutdown");
   }
 
   private tick(): void {

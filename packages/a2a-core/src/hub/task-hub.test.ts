@@ -105,7 +105,11 @@ describe("TaskHub: events of a task this process runs", () => {
     await events.release();
     expect((await Promise.all(later)).map((stored) => stored?.map((e) => e.seq))).toEqual([[3], [4], [5]]);
     expect(events.commits.map((c) => c.events.map((e) => e.seq))).toEqual([[2], [3, 4, 5]]);
-    expect((await events.readAfter(taskId, 1)).map((e) => (e.result as { metadata: { step: number } }).metadata.step)).toEqual([1, 2, 3, 4]);
+    expect(
+      (await events.readAfter(taskId, 1)).map(
+        (e) => (e.result as unknown as { metadata: { step: number } }).metadata.step,
+      ),
+    ).toEqual([1, 2, 3, 4]);
   });
 
   it("fails every append of a group whose commit failed, and numbers the next one after what is stored", async () => {

@@ -3,6 +3,12 @@ import type { SseSink } from "../handler/response.js";
 import type { Task } from "../schemas/a2a.js";
 import { KEEP_ALIVE_COMMENT, type LiveEvent, liveFrame } from "./live-event.js";
 
+/**
+ * Why a stream ended: its task's `final` frame went out, it was ended otherwise (an outage, the task
+ * vanished), the server shut down, the client went away, or the client fell too far behind.
+ */
+export type StreamEndReason = "final" | "closed" | "shutdown" | "client_gone" | "too_slow";
+
 /** How far behind a client may fall; one object shared by every stream of a handler. */
 export interface BacklogBounds {
   /** Unread bytes a client may keep for up to one keep-alive tick (bursts and replays drain meanwhile). */
@@ -26,6 +32,8 @@ export class TaskSubscription {
   /** Something was written since the last tick (so no keep-alive is due yet). */
   wroteSinceTick = false;
   private ended = false;
+  /** How the stream ended, once it has. */
+  endReason: StreamEndReason | undefined;
 
   constructor(
     readonly taskId: string,
@@ -69,7 +77,7 @@ export class TaskSubscription {
       this.write(
         liveFrame(this.requestIdJson, { seq: event.seq + 1, event: "final", resultJson: this.render.taskJson(task) }),
       );
-    this.end();
+    this.end("final");
   }
 
   keepAlive(now: number): void {
@@ -88,9 +96,10 @@ export class TaskSubscription {
   }
 
   /** Ends the response cleanly (the task is over, or the server is shutting down: clients reattach). */
-  end(): void {
+  end(reason: StreamEndReason = "closed"): void {
     if (this.ended) return;
     this.ended = true;
+    this.endReason = reason;
     this.sink.end();
     this.onEnd(this);
   }
@@ -99,6 +108,7 @@ export class TaskSubscription {
   detach(): void {
     if (this.ended) return;
     this.ended = true;
+    this.endReason = "client_gone";
     this.onEnd(this);
   }
 
@@ -121,6 +131,7 @@ export class TaskSubscription {
   private drop(): void {
     if (this.ended) return;
     this.ended = true;
+    this.endReason = "too_slow";
     this.sink.abort();
     this.onEnd(this);
   }

@@ -1,0 +1,106 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { OTLPMetricExporter } from "@opentelemetry/exporter-metrics-otlp-proto";
+import { PrometheusExporter } from "@opentelemetry/exporter-prometheus";
+import { type IMetricReader, PeriodicExportingMetricReader } from "@opentelemetry/sdk-metrics";
+import { NodeSDK } from "@opentelemetry/sdk-node";
+import type { ServerConfig } from "../config.ts";
+import type { Logger } from "../logger.ts";
+
+/** The running OpenTelemetry SDK of the server, if switched on. */
+export interface Telemetry {
+  /** The Prometheus scrape URL (`…/metrics`), when METRICS_PORT is set. */
+  metricsUrl: string | undefined;
+  /** Flushes what is pending to the OTLP endpoint and stops the scrape endpoint. */
+  stop(): Promise<void>;
+}
+
+/** Whether the standard OTEL_* variables ask for an export (an endpoint, or an exporter named). */
+export function otlpRequested(env: NodeJS.ProcessEnv): boolean {
+  if (env.OTEL_SDK_DISABLED?.trim().toLowerCase() === "true") return false;
+  return [
+    "OTEL_EXPORTER_OTLP_ENDPOINT",
+    "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT",
+    "OTEL_EXPORTER_OTLP_METRICS_ENDPOINT",
+    "OTEL_TRACES_EXPORTER",
+    "OTEL_METRICS_EXPORTER",
+  ].some((name) => Boolean(env[name]?.trim()));
+}
+
+/** OTLP metrics go out unless OTEL_METRICS_EXPORTER names something else ("none", "prometheus" …). */
+function otlpMetricsRequested(env: NodeJS.ProcessEnv): boolean {
+  const list = env.OTEL_METRICS_EXPORTER?.split(",").map((name) => name.trim().toLowerCase());
+  return list === undefined || list.every((name) => name === "") || list.includes("otlp");
+}
+
+/**
+ * Starts the OpenTelemetry Node SDK when asked to, before anything else is created (the cores report
+ * through the global API it registers). Off by default: nothing is started, and the cores' telemetry
+ * stays the API's no-op.
+ * - `METRICS_PORT`: a Prometheus scrape endpoint, `GET /metrics`, on its own listener (`METRICS_HOST`,
+ *   loopback by default, so it is never public by accident).
+ * - the standard `OTEL_*` variables (`OTEL_EXPORTER_OTLP_ENDPOINT`, `OTEL_TRACES_EXPORTER`,
+ *   `OTEL_TRACES_SAMPLER`, `OTEL_SERVICE_NAME` …): traces, and metrics unless `OTEL_METRICS_EXPORTER`
+ *   says otherwise, exported over OTLP.
+ */
+export async function startTelemetry(
+  config: Pick<ServerConfig, "metricsPort" | "metricsHost">,
+  logger: Logger,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<Telemetry | undefined> {
+  const otlp = otlpRequested(env);
+  if (config.metricsPort === undefined && !otlp) return undefined;
+  const readers: IMetricReader[] = [];
+  let prometheus: PrometheusExporter | undefined;
+  if (config.metricsPort !== undefined) {
+    prometheus = new PrometheusExporter({ preventServerStart: true });
+    readers.push(prometheus);
+  }
+  if (otlp && otlpMetricsRequested(env)) {
+    const interval = Number(env.OTEL_METRIC_EXPORT_INTERVAL);
+    readers.push(
+      new PeriodicExportingMetricReader({
+        exporter: new OTLPMetricExporter(),
+        ...(Number.isInteger(interval) && interval > 0 ? { exportIntervalMillis: interval } : {}),
+      }),
+    );
+  }
+  const sdk = new NodeSDK({
+    serviceName: env.OTEL_SERVICE_NAME || "a2a-reference-server",
+    metricReaders: readers,
+    // Without an OTLP destination there is nowhere to send spans: no TracerProvider, spans stay no-ops.
+    ...(otlp ? {} : { spanProcessors: [] }),
+  });
+  sdk.start();
+  let scrape: Server | undefined;
+  let metricsUrl: string | undefined;
+  if (prometheus && config.metricsPort !== undefined) {
+    const exporter = prometheus;
+    scrape = createServer((req, res) => {
+      if (req.method === "GET" && (req.url === "/metrics" || req.url?.startsWith("/metrics?"))) {
+        exporter.getMetricsRequestHandler(req, res);
+        return;
+      }
+      res.writeHead(404, { "content-type": "text/plain; charset=utf-8" }).end("Not found: scrape /metrics\n");
+    });
+    const server = scrape;
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(config.metricsPort, config.metricsHost, () => resolve());
+    }).catch(async (error: unknown) => {
+      await sdk.shutdown();
+      throw error;
+    });
+    const address = server.address() as AddressInfo;
+    const host = address.address.includes(":") ? `[${address.address}]` : address.address;
+    metricsUrl = `http://${host}:${address.port}/metrics`;
+  }
+  logger.info({ metricsUrl, otlp }, "OpenTelemetry started");
+  return {
+    metricsUrl,
+    async stop() {
+      await new Promise<void>((resolve) => (scrape ? scrape.close(() => resolve()) : resolve()));
+      await sdk.shutdown().catch((error: unknown) => logger.warn({ err: error }, "OpenTelemetry shutdown failed"));
+    },
+  };
+}

@@ -1,0 +1,73 @@
+import { afterAll, describe, expect, it } from "vitest";
+import {
+  createPgliteStore,
+  type ProcessStore,
+  seedWithCli,
+  startServerProcess,
+  stopAllServerProcesses,
+} from "./support/server-process.ts";
+
+/** The `metricsUrl` the server logged when it started OpenTelemetry. */
+function metricsUrlOf(log: string): string {
+  for (const line of log.split("\n")) {
+    try {
+      const entry = JSON.parse(line) as { msg?: string; metricsUrl?: string };
+      if (entry.msg === "OpenTelemetry started" && entry.metricsUrl) return entry.metricsUrl;
+    } catch {
+      // not a JSON line
+    }
+  }
+  throw new Error(`no metrics endpoint in the log:\n${log}`);
+}
+
+/** The value of the first sample whose name and labels match, or 0 when there is none yet. */
+function sample(exposition: string, name: string, labels: Record<string, string>): number {
+  for (const line of exposition.split("\n")) {
+    if (!line.startsWith(`${name}{`)) continue;
+    if (!Object.entries(labels).every(([key, value]) => line.includes(`${key}="${value}"`))) continue;
+    return Number(line.slice(line.lastIndexOf(" ") + 1));
+  }
+  return 0;
+}
+
+async function scrape(url: string): Promise<string> {
+  const res = await fetch(url);
+  expect(res.status).toBe(200);
+  return res.text();
+}
+
+describe("the reference server with METRICS_PORT", () => {
+  let store: ProcessStore;
+  afterAll(async () => {
+    await stopAllServerProcesses();
+    await store?.drop();
+  });
+
+  it("serves Prometheus metrics on a port of its own, and the request counter moves with a request", async () => {
+    store = await createPgliteStore();
+    const seeded = await seedWithCli(store.env);
+    const server = await startServerProcess({ ...store.env, METRICS_PORT: "0" }, { startTimeoutMs: 60_000 });
+    const metricsUrl = metricsUrlOf(server.log());
+    expect(new URL(metricsUrl).hostname).toBe("127.0.0.1");
+    expect(new URL(metricsUrl).port).not.toBe(new URL(server.url).port);
+
+    const name = "a2a_server_request_duration_count";
+    const labels = { rpc_method: "GetTask", rpc_jsonrpc_error_code: "-32001" };
+    const before = sample(await scrape(metricsUrl), name, labels);
+    const res = await fetch(server.a2aUrl, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${seeded.partnerToken}` },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tasks/get", params: { id: "no-such-task" } }),
+    });
+    expect((await res.json()).error.code).toBe(-32001);
+
+    const after = await scrape(metricsUrl);
+    expect(sample(after, name, labels)).toBe(before + 1);
+    expect(
+      sample(after, "a2a_server_errors_total", { ...labels, http_response_status_code: "200" }),
+    ).toBeGreaterThanOrEqual(1);
+    // The scrape endpoint answers only /metrics; the A2A port serves no metrics.
+    expect((await fetch(new URL("/other", metricsUrl))).status).toBe(404);
+    expect((await fetch(`${server.url}/metrics`)).status).toBe(404);
+  }, 120_000);
+});
