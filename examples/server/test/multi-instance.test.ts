@@ -16,7 +16,7 @@ import {
   type TimedFrame,
 } from "./support/server-process.ts";
 
-// Issue #6 groundwork: two server processes on one PostgreSQL database behave as one server. Streams
+// Two server processes on one PostgreSQL database behave as one server. Streams
 // follow the shared log (NOTIFY wake-ups), cancels reach the robots of the other process, idempotency
 // holds across processes, and a dead process's task is ended by the survivor.
 

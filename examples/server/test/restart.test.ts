@@ -17,7 +17,7 @@ import {
   type TimedFrame,
 } from "./support/server-process.ts";
 
-// Issue #3: a restart (crash or graceful) of the real server process in the middle of a task never leaves
+// A restart (crash or graceful) of the real server process in the middle of a task never leaves
 // the task working forever, and its stream can be reattached with nothing lost.
 
 const STEP_MS = 500;

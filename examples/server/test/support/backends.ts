@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { type Database, migrate, openDatabase } from "@a2a-partner/postgres-store";
 import pg from "pg";
 
-/** The real PostgreSQL the suites also run on (DESIGN: real parts, not mocks). */
+/** The real PostgreSQL the suites also run on (docs/architecture.md: real parts, not mocks). */
 export const POSTGRES_URL = process.env.DATABASE_URL_TEST ?? "postgres://postgres@127.0.0.1:5432/test";
 
 export type Backend = "pglite" | "postgres";

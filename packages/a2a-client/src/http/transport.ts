@@ -84,7 +84,7 @@ export class Transport {
         return { body: response.body, attempt };
       }
       try {
-        // Errors before a stream starts come as a plain JSON-RPC response (DESIGN §3).
+        // Errors before a stream starts come as a plain JSON-RPC response (docs/contract.md, Events).
         const text = await readBodyText(response.body, MAX_ERROR_BODY_BYTES, true);
         if (/json/i.test(type)) jsonRpcResultOf(text, "The server's answer");
         throw new InvalidResponseError(
