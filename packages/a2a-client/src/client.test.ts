@@ -18,8 +18,8 @@ import {
   sseResponse,
   task,
   taskFrames,
-} from "./testing/fixtures.js";
-import { mockEndpoint, testClient } from "./testing/mock-endpoint.js";
+} from "../test/support/fixtures.js";
+import { mockEndpoint, testClient } from "../test/support/mock-endpoint.js";
 
 const { server, script } = mockEndpoint();
 const client = testClient;

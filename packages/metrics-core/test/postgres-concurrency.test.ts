@@ -8,8 +8,8 @@ import {
   queryEventMetrics,
   shapeEventMetrics,
 } from "../src/index.js";
-import { openPostgres, POSTGRES_URL, type PostgresTestDatabase, postgresReachable } from "./helpers/databases.js";
-import { emptyDataset, insertDataset, pendingDeltas } from "./helpers/dataset.js";
+import { openPostgres, POSTGRES_URL, type PostgresTestDatabase, postgresReachable } from "./support/databases.js";
+import { emptyDataset, insertDataset, pendingDeltas } from "./support/dataset.js";
 
 // Several sessions at once: writers, compactions, truncates and readers, which PGlite (one connection)
 // cannot have. Under CI the file always runs, so an unreachable PostgreSQL fails it instead of skipping.

@@ -1,6 +1,6 @@
 import { describe } from "vitest";
-import { openPostgres, POSTGRES_URL, postgresReachable } from "./helpers/databases.js";
-import { defineMetricsSuite } from "./helpers/metrics-suite.js";
+import { openPostgres, POSTGRES_URL, postgresReachable } from "./support/databases.js";
+import { defineMetricsSuite } from "./support/metrics-suite.js";
 
 // Under CI the suite always runs, so an unreachable PostgreSQL fails it instead of skipping it quietly.
 // Concurrent sessions (writers, compactions, truncates, readers): postgres-concurrency.test.ts.

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import pg from "pg";
 import { expect, it } from "vitest";
 import { type Database, openDatabase } from "../src/index.js";
-import { defineStoreSuite, sleep, within } from "./store-suite.js";
+import { defineStoreSuite, sleep, within } from "./support/store-suite.js";
 
 const url = process.env.DATABASE_URL_TEST ?? "postgres://postgres@127.0.0.1:5432/test";
 // In CI the PostgreSQL run is mandatory: an unreachable server fails the suite instead of skipping it.

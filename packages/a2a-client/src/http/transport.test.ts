@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { A2AClient } from "../client.js";
-import { task } from "../testing/fixtures.js";
-import { type ScriptedServer, startScriptedServer, writeJson } from "../testing/http-server.js";
+import { task } from "../../test/support/fixtures.js";
+import { type ScriptedServer, startScriptedServer, writeJson } from "../../test/support/http-server.js";
 
 let server: ScriptedServer | undefined;
 afterEach(async () => {

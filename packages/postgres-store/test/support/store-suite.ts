@@ -12,7 +12,7 @@ import {
   type Task,
 } from "@a2a-partner/a2a-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Database } from "../src/database.js";
+import type { Database } from "../../src/database.js";
 import {
   createPostgresStores,
   defaultMigrationsDir,
@@ -20,7 +20,7 @@ import {
   type MigrateResult,
   migrate,
   type PostgresStores,
-} from "../src/index.js";
+} from "../../src/index.js";
 
 /**
  * One database to test against. `open()` returns a new Database instance (its own connections and

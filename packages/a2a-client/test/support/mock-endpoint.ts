@@ -1,8 +1,8 @@
 import { http } from "msw";
 import { setupServer } from "msw/node";
 import { afterAll, afterEach, beforeAll } from "vitest";
-import { A2AClient } from "../client.js";
-import type { A2AClientOptions, RetryInfo } from "../options.js";
+import { A2AClient } from "../../src/client.js";
+import type { A2AClientOptions, RetryInfo } from "../../src/options.js";
 import { BASE_URL, ENDPOINT, readRequest, recordingSleep, type SeenRequest } from "./fixtures.js";
 
 /**

@@ -16,7 +16,7 @@ export interface TestDatabase {
 
 export const POSTGRES_URL = process.env.DATABASE_URL_TEST ?? "postgres://postgres@127.0.0.1:5432/test";
 
-const RAW_TABLES = new URL("../fixtures/raw-tables.sql", import.meta.url);
+const RAW_TABLES = new URL("./raw-tables.sql", import.meta.url);
 const ROLLUPS_MIGRATION = new URL("../../../postgres-store/migrations/0002_metrics_rollups.sql", import.meta.url);
 const DELTAS_MIGRATION = new URL("../../../postgres-store/migrations/0006_rollup_deltas.sql", import.meta.url);
 
