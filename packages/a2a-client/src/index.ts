@@ -17,8 +17,8 @@ export type { GetTaskOptions, MessageInput, SendStreamingMessageInput, Subscribe
 export { A2AClient } from "./client.js";
 export { AGENT_CARD_PATH, ENDPOINT_PATH } from "./discovery.js";
 export * from "./errors.js";
-export type { BackoffOptions } from "./http/retry-policy.js";
-export { backoffDelay } from "./http/retry-policy.js";
+export type { BackoffOptions } from "./internal/http/retry-policy.js";
+export { backoffDelay } from "./internal/http/retry-policy.js";
 export type { A2AClientOptions, FetchLike, RequestOptions, RetryInfo, TokenSource } from "./options.js";
 export type { TaskFinishedEvent, TaskSnapshotEvent, TaskStreamEvent, TaskUpdateEvent } from "./stream/events.js";
 export { TaskStream } from "./stream/task-stream.js";

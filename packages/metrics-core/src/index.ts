@@ -14,8 +14,8 @@ export {
   type EventMetricsQueries,
   type SqlQuery,
 } from "./sql/build-queries.js";
-export { type EventMetricsPlan, type OpenTimeRange, planEventMetricsWindow, type RawRange } from "./sql/plan.js";
-export { METRICS_SECTIONS, type MetricsSection, SECTION_TABLES, type SectionTables } from "./sql/sections.js";
+export { type EventMetricsPlan, type OpenTimeRange, planEventMetricsWindow, type RawRange } from "./internal/sql/plan.js";
+export { METRICS_SECTIONS, type MetricsSection, SECTION_TABLES, type SectionTables } from "./internal/sql/sections.js";
 export {
   addUtcDays,
   type DayRange,
@@ -30,7 +30,7 @@ export {
   type UtcWindowSplit,
   utcDay,
   utcTimestampLiteral,
-} from "./utc-days.js";
+} from "./internal/utc-days.js";
 export {
   isMetricsWindowError,
   MetricsWindowError,
@@ -40,4 +40,4 @@ export {
   metricsWindowProblem,
 } from "./window/metrics-window-error.js";
 export { type MetricsWindow, type MetricsWindowQuery, parseMetricsWindow } from "./window/parse-metrics-window.js";
-export { EARLIEST_BOUND, LATEST_BOUND_EXCLUSIVE, parseMetricsTimestamp } from "./window/parse-timestamp.js";
+export { EARLIEST_BOUND, LATEST_BOUND_EXCLUSIVE, parseMetricsTimestamp } from "./internal/window/parse-timestamp.js";

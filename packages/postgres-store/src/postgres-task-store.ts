@@ -1,7 +1,7 @@
 import type { NewTask, TaskRecord, TaskStore } from "@a2a-partner/a2a-core";
 import type { Database } from "./database.js";
-import { startTask } from "./insert-task.js";
-import { isUuid, leaseDuration, TASK_COLUMNS, type TaskRow, toTaskRecord } from "./rows.js";
+import { startTask } from "./internal/insert-task.js";
+import { isUuid, leaseDuration, TASK_COLUMNS, type TaskRow, toTaskRecord } from "./internal/rows.js";
 
 /** Tasks in PostgreSQL (or PGlite): the `tasks` row holds the snapshot; `task_events` holds the log. */
 export class PostgresTaskStore implements TaskStore {

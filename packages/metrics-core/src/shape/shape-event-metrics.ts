@@ -4,7 +4,7 @@ import type {
   TelemetryMetrics,
   WorkflowMetrics,
 } from "../schemas/event-metrics-response.js";
-import { METRICS_SECTIONS, type MetricsSection } from "../sql/sections.js";
+import { METRICS_SECTIONS, type MetricsSection } from "../internal/sql/sections.js";
 import type { MetricsWindow } from "../window/parse-metrics-window.js";
 
 /** One row of the metrics statements: a count of one key on one UTC day in one section. */
