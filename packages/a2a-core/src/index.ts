@@ -1,37 +1,128 @@
+// The public surface of @a2a-partner/a2a-core, name by name. Anything not listed here is internal
+// (see src/internal/) and may change in any release; api/a2a-core.api.md is the reviewed report of it.
+
+// The request handler and its web-standard adapter (the node:http adapter is in `@a2a-partner/a2a-core/node`).
 export type { FetchHandler } from "./adapters/fetch.js";
 export { toFetchHandler } from "./adapters/fetch.js";
-export * from "./errors.js";
-export type * from "./executor/task-executor.js";
 export type { A2AHandler, A2AHandlerRequest } from "./handler/create-handler.js";
 export { createA2AHandler } from "./handler/create-handler.js";
-export type * from "./handler/options.js";
+export type {
+  A2AHandlerOptions,
+  A2AStores,
+  Authenticate,
+  AuthOutcome,
+  HeaderReader,
+  Logger,
+} from "./handler/options.js";
 export type { RateDecision, RateLimiter, TokenBucketOptions } from "./handler/rate-limiter.js";
 export { TokenBucketRateLimiter } from "./handler/rate-limiter.js";
 export type { A2AHandlerResponse, A2AJsonResponse, A2AStreamResponse, SseSink } from "./handler/response.js";
 export { ORPHANED_REASON, SHUTDOWN_REASON } from "./internal/handler/task-runner.js";
-export { textOfMessage } from "./internal/handler/text-of-message.js";
-export * from "./internal/jsonrpc/codec.js";
 export { A2A_LIMITS, type A2ALimits } from "./limits.js";
-export * from "./methods.js";
-export * from "./schemas/a2a.js";
-export * from "./schemas/agent-card.js";
-export * from "./schemas/jsonrpc.js";
-export * from "./schemas/params.js";
-export type { DecodedSseEvent, DecodeSseOptions, SseDecodeErrorReason } from "./sse/decoder.js";
-export { DEFAULT_MAX_EVENT_BYTES, decodeSseStream, isSseDecodeError, SseDecodeError } from "./sse/decoder.js";
-export type { SseFrame } from "./sse/encoder.js";
-export { encodeJsonSseFrame, encodeSseComment, encodeSseFrame } from "./sse/encoder.js";
-export * from "./sse/event-names.js";
+
+// The work behind a task.
+export type {
+  ArtifactUpdate,
+  ExecutorUpdate,
+  ProgressState,
+  TaskExecutionContext,
+  TaskExecutor,
+  TaskOutcome,
+} from "./executor/task-executor.js";
+
+// The stores: interfaces, the in-memory implementations, and the two rules every implementation applies.
 export { applyTaskEvent } from "./stores/apply-task-event.js";
 export type { EventLog, NumberedAppend, TaskChangeListener } from "./stores/event-log.js";
 export { checkNumberedAppend } from "./stores/event-log.js";
 export type { CreateOrGetResult, IdempotencyStore } from "./stores/idempotency-store.js";
-export type { InMemoryStores } from "./stores/in-memory.js";
 export {
   createInMemoryStores,
   InMemoryEventLog,
   InMemoryIdempotencyStore,
+  type InMemoryStores,
   InMemoryTaskStore,
 } from "./stores/in-memory.js";
 export type { TaskStore } from "./stores/task-store.js";
-export type * from "./stores/types.js";
+export type { NewLease, NewTask, NewTaskEvent, StoredTaskEvent, TaskLease, TaskRecord } from "./stores/types.js";
+
+// Wire schemas (zod) and the types inferred from them.
+export {
+  Artifact,
+  DataPart,
+  FilePart,
+  isTerminalState,
+  Message,
+  Part,
+  Role,
+  TASK_STATES,
+  Task,
+  TaskArtifactUpdateEvent,
+  TaskMetadata,
+  TaskState,
+  TaskStatus,
+  TaskStatusUpdateEvent,
+  TaskUpdateResult,
+  TERMINAL_TASK_STATES,
+  TerminalTaskState,
+  TextPart,
+} from "./schemas/a2a.js";
+export {
+  AgentCard,
+  type AgentCardInput,
+  AgentCardV03,
+  AgentCardV1,
+  AgentSkill,
+  agentCardForRequest,
+  buildAgentCardV03,
+  buildAgentCardV1,
+} from "./schemas/agent-card.js";
+export {
+  JsonRpcErrorObject,
+  JsonRpcErrorResponse,
+  JsonRpcId,
+  JsonRpcRequest,
+  JsonRpcResponse,
+  JsonRpcSuccessResponse,
+} from "./schemas/jsonrpc.js";
+export {
+  CancelTaskParams,
+  GetTaskParams,
+  SendStreamingMessageParams,
+  SubscribeToTaskParams,
+  TaskIdParams,
+} from "./schemas/params.js";
+
+// Method names and their aliases.
+export { aliasOf, METHODS, type MethodAlias, type MethodName, resolveMethod } from "./methods.js";
+
+// Errors: one class per JSON-RPC code.
+export {
+  A2AError,
+  ERROR_CODES,
+  type ErrorCode,
+  type ErrorCodeName,
+  fromJsonRpcError,
+  InternalError,
+  InvalidParamsError,
+  type InvalidParamsIssue,
+  InvalidRequestError,
+  isA2AError,
+  MethodNotFoundError,
+  ParseError,
+  TaskNotCancelableError,
+  TaskNotFoundError,
+  UnsupportedOperationError,
+} from "./errors.js";
+
+// The SSE codec.
+export {
+  DEFAULT_MAX_EVENT_BYTES,
+  type DecodedSseEvent,
+  type DecodeSseOptions,
+  decodeSseStream,
+  isSseDecodeError,
+  SseDecodeError,
+  type SseDecodeErrorReason,
+} from "./sse/decoder.js";
+export { encodeJsonSseFrame, encodeSseComment, encodeSseFrame, type SseFrame } from "./sse/encoder.js";
+export { isStreamEventName, type LoggedEventName, STREAM_EVENTS, type StreamEventName } from "./sse/event-names.js";

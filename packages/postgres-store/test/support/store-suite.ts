@@ -13,10 +13,10 @@ import {
 } from "@a2a-partner/a2a-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../../src/database.js";
+import { loadMigrations } from "../../src/internal/migration-files.js";
 import {
   createPostgresStores,
   defaultMigrationsDir,
-  loadMigrations,
   type MigrateResult,
   migrate,
   type PostgresStores,
