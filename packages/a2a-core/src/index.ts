@@ -1,9 +1,33 @@
 // The public surface of @a2a-partner/a2a-core, name by name. Anything not listed here is internal
 // (see src/internal/) and may change in any release; api/a2a-core.api.md is the reviewed report of it.
 
-// The request handler and its web-standard adapter (the node:http adapter is in `@a2a-partner/a2a-core/node`).
 export type { FetchHandler } from "./adapters/fetch.js";
 export { toFetchHandler } from "./adapters/fetch.js";
+export {
+  A2AError,
+  ERROR_CODES,
+  type ErrorCode,
+  type ErrorCodeName,
+  fromJsonRpcError,
+  InternalError,
+  InvalidParamsError,
+  type InvalidParamsIssue,
+  InvalidRequestError,
+  isA2AError,
+  MethodNotFoundError,
+  ParseError,
+  TaskNotCancelableError,
+  TaskNotFoundError,
+  UnsupportedOperationError,
+} from "./errors.js";
+export type {
+  ArtifactUpdate,
+  ExecutorUpdate,
+  ProgressState,
+  TaskExecutionContext,
+  TaskExecutor,
+  TaskOutcome,
+} from "./executor/task-executor.js";
 export type { A2AHandler, A2AHandlerRequest } from "./handler/create-handler.js";
 export { createA2AHandler } from "./handler/create-handler.js";
 export type {
@@ -19,33 +43,7 @@ export { TokenBucketRateLimiter } from "./handler/rate-limiter.js";
 export type { A2AHandlerResponse, A2AJsonResponse, A2AStreamResponse, SseSink } from "./handler/response.js";
 export { ORPHANED_REASON, SHUTDOWN_REASON } from "./internal/handler/task-runner.js";
 export { A2A_LIMITS, type A2ALimits } from "./limits.js";
-
-// The work behind a task.
-export type {
-  ArtifactUpdate,
-  ExecutorUpdate,
-  ProgressState,
-  TaskExecutionContext,
-  TaskExecutor,
-  TaskOutcome,
-} from "./executor/task-executor.js";
-
-// The stores: interfaces, the in-memory implementations, and the two rules every implementation applies.
-export { applyTaskEvent } from "./stores/apply-task-event.js";
-export type { EventLog, NumberedAppend, TaskChangeListener } from "./stores/event-log.js";
-export { checkNumberedAppend } from "./stores/event-log.js";
-export type { CreateOrGetResult, IdempotencyStore } from "./stores/idempotency-store.js";
-export {
-  createInMemoryStores,
-  InMemoryEventLog,
-  InMemoryIdempotencyStore,
-  type InMemoryStores,
-  InMemoryTaskStore,
-} from "./stores/in-memory.js";
-export type { TaskStore } from "./stores/task-store.js";
-export type { NewLease, NewTask, NewTaskEvent, StoredTaskEvent, TaskLease, TaskRecord } from "./stores/types.js";
-
-// Wire schemas (zod) and the types inferred from them.
+export { aliasOf, METHODS, type MethodAlias, type MethodName, resolveMethod } from "./methods.js";
 export {
   Artifact,
   DataPart,
@@ -69,12 +67,12 @@ export {
 export {
   AgentCard,
   type AgentCardInput,
-  AgentCardV03,
   AgentCardV1,
+  AgentCardV03,
   AgentSkill,
   agentCardForRequest,
-  buildAgentCardV03,
   buildAgentCardV1,
+  buildAgentCardV03,
 } from "./schemas/agent-card.js";
 export {
   JsonRpcErrorObject,
@@ -91,30 +89,6 @@ export {
   SubscribeToTaskParams,
   TaskIdParams,
 } from "./schemas/params.js";
-
-// Method names and their aliases.
-export { aliasOf, METHODS, type MethodAlias, type MethodName, resolveMethod } from "./methods.js";
-
-// Errors: one class per JSON-RPC code.
-export {
-  A2AError,
-  ERROR_CODES,
-  type ErrorCode,
-  type ErrorCodeName,
-  fromJsonRpcError,
-  InternalError,
-  InvalidParamsError,
-  type InvalidParamsIssue,
-  InvalidRequestError,
-  isA2AError,
-  MethodNotFoundError,
-  ParseError,
-  TaskNotCancelableError,
-  TaskNotFoundError,
-  UnsupportedOperationError,
-} from "./errors.js";
-
-// The SSE codec.
 export {
   DEFAULT_MAX_EVENT_BYTES,
   type DecodedSseEvent,
@@ -126,3 +100,16 @@ export {
 } from "./sse/decoder.js";
 export { encodeJsonSseFrame, encodeSseComment, encodeSseFrame, type SseFrame } from "./sse/encoder.js";
 export { isStreamEventName, type LoggedEventName, STREAM_EVENTS, type StreamEventName } from "./sse/event-names.js";
+export { applyTaskEvent } from "./stores/apply-task-event.js";
+export type { EventLog, NumberedAppend, TaskChangeListener } from "./stores/event-log.js";
+export { checkNumberedAppend } from "./stores/event-log.js";
+export type { CreateOrGetResult, IdempotencyStore } from "./stores/idempotency-store.js";
+export {
+  createInMemoryStores,
+  InMemoryEventLog,
+  InMemoryIdempotencyStore,
+  type InMemoryStores,
+  InMemoryTaskStore,
+} from "./stores/in-memory.js";
+export type { TaskStore } from "./stores/task-store.js";
+export type { NewLease, NewTask, NewTaskEvent, StoredTaskEvent, TaskLease, TaskRecord } from "./stores/types.js";

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { checkNumberedAppend, isTerminalState, type NumberedAppend } from "@a2a-partner/a2a-core";
-import { isRowError } from "./internal/data-error.js";
 import type { Database } from "./database.js";
+import { isRowError } from "./internal/data-error.js";
 import { isUuid, sqlTimestamp } from "./internal/rows.js";
 import { TASK_EVENTS_CHANNEL } from "./internal/task-events-channel.js";
 

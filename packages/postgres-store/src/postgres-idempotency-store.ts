@@ -1,6 +1,6 @@
 import type { CreateOrGetResult, IdempotencyStore, NewTask, TaskRecord } from "@a2a-partner/a2a-core";
-import { asRequestDataError } from "./internal/data-error.js";
 import type { Database } from "./database.js";
+import { asRequestDataError } from "./internal/data-error.js";
 import { startTask } from "./internal/insert-task.js";
 import { isUuid, TASK_COLUMNS, type TaskRow, toTaskRecord } from "./internal/rows.js";
 

@@ -34,13 +34,18 @@ describe.runIf(await postgresAvailable())("SimulatedRobotFleet on PostgreSQL", (
     const fleet = new SimulatedRobotFleet({ db, writer, stepMs: 0 });
 
     // Hold the writer's commit in flight (it waits on a lock), so the execution's insert queues behind it.
-    const blocker = new pg.Client({ connectionString: POSTGRES_URL, options: `-c search_path=${database.openOptions.schema}` });
+    const blocker = new pg.Client({
+      connectionString: POSTGRES_URL,
+      options: `-c search_path=${database.openOptions.schema}`,
+    });
     await blocker.connect();
     await blocker.query("begin");
     await blocker.query("lock table alerts in access exclusive mode");
-    const held = writer.insertRows("alerts", ["workspace_id", "alert_type", "severity", "message", "occurred_at"], [
-      { workspace_id: workspaceId, alert_type: "t", severity: "warning", message: "m", occurred_at: new Date() },
-    ]);
+    const held = writer.insertRows(
+      "alerts",
+      ["workspace_id", "alert_type", "severity", "message", "occurred_at"],
+      [{ workspace_id: workspaceId, alert_type: "t", severity: "warning", message: "m", occurred_at: new Date() }],
+    );
 
     const canceled = new AbortController();
     canceled.abort();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { InvalidResponseError, TaskNotFoundError } from "../errors.js";
 import { errorFrame, finished, progress, task } from "../../test/support/fixtures.js";
+import { InvalidResponseError, TaskNotFoundError } from "../index.js";
 import { EventCursor } from "../internal/stream/cursor.js";
 import { parseFrame, seqOf } from "./events.js";
 

@@ -7,6 +7,17 @@ import {
   TaskNotFoundError,
   UnsupportedOperationError,
 } from "../errors.js";
+import { findNulCharacter } from "../internal/handler/find-nul.js";
+import {
+  authFailure,
+  bodyRefusal,
+  jsonAnswer,
+  tooManyRequests,
+  unavailable,
+} from "../internal/handler/json-responses.js";
+import { pullFrames } from "../internal/handler/pull-frames.js";
+import { TaskRunner } from "../internal/handler/task-runner.js";
+import { textOfMessage } from "../internal/handler/text-of-message.js";
 import { OpenStreams } from "../internal/hub/open-streams.js";
 import type { ReleaseSlot } from "../internal/hub/stream-slots.js";
 import { StreamSlots } from "../internal/hub/stream-slots.js";
@@ -18,8 +29,6 @@ import { isTerminalState, type Message, type Task } from "../schemas/a2a.js";
 import type { JsonRpcId } from "../schemas/jsonrpc.js";
 import { GetTaskParams, SendStreamingMessageParams, TaskIdParams } from "../schemas/params.js";
 import type { TaskRecord } from "../stores/types.js";
-import { findNulCharacter } from "../internal/handler/find-nul.js";
-import { authFailure, bodyRefusal, jsonAnswer, tooManyRequests, unavailable } from "../internal/handler/json-responses.js";
 import {
   type A2AHandlerOptions,
   type AuthOutcome,
@@ -28,11 +37,8 @@ import {
   type Logger,
   silentLogger,
 } from "./options.js";
-import { pullFrames } from "../internal/handler/pull-frames.js";
 import { type RateLimiter, TokenBucketRateLimiter } from "./rate-limiter.js";
 import { type A2AHandlerResponse, type A2AStreamResponse, SSE_HEADERS } from "./response.js";
-import { TaskRunner } from "../internal/handler/task-runner.js";
-import { textOfMessage } from "../internal/handler/text-of-message.js";
 
 export interface A2AHandlerRequest {
   /** The request headers: a web `Headers`, or anything with the same `get`. */

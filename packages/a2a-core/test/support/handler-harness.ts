@@ -1,6 +1,11 @@
 import { afterEach } from "vitest";
 import { toFetchHandler } from "../../src/adapters/fetch.js";
-import type { ExecutorUpdate, TaskExecutionContext, TaskExecutor, TaskOutcome } from "../../src/executor/task-executor.js";
+import type {
+  ExecutorUpdate,
+  TaskExecutionContext,
+  TaskExecutor,
+  TaskOutcome,
+} from "../../src/executor/task-executor.js";
 import { type A2AHandler, createA2AHandler } from "../../src/handler/create-handler.js";
 import type { A2AHandlerOptions, AuthOutcome } from "../../src/handler/options.js";
 import { decodeSseStream } from "../../src/sse/decoder.js";

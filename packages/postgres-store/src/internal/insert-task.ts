@@ -1,6 +1,6 @@
 import { isTerminalState, type NewTask, type TaskRecord } from "@a2a-partner/a2a-core";
-import { asRequestDataError } from "./data-error.js";
 import type { Queryable } from "../database.js";
+import { asRequestDataError } from "./data-error.js";
 import { isUuid, leaseDuration, sqlTimestamp, TASK_COLUMNS, type TaskRow, toTaskRecord } from "./rows.js";
 
 /**

@@ -13,7 +13,6 @@ import {
 } from "@a2a-partner/a2a-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../../src/database.js";
-import { loadMigrations } from "../../src/internal/migration-files.js";
 import {
   createPostgresStores,
   defaultMigrationsDir,
@@ -21,6 +20,7 @@ import {
   migrate,
   type PostgresStores,
 } from "../../src/index.js";
+import { loadMigrations } from "../../src/internal/migration-files.js";
 
 /**
  * One database to test against. `open()` returns a new Database instance (its own connections and

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { A2AClient } from "../../client.js";
 import { task } from "../../../test/support/fixtures.js";
 import { type ScriptedServer, startScriptedServer, writeJson } from "../../../test/support/http-server.js";
+import { A2AClient } from "../../client.js";
 
 let server: ScriptedServer | undefined;
 afterEach(async () => {

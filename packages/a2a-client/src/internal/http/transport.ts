@@ -1,7 +1,7 @@
 import { aliasOf, type MethodName } from "@a2a-partner/a2a-core";
 import { A2AHttpError, APIConnectionError, APIUserAbortError, InvalidResponseError } from "../../errors.js";
-import { jsonRpcResultOf } from "../json-rpc-result.js";
 import { type A2AClientOptions, CLIENT_DEFAULTS, type FetchLike, type RetryInfo } from "../../options.js";
+import { jsonRpcResultOf } from "../json-rpc-result.js";
 import { Attempt } from "./attempt.js";
 import { MAX_ERROR_BODY_BYTES, MAX_RESULT_BODY_BYTES, parseJsonRpcErrorBody, readBodyText } from "./read-body.js";
 import { backoffDelay, decideHttpRetry } from "./retry-policy.js";

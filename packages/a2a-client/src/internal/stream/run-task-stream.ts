@@ -1,8 +1,8 @@
 import { type DecodedSseEvent, decodeSseStream, isSseDecodeError } from "@a2a-partner/a2a-core";
 import { A2AHttpError, APIConnectionError, InvalidResponseError } from "../../errors.js";
+import { parseFrame, seqOf, type TaskStreamEvent } from "../../stream/events.js";
 import type { OpenStream, Transport } from "../http/transport.js";
 import { EventCursor } from "./cursor.js";
-import { parseFrame, seqOf, type TaskStreamEvent } from "../../stream/events.js";
 
 /** How a task stream (re)connects. */
 export interface StreamConnector {

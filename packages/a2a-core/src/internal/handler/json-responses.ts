@@ -1,8 +1,8 @@
-import { BodyReadError } from "../read-body.js";
 import { InternalError, InvalidRequestError, ParseError } from "../../errors.js";
-import { jsonRpcError, jsonRpcResult } from "../jsonrpc/codec.js";
-import type { JsonRpcId } from "../../schemas/jsonrpc.js";
 import { type A2AJsonResponse, JSON_HEADERS } from "../../handler/response.js";
+import type { JsonRpcId } from "../../schemas/jsonrpc.js";
+import { jsonRpcError, jsonRpcResult } from "../jsonrpc/codec.js";
+import { BodyReadError } from "../read-body.js";
 
 /** A JSON-RPC answer with HTTP 200: the result, or the protocol error. */
 export function jsonAnswer(id: JsonRpcId | null, error: unknown, result?: unknown): A2AJsonResponse {

@@ -1,10 +1,10 @@
 import type { ArtifactUpdate, ExecutorUpdate, TaskExecutor, TaskOutcome } from "../../executor/task-executor.js";
-import type { TaskHub } from "../hub/task-hub.js";
+import type { Logger } from "../../handler/options.js";
 import type { Message, TaskState, TaskStatus, TaskUpdateResult } from "../../schemas/a2a.js";
 import type { EventLog } from "../../stores/event-log.js";
 import type { TaskStore } from "../../stores/task-store.js";
 import type { NewLease, StoredTaskEvent, TaskRecord } from "../../stores/types.js";
-import type { Logger } from "../../handler/options.js";
+import type { TaskHub } from "../hub/task-hub.js";
 
 export interface TaskRunnerOptions {
   /** Numbers and publishes the events of the tasks this process runs. */

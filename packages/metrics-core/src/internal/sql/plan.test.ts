@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { MS_PER_DAY, MS_PER_HOUR, utcDay } from "../utc-days.js";
 import type { MetricsWindow } from "../../window/parse-metrics-window.js";
+import { MS_PER_DAY, MS_PER_HOUR, utcDay } from "../utc-days.js";
 import { type EventMetricsPlan, planEventMetricsWindow } from "./plan.js";
 
 const window = (start: string | null, end: string | null): MetricsWindow => ({

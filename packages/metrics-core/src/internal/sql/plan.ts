@@ -1,5 +1,5 @@
-import { type DayRange, MS_PER_DAY, MS_PER_HOUR, splitByUnit, type TimeRange, utcDay } from "../utc-days.js";
 import type { MetricsWindow } from "../../window/parse-metrics-window.js";
+import { type DayRange, MS_PER_DAY, MS_PER_HOUR, splitByUnit, type TimeRange, utcDay } from "../utc-days.js";
 
 /** Raw rows in [start, end), counted with `sign` (+1 adds them, -1 takes them away from an hour bucket). */
 export interface RawRange extends TimeRange {
