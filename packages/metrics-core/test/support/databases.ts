@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
+import { POSTGRES_URL } from "../../../../test/support/postgres.js";
 
 /** What the suites need from a database: parameterised queries, multi-statement scripts, cleanup. */
 export interface TestDatabase {
@@ -13,8 +14,6 @@ export interface TestDatabase {
   /** The driver object itself, to check that it fits `MetricsQueryable` unwrapped. */
   readonly driver: PGlite | pg.Client;
 }
-
-export const POSTGRES_URL = process.env.DATABASE_URL_TEST ?? "postgres://postgres@127.0.0.1:5432/test";
 
 const RAW_TABLES = new URL("./raw-tables.sql", import.meta.url);
 const ROLLUPS_MIGRATION = new URL("../../../postgres-store/migrations/0002_metrics_rollups.sql", import.meta.url);
@@ -47,19 +46,6 @@ export async function openPglite(): Promise<TestDatabase> {
     },
     close: () => db.close(),
   };
-}
-
-export async function postgresReachable(): Promise<boolean> {
-  const client = new pg.Client({ connectionString: POSTGRES_URL, connectionTimeoutMillis: 2_000 });
-  try {
-    await client.connect();
-    await client.query("select 1");
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await client.end().catch(() => {});
-  }
 }
 
 export interface PostgresTestDatabase extends TestDatabase {
@@ -105,3 +91,5 @@ export async function openPostgres(): Promise<PostgresTestDatabase> {
     },
   };
 }
+
+export { POSTGRES_URL, postgresAvailable } from "../../../../test/support/postgres.js";

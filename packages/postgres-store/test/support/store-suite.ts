@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import {
   applyTaskEvent,
   ERROR_CODES,
@@ -772,10 +773,6 @@ async function copyMigrations(): Promise<string> {
 function must<T>(value: T | undefined): T {
   if (value === undefined) throw new Error("expected a value");
   return value;
-}
-
-export function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 /** Resolves with `promise`, or fails the test if it takes longer than `ms`. */
