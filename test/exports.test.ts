@@ -27,12 +27,16 @@ describe.each(packages)("package %s", (dir) => {
     expect(manifest.publishConfig.access).toBe("public");
   });
 
-  it.each(entries)("export %s loads as ESM and CJS with the same names, and has types for both", async (_key, target) => {
-    const conditions = target as Conditions;
-    for (const file of [conditions.import.types, conditions.require.types]) expect(existsSync(join(dir, file))).toBe(true);
-    const esm = await import(pathToFileURL(join(dir, conditions.import.default)).href);
-    const cjs = require(join(dir, conditions.require.default));
-    expect(Object.keys(esm).length).toBeGreaterThan(0);
-    expect(Object.keys(cjs).sort()).toEqual(Object.keys(esm).sort());
-  });
+  it.each(entries)(
+    "export %s loads as ESM and CJS with the same names, and has types for both",
+    async (_key, target) => {
+      const conditions = target as Conditions;
+      for (const file of [conditions.import.types, conditions.require.types])
+        expect(existsSync(join(dir, file))).toBe(true);
+      const esm = await import(pathToFileURL(join(dir, conditions.import.default)).href);
+      const cjs = require(join(dir, conditions.require.default));
+      expect(Object.keys(esm).length).toBeGreaterThan(0);
+      expect(Object.keys(cjs).sort()).toEqual(Object.keys(esm).sort());
+    },
+  );
 });

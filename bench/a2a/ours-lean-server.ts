@@ -13,6 +13,7 @@ import { createRequire } from "node:module";
 import type { AddressInfo } from "node:net";
 import { createApp } from "../../examples/server/src/app.ts";
 import { loadConfig } from "../../examples/server/src/config.ts";
+import { sleepUnlessAborted } from "../../examples/server/src/fleet/sleep-unless-aborted.ts";
 import { createLogger } from "../../examples/server/src/logger.ts";
 import { createHttpServer, openConfiguredDatabase } from "../../examples/server/src/server.ts";
 
@@ -24,23 +25,10 @@ const store = require("@a2a-partner/postgres-store") as typeof import("../../pac
 const stepMs = Number(process.env.STEP_MS ?? 400);
 const steps = Number(process.env.STEPS ?? 5);
 
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  if (ms <= 0 || signal.aborted) return Promise.resolve();
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener("abort", done);
-      resolve();
-    }
-    signal.addEventListener("abort", done, { once: true });
-  });
-}
-
 const timeline: TaskExecutor = {
   async execute({ emit, signal }) {
     for (let step = 1; step <= steps; step++) {
-      await sleep(stepMs, signal);
+      await sleepUnlessAborted(stepMs, signal);
       if (signal.aborted) return { state: "failed" };
       await emit({
         kind: "status",

@@ -1,6 +1,7 @@
 /** A server process seen from outside, through /proc (Linux): resident memory and CPU time. */
 import { execFileSync } from "node:child_process";
 import { readFile } from "node:fs/promises";
+import { setTimeout as sleep } from "node:timers/promises";
 import { median } from "../metrics/stats.ts";
 
 /** VmRSS of the process, in KiB. */
@@ -51,10 +52,6 @@ function clockTicks(): number {
   } catch {
     return 100;
   }
-}
-
-export function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 /** CPU seconds the process uses from `delayMs` from now, for `durationMs` (a load run's measured window). */

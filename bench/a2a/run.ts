@@ -35,12 +35,13 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { cpus, loadavg, totalmem } from "node:os";
+import { setTimeout as sleep } from "node:timers/promises";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { POSTGRES_URL } from "../../examples/server/test/support/backends.ts";
 import { median, ms, quantile } from "../metrics/stats.ts";
 import { createPool, type Endpoint, getTaskThroughput, type Lane, sustainedTasks, timeToFirstEvent } from "./load.ts";
-import { cpuInWindow, sleep } from "./proc.ts";
+import { cpuInWindow } from "./proc.ts";
 import {
   type LoadResult,
   type Result,

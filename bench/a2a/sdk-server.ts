@@ -12,6 +12,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { createRequire } from "node:module";
+import { sleepUnlessAborted } from "../../examples/server/src/fleet/sleep-unless-aborted.ts";
 
 // bench/ is not a workspace package: the SDK and Express resolve from the reference server, whose
 // devDependency the SDK is. (Its CommonJS build: the same source as the ESM one.)
@@ -48,19 +49,6 @@ function textPart(text: string) {
   };
 }
 
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  if (ms <= 0 || signal.aborted) return Promise.resolve();
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener("abort", done);
-      resolve();
-    }
-    signal.addEventListener("abort", done, { once: true });
-  });
-}
-
 /** The fleet's timeline without its database writes: working task, a status per step, artifact, completed. */
 class RobotFleetTimeline implements AgentExecutor {
   private readonly running = new Map<string, AbortController>();
@@ -83,7 +71,7 @@ class RobotFleetTimeline implements AgentExecutor {
         }),
       );
       for (let step = 1; step <= steps; step++) {
-        await sleep(stepMs, controller.signal);
+        await sleepUnlessAborted(stepMs, controller.signal);
         if (controller.signal.aborted) return;
         bus.publish(
           AgentEvent.statusUpdate({

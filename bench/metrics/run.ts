@@ -1,5 +1,5 @@
 /**
- * The metrics benchmark (issue #4): on the real PostgreSQL, in a database of its own (created and dropped
+ * The metrics benchmark: on the real PostgreSQL, in a database of its own (created and dropped
  * here), loads N telemetry events (1M by default, 10M with --10m) plus proportional workflow runs and
  * alerts over 90 days for one workspace, and noise in four others, with the same generator as
  * `pnpm cli generate`. Then it times the endpoint's query (daily/hourly rollups) against a raw GROUP BY

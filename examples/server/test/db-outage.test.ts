@@ -15,7 +15,7 @@ import {
 } from "./support/server-process.ts";
 import { startTcpProxy, type TcpProxy } from "./support/tcp-proxy.ts";
 
-// Issue #6: a real server process loses its PostgreSQL (a TCP proxy between them is cut: open connections
+// A real server process loses its PostgreSQL (a TCP proxy between them is cut: open connections
 // reset, new ones refused, then blackholed) and gets it back, without a restart. While it is away requests
 // fail fast and cleanly (503 + Retry-After or a bare -32603, never SQL or a stack trace), streams end
 // quietly and the process stays up; afterwards everything works again, and the task that was running when

@@ -1,7 +1,8 @@
 import { ORPHANED_REASON } from "@a2a-partner/a2a-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { hashToken } from "../src/auth/tokens.ts";
 import { postgresAvailable } from "./support/backends.ts";
+import { LEASE_MS, leaseTestBed, STEP_MS, SWEEP_MS } from "./support/lease-test-bed.ts";
 import { rpc, startParams } from "./support/rpc.ts";
 import {
   createPostgresStore,
@@ -9,47 +10,29 @@ import {
   openStream,
   runCli,
   type ServerProcess,
-  seedWithCli,
-  startServerProcess,
   statusText,
-  stopAllServerProcesses,
   type TimedFrame,
 } from "./support/server-process.ts";
 
-// Issue #6 groundwork: two server processes on one PostgreSQL database behave as one server. Streams
+// Two server processes on one PostgreSQL database behave as one server. Streams
 // follow the shared log (NOTIFY wake-ups), cancels reach the robots of the other process, idempotency
 // holds across processes, and a dead process's task is ended by the survivor.
 
-const STEP_MS = 500;
-const LEASE_MS = 1500;
-const SWEEP_MS = LEASE_MS / 2;
-
 // Under CI postgresAvailable() is always true: the suite runs (and fails if PostgreSQL is unreachable).
 describe.skipIf(!(await postgresAvailable()))("two server processes on one PostgreSQL database", () => {
-  let store: Awaited<ReturnType<typeof createPostgresStore>>;
-  let token: string;
+  const bed = leaseTestBed(createPostgresStore);
+  const { start, subscribe } = bed;
   let a: ServerProcess;
   let b: ServerProcess;
 
   beforeAll(async () => {
-    store = await createPostgresStore();
-    token = (await seedWithCli(store.env)).partnerToken;
-    const env = { ...store.env, ROBOT_STEP_MS: String(STEP_MS), TASK_LEASE_MS: String(LEASE_MS) };
-    [a, b] = await Promise.all([startServerProcess(env), startServerProcess(env)]);
-  });
-  afterAll(async () => {
-    await stopAllServerProcesses();
-    await store?.drop();
+    [a, b] = await Promise.all([bed.serve(), bed.serve()]);
   });
 
-  const start = (server: ServerProcess, text: string, messageId: string = crypto.randomUUID()) =>
-    openStream(server.a2aUrl, token, "SendStreamingMessage", startParams(text, messageId));
-  const subscribe = (server: ServerProcess, id: string, lastEventId?: string) =>
-    openStream(server.a2aUrl, token, "SubscribeToTask", { id }, lastEventId ? { "Last-Event-ID": lastEventId } : {});
   const isUpdate = (f: TimedFrame) => f.event === "update";
 
   async function loggedSeqs(taskId: string): Promise<number[]> {
-    const { rows } = await store.pool.query<{ seq: number }>(
+    const { rows } = await bed.store.pool.query<{ seq: number }>(
       "select seq from task_events where task_id = $1 order by seq",
       [taskId],
     );
@@ -57,7 +40,7 @@ describe.skipIf(!(await postgresAvailable()))("two server processes on one Postg
   }
 
   async function nodeExecutions(taskId: string): Promise<number> {
-    const { rows } = await store.pool.query<{ n: number }>(
+    const { rows } = await bed.store.pool.query<{ n: number }>(
       `select count(*)::int as n from workflow_node_executions n
          join workflow_executions e on e.id = n.workflow_execution_id where e.task_id = $1`,
       [taskId],
@@ -71,7 +54,7 @@ describe.skipIf(!(await postgresAvailable()))("two server processes on one Postg
     const onB = await subscribe(b, taskId, "1");
 
     await onB.until(isUpdate);
-    const polled = await rpc(b.a2aUrl, token, "GetTask", { id: taskId });
+    const polled = await rpc(b.a2aUrl, bed.token, "GetTask", { id: taskId });
     expect(polled.body.result).toMatchObject({ id: taskId, status: { state: "working" } });
 
     const [endA, endB] = await Promise.all([onA.done, onB.done]);
@@ -99,7 +82,7 @@ describe.skipIf(!(await postgresAvailable()))("two server processes on one Postg
     await onA.until(isUpdate);
     const taskId = onA.frames[0]?.result.id as string;
 
-    const canceled = await rpc(b.a2aUrl, token, "CancelTask", { id: taskId });
+    const canceled = await rpc(b.a2aUrl, bed.token, "CancelTask", { id: taskId });
     expect(canceled.body.result).toMatchObject({ id: taskId, status: { state: "canceled" } });
 
     const end = await onA.done;
@@ -110,7 +93,7 @@ describe.skipIf(!(await postgresAvailable()))("two server processes on one Postg
     // The robots on A learn of it (refused append or unrenewable lease) and record the execution canceled.
     const status = await eventually(
       async () => {
-        const { rows } = await store.pool.query<{ status: string }>(
+        const { rows } = await bed.store.pool.query<{ status: string }>(
           "select status from workflow_executions where task_id = $1",
           [taskId],
         );
@@ -152,9 +135,9 @@ describe.skipIf(!(await postgresAvailable()))("two server processes on one Postg
     expect(ids.size).toBe(1);
     for (const s of streams) expect(s.frames.at(-2)?.result.status.state).toBe("completed");
 
-    const tasks = await store.pool.query<{ id: string }>("select id from tasks where message_id = $1", [messageId]);
+    const tasks = await bed.store.pool.query<{ id: string }>("select id from tasks where message_id = $1", [messageId]);
     expect(tasks.rows.map((r) => r.id)).toEqual([...ids]);
-    const executions = await store.pool.query<{ n: number }>(
+    const executions = await bed.store.pool.query<{ n: number }>(
       "select count(*)::int as n from workflow_executions where task_id = $1",
       [[...ids][0]],
     );
@@ -170,7 +153,7 @@ describe.skipIf(!(await postgresAvailable()))("two server processes on one Postg
   }
 
   it("refuses a revoked token on both instances as soon as the revocation commits, though both had it in memory", async () => {
-    const other = (await runCli(["token", "create", "--workspace", "demo", "--kind", "partner"], store.env)).stdout
+    const other = (await runCli(["token", "create", "--workspace", "demo", "--kind", "partner"], bed.store.env)).stdout
       .trim()
       .split("\n")
       .at(-1) as string;
@@ -178,35 +161,35 @@ describe.skipIf(!(await postgresAvailable()))("two server processes on one Postg
     for (const server of [a, b])
       expect((await rpc(server.a2aUrl, other, "GetTask", { id: crypto.randomUUID() })).status).toBe(200);
     // Revoked by a plain statement, as an operator in psql would: no server code runs.
-    await store.pool.query("update api_tokens set revoked_at = now() where token_hash = $1", [hashToken(other)]);
+    await bed.store.pool.query("update api_tokens set revoked_at = now() where token_hash = $1", [hashToken(other)]);
     for (const server of [a, b]) {
       await soon("the revoked token to be refused", async () =>
         (await rpc(server.a2aUrl, other, "GetTask", { id: crypto.randomUUID() })).status === 401 ? true : undefined,
       );
     }
     // The other token is unaffected.
-    expect((await rpc(b.a2aUrl, token, "GetTask", { id: crypto.randomUUID() })).status).toBe(200);
+    expect((await rpc(b.a2aUrl, bed.token, "GetTask", { id: crypto.randomUUID() })).status).toBe(200);
   });
 
   it("refuses a start for an Environment deleted after both instances used it", async () => {
-    await store.pool.query(
+    await bed.store.pool.query(
       `insert into environments (workspace_id, store_id, name)
          select id, 'store-temp', 'Temporary store' from workspaces where slug = 'demo'`,
     );
     for (const server of [a, b]) {
-      const stream = await openStream(server.a2aUrl, token, "SendStreamingMessage", {
+      const stream = await openStream(server.a2aUrl, bed.token, "SendStreamingMessage", {
         ...startParams("Restock aisle 3"),
         metadata: { storeId: "store-temp" },
       });
-      await stream.until((f) => f.event === "task");
+      await stream.until((f: TimedFrame) => f.event === "task");
       stream.close();
     }
-    await store.pool.query("delete from environments where store_id = 'store-temp'");
+    await bed.store.pool.query("delete from environments where store_id = 'store-temp'");
     for (const server of [a, b]) {
       const refusal = await soon("the deleted Environment to be refused", async () => {
         const res = await fetch(server.a2aUrl, {
           method: "POST",
-          headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+          headers: { authorization: `Bearer ${bed.token}`, "content-type": "application/json" },
           body: JSON.stringify({
             jsonrpc: "2.0",
             id: 1,
@@ -240,7 +223,7 @@ describe.skipIf(!(await postgresAvailable()))("two server processes on one Postg
     expect((await onB.done).error).toBeUndefined();
     expect(onB.frames.at(-1)?.event).toBe("final");
 
-    const { body } = await rpc(b.a2aUrl, token, "GetTask", { id: taskId });
+    const { body } = await rpc(b.a2aUrl, bed.token, "GetTask", { id: taskId });
     expect(body.result.status.state).toBe("failed");
   });
 });

@@ -1,7 +1,8 @@
 import { ORPHANED_REASON, SHUTDOWN_REASON } from "@a2a-partner/a2a-core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { type Backend, postgresAvailable } from "./support/backends.ts";
-import { rpc, startParams } from "./support/rpc.ts";
+import { LEASE_MS, leaseTestBed, SWEEP_MS } from "./support/lease-test-bed.ts";
+import { rpc } from "./support/rpc.ts";
 import {
   createPgliteStore,
   createPostgresStore,
@@ -10,49 +11,23 @@ import {
   type ProcessStore,
   type ServerProcess,
   type StreamRecorder,
-  seedWithCli,
-  startServerProcess,
   statusText,
   stopAllServerProcesses,
   type TimedFrame,
 } from "./support/server-process.ts";
 
-// Issue #3: a restart (crash or graceful) of the real server process in the middle of a task never leaves
+// A restart (crash or graceful) of the real server process in the middle of a task never leaves
 // the task working forever, and its stream can be reattached with nothing lost.
 
-const STEP_MS = 500;
-const LEASE_MS = 1500;
-const SWEEP_MS = LEASE_MS / 2; // the handler's default recovery interval
 const TERMINAL = new Set(["completed", "failed", "canceled", "rejected"]);
 
 const backends: Backend[] = ["pglite", ...((await postgresAvailable()) ? (["postgres"] as const) : [])];
 
 describe.each(backends)("a real server process on %s, stopped mid-task", (backend) => {
-  let store: ProcessStore;
-  let token: string;
-
-  beforeAll(async () => {
-    store = backend === "pglite" ? await createPgliteStore() : await createPostgresStore();
-    // For PGlite this runs before any server holds the data directory, so the CLI opens it itself.
-    token = (await seedWithCli(store.env)).partnerToken;
-  });
+  const bed = leaseTestBed<ProcessStore>(backend === "pglite" ? createPgliteStore : createPostgresStore);
   afterEach(() => stopAllServerProcesses());
-  afterAll(async () => {
-    await stopAllServerProcesses();
-    await store?.drop();
-  });
-
-  const serve = (env: Record<string, string> = {}) =>
-    startServerProcess({
-      ...store.env,
-      ROBOT_STEP_MS: String(STEP_MS),
-      TASK_LEASE_MS: String(LEASE_MS),
-      SHUTDOWN_GRACE_MS: "200",
-      ...env,
-    });
-
-  const start = (server: ServerProcess, text: string) =>
-    openStream(server.a2aUrl, token, "SendStreamingMessage", startParams(text, crypto.randomUUID()));
+  const serve = (env: Record<string, string> = {}) => bed.serve({ SHUTDOWN_GRACE_MS: "200", ...env });
+  const start = (server: ServerProcess, text: string) => bed.start(server, text);
 
   const updates = (n: number) => (_f: TimedFrame, all: TimedFrame[]) =>
     all.filter((f) => f.event === "update").length >= n;
@@ -61,7 +36,7 @@ describe.each(backends)("a real server process on %s, stopped mid-task", (backen
   async function replay(server: ServerProcess, taskId: string, lastEventId = "1") {
     const stream = await openStream(
       server.a2aUrl,
-      token,
+      bed.token,
       "SubscribeToTask",
       { id: taskId },
       {
@@ -100,7 +75,7 @@ describe.each(backends)("a real server process on %s, stopped mid-task", (backen
     const second = await serve();
     const task = await eventually(
       async () => {
-        const { body } = await rpc(second.a2aUrl, token, "GetTask", { id: taskId });
+        const { body } = await rpc(second.a2aUrl, bed.token, "GetTask", { id: taskId });
         return TERMINAL.has(body.result?.status?.state) ? body.result : undefined;
       },
       { timeoutMs: LEASE_MS + SWEEP_MS + 5_000, intervalMs: 50, what: "the orphaned task to end" },
@@ -112,7 +87,7 @@ describe.each(backends)("a real server process on %s, stopped mid-task", (backen
     expect(endedAt - Math.max(second.readyAt, killedAt + LEASE_MS)).toBeLessThan(SWEEP_MS + 1_000);
 
     // A plain reattach of the terminal task: task → finished(failed) → final.
-    const plain = await openStream(second.a2aUrl, token, "SubscribeToTask", { id: taskId });
+    const plain = await openStream(second.a2aUrl, bed.token, "SubscribeToTask", { id: taskId });
     expect((await plain.done).error).toBeUndefined();
     expect(plain.frames.map((f) => f.event)).toEqual(["task", "finished", "final"]);
     expect(plain.frames[1]?.result).toMatchObject({ final: true, status: { state: "failed" } });
@@ -143,7 +118,7 @@ describe.each(backends)("a real server process on %s, stopped mid-task", (backen
     const taskId = seen[0]?.result.id as string;
 
     const second = await serve();
-    const { body } = await rpc(second.a2aUrl, token, "GetTask", { id: taskId });
+    const { body } = await rpc(second.a2aUrl, bed.token, "GetTask", { id: taskId });
     expect(body.result.status.state).toBe("failed");
     expect(statusText(body.result.status)).toBe(SHUTDOWN_REASON);
 
@@ -173,7 +148,7 @@ describe.each(backends)("a real server process on %s, stopped mid-task", (backen
 
     const second = await serve();
     const taskId = stream.frames[0]?.result.id as string;
-    const { body } = await rpc(second.a2aUrl, token, "GetTask", { id: taskId });
+    const { body } = await rpc(second.a2aUrl, bed.token, "GetTask", { id: taskId });
     expect(body.result.status.state).toBe("completed");
     const rest = await replay(second, taskId, stream.frames.at(-1)?.id);
     expectCompleteLog([...stream.frames, ...rest.slice(1)]);

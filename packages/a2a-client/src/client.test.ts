@@ -1,10 +1,6 @@
 import { getEventListeners } from "node:events";
 import { http } from "msw";
 import { describe, expect, it } from "vitest";
-import { A2AClient } from "./client.js";
-import { APIConnectionError, APIUserAbortError, InvalidParamsError, TaskNotFoundError } from "./errors.js";
-import type { A2AClientOptions } from "./options.js";
-import type { TaskStreamEvent } from "./stream/events.js";
 import {
   agentCard,
   BASE_URL,
@@ -18,8 +14,12 @@ import {
   sseResponse,
   task,
   taskFrames,
-} from "./testing/fixtures.js";
-import { mockEndpoint, testClient } from "./testing/mock-endpoint.js";
+} from "../test/support/fixtures.js";
+import { mockEndpoint, testClient } from "../test/support/mock-endpoint.js";
+import { A2AClient } from "./client.js";
+import { APIConnectionError, APIUserAbortError, InvalidParamsError, TaskNotFoundError } from "./index.js";
+import type { A2AClientOptions } from "./options.js";
+import type { TaskStreamEvent } from "./stream/events.js";
 
 const { server, script } = mockEndpoint();
 const client = testClient;

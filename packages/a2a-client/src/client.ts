@@ -7,11 +7,11 @@ import {
   TaskNotCancelableError,
 } from "@a2a-partner/a2a-core";
 import { agentCardUrlFromBaseUrl, endpointFromAgentCard, endpointFromBaseUrl, parseUrl } from "./discovery.js";
-import { assertEndpointAllowed } from "./endpoint-origin.js";
 import { InvalidResponseError } from "./errors.js";
-import { type CallStats, Transport } from "./http/transport.js";
+import { assertEndpointAllowed } from "./internal/endpoint-origin.js";
+import { type CallStats, Transport } from "./internal/http/transport.js";
+import { runTaskStream, type StreamConnector } from "./internal/stream/run-task-stream.js";
 import { type A2AClientOptions, CLIENT_DEFAULTS, type RequestOptions } from "./options.js";
-import { runTaskStream, type StreamConnector } from "./stream/run-task-stream.js";
 import { TaskStream } from "./stream/task-stream.js";
 
 /** The message of a task start, without what the client fills in (`kind`, `role`, a messageId). */

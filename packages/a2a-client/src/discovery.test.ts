@@ -1,9 +1,9 @@
 import { http } from "msw";
 import { describe, expect, it } from "vitest";
+import { agentCard, BASE_URL, ENDPOINT, task } from "../test/support/fixtures.js";
+import { mockEndpoint, testClient } from "../test/support/mock-endpoint.js";
 import { A2AClient } from "./client.js";
 import { isA2AClientError, UntrustedEndpointError } from "./errors.js";
-import { agentCard, BASE_URL, ENDPOINT, task } from "./testing/fixtures.js";
-import { mockEndpoint, testClient } from "./testing/mock-endpoint.js";
 
 const { server } = mockEndpoint();
 

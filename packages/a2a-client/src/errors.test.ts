@@ -1,6 +1,16 @@
 import { http } from "msw";
 import { describe, expect, it } from "vitest";
 import {
+  ENDPOINT,
+  jsonRpcErrorResponse,
+  jsonRpcResultResponse,
+  sseResponse,
+  task,
+  taskFrames,
+} from "../test/support/fixtures.js";
+import { mockEndpoint, testClient } from "../test/support/mock-endpoint.js";
+import { parseRetryAfter } from "./errors.js";
+import {
   A2AError,
   A2AHttpError,
   APIConnectionError,
@@ -19,22 +29,12 @@ import {
   ParseError,
   PayloadTooLargeError,
   PermissionError,
-  parseRetryAfter,
   RateLimitError,
   ServerError,
   TaskNotCancelableError,
   TaskNotFoundError,
   UnsupportedOperationError,
-} from "./errors.js";
-import {
-  ENDPOINT,
-  jsonRpcErrorResponse,
-  jsonRpcResultResponse,
-  sseResponse,
-  task,
-  taskFrames,
-} from "./testing/fixtures.js";
-import { mockEndpoint, testClient } from "./testing/mock-endpoint.js";
+} from "./index.js";
 
 const { server, script } = mockEndpoint();
 const client = testClient;

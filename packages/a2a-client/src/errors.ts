@@ -1,21 +1,5 @@
 import type { JsonRpcErrorObject } from "@a2a-partner/a2a-core";
 
-// Protocol errors (one class per JSON-RPC code) live in a2a-core; the client re-exports them so callers
-// import every error from one place, and `fromJsonRpcError` rebuilds them from the wire.
-export {
-  A2AError,
-  ERROR_CODES,
-  InternalError,
-  InvalidParamsError,
-  InvalidRequestError,
-  isA2AError,
-  MethodNotFoundError,
-  ParseError,
-  TaskNotCancelableError,
-  TaskNotFoundError,
-  UnsupportedOperationError,
-} from "@a2a-partner/a2a-core";
-
 const CLIENT_ERROR_BRAND = Symbol.for("a2a-partner.A2AClientError");
 const HTTP_ERROR_BRAND = Symbol.for("a2a-partner.A2AHttpError");
 

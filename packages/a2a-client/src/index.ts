@@ -1,24 +1,54 @@
-// The wire types a caller handles, so a client user needs no direct dependency on the core.
-export type {
-  AgentCard,
-  Artifact,
-  Message,
-  Part,
-  Task,
-  TaskArtifactUpdateEvent,
-  TaskState,
-  TaskStatus,
-  TaskStatusUpdateEvent,
-  TaskUpdateResult,
-  TerminalTaskState,
+// The public surface of @a2a-partner/a2a-client, name by name. Anything not listed here is internal
+// (see src/internal/) and may change in any release; api/a2a-client.api.md is the reviewed report of it.
+
+// From the core, so a client user needs no direct dependency on it: the wire types a caller handles and
+// the protocol errors (one class per JSON-RPC code), which the client throws as they come off the wire.
+export {
+  A2AError,
+  type AgentCard,
+  type Artifact,
+  ERROR_CODES,
+  InternalError,
+  InvalidParamsError,
+  InvalidRequestError,
+  isA2AError,
+  isTerminalState,
+  type Message,
+  MethodNotFoundError,
+  ParseError,
+  type Part,
+  type Task,
+  type TaskArtifactUpdateEvent,
+  TaskNotCancelableError,
+  TaskNotFoundError,
+  type TaskState,
+  type TaskStatus,
+  type TaskStatusUpdateEvent,
+  type TaskUpdateResult,
+  type TerminalTaskState,
+  UnsupportedOperationError,
 } from "@a2a-partner/a2a-core";
-export { isTerminalState } from "@a2a-partner/a2a-core";
 export type { GetTaskOptions, MessageInput, SendStreamingMessageInput, SubscribeOptions } from "./client.js";
 export { A2AClient } from "./client.js";
 export { AGENT_CARD_PATH, ENDPOINT_PATH } from "./discovery.js";
-export * from "./errors.js";
-export type { BackoffOptions } from "./http/retry-policy.js";
-export { backoffDelay } from "./http/retry-policy.js";
+export {
+  A2AClientError,
+  A2AHttpError,
+  APIConnectionError,
+  APITimeoutError,
+  APIUserAbortError,
+  AuthenticationError,
+  BadRequestError,
+  InvalidResponseError,
+  isA2AClientError,
+  isA2AHttpError,
+  NotFoundError,
+  PayloadTooLargeError,
+  PermissionError,
+  RateLimitError,
+  ServerError,
+  UntrustedEndpointError,
+} from "./errors.js";
 export type { A2AClientOptions, FetchLike, RequestOptions, RetryInfo, TokenSource } from "./options.js";
 export type { TaskFinishedEvent, TaskSnapshotEvent, TaskStreamEvent, TaskUpdateEvent } from "./stream/events.js";
 export { TaskStream } from "./stream/task-stream.js";

@@ -1,4 +1,4 @@
-import type { BackoffOptions } from "./http/retry-policy.js";
+import type { BackoffOptions } from "./internal/http/retry-policy.js";
 
 /** A fetch implementation: the global one by default; msw, undici's or a test double otherwise. */
 export type FetchLike = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;

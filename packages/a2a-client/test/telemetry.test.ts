@@ -3,7 +3,7 @@
 import { createA2AHandler, createInMemoryStores, type TaskExecutor, toFetchHandler } from "@a2a-partner/a2a-core";
 import { context, ROOT_CONTEXT, trace } from "@opentelemetry/api";
 import { afterAll, describe, expect, it } from "vitest";
-import { installTestTelemetry } from "../../a2a-core/test/telemetry-harness.js";
+import { installTestTelemetry } from "../../a2a-core/test/support/telemetry-harness.js";
 import { A2AClient, TaskNotFoundError } from "../src/index.js";
 
 const otel = installTestTelemetry();

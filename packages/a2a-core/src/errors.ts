@@ -131,7 +131,7 @@ export class TaskNotCancelableError extends A2AError {
     this.name = "TaskNotCancelableError";
   }
 
-  /** `data.state` carries the task's terminal state (DESIGN §2). */
+  /** `data.state` carries the task's terminal state (docs/protocol.md, Errors). */
   static forTask(taskId: string, state: string): TaskNotCancelableError {
     return new TaskNotCancelableError(`Task cannot be canceled: it is already ${state}`, { taskId, state });
   }

@@ -1,3 +1,6 @@
+// The public surface of @a2a-partner/a2a-core, name by name. Anything not listed here is internal
+// (see src/internal/) and may change in any release; api/a2a-core.api.md is the reviewed report of it.
+
 export type { FetchHandler } from "./adapters/fetch.js";
 export { toFetchHandler } from "./adapters/fetch.js";
 export type { Dialect, StreamRenderer, TaskListResult } from "./dialect/dialect.js";
@@ -18,42 +21,135 @@ export {
   toV1StreamResult,
   toV1Task,
 } from "./dialect/v1-mapping.js";
-export * from "./errors.js";
-export type * from "./executor/task-executor.js";
+export {
+  A2AError,
+  ERROR_CODES,
+  type ErrorCode,
+  type ErrorCodeName,
+  fromJsonRpcError,
+  InternalError,
+  InvalidParamsError,
+  type InvalidParamsIssue,
+  InvalidRequestError,
+  isA2AError,
+  MethodNotFoundError,
+  ParseError,
+  TaskNotCancelableError,
+  TaskNotFoundError,
+  UnsupportedOperationError,
+  VersionNotSupportedError,
+} from "./errors.js";
+export type {
+  ArtifactUpdate,
+  ExecutorUpdate,
+  ProgressState,
+  TaskExecutionContext,
+  TaskExecutor,
+  TaskOutcome,
+} from "./executor/task-executor.js";
 export type { A2AHandler, A2AHandlerRequest } from "./handler/create-handler.js";
 export { createA2AHandler } from "./handler/create-handler.js";
-export type * from "./handler/options.js";
+export type {
+  A2AHandlerOptions,
+  A2AStores,
+  Authenticate,
+  AuthOutcome,
+  HeaderReader,
+  Logger,
+} from "./handler/options.js";
 export type { RateDecision, RateLimiter, TokenBucketOptions } from "./handler/rate-limiter.js";
 export { TokenBucketRateLimiter } from "./handler/rate-limiter.js";
 export type { A2AHandlerResponse, A2AJsonResponse, A2AStreamResponse, SseSink } from "./handler/response.js";
-export { ORPHANED_REASON, SHUTDOWN_REASON } from "./handler/task-runner.js";
-export { textOfMessage } from "./handler/text-of-message.js";
-export * from "./jsonrpc/codec.js";
+export { ORPHANED_REASON, SHUTDOWN_REASON } from "./internal/handler/task-runner.js";
 export { A2A_LIMITS, type A2ALimits } from "./limits.js";
-export * from "./methods.js";
-export * from "./schemas/a2a.js";
-export * from "./schemas/a2a-v1.js";
-export * from "./schemas/agent-card.js";
-export * from "./schemas/jsonrpc.js";
-export * from "./schemas/list-tasks.js";
-export * from "./schemas/params.js";
-export type { DecodedSseEvent, DecodeSseOptions, SseDecodeErrorReason } from "./sse/decoder.js";
-export { DEFAULT_MAX_EVENT_BYTES, decodeSseStream, isSseDecodeError, SseDecodeError } from "./sse/decoder.js";
-export type { SseFrame } from "./sse/encoder.js";
-export { encodeJsonSseFrame, encodeSseComment, encodeSseFrame } from "./sse/encoder.js";
-export * from "./sse/event-names.js";
+export { aliasOf, METHODS, type MethodAlias, type MethodName, resolveMethod } from "./methods.js";
+export {
+  Artifact,
+  DataPart,
+  FilePart,
+  isTerminalState,
+  Message,
+  Part,
+  Role,
+  TASK_STATES,
+  Task,
+  TaskArtifactUpdateEvent,
+  TaskMetadata,
+  TaskState,
+  TaskStatus,
+  TaskStatusUpdateEvent,
+  TaskUpdateResult,
+  TERMINAL_TASK_STATES,
+  TerminalTaskState,
+  TextPart,
+} from "./schemas/a2a.js";
+export {
+  ArtifactV1,
+  BadRequestV1,
+  ErrorInfoV1,
+  MessageV1,
+  PartV1,
+  ROLE_V1,
+  RoleV1,
+  StreamResponseV1,
+  TASK_STATE_V1,
+  TaskArtifactUpdateEventV1,
+  TaskStatusUpdateEventV1,
+  TaskStatusV1,
+  TaskStateV1,
+  type TaskStateV1Name,
+  TaskV1,
+} from "./schemas/a2a-v1.js";
+export {
+  AgentCard,
+  type AgentCardInput,
+  AgentCardV1,
+  AgentCardV03,
+  AgentSkill,
+  agentCardForRequest,
+  buildAgentCardV1,
+  buildAgentCardV03,
+} from "./schemas/agent-card.js";
+export {
+  JsonRpcErrorObject,
+  JsonRpcErrorResponse,
+  JsonRpcId,
+  JsonRpcRequest,
+  JsonRpcResponse,
+  JsonRpcSuccessResponse,
+} from "./schemas/jsonrpc.js";
+export { ListedTask, ListTasksResult, ListTasksResultV1 } from "./schemas/list-tasks.js";
+export {
+  CancelTaskParams,
+  GetTaskParams,
+  ListTasksParams,
+  SendStreamingMessageParams,
+  SubscribeToTaskParams,
+  TaskIdParams,
+} from "./schemas/params.js";
+export {
+  DEFAULT_MAX_EVENT_BYTES,
+  type DecodedSseEvent,
+  type DecodeSseOptions,
+  decodeSseStream,
+  isSseDecodeError,
+  SseDecodeError,
+  type SseDecodeErrorReason,
+} from "./sse/decoder.js";
+export { encodeJsonSseFrame, encodeSseComment, encodeSseFrame, type SseFrame } from "./sse/encoder.js";
+export { isStreamEventName, type LoggedEventName, STREAM_EVENTS, type StreamEventName } from "./sse/event-names.js";
 export { applyTaskEvent } from "./stores/apply-task-event.js";
 export type { EventLog, NumberedAppend, TaskChangeListener } from "./stores/event-log.js";
 export { checkNumberedAppend } from "./stores/event-log.js";
 export type { CreateOrGetResult, IdempotencyStore } from "./stores/idempotency-store.js";
-export type { InMemoryStores } from "./stores/in-memory.js";
 export {
   createInMemoryStores,
   InMemoryEventLog,
   InMemoryIdempotencyStore,
+  type InMemoryStores,
   InMemoryTaskStore,
 } from "./stores/in-memory.js";
 export type { TaskListCursor, TaskListPage, TaskListQuery } from "./stores/task-list.js";
 export { pageOf as pageOfTasks } from "./stores/task-list.js";
 export type { TaskStore } from "./stores/task-store.js";
-export type * from "./stores/types.js";
+export type { NewLease, NewTask, NewTaskEvent, StoredTaskEvent, TaskLease, TaskRecord } from "./stores/types.js";

@@ -4,7 +4,14 @@ import { ERROR_CODES } from "../src/errors.js";
 import { createA2AHandler } from "../src/handler/create-handler.js";
 import { METHODS } from "../src/methods.js";
 import { Task, TaskStatusUpdateEvent } from "../src/schemas/a2a.js";
-import { type Harness, harnessPerTest, readFrames, ScriptedExecutor, startParams, waitFor } from "./helpers.js";
+import {
+  type Harness,
+  harnessPerTest,
+  readFrames,
+  ScriptedExecutor,
+  startParams,
+  waitFor,
+} from "./support/handler-harness.js";
 
 const harness = harnessPerTest();
 

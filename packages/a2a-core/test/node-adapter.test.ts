@@ -10,7 +10,7 @@ import { toNodeHandler } from "../src/node.js";
 import { JsonRpcErrorResponse } from "../src/schemas/jsonrpc.js";
 import { type DecodedSseEvent, decodeSseStream } from "../src/sse/decoder.js";
 import { createInMemoryStores, type InMemoryStores } from "../src/stores/in-memory.js";
-import { ScriptedExecutor, startParams, TOKENS, waitFor } from "./helpers.js";
+import { ScriptedExecutor, startParams, TOKENS, waitFor } from "./support/handler-harness.js";
 
 /**
  * The node:http adapter over a real socket: a plain `node:http` server on 127.0.0.1:0, the in-memory

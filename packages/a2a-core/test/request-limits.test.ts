@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { DEFAULTS } from "../src/handler/options.js";
 import { A2A_LIMITS as L } from "../src/limits.js";
-import { harnessPerTest, readFrames } from "./helpers.js";
+import { harnessPerTest, readFrames } from "./support/handler-harness.js";
 
 const harness = harnessPerTest();
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ERROR_CODES, InvalidParamsError } from "../src/errors.js";
-import { harnessPerTest } from "./helpers.js";
+import { harnessPerTest } from "./support/handler-harness.js";
 
 const harness = harnessPerTest();
 

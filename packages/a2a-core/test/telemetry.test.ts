@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { ERROR_CODES } from "../src/errors.js";
 import { type Harness, harnessPerTest, readFrames, startParams, waitFor } from "./helpers.js";
-import { installTestTelemetry } from "./telemetry-harness.js";
+import { installTestTelemetry } from "./support/telemetry-harness.js";
 
 // Registered before any handler exists, as an application registers its SDK first.
 const otel = installTestTelemetry();

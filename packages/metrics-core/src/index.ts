@@ -1,4 +1,8 @@
+// The public surface of @a2a-partner/metrics-core, name by name. Anything not listed here is internal
+// (see src/internal/) and may change in any release; api/metrics-core.api.md is the reviewed report of it.
+
 export { compactMetricsRollups } from "./compact-rollups.js";
+export { parseMetricsTimestamp } from "./internal/window/parse-timestamp.js";
 export { type MetricsQueryable, queryEventMetrics } from "./query-event-metrics.js";
 export {
   AlertMetrics,
@@ -14,23 +18,6 @@ export {
   type EventMetricsQueries,
   type SqlQuery,
 } from "./sql/build-queries.js";
-export { type EventMetricsPlan, type OpenTimeRange, planEventMetricsWindow, type RawRange } from "./sql/plan.js";
-export { METRICS_SECTIONS, type MetricsSection, SECTION_TABLES, type SectionTables } from "./sql/sections.js";
-export {
-  addUtcDays,
-  type DayRange,
-  isUtcMidnight,
-  MS_PER_DAY,
-  MS_PER_HOUR,
-  splitByUnit,
-  splitUtcWindow,
-  startOfUtcDay,
-  type TimeRange,
-  type UnitSplit,
-  type UtcWindowSplit,
-  utcDay,
-  utcTimestampLiteral,
-} from "./utc-days.js";
 export {
   isMetricsWindowError,
   MetricsWindowError,
@@ -40,4 +27,3 @@ export {
   metricsWindowProblem,
 } from "./window/metrics-window-error.js";
 export { type MetricsWindow, type MetricsWindowQuery, parseMetricsWindow } from "./window/parse-metrics-window.js";
-export { EARLIEST_BOUND, LATEST_BOUND_EXCLUSIVE, parseMetricsTimestamp } from "./window/parse-timestamp.js";

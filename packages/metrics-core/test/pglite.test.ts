@@ -1,6 +1,6 @@
 import { describe } from "vitest";
-import { openPglite } from "./helpers/databases.js";
-import { defineMetricsSuite } from "./helpers/metrics-suite.js";
+import { openPglite } from "./support/databases.js";
+import { defineMetricsSuite } from "./support/metrics-suite.js";
 
 // PGlite 0.5 = PostgreSQL 18 in WASM: the embedded default of the reference server.
 describe("metrics on PGlite", () => {

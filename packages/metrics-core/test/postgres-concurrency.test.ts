@@ -8,12 +8,12 @@ import {
   queryEventMetrics,
   shapeEventMetrics,
 } from "../src/index.js";
-import { openPostgres, POSTGRES_URL, type PostgresTestDatabase, postgresReachable } from "./helpers/databases.js";
-import { emptyDataset, insertDataset, pendingDeltas } from "./helpers/dataset.js";
+import { openPostgres, POSTGRES_URL, type PostgresTestDatabase, postgresAvailable } from "./support/databases.js";
+import { emptyDataset, insertDataset, pendingDeltas } from "./support/dataset.js";
 
 // Several sessions at once: writers, compactions, truncates and readers, which PGlite (one connection)
 // cannot have. Under CI the file always runs, so an unreachable PostgreSQL fails it instead of skipping.
-const runs = process.env.CI === "true" || (await postgresReachable());
+const runs = await postgresAvailable();
 if (!runs) console.warn(`PostgreSQL at ${POSTGRES_URL} is unreachable: skipping the metrics concurrency tests`);
 
 const WINDOWS: MetricsWindow[] = [

@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { installTestTelemetry } from "../../a2a-core/test/telemetry-harness.js";
+import { installTestTelemetry } from "../../a2a-core/test/support/telemetry-harness.js";
 import { parseMetricsWindow, queryEventMetrics } from "../src/index.js";
-import { openPglite, type TestDatabase } from "./helpers/databases.js";
+import { openPglite, type TestDatabase } from "./support/databases.js";
 
 const otel = installTestTelemetry();
 afterAll(() => otel.shutdown());

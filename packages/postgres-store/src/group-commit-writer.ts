@@ -1,10 +1,10 @@
 import { createHash } from "node:crypto";
 import { checkNumberedAppend, isTerminalState, type NumberedAppend } from "@a2a-partner/a2a-core";
 import type { SpanContext } from "@opentelemetry/api";
-import { isRowError } from "./data-error.js";
 import type { Database } from "./database.js";
-import { isUuid, sqlTimestamp } from "./rows.js";
-import { TASK_EVENTS_CHANNEL } from "./task-events-channel.js";
+import { isRowError } from "./internal/data-error.js";
+import { isUuid, sqlTimestamp } from "./internal/rows.js";
+import { TASK_EVENTS_CHANNEL } from "./internal/task-events-channel.js";
 import { storeTelemetry } from "./telemetry/store-telemetry.js";
 
 /**

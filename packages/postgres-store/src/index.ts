@@ -1,3 +1,6 @@
+// The public surface of @a2a-partner/postgres-store, name by name. Anything not listed here is internal
+// (see src/internal/) and may change in any release; api/postgres-store.api.md is the reviewed report of it.
+
 export { createPostgresStores, type PostgresStores } from "./create-postgres-stores.js";
 export {
   type DataDirectoryLock,
@@ -7,14 +10,12 @@ export {
   type LockHolder,
   lockDataDirectory,
 } from "./data-directory-lock.js";
-export { asRequestDataError, isDataError } from "./data-error.js";
-export type { Database, Queryable, QueryResult } from "./database.js";
+export type { Database, Queryable, QueryOptions, QueryResult } from "./database.js";
 export { GroupCommitWriter } from "./group-commit-writer.js";
 export { type MigrateOptions, type MigrateResult, migrate } from "./migrate.js";
-export { loadMigrations, type Migration } from "./migration-files.js";
 export { defaultMigrationsDir } from "./migrations-dir.js";
 export { DEFAULT_PGLITE_DATA_DIR, type OpenDatabaseOptions, openDatabase } from "./open-database.js";
 export { type PGliteDatabaseOptions, pgliteDatabase } from "./pglite-database.js";
-export { PostgresEventLog, type PostgresEventLogOptions, TASK_EVENTS_CHANNEL } from "./postgres-event-log.js";
+export { PostgresEventLog, type PostgresEventLogOptions } from "./postgres-event-log.js";
 export { PostgresIdempotencyStore } from "./postgres-idempotency-store.js";
 export { PostgresTaskStore } from "./postgres-task-store.js";

@@ -1,5 +1,5 @@
 import type { Database, Queryable } from "./database.js";
-import { loadMigrations, type Migration } from "./migration-files.js";
+import { loadMigrations, type Migration } from "./internal/migration-files.js";
 import { defaultMigrationsDir } from "./migrations-dir.js";
 
 export interface MigrateOptions {

@@ -3,7 +3,7 @@ import { resolve } from "node:path";
 import type { ClientConfig, CustomTypesConfig, PoolConfig } from "pg";
 import { lockDataDirectory } from "./data-directory-lock.js";
 import type { Database } from "./database.js";
-import { pgDatabase } from "./pg-database.js";
+import { pgDatabase } from "./internal/pg-database.js";
 import { pgliteDatabase } from "./pglite-database.js";
 
 export interface OpenDatabaseOptions {

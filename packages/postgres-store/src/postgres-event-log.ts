@@ -10,11 +10,11 @@ import {
 } from "@a2a-partner/a2a-core";
 import type { Database } from "./database.js";
 import { GroupCommitWriter } from "./group-commit-writer.js";
-import { isUuid, sqlTimestamp, TASK_EVENT_COLUMNS, type TaskEventRow, toStoredEvent } from "./rows.js";
-import { parseTaskEventsPayload, TASK_EVENTS_CHANNEL } from "./task-events-channel.js";
+import { isUuid, sqlTimestamp, TASK_EVENT_COLUMNS, type TaskEventRow, toStoredEvent } from "./internal/rows.js";
+import { parseTaskEventsPayload, TASK_EVENTS_CHANNEL } from "./internal/task-events-channel.js";
 import { storeTelemetry } from "./telemetry/store-telemetry.js";
 
-export { TASK_EVENTS_CHANNEL } from "./task-events-channel.js";
+export { TASK_EVENTS_CHANNEL } from "./internal/task-events-channel.js";
 
 export interface PostgresEventLogOptions {
   /**

@@ -1,8 +1,8 @@
 import type { CreateOrGetResult, IdempotencyStore, NewTask, TaskRecord } from "@a2a-partner/a2a-core";
-import { asRequestDataError } from "./data-error.js";
 import type { Database } from "./database.js";
-import { startTask } from "./insert-task.js";
-import { isUuid, TASK_COLUMNS, type TaskRow, toTaskRecord } from "./rows.js";
+import { asRequestDataError } from "./internal/data-error.js";
+import { startTask } from "./internal/insert-task.js";
+import { isUuid, TASK_COLUMNS, type TaskRow, toTaskRecord } from "./internal/rows.js";
 
 /** How often a start is asked again when a concurrent start with the same key was not yet visible. */
 const ATTEMPTS = 3;

@@ -1,8 +1,8 @@
 import type { NewTask, TaskListPage, TaskListQuery, TaskRecord, TaskStore } from "@a2a-partner/a2a-core";
 import type { Database } from "./database.js";
-import { startTask } from "./insert-task.js";
+import { startTask } from "./internal/insert-task.js";
+import { isUuid, leaseDuration, TASK_COLUMNS, type TaskRow, toTaskRecord } from "./internal/rows.js";
 import { listTasksPage } from "./list-tasks-query.js";
-import { isUuid, leaseDuration, TASK_COLUMNS, type TaskRow, toTaskRecord } from "./rows.js";
 
 /** Tasks in PostgreSQL (or PGlite): the `tasks` row holds the snapshot; `task_events` holds the log. */
 export class PostgresTaskStore implements TaskStore {

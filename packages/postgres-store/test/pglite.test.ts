@@ -1,6 +1,6 @@
 import { PGlite } from "@electric-sql/pglite";
 import { pgliteDatabase } from "../src/index.js";
-import { defineStoreSuite } from "./store-suite.js";
+import { defineStoreSuite } from "./support/store-suite.js";
 
 // One in-memory PGlite per file (its initdb costs seconds). Every "instance" of the suite is its own
 // Database wrapper with its own LISTEN over that one embedded server, the closest PGlite comes to two

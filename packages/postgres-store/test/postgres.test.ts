@@ -1,25 +1,14 @@
 import { randomUUID } from "node:crypto";
+import { setTimeout as sleep } from "node:timers/promises";
 import pg from "pg";
 import { expect, it } from "vitest";
+import { POSTGRES_URL, postgresAvailable } from "../../../test/support/postgres.js";
 import { type Database, openDatabase } from "../src/index.js";
-import { defineStoreSuite, sleep, within } from "./store-suite.js";
+import { defineStoreSuite, within } from "./support/store-suite.js";
 
-const url = process.env.DATABASE_URL_TEST ?? "postgres://postgres@127.0.0.1:5432/test";
+const url = POSTGRES_URL;
 // In CI the PostgreSQL run is mandatory: an unreachable server fails the suite instead of skipping it.
-const required = process.env.CI === "true";
-const reachable = required || (await canConnect(url));
-
-async function canConnect(connectionString: string): Promise<boolean> {
-  const client = new pg.Client({ connectionString, connectionTimeoutMillis: 2_000 });
-  try {
-    await client.connect();
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await client.end().catch(() => undefined);
-  }
-}
+const reachable = await postgresAvailable();
 
 // A fresh schema per file; every Database of the suite is a separate pg.Pool (plus its own listener
 // connection) whose search_path points there, like separate server instances.

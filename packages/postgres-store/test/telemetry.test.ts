@@ -8,7 +8,7 @@ import {
 } from "@a2a-partner/a2a-core";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { installTestTelemetry } from "../../a2a-core/test/telemetry-harness.js";
+import { installTestTelemetry } from "../../a2a-core/test/support/telemetry-harness.js";
 import { createPostgresStores, type Database, migrate, openDatabase } from "../src/index.js";
 
 // Registered before any handler or store exists, as an application registers its SDK first.

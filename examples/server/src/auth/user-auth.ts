@@ -2,8 +2,8 @@ import type { Queryable } from "@a2a-partner/postgres-store";
 import { bearerToken, resolveToken } from "./tokens.ts";
 
 /**
- * Who may call a user-facing REST endpoint (DESIGN §6): a live `a2a_u_` user session token. Missing,
- * unknown or revoked → 401; a partner token (valid, but the wrong kind of credential) → 403.
+ * Who may call a user-facing REST endpoint (docs/contract.md, Authentication): a live `a2a_u_` user
+ * session token. Missing, unknown or revoked → 401; a partner token (the wrong kind of credential) → 403.
  */
 export type UserAuthResult =
   | {

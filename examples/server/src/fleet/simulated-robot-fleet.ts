@@ -3,6 +3,7 @@ import type { ArtifactUpdate, TaskExecutionContext, TaskExecutor, TaskOutcome } 
 import { type Database, GroupCommitWriter } from "@a2a-partner/postgres-store";
 import { type CacheInvalidation, InvalidatedCache } from "../cache/cache-invalidation.ts";
 import { planWorkflow } from "./plan-workflow.ts";
+import { sleepUnlessAborted } from "./sleep-unless-aborted.ts";
 
 export interface SimulatedRobotFleetOptions {
   db: Database;
@@ -129,7 +130,7 @@ export class SimulatedRobotFleet implements TaskExecutor {
       robotsUsed.add(robot.name);
       const obstacle = random() < this.obstacleRate;
       const startedAt = this.now();
-      await sleep(this.stepMs, signal);
+      await sleepUnlessAborted(this.stepMs, signal);
       if (signal.aborted) return this.stopped(writes);
       // The step's records ride in the same group commit as its progress event.
       const records = this.stepRecords({
@@ -349,17 +350,4 @@ function seededRandom(seed: string): () => number {
     state ^= state >>> 16;
     return (state >>> 0) / 4294967296;
   };
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  if (ms <= 0 || signal.aborted) return Promise.resolve();
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener("abort", done);
-      resolve();
-    }
-    signal.addEventListener("abort", done, { once: true });
-  });
 }

@@ -38,8 +38,9 @@ const WORKSPACE_NOT_FOUND: Problem = {
 
 /**
  * `GET /api/v1/metrics/events/{workspace}`: daily-bucketed counts of a workspace's stored records
- * (DESIGN §6, §7). Checks run in this order: credential (401/403), window (400), workspace and read
- * access (404); then one statement aggregates everything in the database.
+ * (docs/contract.md, Metrics and Authentication; docs/metrics.md). Checks run in this order: credential
+ * (401/403), window (400), workspace and read access (404); then one statement aggregates everything in
+ * the database.
  */
 export function metricsRouter({
   db,

@@ -1,25 +1,11 @@
 import { randomBytes } from "node:crypto";
 import { type Database, migrate, openDatabase } from "@a2a-partner/postgres-store";
 import pg from "pg";
+import { POSTGRES_URL, postgresAvailable } from "../../../../test/support/postgres.ts";
 
-/** The real PostgreSQL the suites also run on (DESIGN: real parts, not mocks). */
-export const POSTGRES_URL = process.env.DATABASE_URL_TEST ?? "postgres://postgres@127.0.0.1:5432/test";
+export { POSTGRES_URL, postgresAvailable };
 
 export type Backend = "pglite" | "postgres";
-
-/** Whether the PostgreSQL suites run: always under CI (an unreachable server then fails them). */
-export async function postgresAvailable(): Promise<boolean> {
-  if (process.env.CI === "true") return true;
-  const client = new pg.Client({ connectionString: POSTGRES_URL, connectionTimeoutMillis: 2000 });
-  try {
-    await client.connect();
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await client.end().catch(() => {});
-  }
-}
 
 export interface TestDatabase {
   db: Database;

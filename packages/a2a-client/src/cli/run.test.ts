@@ -1,12 +1,12 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { agentCard, finished, frame, task, taskFrames } from "../testing/fixtures.js";
+import { agentCard, finished, frame, task, taskFrames } from "../../test/support/fixtures.js";
 import {
   type Responder,
   type ScriptedServer,
   startScriptedServer,
   writeJson,
   writeSse,
-} from "../testing/http-server.js";
+} from "../../test/support/http-server.js";
 import { type CliIo, runCli } from "./run.js";
 
 let server: ScriptedServer | undefined;

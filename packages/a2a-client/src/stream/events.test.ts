@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { InvalidResponseError, TaskNotFoundError } from "../errors.js";
-import { errorFrame, finished, progress, task } from "../testing/fixtures.js";
-import { EventCursor } from "./cursor.js";
+import { errorFrame, finished, progress, task } from "../../test/support/fixtures.js";
+import { InvalidResponseError, TaskNotFoundError } from "../index.js";
+import { EventCursor } from "../internal/stream/cursor.js";
 import { parseFrame, seqOf } from "./events.js";
 
 const data = (result: unknown) => JSON.stringify({ jsonrpc: "2.0", id: "r", result });

@@ -9,7 +9,7 @@ import {
 } from "@a2a-partner/a2a-core";
 import type { z } from "zod";
 import { InvalidResponseError } from "../errors.js";
-import { jsonRpcResultOf } from "../json-rpc-result.js";
+import { jsonRpcResultOf } from "../internal/json-rpc-result.js";
 
 /** The first event of a stream: the task as it is now (state `working` for a new task). */
 export interface TaskSnapshotEvent {

@@ -1,8 +1,8 @@
 import { InvalidRequestError } from "../errors.js";
 import type { A2AHandler } from "../handler/create-handler.js";
 import { type A2AHandlerResponse, JSON_HEADERS } from "../handler/response.js";
-import { jsonRpcError } from "../jsonrpc/codec.js";
-import { readBodyText } from "./read-body.js";
+import { jsonRpcError } from "../internal/jsonrpc/codec.js";
+import { readBodyText } from "../internal/read-body.js";
 
 export type FetchHandler = (request: Request) => Promise<Response>;
 

@@ -3,8 +3,8 @@ import { InvalidRequestError } from "../errors.js";
 import type { A2AHandler } from "../handler/create-handler.js";
 import type { HeaderReader } from "../handler/options.js";
 import { JSON_HEADERS, type SseSink } from "../handler/response.js";
-import { jsonRpcError } from "../jsonrpc/codec.js";
-import { decodeUtf8, tooLarge } from "./read-body.js";
+import { jsonRpcError } from "../internal/jsonrpc/codec.js";
+import { decodeUtf8, tooLarge } from "../internal/read-body.js";
 
 export type NodeHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 

@@ -1,4 +1,4 @@
-import type { LiveEvent } from "../hub/live-event.js";
+import type { LiveEvent } from "../internal/hub/live-event.js";
 import type { MethodName } from "../methods.js";
 import type { Task, TaskUpdateResult } from "../schemas/a2a.js";
 import type { JsonRpcErrorObject } from "../schemas/jsonrpc.js";

@@ -10,20 +10,29 @@ import {
   UnsupportedOperationError,
   VersionNotSupportedError,
 } from "../errors.js";
-import { OpenStreams } from "../hub/open-streams.js";
-import type { ReleaseSlot } from "../hub/stream-slots.js";
-import { StreamSlots } from "../hub/stream-slots.js";
-import { TaskHub } from "../hub/task-hub.js";
-import { TaskSubscription } from "../hub/task-subscription.js";
-import { type DecodedRequest, decodeJsonRpcRequest } from "../jsonrpc/codec.js";
+import { findNulCharacter } from "../internal/handler/find-nul.js";
+import {
+  authFailure,
+  bodyRefusal,
+  jsonAnswer,
+  tooManyRequests,
+  unavailable,
+} from "../internal/handler/json-responses.js";
+import { pullFrames } from "../internal/handler/pull-frames.js";
+import { TaskRunner } from "../internal/handler/task-runner.js";
+import { textOfMessage } from "../internal/handler/text-of-message.js";
+import { OpenStreams } from "../internal/hub/open-streams.js";
+import type { ReleaseSlot } from "../internal/hub/stream-slots.js";
+import { StreamSlots } from "../internal/hub/stream-slots.js";
+import { TaskHub } from "../internal/hub/task-hub.js";
+import { TaskSubscription } from "../internal/hub/task-subscription.js";
+import { type DecodedRequest, decodeJsonRpcRequest } from "../internal/jsonrpc/codec.js";
 import { METHODS, type MethodName } from "../methods.js";
 import { isTerminalState, type Message, type Task } from "../schemas/a2a.js";
 import type { JsonRpcId } from "../schemas/jsonrpc.js";
 import { GetTaskParams, ListTasksParams, SendStreamingMessageParams, TaskIdParams } from "../schemas/params.js";
 import type { TaskRecord } from "../stores/types.js";
 import { HandlerTelemetry, type RequestTrace } from "../telemetry/handler-telemetry.js";
-import { findNulCharacter } from "./find-nul.js";
-import { authFailure, bodyRefusal, jsonAnswer, tooManyRequests, unavailable } from "./json-responses.js";
 import { listTasks } from "./list-tasks.js";
 import {
   type A2AHandlerOptions,
@@ -33,11 +42,8 @@ import {
   type Logger,
   silentLogger,
 } from "./options.js";
-import { pullFrames } from "./pull-frames.js";
 import { type RateLimiter, TokenBucketRateLimiter } from "./rate-limiter.js";
 import { type A2AHandlerResponse, type A2AStreamResponse, SSE_HEADERS } from "./response.js";
-import { TaskRunner } from "./task-runner.js";
-import { textOfMessage } from "./text-of-message.js";
 
 export interface A2AHandlerRequest {
   /** The request headers: a web `Headers`, or anything with the same `get`. */

@@ -15,7 +15,7 @@ export type AgentSkill = z.infer<typeof AgentSkill>;
 
 const AgentProvider = z.object({ organization: z.string(), url: z.string() });
 
-/** The agent card as A2A v0.3 peers read it (the default card; DESIGN §12). */
+/** The agent card as A2A v0.3 peers read it (the default card; docs/protocol.md, Agent card). */
 export const AgentCardV03 = z.object({
   protocolVersion: z.string(),
   name: z.string(),

@@ -11,8 +11,8 @@ import type {
 } from "@opentelemetry/api";
 import type { HeaderReader } from "../handler/options.js";
 import type { A2AHandlerResponse } from "../handler/response.js";
-import type { StreamEndReason, TaskSubscription } from "../hub/task-subscription.js";
-import type { DecodedRequest } from "../jsonrpc/codec.js";
+import type { StreamEndReason, TaskSubscription } from "../internal/hub/task-subscription.js";
+import type { DecodedRequest } from "../internal/jsonrpc/codec.js";
 import type { TaskState } from "../schemas/a2a.js";
 import type { StoredTaskEvent, TaskRecord } from "../stores/types.js";
 import {

@@ -16,7 +16,7 @@ export const TelemetryMetrics = z.object({
 });
 export type TelemetryMetrics = z.infer<typeof TelemetryMetrics>;
 
-/** Shared by `workflow_executions` and `workflow_node_executions` (DESIGN §7: the same shapes). */
+/** Shared by `workflow_executions` and `workflow_node_executions` (docs/contract.md, Metrics: the same shapes). */
 export const WorkflowMetrics = z.object({
   total: Count,
   by_workflow: z.record(z.string(), z.object({ name: z.string(), count: Count })),

@@ -1,10 +1,10 @@
+import { METRICS_SECTIONS, type MetricsSection } from "../internal/sql/sections.js";
 import type {
   AlertMetrics,
   EventMetricsResponse,
   TelemetryMetrics,
   WorkflowMetrics,
 } from "../schemas/event-metrics-response.js";
-import { METRICS_SECTIONS, type MetricsSection } from "../sql/sections.js";
 import type { MetricsWindow } from "../window/parse-metrics-window.js";
 
 /** One row of the metrics statements: a count of one key on one UTC day in one section. */

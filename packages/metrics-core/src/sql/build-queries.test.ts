@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { METRICS_SECTIONS, SECTION_TABLES } from "../internal/sql/sections.js";
 import type { MetricsWindow } from "../window/parse-metrics-window.js";
 import { buildEventMetricsQueries, buildRawEventMetricsQueries } from "./build-queries.js";
-import { METRICS_SECTIONS, SECTION_TABLES } from "./sections.js";
 
 const WORKSPACE = "0b5c3f4e-8a61-4f0a-9d3e-2b7c1e6a9f10";
 const window = (start: string | null, end: string | null): MetricsWindow => ({

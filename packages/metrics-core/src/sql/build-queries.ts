@@ -1,8 +1,8 @@
-import { isUtcMidnight, utcDay, utcTimestampLiteral } from "../utc-days.js";
+import { type EventMetricsPlan, planEventMetricsWindow } from "../internal/sql/plan.js";
+import { METRICS_SECTIONS, type MetricsSection, SECTION_TABLES, type SectionTables } from "../internal/sql/sections.js";
+import { SqlParams } from "../internal/sql/sql-params.js";
+import { isUtcMidnight, utcDay, utcTimestampLiteral } from "../internal/utc-days.js";
 import type { MetricsWindow } from "../window/parse-metrics-window.js";
-import { type EventMetricsPlan, planEventMetricsWindow } from "./plan.js";
-import { METRICS_SECTIONS, type MetricsSection, SECTION_TABLES, type SectionTables } from "./sections.js";
-import { SqlParams } from "./sql-params.js";
 
 /** One parameterised statement: pass `text` and `values` straight to `db.query`. */
 export interface SqlQuery {

@@ -1,5 +1,5 @@
+import { parseMetricsTimestamp } from "../internal/window/parse-timestamp.js";
 import { MetricsWindowError, type MetricsWindowParameter } from "./metrics-window-error.js";
-import { parseMetricsTimestamp } from "./parse-timestamp.js";
 
 /** A validated window: start inclusive, end exclusive, null for an absent bound. */
 export interface MetricsWindow {

@@ -1,0 +1,74 @@
+import { afterAll, beforeAll } from "vitest";
+import { startParams } from "./rpc.ts";
+import {
+  openStream,
+  type ProcessStore,
+  type ServerProcess,
+  seedWithCli,
+  startServerProcess,
+  stopAllServerProcesses,
+} from "./server-process.ts";
+
+/** Robot steps slow enough to act between them, and a lease that lapses within a test. */
+export const STEP_MS = 500;
+export const LEASE_MS = 1500;
+/** The handler's default recovery interval: half the lease. */
+export const SWEEP_MS = LEASE_MS / 2;
+
+/** A seeded store for real server processes with short leases, and the requests every such test sends. */
+export interface LeaseTestBed<S extends ProcessStore> {
+  readonly store: S;
+  /** The seeded workspace's partner token. */
+  readonly token: string;
+  /** A server process on the store, with STEP_MS robots and LEASE_MS leases (`env` adds or overrides). */
+  serve(env?: Record<string, string>): Promise<ServerProcess>;
+  start(server: ServerProcess, text: string, messageId?: string): ReturnType<typeof openStream>;
+  subscribe(server: ServerProcess, taskId: string, lastEventId?: string): ReturnType<typeof openStream>;
+}
+
+/**
+ * Call at the top of a describe block: before its tests a fresh store is created and seeded through the
+ * CLI (before any server holds it, so the CLI opens a PGlite directory itself); after them every server
+ * process stops and the store is dropped.
+ */
+export function leaseTestBed<S extends ProcessStore>(createStore: () => Promise<S>): LeaseTestBed<S> {
+  let store: S | undefined;
+  let token: string | undefined;
+  beforeAll(async () => {
+    store = await createStore();
+    token = (await seedWithCli(store.env)).partnerToken;
+  });
+  afterAll(async () => {
+    await stopAllServerProcesses();
+    await store?.drop();
+  });
+  const ready = () => {
+    if (!store || token === undefined) throw new Error("the test bed is set up in beforeAll");
+    return { store, token };
+  };
+  return {
+    get store() {
+      return ready().store;
+    },
+    get token() {
+      return ready().token;
+    },
+    serve: (env = {}) =>
+      startServerProcess({
+        ...ready().store.env,
+        ROBOT_STEP_MS: String(STEP_MS),
+        TASK_LEASE_MS: String(LEASE_MS),
+        ...env,
+      }),
+    start: (server, text, messageId = crypto.randomUUID()) =>
+      openStream(server.a2aUrl, ready().token, "SendStreamingMessage", startParams(text, messageId)),
+    subscribe: (server, taskId, lastEventId) =>
+      openStream(
+        server.a2aUrl,
+        ready().token,
+        "SubscribeToTask",
+        { id: taskId },
+        lastEventId ? { "Last-Event-ID": lastEventId } : {},
+      ),
+  };
+}

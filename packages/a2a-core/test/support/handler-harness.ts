@@ -1,0 +1,173 @@
+import { afterEach } from "vitest";
+import { toFetchHandler } from "../../src/adapters/fetch.js";
+import type {
+  ExecutorUpdate,
+  TaskExecutionContext,
+  TaskExecutor,
+  TaskOutcome,
+} from "../../src/executor/task-executor.js";
+import { type A2AHandler, createA2AHandler } from "../../src/handler/create-handler.js";
+import type { A2AHandlerOptions, AuthOutcome } from "../../src/handler/options.js";
+import { decodeSseStream } from "../../src/sse/decoder.js";
+import { createInMemoryStores, type InMemoryStores } from "../../src/stores/in-memory.js";
+
+export const TOKENS: Record<string, AuthOutcome> = {
+  "partner-a": { ok: true, workspaceId: "ws-a" },
+  "partner-b": { ok: true, workspaceId: "ws-b" },
+  "user-a": { ok: false, status: 403, message: "A user session token cannot call the partner endpoint" },
+};
+
+/**
+ * An executor whose every step waits for the test to release it, so tests decide exactly when
+ * progress happens. It counts how often it was dispatched.
+ */
+export class ScriptedExecutor implements TaskExecutor {
+  dispatched = 0;
+  readonly contexts: TaskExecutionContext[] = [];
+  private gates: Array<() => void> = [];
+  private waiting: Array<() => void> = [];
+
+  constructor(
+    private readonly steps: ExecutorUpdate[] = [
+      { kind: "status", message: "robot-1 moving to aisle 5", metadata: { robotId: "robot-1", step: 1, percent: 50 } },
+      { kind: "status", message: "robot-1 restocking", metadata: { robotId: "robot-1", step: 2, percent: 100 } },
+    ],
+    private readonly outcome: TaskOutcome = { state: "completed", message: "Done" },
+    private readonly gated = false,
+  ) {}
+
+  async hasEnvironment(_workspaceId: string, storeId: string): Promise<boolean> {
+    return storeId.startsWith("store-");
+  }
+
+  async execute(context: TaskExecutionContext): Promise<TaskOutcome> {
+    this.dispatched++;
+    this.contexts.push(context);
+    for (const step of this.steps) {
+      if (this.gated) await this.gate(context.signal);
+      if (context.signal.aborted) return { state: "failed" };
+      await context.emit(step);
+    }
+    if (this.gated) await this.gate(context.signal);
+    return this.outcome;
+  }
+
+  /** Lets one waiting step of one task proceed. */
+  async release(): Promise<void> {
+    while (this.gates.length === 0) await new Promise<void>((r) => this.waiting.push(r));
+    this.gates.shift()?.();
+  }
+
+  private gate(signal: AbortSignal): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const done = () => resolve();
+      signal.addEventListener("abort", done, { once: true });
+      this.gates.push(done);
+      for (const wake of this.waiting.splice(0)) wake();
+    });
+  }
+}
+
+export interface Harness {
+  handler: A2AHandler;
+  stores: InMemoryStores;
+  executor: ScriptedExecutor;
+  call(
+    body: unknown,
+    options?: { token?: string | null; headers?: Record<string, string>; signal?: AbortSignal },
+  ): Promise<Response>;
+  rpc(method: string, params: unknown, token?: string): Promise<{ status: number; body: any }>;
+}
+
+let counter = 0;
+
+export function makeHarness(executor = new ScriptedExecutor(), options: Partial<A2AHandlerOptions> = {}): Harness {
+  const stores = createInMemoryStores();
+  const handler = createA2AHandler({
+    stores,
+    executor,
+    authenticate: async (headers) => {
+      const match = /^Bearer (.+)$/.exec(headers.get("authorization") ?? "");
+      return (
+        (match && TOKENS[match[1] ?? ""]) || { ok: false, status: 401, message: "Missing or invalid bearer token" }
+      );
+    },
+    leaseMs: 60_000,
+    ...options,
+  });
+  const fetchHandler = toFetchHandler(handler);
+  const call: Harness["call"] = (body, opts = {}) => {
+    const headers: Record<string, string> = { "content-type": "application/json", ...opts.headers };
+    const token = opts.token === undefined ? "partner-a" : opts.token;
+    if (token) headers.authorization = `Bearer ${token}`;
+    return fetchHandler(
+      new Request("http://test/api/v1/a2a", {
+        method: "POST",
+        headers,
+        body: typeof body === "string" ? body : JSON.stringify(body),
+        ...(opts.signal ? { signal: opts.signal } : {}),
+      }),
+    );
+  };
+  return {
+    handler,
+    stores,
+    executor,
+    call,
+    async rpc(method, params, token) {
+      const res = await call({ jsonrpc: "2.0", id: `r${++counter}`, method, params }, { token: token ?? "partner-a" });
+      return { status: res.status, body: await res.json() };
+    },
+  };
+}
+
+/** For a test file: a `makeHarness` whose handlers are closed after each test. */
+export function harnessPerTest(): typeof makeHarness {
+  const harnesses: Harness[] = [];
+  afterEach(async () => {
+    await Promise.all(harnesses.splice(0).map((h) => h.handler.close({ graceMs: 0 })));
+  });
+  return (...args) => {
+    const h = makeHarness(...args);
+    harnesses.push(h);
+    return h;
+  };
+}
+
+export function startParams(text = "restock aisle 5", messageId?: string, storeId = "store-001") {
+  return {
+    message: { role: "user", parts: [{ kind: "text", text }], ...(messageId ? { messageId } : {}) },
+    metadata: { storeId },
+  };
+}
+
+export interface Frame {
+  id: string | undefined;
+  event: string;
+  result: any;
+  error?: any;
+}
+
+/** Reads every frame of an SSE response until it ends (or `limit` frames have arrived). */
+export async function readFrames(response: Response, limit = Number.POSITIVE_INFINITY): Promise<Frame[]> {
+  if (!response.headers.get("content-type")?.startsWith("text/event-stream")) {
+    throw new Error(`not a stream: ${response.status} ${await response.text()}`);
+  }
+  const frames: Frame[] = [];
+  const body = response.body;
+  if (!body) return frames;
+  for await (const event of decodeSseStream(body)) {
+    const data = JSON.parse(event.data);
+    frames.push({ id: event.id, event: event.event, result: data.result, error: data.error });
+    if (frames.length >= limit) break;
+  }
+  return frames;
+}
+
+export async function waitFor(condition: () => boolean | Promise<boolean>, timeoutMs = 5000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error("condition not met in time");
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}

@@ -1,0 +1,77 @@
+import { isTerminalState, type NewTask, type TaskRecord } from "@a2a-partner/a2a-core";
+import type { Queryable } from "../database.js";
+import { asRequestDataError } from "./data-error.js";
+import { isUuid, leaseDuration, sqlTimestamp, TASK_COLUMNS, type TaskRow, toTaskRecord } from "./rows.js";
+import { STORE_ATTR, storeTelemetry } from "../telemetry/store-telemetry.js";
+
+/**
+ * A task start in one statement (one round trip, its own transaction): the task row and its seq-1
+ * `task` event, or — when (workspace, messageId) already names a task — nothing written and that task
+ * returned. The unique constraint decides, so this holds across processes too. Without a messageId
+ * ($4 null) nothing can conflict.
+ */
+const START_TASK = `
+with created as (
+  insert into tasks
+    (id, workspace_id, context_id, message_id, snapshot, state, terminal, last_seq, lease_owner, lease_expires_at,
+     created_at, updated_at)
+  values ($1, $2, $3, $4, $5::jsonb, $6, $7, 1, $8, now() + $9::double precision * interval '1 millisecond',
+          $10::timestamptz, $10::timestamptz)
+  on conflict (workspace_id, message_id) do nothing
+  returning ${TASK_COLUMNS}
+), first_event as (
+  insert into task_events (task_id, seq, event, result, created_at)
+  select id, 1, 'task', snapshot, created_at from created
+)
+select true as created, ${TASK_COLUMNS} from created
+union all
+select false as created, ${TASK_COLUMNS} from tasks
+ where workspace_id = $2 and message_id = $4 and not exists (select 1 from created)`;
+
+export type StartTaskResult = { created: boolean; record: TaskRecord } | undefined;
+
+/**
+ * Starts a task: `created` true with the new record, or false with the task the key already names.
+ * Undefined only when a concurrent start with the same key committed after this statement's snapshot
+ * was taken (its row is invisible here though the conflict saw it): ask again.
+ */
+export async function startTask(
+  db: Queryable,
+  input: NewTask,
+  messageId: string | undefined,
+): Promise<StartTaskResult> {
+  const { task } = input;
+  if (!isUuid(task.id)) throw new TypeError("task.id must be a UUID");
+  if (!isUuid(input.workspaceId)) throw new TypeError("workspaceId must be a UUID");
+  let rows: (TaskRow & { created: boolean })[];
+  const telemetry = storeTelemetry();
+  const span = telemetry.startWrite("start_task", "kind" in db ? (db as { kind?: string }).kind : undefined);
+  span?.setAttribute(STORE_ATTR.taskId, task.id);
+  const startedAt = performance.now();
+  try {
+    ({ rows } = await db.query<TaskRow & { created: boolean }>(
+      START_TASK,
+      [
+        task.id,
+        input.workspaceId,
+        task.contextId,
+        messageId ?? null,
+        JSON.stringify(task),
+        task.status.state,
+        isTerminalState(task.status.state),
+        input.lease.owner,
+        leaseDuration(input.lease.durationMs),
+        sqlTimestamp(input.createdAt, "createdAt"),
+      ],
+      { name: "a2a_start_task" },
+    ));
+  } catch (error) {
+    telemetry.endWrite("start_task", span, startedAt, undefined, error);
+    // The task is the partner's request: a value PostgreSQL refuses is the caller's mistake, not an outage.
+    throw asRequestDataError(error);
+  }
+  const row = rows[0];
+  span?.setAttribute(STORE_ATTR.created, row?.created ?? false);
+  telemetry.endWrite("start_task", span, startedAt);
+  return row ? { created: row.created, record: toTaskRecord(row) } : undefined;
+}

@@ -1,0 +1,72 @@
+import type { Client, ClientBase, Pool, PoolClient } from "pg";
+import type { Database, Queryable, QueryOptions, QueryResult } from "../database.js";
+import { PgListener } from "./pg-listener.js";
+
+function clientQueryable(client: ClientBase): Queryable {
+  return {
+    async query<Row>(sql: string, params: readonly unknown[] = [], options?: QueryOptions): Promise<QueryResult<Row>> {
+      const result = await client.query(queryConfig(sql, params, options));
+      return { rows: result.rows as Row[], rowCount: result.rowCount ?? result.rows.length };
+    },
+    async exec(sql: string) {
+      // Without parameters node-postgres uses the simple protocol, which runs several statements.
+      await client.query(sql);
+    },
+  };
+}
+
+/**
+ * A Database over a node-postgres pool. Transactions check out one pool client each; LISTEN runs on
+ * one extra dedicated connection made by `createListenerClient` (see PgListener).
+ */
+export function pgDatabase(pool: Pool, createListenerClient: () => Client): Database {
+  const listener = new PgListener(createListenerClient);
+  let closing: Promise<void> | undefined;
+  return {
+    kind: "postgres",
+    async query<Row>(sql: string, params: readonly unknown[] = [], options?: QueryOptions): Promise<QueryResult<Row>> {
+      const result = await pool.query(queryConfig(sql, params, options));
+      // The pool reached the server: if LISTEN is still waiting out its reconnect backoff, it need not.
+      listener.reconnectSoon();
+      return { rows: result.rows as Row[], rowCount: result.rowCount ?? result.rows.length };
+    },
+    async exec(sql: string) {
+      await pool.query(sql);
+    },
+    async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
+      const client: PoolClient = await pool.connect();
+      let broken: Error | undefined;
+      try {
+        await client.query("begin");
+        const result = await fn(clientQueryable(client));
+        await client.query("commit");
+        return result;
+      } catch (error) {
+        await client.query("rollback").catch((rollbackError: unknown) => {
+          // A connection that cannot even roll back is not fit to go back into the pool.
+          broken = rollbackError instanceof Error ? rollbackError : new Error(String(rollbackError));
+        });
+        throw error;
+      } finally {
+        client.release(broken);
+      }
+    },
+    listen(channel, onPayload, options) {
+      return listener.listen(channel, onPayload, options?.onReconnect, options?.onLost);
+    },
+    async notify(channel, payload) {
+      await pool.query("select pg_notify($1, $2)", [channel, payload]);
+    },
+    close() {
+      closing ??= (async () => {
+        await listener.close();
+        await pool.end();
+      })();
+      return closing;
+    },
+  };
+}
+
+function queryConfig(sql: string, params: readonly unknown[], options: QueryOptions | undefined) {
+  return options?.name ? { name: options.name, text: sql, values: [...params] } : { text: sql, values: [...params] };
+}
