@@ -3,8 +3,9 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     include: ["test/**/*.test.ts", "packages/*/src/**/*.test.ts", "packages/*/test/**/*.test.ts", "examples/*/src/**/*.test.ts", "examples/*/test/**/*.test.ts"],
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    // Generous: suites that spawn servers share two cores; a hung test still fails, just later.
+    testTimeout: 90_000,
+    hookTimeout: 120_000,
     // Integration suites start servers and databases; two cores here, so keep parallelism modest.
     maxWorkers: 2,
   },

@@ -84,12 +84,15 @@ export async function startServerProcess(
   });
   const exited = track(child);
   let stderr = "";
+  // Generous: on a busy 2-core machine an embedded store's start (WASM compile, migrations) can take
+  // tens of seconds while other suites spawn servers too; only a server that never starts waits it out.
+  const startTimeoutMs = options.startTimeoutMs ?? 60_000;
   const url = await new Promise<string>((resolve, reject) => {
     let pending = "";
     const timer = setTimeout(() => {
       child.kill("SIGKILL");
-      reject(new Error(`the server did not start within ${options.startTimeoutMs ?? 20_000} ms:\n${stderr}`));
-    }, options.startTimeoutMs ?? 20_000);
+      reject(new Error(`the server did not start within ${startTimeoutMs} ms:\n${stderr}`));
+    }, startTimeoutMs);
     child.stderr?.setEncoding("utf8");
     child.stderr?.on("data", (chunk: string) => {
       stderr += chunk;

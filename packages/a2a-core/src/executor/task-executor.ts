@@ -49,7 +49,11 @@ export interface TaskExecutionContext {
   message: Message;
   /** Aborted when the task is canceled (or taken from this runner); stop work promptly. */
   signal: AbortSignal;
-  /** Persists and publishes one progress event. Resolves once it is stored. */
+  /**
+   * Persists and publishes one progress event. Resolves once it is stored. Need not be awaited before
+   * the next step: events emitted while the task's previous commit is under way are stored together, in
+   * order, in the next one. Await them all before returning.
+   */
   emit(update: ExecutorUpdate): Promise<void>;
 }
 
