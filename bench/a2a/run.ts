@@ -21,7 +21,8 @@
  * `ours-2x` (two `serve` processes on one PostgreSQL database, the load clients split half/half; tasks/s
  * only, compared with `ours`; not a stream target), `ours-lean` (investigation: ours without the fleet),
  * `ours-otel` (ours with the OpenTelemetry SDK on: a Prometheus reader, every span exported over OTLP
- * to a receiver in the bench process; compare its GetTask and tasks/s with `ours`),
+ * to a receiver in the bench process; compare its GetTask and tasks/s with `ours`), `ours-otel-sampled`
+ * (the same with 10 % of traces sampled, a production setting),
  * `sdk` (bench/a2a/sdk-server.ts with the SDK's default InMemoryTaskStore), `sdk-pg` (the same with the
  * SDK's DatabaseTaskStore on PostgreSQL).
  *
@@ -72,7 +73,16 @@ const { values: args } = parseArgs({
   },
 });
 
-const TARGET_IDS: TargetId[] = ["ours", "ours-embedded", "ours-2x", "ours-lean", "ours-otel", "sdk", "sdk-pg"];
+const TARGET_IDS: TargetId[] = [
+  "ours",
+  "ours-embedded",
+  "ours-2x",
+  "ours-lean",
+  "ours-otel",
+  "ours-otel-sampled",
+  "sdk",
+  "sdk-pg",
+];
 const list = (value: string) =>
   value
     .split(",")

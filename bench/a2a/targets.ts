@@ -22,7 +22,15 @@ import {
 import { type Dialect, oursDialect, sdkDialect } from "./dialects.ts";
 import { inspectorUrl } from "./inspector.ts";
 
-export type TargetId = "ours" | "ours-embedded" | "ours-2x" | "ours-lean" | "ours-otel" | "sdk" | "sdk-pg";
+export type TargetId =
+  | "ours"
+  | "ours-embedded"
+  | "ours-2x"
+  | "ours-lean"
+  | "ours-otel"
+  | "ours-otel-sampled"
+  | "sdk"
+  | "sdk-pg";
 export type ProcessRole = "load" | "streams";
 
 export interface RunningServer {
@@ -87,6 +95,10 @@ const OURS_VARIANTS: Record<Exclude<TargetId, "sdk" | "sdk-pg">, { label: string
   },
   "ours-2x": { label: "ours ×2", store: "two server processes on one PostgreSQL database" },
   "ours-lean": { label: "ours, no fleet", store: "PostgreSQL, the SDK twin's executor instead of the robot fleet" },
+  "ours-otel-sampled": {
+    label: "ours + OpenTelemetry, 10 % of traces",
+    store: "PostgreSQL, as ours + OpenTelemetry but OTEL_TRACES_SAMPLER=parentbased_traceidratio at 0.1",
+  },
   "ours-otel": {
     label: "ours + OpenTelemetry",
     store: "PostgreSQL, OpenTelemetry SDK on: Prometheus reader (METRICS_PORT) and every span exported over OTLP",
@@ -103,7 +115,7 @@ async function ours(id: Exclude<TargetId, "sdk" | "sdk-pg">): Promise<Target> {
   // `ours-otel`: what the instrumentation costs with an SDK registered. Metrics go to a Prometheus reader
   // (not scraped during the load), spans (all sampled) to an OTLP receiver in this process that accepts
   // and discards them, so the server pays for recording, batching and serialising every span.
-  const sink = id === "ours-otel" ? await startOtlpSink() : undefined;
+  const sink = id === "ours-otel" || id === "ours-otel-sampled" ? await startOtlpSink() : undefined;
   try {
     const seeded = await seedWithCli(store.env);
     const env = {
@@ -116,6 +128,9 @@ async function ours(id: Exclude<TargetId, "sdk" | "sdk-pg">): Promise<Target> {
             OTEL_TRACES_EXPORTER: "otlp",
             OTEL_METRICS_EXPORTER: "none",
             OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: `${sink.url}/v1/traces`,
+            ...(id === "ours-otel-sampled"
+              ? { OTEL_TRACES_SAMPLER: "parentbased_traceidratio", OTEL_TRACES_SAMPLER_ARG: "0.1" }
+              : {}),
           }
         : {}),
     };
