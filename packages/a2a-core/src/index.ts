@@ -153,3 +153,5 @@ export type { TaskListCursor, TaskListPage, TaskListQuery } from "./stores/task-
 export { pageOf as pageOfTasks } from "./stores/task-list.js";
 export type { TaskStore } from "./stores/task-store.js";
 export type { NewLease, NewTask, NewTaskEvent, StoredTaskEvent, TaskLease, TaskRecord } from "./stores/types.js";
+// For the companion packages (and any library of yours): the OpenTelemetry API if the application has it.
+export { type OtelApi, otelApi } from "./telemetry/otel-api.js";

@@ -8,7 +8,7 @@ import type {
   SpanOptions,
   Tracer,
 } from "@opentelemetry/api";
-import { type OtelApi, otelApi } from "./otel-api.js";
+import { type OtelApi, otelApi } from "@a2a-partner/a2a-core";
 
 /** Names this package reports under; docs/operations.md lists them for operators. */
 export const STORE_INSTRUMENTATION_SCOPE = "@a2a-partner/postgres-store";
