@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
-import type { EventLog, NewTask, Task, TaskListQuery, TaskStore } from "@a2a-partner/a2a-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import type { EventLog, NewTask, Task, TaskListQuery, TaskStore } from "../../src/index.js";
 
 /** A store implementation under test, with two workspaces it knows. */
 export interface ListTasksTarget {
@@ -8,27 +8,18 @@ export interface ListTasksTarget {
   events: EventLog;
   workspaceA: string;
   workspaceB: string;
-  close(): Promise<void>;
 }
 
 /**
- * ListTasks as every TaskStore must answer it (the in-memory store and the PostgreSQL/PGlite store run
- * the same cases): scope, order, filters and keyset pages.
+ * ListTasks as every TaskStore must answer it (part of the store contract suite, so the in-memory store
+ * and the PostgreSQL/PGlite store run the same cases): scope, order, filters and keyset pages.
  */
-export function defineListTasksSuite(name: string, makeTarget: () => Promise<ListTasksTarget>, skip = false) {
-  describe.skipIf(skip)(`ListTasks: ${name}`, () => {
-    let target: ListTasksTarget;
-    // Each file gets its own hour, so timestamps are strictly increasing and never shared between cases.
+export function defineListTasksCases(current: () => ListTasksTarget) {
+  describe("ListTasks", () => {
+    // Each run gets its own hour, so timestamps are strictly increasing and never shared between cases.
     let tick = 0;
     const base = Date.UTC(2026, 2, 1) + Math.floor(Math.random() * 1000) * 3_600_000;
     const clock = () => new Date(base + tick++ * 1000).toISOString();
-
-    beforeAll(async () => {
-      target = await makeTarget();
-    });
-    afterAll(async () => {
-      await target?.close();
-    });
 
     async function start(workspaceId: string, options: { contextId?: string; at?: string } = {}): Promise<Task> {
       const at = options.at ?? clock();
@@ -48,12 +39,12 @@ export function defineListTasksSuite(name: string, makeTarget: () => Promise<Lis
           metadata: { storeId: "store-001" },
         },
       };
-      return (await target.tasks.create(input)).task;
+      return (await current().tasks.create(input)).task;
     }
 
     async function finish(task: Task, state: "completed" | "canceled" = "completed"): Promise<void> {
       const at = clock();
-      await target.events.append(task.id, {
+      await current().events.append(task.id, {
         event: "finished",
         createdAt: at,
         result: {
@@ -67,28 +58,31 @@ export function defineListTasksSuite(name: string, makeTarget: () => Promise<Lis
     }
 
     const list = (workspaceId: string, query: Partial<TaskListQuery> = {}) =>
-      (target.tasks.list as NonNullable<TaskStore["list"]>).call(target.tasks, workspaceId, { pageSize: 50, ...query });
+      (current().tasks.list as NonNullable<TaskStore["list"]>).call(current().tasks, workspaceId, {
+        pageSize: 50,
+        ...query,
+      });
 
     it("lists only the caller's workspace, newest status first", async () => {
       const contextId = randomUUID();
-      const first = await start(target.workspaceA, { contextId });
-      const second = await start(target.workspaceA, { contextId });
-      const foreign = await start(target.workspaceB, { contextId });
-      const page = await list(target.workspaceA, { contextId });
+      const first = await start(current().workspaceA, { contextId });
+      const second = await start(current().workspaceA, { contextId });
+      const foreign = await start(current().workspaceB, { contextId });
+      const page = await list(current().workspaceA, { contextId });
       expect(page.tasks.map((task) => task.id)).toEqual([second.id, first.id]);
       expect(page.totalSize).toBe(2);
       expect(page.next).toBeUndefined();
-      expect((await list(target.workspaceB, { contextId })).tasks.map((task) => task.id)).toEqual([foreign.id]);
+      expect((await list(current().workspaceB, { contextId })).tasks.map((task) => task.id)).toEqual([foreign.id]);
       // A full snapshot: history and artifacts as stored.
       expect(page.tasks[0]).toMatchObject({ id: second.id, history: [{ role: "user" }], artifacts: [] });
     });
 
     it("moves a task whose status changed to the front", async () => {
       const contextId = randomUUID();
-      const older = await start(target.workspaceA, { contextId });
-      const newer = await start(target.workspaceA, { contextId });
+      const older = await start(current().workspaceA, { contextId });
+      const newer = await start(current().workspaceA, { contextId });
       await finish(older);
-      const page = await list(target.workspaceA, { contextId });
+      const page = await list(current().workspaceA, { contextId });
       expect(page.tasks.map((task) => [task.id, task.status.state])).toEqual([
         [older.id, "completed"],
         [newer.id, "working"],
@@ -97,24 +91,24 @@ export function defineListTasksSuite(name: string, makeTarget: () => Promise<Lis
 
     it("filters by state and by status timestamp (inclusive)", async () => {
       const contextId = randomUUID();
-      const done = await start(target.workspaceA, { contextId });
+      const done = await start(current().workspaceA, { contextId });
       await finish(done, "canceled");
       const since = clock();
-      const later = await start(target.workspaceA, { contextId, at: since });
-      const working = await list(target.workspaceA, { contextId, state: "working" });
+      const later = await start(current().workspaceA, { contextId, at: since });
+      const working = await list(current().workspaceA, { contextId, state: "working" });
       expect(working.tasks.map((task) => task.id)).toEqual([later.id]);
       expect(working.totalSize).toBe(1);
-      const canceled = await list(target.workspaceA, { contextId, state: "canceled" });
+      const canceled = await list(current().workspaceA, { contextId, state: "canceled" });
       expect(canceled.tasks.map((task) => task.id)).toEqual([done.id]);
-      const recent = await list(target.workspaceA, { contextId, statusTimestampAfter: since });
+      const recent = await list(current().workspaceA, { contextId, statusTimestampAfter: since });
       expect(recent.tasks.map((task) => task.id)).toEqual([later.id]);
-      expect((await list(target.workspaceA, { contextId: randomUUID() })).totalSize).toBe(0);
+      expect((await list(current().workspaceA, { contextId: randomUUID() })).totalSize).toBe(0);
     });
 
     it("orders tasks with the same status timestamp by id, descending, and pages through them", async () => {
       const contextId = randomUUID();
       const at = clock();
-      const tied = await Promise.all(Array.from({ length: 3 }, () => start(target.workspaceA, { contextId, at })));
+      const tied = await Promise.all(Array.from({ length: 3 }, () => start(current().workspaceA, { contextId, at })));
       const expected = tied
         .map((task) => task.id)
         .sort()
@@ -122,7 +116,7 @@ export function defineListTasksSuite(name: string, makeTarget: () => Promise<Lis
       const seen: string[] = [];
       let after: TaskListQuery["after"];
       do {
-        const page = await list(target.workspaceA, { contextId, pageSize: 1, ...(after ? { after } : {}) });
+        const page = await list(current().workspaceA, { contextId, pageSize: 1, ...(after ? { after } : {}) });
         seen.push(...page.tasks.map((task) => task.id));
         after = page.next;
       } while (after);
@@ -132,26 +126,26 @@ export function defineListTasksSuite(name: string, makeTarget: () => Promise<Lis
     it("pages by keyset: every task once, and tasks created meanwhile do not shift later pages", async () => {
       const contextId = randomUUID();
       const tasks: Task[] = [];
-      for (let i = 0; i < 5; i++) tasks.push(await start(target.workspaceA, { contextId }));
+      for (let i = 0; i < 5; i++) tasks.push(await start(current().workspaceA, { contextId }));
       const newestFirst = tasks.map((task) => task.id).reverse();
 
-      const first = await list(target.workspaceA, { contextId, pageSize: 2 });
+      const first = await list(current().workspaceA, { contextId, pageSize: 2 });
       expect(first.tasks.map((task) => task.id)).toEqual(newestFirst.slice(0, 2));
       expect(first.totalSize).toBe(5);
       expect(first.next).toBeDefined();
 
       // Two new tasks arrive between pages: they are newer than the cursor, so the next pages go on
       // exactly where the first one stopped (an offset would repeat two tasks).
-      await start(target.workspaceA, { contextId });
-      await start(target.workspaceA, { contextId });
-      const second = await list(target.workspaceA, {
+      await start(current().workspaceA, { contextId });
+      await start(current().workspaceA, { contextId });
+      const second = await list(current().workspaceA, {
         contextId,
         pageSize: 2,
         ...(first.next ? { after: first.next } : {}),
       });
       expect(second.tasks.map((task) => task.id)).toEqual(newestFirst.slice(2, 4));
       expect(second.totalSize).toBe(7);
-      const third = await list(target.workspaceA, {
+      const third = await list(current().workspaceA, {
         contextId,
         pageSize: 2,
         ...(second.next ? { after: second.next } : {}),
@@ -162,11 +156,11 @@ export function defineListTasksSuite(name: string, makeTarget: () => Promise<Lis
 
     it("hands out copies", async () => {
       const contextId = randomUUID();
-      const task = await start(target.workspaceA, { contextId });
-      const page = await list(target.workspaceA, { contextId });
+      const task = await start(current().workspaceA, { contextId });
+      const page = await list(current().workspaceA, { contextId });
       (page.tasks[0] as Task).status.state = "failed";
-      expect((await list(target.workspaceA, { contextId })).tasks[0]?.status.state).toBe("working");
-      expect((await target.tasks.get(target.workspaceA, task.id))?.task.status.state).toBe("working");
+      expect((await list(current().workspaceA, { contextId })).tasks[0]?.status.state).toBe("working");
+      expect((await current().tasks.get(current().workspaceA, task.id))?.task.status.state).toBe("working");
     });
   });
 }
