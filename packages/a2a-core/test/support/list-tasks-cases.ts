@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import type { EventLog, NewTask, Task, TaskListQuery, TaskStore } from "../../src/index.js";
+import type { EventLog, Task, TaskListQuery, TaskStore } from "../../src/index.js";
+import type { StoreFixtures } from "./store-fixtures.js";
 
 /** A store implementation under test, with two workspaces it knows. */
 export interface ListTasksTarget {
@@ -8,6 +9,7 @@ export interface ListTasksTarget {
   events: EventLog;
   workspaceA: string;
   workspaceB: string;
+  fixtures: StoreFixtures;
 }
 
 /**
@@ -16,45 +18,20 @@ export interface ListTasksTarget {
  */
 export function defineListTasksCases(current: () => ListTasksTarget) {
   describe("ListTasks", () => {
-    // Each run gets its own hour, so timestamps are strictly increasing and never shared between cases.
-    let tick = 0;
-    const base = Date.UTC(2026, 2, 1) + Math.floor(Math.random() * 1000) * 3_600_000;
-    const clock = () => new Date(base + tick++ * 1000).toISOString();
+    const clock = () => current().fixtures.clock();
 
     async function start(workspaceId: string, options: { contextId?: string; at?: string } = {}): Promise<Task> {
-      const at = options.at ?? clock();
-      const input: NewTask = {
-        workspaceId,
-        createdAt: at,
-        lease: { owner: "runner-a", durationMs: 3_600_000 },
-        task: {
-          kind: "task",
-          id: randomUUID(),
-          contextId: options.contextId ?? randomUUID(),
-          status: { state: "working", timestamp: at },
-          history: [
-            { kind: "message", role: "user", messageId: randomUUID(), parts: [{ kind: "text", text: "restock" }] },
-          ],
-          artifacts: [],
-          metadata: { storeId: "store-001" },
-        },
+      const { tasks, fixtures } = current();
+      const overrides = {
+        ...(options.contextId ? { contextId: options.contextId } : {}),
+        ...(options.at ? { createdAt: options.at } : {}),
       };
-      return (await current().tasks.create(input)).task;
+      return (await tasks.create(fixtures.newTask(workspaceId, overrides))).task;
     }
 
     async function finish(task: Task, state: "completed" | "canceled" = "completed"): Promise<void> {
-      const at = clock();
-      await current().events.append(task.id, {
-        event: "finished",
-        createdAt: at,
-        result: {
-          kind: "status-update",
-          taskId: task.id,
-          contextId: task.contextId,
-          status: { state, timestamp: at },
-          final: true,
-        },
-      });
+      const { events, fixtures } = current();
+      await events.append(task.id, fixtures.finished(task, state));
     }
 
     const list = (workspaceId: string, query: Partial<TaskListQuery> = {}) =>

@@ -417,7 +417,7 @@ export function defineStoreContractCases(current: () => StoreContractContext): v
   });
 
   defineListTasksCases(() => {
-    const { stores, workspaceA, workspaceB } = current();
-    return { tasks: stores.tasks, events: stores.events, workspaceA, workspaceB };
+    const { stores, workspaceA, workspaceB, fixtures } = current();
+    return { tasks: stores.tasks, events: stores.events, workspaceA, workspaceB, fixtures };
   });
 }

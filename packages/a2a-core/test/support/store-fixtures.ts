@@ -7,7 +7,10 @@ export const HOUR_MS = 3_600_000;
 export interface StoreFixtures {
   /** Strictly increasing timestamps, so "oldest first" orders are predictable. */
   clock: () => string;
-  newTask: (workspaceId: string, overrides?: Partial<Pick<NewTask, "lease" | "createdAt">>) => NewTask;
+  newTask: (
+    workspaceId: string,
+    overrides?: Partial<Pick<NewTask, "lease" | "createdAt">> & { contextId?: string },
+  ) => NewTask;
   update: (task: Task, percent: number) => NewTaskEvent;
   finished: (task: Task, state?: "completed" | "canceled" | "failed") => NewTaskEvent;
 }
@@ -23,7 +26,7 @@ export function storeFixtures(start = Date.UTC(2025, 0, 1)): StoreFixtures {
       task: {
         kind: "task",
         id: randomUUID(),
-        contextId: randomUUID(),
+        contextId: overrides.contextId ?? randomUUID(),
         status: { state: "working", timestamp: createdAt },
         history: [
           {
