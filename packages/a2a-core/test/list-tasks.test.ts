@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ListTasksResult, ListTasksResultV1 } from "../src/schemas/list-tasks.js";
-import { type Harness, harnessPerTest, readFrames, ScriptedExecutor, startParams } from "./helpers.js";
+import { type Harness, harnessPerTest, readFrames, ScriptedExecutor, startParams } from "./support/handler-harness.js";
 
 const harness = harnessPerTest();
 

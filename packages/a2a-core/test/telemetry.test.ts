@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { ERROR_CODES } from "../src/errors.js";
-import { type Harness, harnessPerTest, readFrames, startParams, waitFor } from "./helpers.js";
+import { type Harness, harnessPerTest, readFrames, startParams, waitFor } from "./support/handler-harness.js";
 import { installTestTelemetry } from "./support/telemetry-harness.js";
 
 // Registered before any handler exists, as an application registers its SDK first.

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { Task, TaskStatusUpdateEvent } from "../src/schemas/a2a.js";
 import { ErrorInfoV1, StreamResponseV1, TaskV1 } from "../src/schemas/a2a-v1.js";
-import { type Harness, harnessPerTest, readFrames, startParams } from "./helpers.js";
+import { type Harness, harnessPerTest, readFrames, startParams } from "./support/handler-harness.js";
 
 const harness = harnessPerTest();
 const V1 = { "A2A-Version": "1.0" };
@@ -151,7 +151,7 @@ describe("the v1.0 dialect (A2A-Version: 1.0)", () => {
   });
 
   it("reattaches to a running task in v1.0 shapes, replaying after Last-Event-ID", async () => {
-    const { ScriptedExecutor } = await import("./helpers.js");
+    const { ScriptedExecutor } = await import("./support/handler-harness.js");
     const executor = new ScriptedExecutor(undefined, undefined, true);
     const h = harness(executor);
     const res = await h.call(
