@@ -282,6 +282,13 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHandler {
     const params = parseParams(TaskIdParams, req.params);
     telemetry.taskOf(trace, params.id);
     const record = await findTask(caller, params.id);
+    // A2A v1.0 refuses to subscribe to an ended task; the v0.3 dialect replays task, finished, final.
+    if (dialect.version === "1.0" && isTerminalState(record.task.status.state)) {
+      throw new UnsupportedOperationError(
+        `Task ${params.id} has already ended (${record.task.status.state}); read it with GetTask`,
+        { taskId: params.id, state: record.task.status.state },
+      );
+    }
     return stream(req.id, record, reattachCursor(record, headers), release, dialect, trace);
   }
 
