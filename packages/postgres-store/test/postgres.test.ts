@@ -1,6 +1,5 @@
 import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
-import pg from "pg";
 import { expect, it } from "vitest";
 import { POSTGRES_URL, postgresAvailable } from "../../../test/support/postgres.js";
 import { within } from "../../a2a-core/test/support/store-fixtures.js";
