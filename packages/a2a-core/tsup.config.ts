@@ -1,10 +1,4 @@
 import { defineConfig } from "tsup";
+import { packageBuild } from "../../tsup.base.ts";
 
-export default defineConfig({
-  entry: ["src/index.ts", "src/node.ts"],
-  format: ["esm", "cjs"],
-  dts: true,
-  sourcemap: true,
-  clean: true,
-  target: "node22",
-});
+export default defineConfig({ ...packageBuild, entry: ["src/index.ts", "src/node.ts"] });

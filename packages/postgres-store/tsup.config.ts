@@ -1,12 +1,9 @@
 import { defineConfig } from "tsup";
+import { packageBuild } from "../../tsup.base.ts";
 
 export default defineConfig({
+  ...packageBuild,
   entry: ["src/index.ts"],
-  format: ["esm", "cjs"],
-  dts: true,
-  sourcemap: true,
-  clean: true,
-  target: "node22",
   // The CJS build locates migrations/ through import.meta.url (see src/migrations-dir.ts).
   shims: true,
 });

@@ -1,4 +1,4 @@
-import type { Database } from "@a2a-partner/postgres-store";
+import { type Database, isUuid } from "@a2a-partner/postgres-store";
 import { parseDuration } from "./auth/duration.ts";
 import { type IssuedToken, issueToken } from "./auth/tokens.ts";
 
@@ -111,7 +111,6 @@ export async function listTokens(db: Database, filter: { workspace?: string } = 
   }));
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const HASH_PREFIX = /^[0-9a-f]{8,64}$/i;
 
 /**
@@ -128,7 +127,7 @@ export async function revokeToken(db: Database, ref: string): Promise<{ revoked:
     );
   }
   let id: string;
-  if (UUID.test(trimmed)) {
+  if (isUuid(trimmed)) {
     id = trimmed;
   } else if (HASH_PREFIX.test(trimmed)) {
     const { rows } = await db.query<{ id: string }>(
@@ -147,6 +146,6 @@ export async function revokeToken(db: Database, ref: string): Promise<{ revoked:
   const { rowCount } = await db.query("update api_tokens set revoked_at = now() where id = $1 and revoked_at is null", [
     id,
   ]);
-  if (rowCount === 0) throw new AdminUsageError(`no live token with ${UUID.test(trimmed) ? "id" : "hash"} ${trimmed}`);
+  if (rowCount === 0) throw new AdminUsageError(`no live token with ${isUuid(trimmed) ? "id" : "hash"} ${trimmed}`);
   return { revoked: id };
 }

@@ -18,6 +18,7 @@ import {
 } from "@a2a-partner/a2a-client";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type Backend, createTestDatabase, postgresAvailable, type TestDatabase } from "./support/backends.ts";
+import { serverPerSuite } from "./support/server-per-suite.ts";
 import { startTestServer, type TestServer } from "./support/test-server.ts";
 
 const backends: Backend[] = ["pglite", ...((await postgresAvailable()) ? (["postgres"] as const) : [])];
@@ -470,28 +471,21 @@ describe.each(backends)("A2AClient against the reference server on %s", (backend
 });
 
 describe("the a2a-task CLI against the reference server (PGlite)", () => {
-  let database: TestDatabase;
-  let server: TestServer;
+  const suite = serverPerSuite("pglite");
   const require = createRequire(import.meta.url);
   const manifestPath = require.resolve("@a2a-partner/a2a-client/package.json");
   const manifest = JSON.parse(readFileSync(manifestPath, "utf8")) as { bin: Record<string, string> };
   const cli = join(dirname(manifestPath), manifest.bin["a2a-task"] as string);
-
-  beforeAll(async () => {
-    database = await createTestDatabase("pglite");
-    server = await startTestServer(database.db);
-  });
-  afterAll(async () => {
-    await server?.stop();
-    await database?.drop();
-  });
 
   function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
     return new Promise((resolve) => {
       execFile(
         process.execPath,
         [cli, ...args],
-        { env: { ...process.env, A2A_URL: server.url, A2A_TOKEN: server.seeded.partnerToken }, timeout: 20_000 },
+        {
+          env: { ...process.env, A2A_URL: suite.server.url, A2A_TOKEN: suite.server.seeded.partnerToken },
+          timeout: 20_000,
+        },
         (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
       );
     });
@@ -507,7 +501,7 @@ describe("the a2a-task CLI against the reference server (PGlite)", () => {
     expect(lines[0]).toMatchObject({ type: "task", task: { status: { state: "working" } } });
     expect(lines.at(-1)).toMatchObject({ type: "finished", state: "completed" });
     const taskId = (lines[0] as Extract<TaskStreamEvent, { type: "task" }>).task.id;
-    const { rows } = await database.db.query<{ seq: number }>(
+    const { rows } = await suite.database.db.query<{ seq: number }>(
       "select seq from task_events where task_id = $1 order by seq",
       [taskId],
     );

@@ -7,9 +7,8 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import * as clientPackage from "@a2a-partner/a2a-client";
 import ts from "typescript";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, type TestDatabase } from "./support/backends.ts";
-import { startTestServer, type TestServer } from "./support/test-server.ts";
+import { describe, expect, it } from "vitest";
+import { serverPerSuite } from "./support/server-per-suite.ts";
 
 const require = createRequire(import.meta.url);
 const PLACEHOLDER_URL = '"https://robots.example.com"';
@@ -35,17 +34,7 @@ type AsyncFn = (...args: unknown[]) => Promise<void>;
 const AsyncFunction = Object.getPrototypeOf(async () => {}).constructor as new (...source: string[]) => AsyncFn;
 
 describe("the README examples of A2AClient against the reference server (PGlite)", () => {
-  let database: TestDatabase;
-  let server: TestServer;
-
-  beforeAll(async () => {
-    database = await createTestDatabase("pglite");
-    server = await startTestServer(database.db);
-  });
-  afterAll(async () => {
-    await server?.stop();
-    await database?.drop();
-  });
+  const suite = serverPerSuite("pglite");
 
   it.each(examples)(
     "the example in %s runs as written: it logs the start, robot progress and the outcome",
@@ -59,13 +48,13 @@ describe("the README examples of A2AClient against the reference server (PGlite)
       const exports = clientPackage as Record<string, unknown>;
       for (const name of imported) expect(exports[name], `export ${name}`).toBeDefined();
 
-      const body = source.replace(IMPORT, "").replace(PLACEHOLDER_URL, JSON.stringify(server.url));
+      const body = source.replace(IMPORT, "").replace(PLACEHOLDER_URL, JSON.stringify(suite.server.url));
       const js = ts.transpileModule(body, {
         compilerOptions: { target: ts.ScriptTarget.ES2023, module: ts.ModuleKind.ESNext },
       }).outputText;
       const logs: unknown[][] = [];
       const console = { log: (...args: unknown[]) => logs.push(args) };
-      const process = { env: { A2A_TOKEN: server.seeded.partnerToken } };
+      const process = { env: { A2A_TOKEN: suite.server.seeded.partnerToken } };
       const run = new AsyncFunction(...imported, "console", "process", js);
       await run(...imported.map((name) => exports[name]), console, process);
 
@@ -78,7 +67,9 @@ describe("the README examples of A2AClient against the reference server (PGlite)
       ).toBeGreaterThanOrEqual(3);
       expect(logs.at(-1)).toEqual(["ended", "completed"]);
 
-      const { rows } = await database.db.query<{ state: string }>("select state from tasks where id = $1", [taskId]);
+      const { rows } = await suite.database.db.query<{ state: string }>("select state from tasks where id = $1", [
+        taskId,
+      ]);
       expect(rows[0]?.state).toBe("completed");
     },
   );

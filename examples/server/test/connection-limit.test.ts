@@ -1,5 +1,6 @@
 import { connect, type Socket } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { firstResponseLine } from "../../../packages/a2a-core/test/support/first-response-line.ts";
 import {
   createPgliteStore,
   type ProcessStore,
@@ -37,20 +38,9 @@ describe("MAX_CONNECTIONS=2 on a real server process", () => {
   /** What a GET /healthz on a fresh connection gets: its status line, or "closed" if the server hung up. */
   async function healthOnNewConnection(): Promise<string> {
     const socket = await open();
-    return new Promise((resolve) => {
-      let text = "";
-      socket.setEncoding("utf8");
-      socket.on("data", (chunk) => {
-        text += chunk;
-        if (text.includes("\r\n")) {
-          resolve(text.split("\r\n")[0] as string);
-          socket.destroy();
-        }
-      });
-      socket.on("error", () => resolve("closed"));
-      socket.on("close", () => resolve(text ? (text.split("\r\n")[0] as string) : "closed"));
-      socket.write("GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n");
-    });
+    const line = firstResponseLine(socket, (how, text) => (how === "close" && text ? text : "closed"));
+    socket.write("GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n");
+    return line;
   }
 
   it("closes a third connection at once, and accepts one again when a connection goes", async () => {

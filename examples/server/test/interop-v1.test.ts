@@ -1,37 +1,14 @@
 // The official A2A JS SDK (@a2a-js/sdk 1.3) with its default options, no compatibility layer: it reads
 // the card (asking for A2A-Version: 1.0), picks the v1.0 JSON-RPC interface and speaks v1.0 on every call.
 // docs/interop.md explains what works and what differs.
-import { Role, type SendMessageRequest, type StreamResponse, TaskState } from "@a2a-js/sdk";
-import { type CallInterceptor, ClientFactory, ClientFactoryOptions } from "@a2a-js/sdk/client";
+import { type StreamResponse, TaskState } from "@a2a-js/sdk";
+import { ClientFactory, ClientFactoryOptions } from "@a2a-js/sdk/client";
 import { TaskNotCancelableError, TaskNotFoundError, UnsupportedOperationError } from "@a2a-js/sdk/errors";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { bearerInterceptor, collect, taskStart } from "./support/a2a-sdk.ts";
 import { createTestDatabase, type TestDatabase } from "./support/backends.ts";
 import { startForwarder } from "./support/forwarder.ts";
 import { startTestServer, type TestServer } from "./support/test-server.ts";
-
-function taskStart(text: string, storeId = "store-001"): SendMessageRequest {
-  return {
-    tenant: "",
-    message: {
-      messageId: crypto.randomUUID(),
-      contextId: "",
-      taskId: "",
-      role: Role.ROLE_USER,
-      parts: [{ content: { $case: "text", value: text }, metadata: undefined, filename: "", mediaType: "" }],
-      metadata: undefined,
-      extensions: [],
-      referenceTaskIds: [],
-    },
-    configuration: undefined,
-    metadata: { storeId },
-  };
-}
-
-async function collect(stream: AsyncIterable<StreamResponse>): Promise<StreamResponse[]> {
-  const events: StreamResponse[] = [];
-  for await (const event of stream) events.push(event);
-  return events;
-}
 
 const payloadCase = (event: StreamResponse | undefined) => event?.payload?.$case;
 function taskOf(event: StreamResponse | undefined) {
@@ -84,15 +61,7 @@ describe("the official @a2a-js/sdk client with default options (A2A v1.0) agains
 
   /** ClientFactory's defaults; the only addition is the credential, through the SDK's interceptor seam. */
   async function client() {
-    const bearer: CallInterceptor = {
-      async before(args) {
-        args.options = {
-          ...args.options,
-          serviceParameters: { ...args.options?.serviceParameters, Authorization: `Bearer ${token}` },
-        };
-      },
-      async after() {},
-    };
+    const bearer = bearerInterceptor(token);
     const factory = new ClientFactory(
       ClientFactoryOptions.createFrom(ClientFactoryOptions.default, { clientConfig: { interceptors: [bearer] } }),
     );

@@ -1,9 +1,8 @@
 // The official A2A JS SDK (@a2a-js/sdk 1.3) as a partner would use it against the reference server: its
 // v0.3 JSON-RPC transport (`message/stream`, `tasks/get`, `tasks/cancel`, `tasks/resubscribe`), its agent
 // card resolver and its ClientFactory. docs/interop.md explains what works, what differs, and why.
-import { Role, type SendMessageRequest, type StreamResponse, TaskState } from "@a2a-js/sdk";
+import { type StreamResponse, TaskState } from "@a2a-js/sdk";
 import {
-  type CallInterceptor,
   ClientFactory,
   ClientFactoryOptions,
   createAuthenticatingFetchWithRetry,
@@ -13,34 +12,10 @@ import {
 import { LegacyJsonRpcTransport } from "@a2a-js/sdk/compat/v0_3/client";
 import { TaskNotCancelableError, TaskNotFoundError } from "@a2a-js/sdk/errors";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { bearerInterceptor, collect, taskStart } from "./support/a2a-sdk.ts";
 import { createTestDatabase, type TestDatabase } from "./support/backends.ts";
 import { startForwarder } from "./support/forwarder.ts";
 import { startTestServer, type TestServer } from "./support/test-server.ts";
-
-/** A task start in the SDK's (v1.0, protobuf-shaped) types; its v0.3 transport translates it for the wire. */
-function taskStart(text: string, storeId = "store-001"): SendMessageRequest {
-  return {
-    tenant: "",
-    message: {
-      messageId: crypto.randomUUID(),
-      contextId: "",
-      taskId: "",
-      role: Role.ROLE_USER,
-      parts: [{ content: { $case: "text", value: text }, metadata: undefined, filename: "", mediaType: "" }],
-      metadata: undefined,
-      extensions: [],
-      referenceTaskIds: [],
-    },
-    configuration: undefined,
-    metadata: { storeId },
-  };
-}
-
-async function collect(stream: AsyncIterable<StreamResponse>): Promise<StreamResponse[]> {
-  const events: StreamResponse[] = [];
-  for await (const event of stream) events.push(event);
-  return events;
-}
 
 type Payload = NonNullable<StreamResponse["payload"]>;
 const payloadCase = (event: StreamResponse) => event.payload?.$case;
@@ -219,15 +194,7 @@ describe("the official @a2a-js/sdk client against the reference server (PGlite)"
 
   /** A ClientFactory as the SDK documents it for v0.3 peers; the token comes from a call interceptor. */
   function sdkFactory(cardFetch: typeof fetch = recordingFetch): ClientFactory {
-    const bearer: CallInterceptor = {
-      async before(args) {
-        args.options = {
-          ...args.options,
-          serviceParameters: { ...args.options?.serviceParameters, Authorization: `Bearer ${token}` },
-        };
-      },
-      async after() {},
-    };
+    const bearer = bearerInterceptor(token);
     return new ClientFactory(
       ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
         transports: [new JsonRpcTransportFactory({ legacyCompat: { enabled: true }, fetchImpl: recordingFetch })],

@@ -302,6 +302,14 @@ describe.each(backends)("GET /api/v1/metrics/events/{workspace} on %s", (backend
       expect(res.headers.get("content-type")).toMatch(/^application\/json/);
       expect(res.headers.get("cache-control")).toMatch(/no-store/);
       const { pick, restock } = workflows;
+      // A workflow section's days: the 1st has only pick-and-pack, the 2nd both, in workflow-uuid order.
+      const workflowDays = (firstPick: number, secondPick: number, secondRestock: number) => [
+        { day: "2026-03-01", workflow_uuid: pick, workflow_name: "pick-and-pack", count: firstPick },
+        ...[
+          { day: "2026-03-02", workflow_uuid: pick, workflow_name: "pick-and-pack", count: secondPick },
+          { day: "2026-03-02", workflow_uuid: restock, workflow_name: "restock-shelf", count: secondRestock },
+        ].sort((a, b) => (a.workflow_uuid < b.workflow_uuid ? -1 : 1)),
+      ];
       expect(await res.json()).toEqual({
         workspace_uuid: ids.fixed,
         window: { start: "2026-03-01T00:00:00.000Z", end: "2026-03-03T00:00:00.000Z" },
@@ -317,24 +325,12 @@ describe.each(backends)("GET /api/v1/metrics/events/{workspace} on %s", (backend
         workflow_executions: {
           total: 3,
           by_workflow: { [pick]: { name: "pick-and-pack", count: 2 }, [restock]: { name: "restock-shelf", count: 1 } },
-          by_day: [
-            { day: "2026-03-01", workflow_uuid: pick, workflow_name: "pick-and-pack", count: 1 },
-            ...[
-              { day: "2026-03-02", workflow_uuid: pick, workflow_name: "pick-and-pack", count: 1 },
-              { day: "2026-03-02", workflow_uuid: restock, workflow_name: "restock-shelf", count: 1 },
-            ].sort((a, b) => (a.workflow_uuid < b.workflow_uuid ? -1 : 1)),
-          ],
+          by_day: workflowDays(1, 1, 1),
         },
         workflow_node_executions: {
           total: 7,
           by_workflow: { [pick]: { name: "pick-and-pack", count: 4 }, [restock]: { name: "restock-shelf", count: 3 } },
-          by_day: [
-            { day: "2026-03-01", workflow_uuid: pick, workflow_name: "pick-and-pack", count: 2 },
-            ...[
-              { day: "2026-03-02", workflow_uuid: pick, workflow_name: "pick-and-pack", count: 2 },
-              { day: "2026-03-02", workflow_uuid: restock, workflow_name: "restock-shelf", count: 3 },
-            ].sort((a, b) => (a.workflow_uuid < b.workflow_uuid ? -1 : 1)),
-          ],
+          by_day: workflowDays(2, 2, 3),
         },
         alerts: {
           total: 2,

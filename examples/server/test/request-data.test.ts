@@ -1,8 +1,8 @@
 import { A2A_LIMITS, ERROR_CODES } from "@a2a-partner/a2a-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Backend, createTestDatabase, postgresAvailable, type TestDatabase } from "./support/backends.ts";
+import { describe, expect, it } from "vitest";
+import { type Backend, postgresAvailable } from "./support/backends.ts";
 import { envelope, post, readFrames, startParams } from "./support/rpc.ts";
-import { startTestServer, type TestServer } from "./support/test-server.ts";
+import { serverPerSuite } from "./support/server-per-suite.ts";
 
 const backends: Backend[] = ["pglite", ...((await postgresAvailable()) ? (["postgres"] as const) : [])];
 
@@ -24,20 +24,10 @@ const L = A2A_LIMITS;
 // mistake: -32602 naming the field, HTTP 200 and no Retry-After. Answering 503 told clients to retry a
 // request that can never succeed.
 describe.each(backends)("request data on %s", (backend) => {
-  let database: TestDatabase;
-  let server: TestServer;
-
-  beforeAll(async () => {
-    database = await createTestDatabase(backend);
-    server = await startTestServer(database.db, { rateLimitPerSecond: 0 });
-  });
-  afterAll(async () => {
-    await server?.stop();
-    await database?.drop();
-  });
+  const suite = serverPerSuite(backend, { rateLimitPerSecond: 0 });
 
   async function expectInvalidParams(method: string, params: unknown, field: string, mentions?: string) {
-    const res = await post(server.a2aUrl, envelope(method, params), server.seeded.partnerToken);
+    const res = await post(suite.server.a2aUrl, envelope(method, params), suite.server.seeded.partnerToken);
     const body = await res.json();
     expect({ status: res.status, retryAfter: res.headers.get("retry-after"), code: body.error?.code }).toEqual({
       status: 200,
@@ -83,9 +73,9 @@ describe.each(backends)("request data on %s", (backend) => {
     const text = "Restock aisle 5 🛒";
     const frames = await readFrames(
       await post(
-        server.a2aUrl,
+        suite.server.a2aUrl,
         envelope("SendStreamingMessage", startParams(text, "emoji-🛒")),
-        server.seeded.partnerToken,
+        suite.server.seeded.partnerToken,
       ),
     );
     expect(frames[0]?.result.history[0].parts[0].text).toBe(text);
@@ -188,7 +178,7 @@ describe.each(backends)("request data on %s", (backend) => {
     };
     const body = JSON.stringify(envelope("SendStreamingMessage", params));
     expect(Buffer.byteLength(body)).toBeLessThan(L.maxBodyBytes);
-    const frames = await readFrames(await post(server.a2aUrl, body, server.seeded.partnerToken));
+    const frames = await readFrames(await post(suite.server.a2aUrl, body, suite.server.seeded.partnerToken));
     expect(frames.at(-2)?.event).toBe("finished");
     expect(frames[0]?.result.contextId).toBe(params.message.contextId);
     expect(frames[0]?.result.history[0].parts).toHaveLength(L.parts);
@@ -196,12 +186,12 @@ describe.each(backends)("request data on %s", (backend) => {
 
   it("answers 413 for a body over the documented limit, without reading it", async () => {
     const res = await post(
-      server.a2aUrl,
+      suite.server.a2aUrl,
       envelope(
         "SendStreamingMessage",
         start((p) => Object.assign(p.message, { contextId: "c".repeat(900_000) })),
       ),
-      server.seeded.partnerToken,
+      suite.server.seeded.partnerToken,
     );
     expect(res.status).toBe(413);
     expect((await res.json()).error.message).toContain(String(L.maxBodyBytes));

@@ -10,6 +10,7 @@ import { toNodeHandler } from "../src/node.js";
 import { JsonRpcErrorResponse } from "../src/schemas/jsonrpc.js";
 import { type DecodedSseEvent, decodeSseStream } from "../src/sse/decoder.js";
 import { createInMemoryStores, type InMemoryStores } from "../src/stores/in-memory.js";
+import { firstResponseLine } from "./support/first-response-line.js";
 import { ScriptedExecutor, startParams, TOKENS, waitFor } from "./support/handler-harness.js";
 
 /**
@@ -290,25 +291,13 @@ describe("toNodeHandler over a real socket: HTTP edges", () => {
    */
   function announceLargeBody(r: Running, authorization: string | undefined): Promise<string> {
     const { port } = new URL(r.url);
-    return new Promise((resolve) => {
-      const socket = connect(Number(port), "127.0.0.1", () => {
-        socket.write(
-          `POST /api/v1/a2a HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n` +
-            `${authorization ? `Authorization: ${authorization}\r\n` : ""}Content-Length: 900000\r\n\r\n${" ".repeat(1024)}`,
-        );
-      });
-      let text = "";
-      socket.setEncoding("utf8");
-      socket.on("data", (chunk) => {
-        text += chunk;
-        if (text.includes("\r\n")) {
-          resolve(text.split("\r\n")[0] as string);
-          socket.destroy();
-        }
-      });
-      socket.on("error", () => resolve(`error: ${text}`));
-      socket.on("close", () => resolve(`closed: ${text}`));
+    const socket = connect(Number(port), "127.0.0.1", () => {
+      socket.write(
+        `POST /api/v1/a2a HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n` +
+          `${authorization ? `Authorization: ${authorization}\r\n` : ""}Content-Length: 900000\r\n\r\n${" ".repeat(1024)}`,
+      );
     });
+    return firstResponseLine(socket, (how, text) => `${how === "error" ? "error" : "closed"}: ${text}`);
   }
 
   it("refuses a request without a valid token from its headers, before the body has arrived", async () => {

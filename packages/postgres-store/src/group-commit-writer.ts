@@ -3,8 +3,9 @@ import { checkNumberedAppend, isTerminalState, type NumberedAppend } from "@a2a-
 import type { SpanContext } from "@opentelemetry/api";
 import type { Database } from "./database.js";
 import { isRowError } from "./internal/data-error.js";
-import { isUuid, sqlTimestamp } from "./internal/rows.js";
+import { sqlTimestamp } from "./internal/rows.js";
 import { TASK_EVENTS_CHANNEL } from "./internal/task-events-channel.js";
+import { isUuid } from "./is-uuid.js";
 import { storeTelemetry } from "./telemetry/store-telemetry.js";
 
 /**

@@ -12,6 +12,7 @@ export {
 } from "./data-directory-lock.js";
 export type { Database, Queryable, QueryOptions, QueryResult } from "./database.js";
 export { GroupCommitWriter } from "./group-commit-writer.js";
+export { isUuid } from "./is-uuid.js";
 export { type MigrateOptions, type MigrateResult, migrate } from "./migrate.js";
 export { defaultMigrationsDir } from "./migrations-dir.js";
 export { DEFAULT_PGLITE_DATA_DIR, type OpenDatabaseOptions, openDatabase } from "./open-database.js";

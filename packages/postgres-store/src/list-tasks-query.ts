@@ -1,6 +1,6 @@
 import type { Task, TaskListPage, TaskListQuery } from "@a2a-partner/a2a-core";
 import type { Database } from "./database.js";
-import { isUuid } from "./internal/rows.js";
+import { isUuid } from "./is-uuid.js";
 
 /**
  * ListTasks in SQL: one keyset page over `tasks_list_idx` (workspace, status_at, id), newest status

@@ -10,8 +10,9 @@ import {
 } from "@a2a-partner/a2a-core";
 import type { Database } from "./database.js";
 import { GroupCommitWriter } from "./group-commit-writer.js";
-import { isUuid, sqlTimestamp, TASK_EVENT_COLUMNS, type TaskEventRow, toStoredEvent } from "./internal/rows.js";
+import { sqlTimestamp, TASK_EVENT_COLUMNS, type TaskEventRow, toStoredEvent } from "./internal/rows.js";
 import { parseTaskEventsPayload, TASK_EVENTS_CHANNEL } from "./internal/task-events-channel.js";
+import { isUuid } from "./is-uuid.js";
 import { storeTelemetry } from "./telemetry/store-telemetry.js";
 
 export { TASK_EVENTS_CHANNEL } from "./internal/task-events-channel.js";

@@ -2,7 +2,8 @@ import type { CreateOrGetResult, IdempotencyStore, NewTask, TaskRecord } from "@
 import type { Database } from "./database.js";
 import { asRequestDataError } from "./internal/data-error.js";
 import { startTask } from "./internal/insert-task.js";
-import { isUuid, TASK_COLUMNS, type TaskRow, toTaskRecord } from "./internal/rows.js";
+import { TASK_COLUMNS, type TaskRow, toTaskRecord } from "./internal/rows.js";
+import { isUuid } from "./is-uuid.js";
 
 /** How often a start is asked again when a concurrent start with the same key was not yet visible. */
 const ATTEMPTS = 3;

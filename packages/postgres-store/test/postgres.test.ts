@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
-import pg from "pg";
 import { expect, it } from "vitest";
 import { POSTGRES_URL, postgresAvailable } from "../../../test/support/postgres.js";
+import { within } from "../../a2a-core/test/support/store-fixtures.js";
 import { type Database, openDatabase } from "../src/index.js";
-import { defineStoreSuite, within } from "./support/store-suite.js";
+import { defineStoreSuite } from "./support/store-suite.js";
 
 const url = POSTGRES_URL;
 // In CI the PostgreSQL run is mandatory: an unreachable server fails the suite instead of skipping it.

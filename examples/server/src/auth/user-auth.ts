@@ -1,4 +1,4 @@
-import type { Queryable } from "@a2a-partner/postgres-store";
+import { isUuid, type Queryable } from "@a2a-partner/postgres-store";
 import { bearerToken, resolveToken } from "./tokens.ts";
 
 /**
@@ -50,15 +50,12 @@ export async function authenticateUser(db: Queryable, authorization: string | un
   return { ok: true, userId: resolved.userId, tokenId: resolved.id };
 }
 
-/** PostgreSQL's canonical UUID text, any case. Other spellings it would accept (braces, no hyphens) are slugs. */
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /**
  * How a `{workspace}` path segment is looked up: as a UUID when it parses as one, else as a slug. A
  * segment that merely looks like a UUID (a wrong digit, a wrong length) is a slug.
  */
 export function parseWorkspaceSegment(segment: string): { uuid: string | null; slug: string } {
-  return { uuid: UUID.test(segment) ? segment.toLowerCase() : null, slug: segment };
+  return { uuid: isUuid(segment) ? segment.toLowerCase() : null, slug: segment };
 }
 
 export interface ReadableWorkspace {

@@ -6,6 +6,24 @@ import { pageOf, type TaskListPage, type TaskListQuery } from "./task-list.js";
 import type { TaskStore } from "./task-store.js";
 import type { NewTask, NewTaskEvent, StoredTaskEvent, TaskRecord } from "./types.js";
 
+/** What readAfter returns at most when its caller names no usable limit (as the durable stores do). */
+const DEFAULT_READ_LIMIT = 1000;
+
+/**
+ * A caller's number as a count of rows, read the way a SQL store reads it: whole, never negative, and
+ * `fallback` when it is no finite number (so -1 never means "all but the last", as `slice` would).
+ */
+function asCount(value: number, fallback: number): number {
+  return Number.isFinite(value) ? Math.max(0, Math.floor(value)) : fallback;
+}
+
+/** Oldest first by the instant (not the text: offsets differ), then by id, as the SQL store orders. */
+function byCreation(a: TaskRecord, b: TaskRecord): number {
+  return (
+    Date.parse(a.createdAt) - Date.parse(b.createdAt) || (a.task.id < b.task.id ? -1 : a.task.id > b.task.id ? 1 : 0)
+  );
+}
+
 interface Entry {
   record: TaskRecord;
   events: StoredTaskEvent[];
@@ -68,8 +86,8 @@ export class InMemoryTaskStore implements TaskStore {
     return [...this.entries.values()]
       .map((e) => e.record)
       .filter((r) => !isTerminalState(r.task.status.state) && r.lease && Date.parse(r.lease.expiresAt) < cutoff)
-      .sort((a, b) => a.createdAt.localeCompare(b.createdAt))
-      .slice(0, limit)
+      .sort(byCreation)
+      .slice(0, asCount(limit, 0))
       .map((r) => structuredClone(r));
   }
 
@@ -117,11 +135,12 @@ export class InMemoryEventLog implements EventLog {
     return true;
   }
 
-  async readAfter(taskId: string, afterSeq: number, limit = 1000): Promise<StoredTaskEvent[]> {
+  async readAfter(taskId: string, afterSeq: number, limit = DEFAULT_READ_LIMIT): Promise<StoredTaskEvent[]> {
     const events = this.tasks.entries.get(taskId)?.events ?? [];
+    const after = asCount(afterSeq, 0);
     return events
-      .filter((e) => e.seq > afterSeq)
-      .slice(0, limit)
+      .filter((e) => e.seq > after)
+      .slice(0, asCount(limit, DEFAULT_READ_LIMIT))
       .map((e) => structuredClone(e));
   }
 

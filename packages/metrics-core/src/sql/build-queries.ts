@@ -19,6 +19,8 @@ export interface EventMetricsQueries extends SqlQuery {
   readonly sections: Readonly<Record<MetricsSection, SqlQuery>>;
 }
 
+// The same check as postgres-store's exported isUuid: metrics-core depends on no other package of the
+// workspace (it runs over any Queryable), so it keeps this one line of its own.
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function assertInputs(workspaceUuid: string, window: MetricsWindow): void {

@@ -196,39 +196,31 @@ export async function readRollups(
     const { rows } = await db.query<{ day: string; key: string; count: string }>(sql, [workspaceId]);
     return rows.map((r) => ({ day: r.day, key: r.key, count: Number(r.count) })).sort(byBucketThenKey);
   };
+  // One rollup table per grain: its bucket column, and the text form the expected counts use for it.
+  const grains = {
+    daily: { column: "day", format: "YYYY-MM-DD" },
+    hourly: { column: "hour", format: 'YYYY-MM-DD"T"HH24' },
+  } as const;
   // Sums that are zero are no count at all; negative ones would be a bug and show up as such.
-  const withDeltas = (rollup: string, bucket: string, key: string, raw: string) =>
-    stored
-      ? rollup
-      : `select day, key, sum(count::bigint)::text as count from (
+  const readGrain = (grain: keyof typeof grains, raw: string, key: string) => {
+    const { column, format } = grains[grain];
+    const rollup = `select to_char(${column}, '${format}') as day, ${key}::text as key, count::text as count
+           from metrics_${grain}_${raw} where workspace_id = $1`;
+    return read(
+      stored
+        ? rollup
+        : `select day, key, sum(count::bigint)::text as count from (
            ${rollup}
            union all
-           select ${bucket} as day, ${key}::text as key, count::text as count
+           select to_char(hour_start at time zone 'UTC', '${format}') as day, ${key}::text as key, count::text as count
            from metrics_deltas_${raw} where workspace_id = $1
-         ) parts group by day, key having sum(count::bigint) <> 0`;
+         ) parts group by day, key having sum(count::bigint) <> 0`,
+    );
+  };
   const result = {} as Rollups;
   for (const section of SECTION_NAMES) {
     const [raw, key] = ROLLUP_KEYS[section];
-    result[section] = {
-      daily: await read(
-        withDeltas(
-          `select to_char(day, 'YYYY-MM-DD') as day, ${key}::text as key, count::text as count
-           from metrics_daily_${raw} where workspace_id = $1`,
-          `to_char(hour_start at time zone 'UTC', 'YYYY-MM-DD')`,
-          key,
-          raw,
-        ),
-      ),
-      hourly: await read(
-        withDeltas(
-          `select to_char(hour, 'YYYY-MM-DD"T"HH24') as day, ${key}::text as key, count::text as count
-           from metrics_hourly_${raw} where workspace_id = $1`,
-          `to_char(hour_start at time zone 'UTC', 'YYYY-MM-DD"T"HH24')`,
-          key,
-          raw,
-        ),
-      ),
-    };
+    result[section] = { daily: await readGrain("daily", raw, key), hourly: await readGrain("hourly", raw, key) };
   }
   return result;
 }

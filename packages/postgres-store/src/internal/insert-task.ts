@@ -1,8 +1,9 @@
 import { isTerminalState, type NewTask, type TaskRecord } from "@a2a-partner/a2a-core";
 import type { Queryable } from "../database.js";
-import { asRequestDataError } from "./data-error.js";
-import { isUuid, leaseDuration, sqlTimestamp, TASK_COLUMNS, type TaskRow, toTaskRecord } from "./rows.js";
+import { isUuid } from "../is-uuid.js";
 import { STORE_ATTR, storeTelemetry } from "../telemetry/store-telemetry.js";
+import { asRequestDataError } from "./data-error.js";
+import { leaseDuration, sqlTimestamp, TASK_COLUMNS, type TaskRow, toTaskRecord } from "./rows.js";
 
 /**
  * A task start in one statement (one round trip, its own transaction): the task row and its seq-1

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isUuid, sqlTimestamp, type TaskRow, toTaskRecord } from "./rows.js";
+import { sqlTimestamp, type TaskRow, toTaskRecord } from "./rows.js";
 
 const row = (overrides: Partial<TaskRow> = {}): TaskRow => ({
   id: "7d0f4d3e-1c7a-4a53-9d1e-3f1f2a0c9b11",
@@ -37,22 +37,6 @@ describe("toTaskRecord", () => {
     const record = toTaskRecord(row({ lease_expires_at: null }));
     expect("messageId" in record).toBe(false);
     expect("lease" in record).toBe(false);
-  });
-});
-
-describe("isUuid", () => {
-  it("accepts UUIDs in either case and nothing else", () => {
-    expect(isUuid("7D0F4D3E-1C7A-4A53-9D1E-3F1F2A0C9B11")).toBe(true);
-    for (const bad of [
-      "",
-      "abc",
-      "7d0f4d3e1c7a4a539d1e3f1f2a0c9b11",
-      "7d0f4d3e-1c7a-4a53-9d1e-3f1f2a0c9b11 ",
-      42,
-      null,
-    ]) {
-      expect(isUuid(bad)).toBe(false);
-    }
   });
 });
 

@@ -57,16 +57,6 @@ export function toStoredEvent(row: TaskEventRow): StoredTaskEvent {
   };
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/**
- * Ids are `uuid` columns: a malformed id from a client must read as "no such task", not reach
- * PostgreSQL and fail there.
- */
-export function isUuid(value: unknown): value is string {
-  return typeof value === "string" && UUID.test(value);
-}
-
 /**
  * Timestamps go to SQL as canonical ISO text (so PostgreSQL never guesses at a format); an unparseable
  * one is a caller bug, reported before any SQL runs.

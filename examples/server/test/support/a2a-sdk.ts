@@ -1,0 +1,43 @@
+import { Role, type SendMessageRequest, type StreamResponse } from "@a2a-js/sdk";
+import type { CallInterceptor } from "@a2a-js/sdk/client";
+
+/**
+ * What the interop suites build with the official A2A JS SDK: a task start in its (v1.0,
+ * protobuf-shaped) types, which each transport translates for the wire, and a stream read to its end.
+ */
+export function taskStart(text: string, storeId = "store-001"): SendMessageRequest {
+  return {
+    tenant: "",
+    message: {
+      messageId: crypto.randomUUID(),
+      contextId: "",
+      taskId: "",
+      role: Role.ROLE_USER,
+      parts: [{ content: { $case: "text", value: text }, metadata: undefined, filename: "", mediaType: "" }],
+      metadata: undefined,
+      extensions: [],
+      referenceTaskIds: [],
+    },
+    configuration: undefined,
+    metadata: { storeId },
+  };
+}
+
+export async function collect(stream: AsyncIterable<StreamResponse>): Promise<StreamResponse[]> {
+  const events: StreamResponse[] = [];
+  for await (const event of stream) events.push(event);
+  return events;
+}
+
+/** The credential, added the way the SDK means it to be: through its call-interceptor seam. */
+export function bearerInterceptor(token: string): CallInterceptor {
+  return {
+    async before(args) {
+      args.options = {
+        ...args.options,
+        serviceParameters: { ...args.options?.serviceParameters, Authorization: `Bearer ${token}` },
+      };
+    },
+    async after() {},
+  };
+}

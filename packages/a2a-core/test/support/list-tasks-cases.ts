@@ -1,0 +1,143 @@
+import { randomUUID } from "node:crypto";
+import { describe, expect, it } from "vitest";
+import type { EventLog, Task, TaskListQuery, TaskStore } from "../../src/index.js";
+import type { StoreFixtures } from "./store-fixtures.js";
+
+/** A store implementation under test, with two workspaces it knows. */
+export interface ListTasksTarget {
+  tasks: TaskStore;
+  events: EventLog;
+  workspaceA: string;
+  workspaceB: string;
+  fixtures: StoreFixtures;
+}
+
+/**
+ * ListTasks as every TaskStore must answer it (part of the store contract suite, so the in-memory store
+ * and the PostgreSQL/PGlite store run the same cases): scope, order, filters and keyset pages.
+ */
+export function defineListTasksCases(current: () => ListTasksTarget) {
+  describe("ListTasks", () => {
+    const clock = () => current().fixtures.clock();
+
+    async function start(workspaceId: string, options: { contextId?: string; at?: string } = {}): Promise<Task> {
+      const { tasks, fixtures } = current();
+      const overrides = {
+        ...(options.contextId ? { contextId: options.contextId } : {}),
+        ...(options.at ? { createdAt: options.at } : {}),
+      };
+      return (await tasks.create(fixtures.newTask(workspaceId, overrides))).task;
+    }
+
+    async function finish(task: Task, state: "completed" | "canceled" = "completed"): Promise<void> {
+      const { events, fixtures } = current();
+      await events.append(task.id, fixtures.finished(task, state));
+    }
+
+    const list = (workspaceId: string, query: Partial<TaskListQuery> = {}) =>
+      (current().tasks.list as NonNullable<TaskStore["list"]>).call(current().tasks, workspaceId, {
+        pageSize: 50,
+        ...query,
+      });
+
+    it("lists only the caller's workspace, newest status first", async () => {
+      const contextId = randomUUID();
+      const first = await start(current().workspaceA, { contextId });
+      const second = await start(current().workspaceA, { contextId });
+      const foreign = await start(current().workspaceB, { contextId });
+      const page = await list(current().workspaceA, { contextId });
+      expect(page.tasks.map((task) => task.id)).toEqual([second.id, first.id]);
+      expect(page.totalSize).toBe(2);
+      expect(page.next).toBeUndefined();
+      expect((await list(current().workspaceB, { contextId })).tasks.map((task) => task.id)).toEqual([foreign.id]);
+      // A full snapshot: history and artifacts as stored.
+      expect(page.tasks[0]).toMatchObject({ id: second.id, history: [{ role: "user" }], artifacts: [] });
+    });
+
+    it("moves a task whose status changed to the front", async () => {
+      const contextId = randomUUID();
+      const older = await start(current().workspaceA, { contextId });
+      const newer = await start(current().workspaceA, { contextId });
+      await finish(older);
+      const page = await list(current().workspaceA, { contextId });
+      expect(page.tasks.map((task) => [task.id, task.status.state])).toEqual([
+        [older.id, "completed"],
+        [newer.id, "working"],
+      ]);
+    });
+
+    it("filters by state and by status timestamp (inclusive)", async () => {
+      const contextId = randomUUID();
+      const done = await start(current().workspaceA, { contextId });
+      await finish(done, "canceled");
+      const since = clock();
+      const later = await start(current().workspaceA, { contextId, at: since });
+      const working = await list(current().workspaceA, { contextId, state: "working" });
+      expect(working.tasks.map((task) => task.id)).toEqual([later.id]);
+      expect(working.totalSize).toBe(1);
+      const canceled = await list(current().workspaceA, { contextId, state: "canceled" });
+      expect(canceled.tasks.map((task) => task.id)).toEqual([done.id]);
+      const recent = await list(current().workspaceA, { contextId, statusTimestampAfter: since });
+      expect(recent.tasks.map((task) => task.id)).toEqual([later.id]);
+      expect((await list(current().workspaceA, { contextId: randomUUID() })).totalSize).toBe(0);
+    });
+
+    it("orders tasks with the same status timestamp by id, descending, and pages through them", async () => {
+      const contextId = randomUUID();
+      const at = clock();
+      const tied = await Promise.all(Array.from({ length: 3 }, () => start(current().workspaceA, { contextId, at })));
+      const expected = tied
+        .map((task) => task.id)
+        .sort()
+        .reverse();
+      const seen: string[] = [];
+      let after: TaskListQuery["after"];
+      do {
+        const page = await list(current().workspaceA, { contextId, pageSize: 1, ...(after ? { after } : {}) });
+        seen.push(...page.tasks.map((task) => task.id));
+        after = page.next;
+      } while (after);
+      expect(seen).toEqual(expected);
+    });
+
+    it("pages by keyset: every task once, and tasks created meanwhile do not shift later pages", async () => {
+      const contextId = randomUUID();
+      const tasks: Task[] = [];
+      for (let i = 0; i < 5; i++) tasks.push(await start(current().workspaceA, { contextId }));
+      const newestFirst = tasks.map((task) => task.id).reverse();
+
+      const first = await list(current().workspaceA, { contextId, pageSize: 2 });
+      expect(first.tasks.map((task) => task.id)).toEqual(newestFirst.slice(0, 2));
+      expect(first.totalSize).toBe(5);
+      expect(first.next).toBeDefined();
+
+      // Two new tasks arrive between pages: they are newer than the cursor, so the next pages go on
+      // exactly where the first one stopped (an offset would repeat two tasks).
+      await start(current().workspaceA, { contextId });
+      await start(current().workspaceA, { contextId });
+      const second = await list(current().workspaceA, {
+        contextId,
+        pageSize: 2,
+        ...(first.next ? { after: first.next } : {}),
+      });
+      expect(second.tasks.map((task) => task.id)).toEqual(newestFirst.slice(2, 4));
+      expect(second.totalSize).toBe(7);
+      const third = await list(current().workspaceA, {
+        contextId,
+        pageSize: 2,
+        ...(second.next ? { after: second.next } : {}),
+      });
+      expect(third.tasks.map((task) => task.id)).toEqual(newestFirst.slice(4));
+      expect(third.next).toBeUndefined();
+    });
+
+    it("hands out copies", async () => {
+      const contextId = randomUUID();
+      const task = await start(current().workspaceA, { contextId });
+      const page = await list(current().workspaceA, { contextId });
+      (page.tasks[0] as Task).status.state = "failed";
+      expect((await list(current().workspaceA, { contextId })).tasks[0]?.status.state).toBe("working");
+      expect((await current().tasks.get(current().workspaceA, task.id))?.task.status.state).toBe("working");
+    });
+  });
+}

@@ -1,0 +1,101 @@
+import { randomUUID } from "node:crypto";
+import type { NewTask, NewTaskEvent, Task } from "../../src/index.js";
+
+export const HOUR_MS = 3_600_000;
+
+/** Builds the inputs the store suites write: tasks, progress updates and endings, on a clock of its own. */
+export interface StoreFixtures {
+  /** Strictly increasing timestamps, so "oldest first" orders are predictable. */
+  clock: () => string;
+  newTask: (
+    workspaceId: string,
+    overrides?: Partial<Pick<NewTask, "lease" | "createdAt">> & { contextId?: string },
+  ) => NewTask;
+  update: (task: Task, percent: number) => NewTaskEvent;
+  finished: (task: Task, state?: "completed" | "canceled" | "failed") => NewTaskEvent;
+}
+
+export function storeFixtures(start = Date.UTC(2025, 0, 1)): StoreFixtures {
+  let tick = 0;
+  const clock = () => new Date(start + tick++ * 1000).toISOString();
+
+  const newTask: StoreFixtures["newTask"] = (workspaceId, overrides = {}) => {
+    const createdAt = overrides.createdAt ?? clock();
+    return {
+      workspaceId,
+      task: {
+        kind: "task",
+        id: randomUUID(),
+        contextId: overrides.contextId ?? randomUUID(),
+        status: { state: "working", timestamp: createdAt },
+        history: [
+          {
+            kind: "message",
+            role: "user",
+            messageId: randomUUID(),
+            parts: [{ kind: "text", text: "restock aisle 4" }],
+          },
+        ],
+        artifacts: [],
+        metadata: { storeId: "store-001" },
+      },
+      lease: overrides.lease ?? { owner: "runner-a", durationMs: HOUR_MS },
+      createdAt,
+    };
+  };
+
+  const update: StoreFixtures["update"] = (task, percent) => {
+    const at = clock();
+    return {
+      event: "update",
+      createdAt: at,
+      result: {
+        kind: "status-update",
+        taskId: task.id,
+        contextId: task.contextId,
+        status: { state: "working", timestamp: at },
+        final: false,
+        metadata: { robot: "robot-1", percent },
+      },
+    };
+  };
+
+  const finished: StoreFixtures["finished"] = (task, state = "completed") => {
+    const at = clock();
+    return {
+      event: "finished",
+      createdAt: at,
+      result: {
+        kind: "status-update",
+        taskId: task.id,
+        contextId: task.contextId,
+        status: {
+          state,
+          timestamp: at,
+          message: { kind: "message", role: "agent", messageId: randomUUID(), parts: [{ kind: "text", text: state }] },
+        },
+        final: true,
+      },
+    };
+  };
+
+  return { clock, newTask, update, finished };
+}
+
+/** Resolves with `promise`, or fails the test if it takes longer than `ms`. */
+export async function within<T>(ms: number, promise: Promise<T>): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`still pending after ${ms} ms`)), ms);
+  });
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+export function must<T>(value: T | undefined): T {
+  if (value === undefined) throw new Error("expected a value");
+  return value;
+}
