@@ -327,8 +327,6 @@ export class A2AClient {
     const o = this.#options;
     return {
       transport: this.#transport,
-      // Read when the stream starts, so a discovery that ran first has chosen the dialect.
-      dialect: this.#dialect,
       maxResumeAttempts: nonNegativeInt(o.maxResumeAttempts, CLIENT_DEFAULTS.maxResumeAttempts),
       idleTimeoutMs: o.streamIdleTimeoutMs ?? CLIENT_DEFAULTS.streamIdleTimeoutMs,
       ...(o.maxEventBytes !== undefined ? { maxEventBytes: o.maxEventBytes } : {}),

@@ -52,6 +52,8 @@ interface HttpRequest {
 export interface OpenStream {
   body: ReadableStream<Uint8Array>;
   attempt: Attempt;
+  /** The dialect the request was sent in, and so the one its frames are read in. */
+  dialect: WireDialect;
 }
 
 /**
@@ -99,7 +101,7 @@ export class Transport {
       const type = response.headers.get("content-type") ?? "";
       if (/^text\/event-stream\b/i.test(type) && response.body) {
         attempt.clearTimer();
-        return { body: response.body, attempt };
+        return { body: response.body, attempt, dialect: dialectOf(request) };
       }
       try {
         // Errors before a stream starts come as a plain JSON-RPC response (docs/contract.md, Events).

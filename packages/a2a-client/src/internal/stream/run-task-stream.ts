@@ -1,7 +1,6 @@
 import { type DecodedSseEvent, decodeSseStream, isSseDecodeError } from "@a2a-partner/a2a-core";
 import { A2AHttpError, APIConnectionError, InvalidResponseError } from "../../errors.js";
 import { parseFrame, seqOf, type TaskStreamEvent } from "../../stream/events.js";
-import type { WireDialect } from "../dialect/wire-dialect.js";
 import type { OpenStream, Transport } from "../http/transport.js";
 import { EventCursor } from "./cursor.js";
 
@@ -24,8 +23,6 @@ export interface RunTaskStreamOptions {
   maxResumeAttempts: number;
   idleTimeoutMs: number;
   maxEventBytes?: number;
-  /** How frames' results are read (v0.3 by default); the event names and ids are the same in both. */
-  dialect?: WireDialect;
   signal: AbortSignal;
   /** Every event read; `fresh` is false for replays the caller already saw (they must not be shown again). */
   onEvent(event: TaskStreamEvent, fresh: boolean): void;
@@ -56,7 +53,7 @@ export async function runTaskStream(options: RunTaskStreamOptions): Promise<void
     try {
       const opened = await connect();
       connects++;
-      const { body, attempt } = opened;
+      const { body, attempt, dialect } = opened;
       try {
         attempt.startTimer(options.idleTimeoutMs, "idle");
         // Any byte, keep-alive comments included, proves the connection alive.
@@ -71,7 +68,8 @@ export async function runTaskStream(options: RunTaskStreamOptions): Promise<void
         const frames = decode(watched, { signal: attempt.signal, ...maxBytes(options.maxEventBytes) });
         try {
           for await (const raw of frames) {
-            const event = parseFrame(raw, options.dialect);
+            // Each connection is read in the dialect it was opened in; event names and ids are the same in both.
+            const event = parseFrame(raw, dialect);
             if (event.type === "skip") continue;
             if (event.type === "task") taskId ??= event.task.id;
             const fresh = cursor.admit(event.eventId);
