@@ -51,6 +51,7 @@ export interface GetTaskOptions extends RequestOptions {
   historyLength?: number;
 }
 
+/** The filters and page of `listTasks`; every one is optional (docs: the README, "Listing tasks"). */
 export interface ListTasksOptions extends RequestOptions {
   /** Only the tasks of this context. */
   contextId?: string;

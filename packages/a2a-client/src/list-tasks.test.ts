@@ -77,7 +77,8 @@ describe("listAllTasks", () => {
     const pages = [page(["a", "b"], "p2", 5), page(["c", "d"], "p3", 5), page(["e"], "", 5)];
     const seen = script((n) => jsonRpcResultResponse(pages[n]));
     const ids: string[] = [];
-    for await (const listed of testClient().client.listAllTasks({ pageSize: 2, status: "working" })) ids.push(listed.id);
+    for await (const listed of testClient().client.listAllTasks({ pageSize: 2, status: "working" }))
+      ids.push(listed.id);
     expect(ids).toEqual(["a", "b", "c", "d", "e"]);
     expect(seen.map((r) => r.params.pageToken)).toEqual([undefined, "p2", "p3"]);
     expect(seen.every((r) => r.params.pageSize === 2 && r.params.status === "working")).toBe(true);

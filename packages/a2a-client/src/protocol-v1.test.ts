@@ -106,7 +106,8 @@ describe("v1.0 requests and results", () => {
 
     expect(seen[0]?.headers.get("a2a-version")).toBe("1.0");
     expect(seen[0]?.params.message).toMatchObject({ role: "ROLE_USER", parts: [{ text: "Restock aisle 5" }] });
-    expect((seen[0]?.params.message as { parts: object[] }).parts[0]).not.toHaveProperty("kind");
+    const sent = seen[0]?.params.message as { parts: object[] };
+    expect(sent.parts[0]).not.toHaveProperty("kind");
     expect(seen[0]?.params.metadata).toEqual({ storeId: "store-001" });
     expect(events).toEqual([
       { type: "task", eventId: "1", task: task("task-1") },
@@ -164,7 +165,9 @@ describe("v1.0 requests and results", () => {
     expect((error as TaskNotCancelableError).data).toEqual({ state: "completed" });
 
     script(() =>
-      v1Error(-32602, "Invalid params", { issues: [{ field: "params.pageSize", message: "must be between 1 and 100" }] }),
+      v1Error(-32602, "Invalid params", {
+        issues: [{ field: "params.pageSize", message: "must be between 1 and 100" }],
+      }),
     );
     await expect(client.listTasks({ contextId: "c" })).rejects.toMatchObject({
       constructor: InvalidParamsError,

@@ -170,6 +170,7 @@ export function fromV1MessageResult(message: MessageV1): Message {
   };
 }
 
+/** A checked v1.0 status → the v0.3 status; the inverse of `toV1Status`. */
 export function fromV1Status(status: TaskStatusV1): TaskStatus {
   return {
     state: STATE_FROM_V1.get(status.state) as TaskState,
@@ -304,7 +305,10 @@ export function fromV1Error(error: JsonRpcErrorObject): JsonRpcErrorObject {
   for (const detail of error.data.filter(isRecord)) {
     if (detail["@type"] === "type.googleapis.com/google.rpc.ErrorInfo" && isRecord(detail.metadata)) {
       Object.assign(data, detail.metadata);
-    } else if (detail["@type"] === "type.googleapis.com/google.rpc.BadRequest" && Array.isArray(detail.fieldViolations)) {
+    } else if (
+      detail["@type"] === "type.googleapis.com/google.rpc.BadRequest" &&
+      Array.isArray(detail.fieldViolations)
+    ) {
       data.issues = detail.fieldViolations
         .filter(isRecord)
         .map((violation) => ({ field: String(violation.field), message: String(violation.description) }));

@@ -6,13 +6,13 @@ import {
   fromV1Task,
   type JsonRpcErrorObject,
   ListTasksResultV1,
+  type Message,
   type MethodName,
   StreamResponseV1,
   TASK_STATE_V1,
   type TaskState,
   TaskV1,
   toV1Message,
-  type Message,
 } from "@a2a-partner/a2a-core";
 import { InvalidResponseError } from "../../errors.js";
 
