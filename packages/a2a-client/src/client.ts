@@ -205,14 +205,17 @@ export class A2AClient {
     if (historyLength !== undefined && !(Number.isInteger(historyLength) && historyLength >= 0)) {
       throw new TypeError("historyLength must be a non-negative integer");
     }
+    const endpoint = await this.#resolveEndpoint(options.signal);
+    // The answer is read in the dialect the request went out in, whatever a concurrent discover() decides.
+    const dialect = this.#dialect;
     const result = await this.#transport.call({
-      endpoint: await this.#resolveEndpoint(options.signal),
+      endpoint,
       method: "GetTask",
       params: historyLength === undefined ? { id: taskId } : { id: taskId, historyLength },
-      dialect: this.#dialect,
+      dialect,
       ...requestOptions(options),
     });
-    return parseTask(this.#dialect.task(result));
+    return parseTask(dialect.task(result));
   }
 
   /**
@@ -262,15 +265,17 @@ export class A2AClient {
     requireString(taskId, "taskId");
     const stats: CallStats = { attempts: 0 };
     try {
+      const endpoint = await this.#resolveEndpoint(options.signal);
+      const dialect = this.#dialect;
       const result = await this.#transport.call({
-        endpoint: await this.#resolveEndpoint(options.signal),
+        endpoint,
         method: "CancelTask",
         params: { id: taskId },
         stats,
-        dialect: this.#dialect,
+        dialect,
         ...requestOptions(options),
       });
-      return parseTask(this.#dialect.task(result));
+      return parseTask(dialect.task(result));
     } catch (error) {
       const state = (error as TaskNotCancelableError).data as { state?: unknown } | undefined;
       if (error instanceof TaskNotCancelableError && stats.attempts > 1 && state?.state === "canceled") {
