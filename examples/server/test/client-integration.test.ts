@@ -40,6 +40,8 @@ interface SeenRequest {
   /** `SendStreamingMessage@0`: the JSON-RPC method and the Last-Event-ID header (`-` when absent). */
   call: string;
   authorization: boolean;
+  /** The `A2A-Version` header (`-` when absent). */
+  version: string;
 }
 
 /** A TCP proxy in front of the server that cuts chosen connections and records the requests it forwards. */
@@ -190,7 +192,8 @@ class RequestSniffer {
         // not a JSON-RPC call (the agent card)
       }
       const lastEventId = /\r\nlast-event-id:\s*(\S+)/i.exec(head)?.[1] ?? "-";
-      this.onRequest({ call: `${method}@${lastEventId}`, authorization: /\r\nauthorization:/i.test(head) });
+      const version = /\r\na2a-version:\s*(\S+)/i.exec(head)?.[1] ?? "-";
+      this.onRequest({ call: `${method}@${lastEventId}`, authorization: /\r\nauthorization:/i.test(head), version });
     }
   }
 }
@@ -452,6 +455,55 @@ describe.each(backends)("A2AClient against the reference server on %s", (backend
     expect(proxy.requests.filter((r) => r.call.startsWith("SendStreamingMessage")).every((r) => r.authorization)).toBe(
       true,
     );
+  });
+
+  it("speaks v1.0 once the card offers it: the same events, resumed after a cut with Last-Event-ID", async () => {
+    const c = client();
+    await c.discover();
+    expect(c.protocolVersion).toBe("1.0");
+    proxy.reset((n) => (n === 0 ? { frames: 3, bytes: 9 } : undefined));
+    const { taskId, events } = await finishedTask(c);
+
+    expect(proxy.cuts).toEqual([0]);
+    const calls = proxy.requests.map((r) => r.call);
+    expect(calls[0]).toBe("SendStreamingMessage@-");
+    expect(calls[1]).toMatch(/^SubscribeToTask@[1-9]\d*$/);
+    expect(proxy.requests.every((r) => r.version === "1.0")).toBe(true);
+    // Read from v1.0 payloads (TASK_STATE_*, parts without kind), yet the same typed events, each once.
+    expect(events.map((e) => e.eventId)).toEqual(await eventLog(taskId));
+    expect(events[0]).toMatchObject({ type: "task", task: { kind: "task", id: taskId, status: { state: "working" } } });
+    expect(events.at(-1)).toMatchObject({ type: "finished", state: "completed", update: { kind: "status-update" } });
+    const task = await c.getTask(taskId);
+    expect(task.status.state).toBe("completed");
+    expect(task.history[0]?.parts[0]).toEqual({ kind: "text", text: "Restock aisle 5" });
+    await expect(c.cancelTask(taskId)).rejects.toMatchObject({
+      constructor: TaskNotCancelableError,
+      data: { state: "completed" },
+    });
+    await expect(c.getTask("no-such-task")).rejects.toBeInstanceOf(TaskNotFoundError);
+  });
+
+  it.each(["0.3", "1.0"] as const)("lists the caller's tasks page by page in v%s", async (protocolVersion) => {
+    const since = new Date();
+    const c = client({ protocolVersion });
+    const created: string[] = [];
+    for (let i = 0; i < 3; i++) created.push((await finishedTask(c)).taskId);
+
+    const first = await c.listTasks({ statusTimestampAfter: since, pageSize: 2, historyLength: 0 });
+    expect(first).toMatchObject({ pageSize: 2, totalSize: 3 });
+    expect(first.nextPageToken).not.toBe("");
+    expect(first.tasks[0]).toMatchObject({ kind: "task", status: { state: "completed" }, history: [] });
+    expect(first.tasks[0]).not.toHaveProperty("artifacts");
+
+    const all: string[] = [];
+    for await (const listed of c.listAllTasks({ statusTimestampAfter: since, pageSize: 2, status: "completed" })) {
+      all.push(listed.id);
+    }
+    expect([...all].sort()).toEqual([...created].sort());
+    const versions = proxy.requests.filter((r) => r.call.startsWith("ListTasks")).map((r) => r.version);
+    expect(versions).toEqual(Array(3).fill(protocolVersion === "1.0" ? "1.0" : "-"));
+
+    await expect(c.listTasks({ pageToken: "not-a-token-of-this-server" })).rejects.toBeInstanceOf(InvalidParamsError);
   });
 
   it('speaks the slash method names with methodNames: "alias"', async () => {

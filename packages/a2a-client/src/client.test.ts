@@ -395,7 +395,7 @@ describe("discovery", () => {
     server.use(
       http.get(`${BASE_URL}/.well-known/agent-card.json`, ({ request }) => {
         cardAuth = request.headers.get("authorization");
-        return Response.json(agentCard(other, "1.0"));
+        return Response.json(agentCard(other));
       }),
       http.post(other, () => sseResponse(taskFrames())),
     );
@@ -412,7 +412,7 @@ describe("discovery", () => {
     server.use(
       http.get("http://cards.test/agent.json", () => {
         cardReads++;
-        return Response.json(agentCard(ENDPOINT, "1.0"));
+        return Response.json(agentCard(ENDPOINT));
       }),
     );
     script(

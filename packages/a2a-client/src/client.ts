@@ -1,13 +1,18 @@
 import {
   A2A_LIMITS,
   type AgentCard,
+  LIST_TASKS_PAGE_SIZE,
+  type ListedTask,
+  ListTasksResult,
   type Message,
   type Part,
   Task,
   TaskNotCancelableError,
+  type TaskState,
 } from "@a2a-partner/a2a-core";
 import { agentCardUrlFromBaseUrl, endpointFromAgentCard, endpointFromBaseUrl, parseUrl } from "./discovery.js";
 import { InvalidResponseError } from "./errors.js";
+import { versionOfferedBy, type WireDialect, wireDialect } from "./internal/dialect/wire-dialect.js";
 import { assertEndpointAllowed } from "./internal/endpoint-origin.js";
 import { type CallStats, Transport } from "./internal/http/transport.js";
 import { runTaskStream, type StreamConnector } from "./internal/stream/run-task-stream.js";
@@ -46,6 +51,27 @@ export interface GetTaskOptions extends RequestOptions {
   historyLength?: number;
 }
 
+/** The filters and page of `listTasks`; every one is optional (docs: the README, "Listing tasks"). */
+export interface ListTasksOptions extends RequestOptions {
+  /** Only the tasks of this context. */
+  contextId?: string;
+  /** Only the tasks in this state. */
+  status?: TaskState;
+  /** Only the tasks whose status changed at or after this instant (an ISO-8601 string with offset, or a Date). */
+  statusTimestampAfter?: string | Date;
+  /** Tasks per page, 1–100; the server's default is 50. */
+  pageSize?: number;
+  /** The `nextPageToken` of the previous page. */
+  pageToken?: string;
+  /** How many of the most recent history messages each task carries; 0 returns none. Default: all. */
+  historyLength?: number;
+  /** Whether each task carries its artifacts (default false: `artifacts` is left out). */
+  includeArtifacts?: boolean;
+}
+
+/** One page of tasks: pass `nextPageToken` as `pageToken` for the next one; it is "" on the last page. */
+export type ListTasksPage = ListTasksResult;
+
 /**
  * Client of the A2A partner-task endpoint.
  *
@@ -60,6 +86,7 @@ export class A2AClient {
   readonly #transport: Transport;
   readonly #cardUrl: string;
   #endpoint: string | undefined;
+  #dialect: WireDialect;
   #discovery: Promise<string> | undefined;
 
   constructor(options: A2AClientOptions) {
@@ -72,6 +99,19 @@ export class A2AClient {
     this.#cardUrl = options.agentCardUrl
       ? parseUrl(options.agentCardUrl, "agentCardUrl").toString()
       : agentCardUrlFromBaseUrl(options.baseUrl as string);
+    const forced = options.protocolVersion;
+    if (forced !== undefined && forced !== "auto" && forced !== "0.3" && forced !== "1.0") {
+      throw new TypeError('protocolVersion must be "auto", "0.3" or "1.0"');
+    }
+    this.#dialect = wireDialect(forced === "1.0" ? "1.0" : "0.3");
+  }
+
+  /**
+   * The A2A version the client speaks: "1.0" when forced, or after `discover()` found the endpoint offered
+   * with protocolVersion 1.0 in the card's `supportedInterfaces`; "0.3" otherwise.
+   */
+  get protocolVersion(): "0.3" | "1.0" {
+    return this.#dialect.version;
   }
 
   /** The JSON-RPC endpoint in use; undefined until discovery when only `agentCardUrl` was given. */
@@ -94,6 +134,10 @@ export class A2AClient {
       ...(this.#options.allowInsecureEndpoint ? { allowInsecure: true } : {}),
     });
     this.#endpoint = endpoint;
+    const forced = this.#options.protocolVersion;
+    if (forced === undefined || forced === "auto") {
+      this.#dialect = wireDialect(versionOfferedBy(card, endpoint, this.#cardUrl));
+    }
     return card;
   }
 
@@ -112,7 +156,8 @@ export class A2AClient {
         this.#transport.openStream({
           endpoint: await this.#resolveEndpoint(signal),
           method: "SendStreamingMessage",
-          params,
+          params: this.#dialect.params("SendStreamingMessage", params),
+          dialect: this.#dialect,
           ...(retry ? { headers: { "last-event-id": "0" } } : {}),
           retryHeaders: { "last-event-id": "0" },
           signal,
@@ -160,13 +205,55 @@ export class A2AClient {
     if (historyLength !== undefined && !(Number.isInteger(historyLength) && historyLength >= 0)) {
       throw new TypeError("historyLength must be a non-negative integer");
     }
+    const endpoint = await this.#resolveEndpoint(options.signal);
+    // The answer is read in the dialect the request went out in, whatever a concurrent discover() decides.
+    const dialect = this.#dialect;
     const result = await this.#transport.call({
-      endpoint: await this.#resolveEndpoint(options.signal),
+      endpoint,
       method: "GetTask",
       params: historyLength === undefined ? { id: taskId } : { id: taskId, historyLength },
+      dialect,
       ...requestOptions(options),
     });
-    return parseTask(result);
+    return parseTask(dialect.task(result));
+  }
+
+  /**
+   * One page of the caller's tasks, newest status change first, with the filters given. A read: retried
+   * like getTask. Errors are the same typed ones (an unknown `pageToken` is an InvalidParamsError).
+   */
+  async listTasks(options: ListTasksOptions = {}): Promise<ListTasksPage> {
+    const params = listTasksParams(options);
+    const endpoint = await this.#resolveEndpoint(options.signal);
+    const dialect = this.#dialect;
+    const result = await this.#transport.call({
+      endpoint,
+      method: "ListTasks",
+      params: dialect.params("ListTasks", params),
+      dialect,
+      ...requestOptions(options),
+    });
+    const parsed = ListTasksResult.safeParse(dialect.list(result));
+    if (!parsed.success) throw new InvalidResponseError("The server's result is not a ListTasks page");
+    return parsed.data;
+  }
+
+  /**
+   * Every task matching the filters, page after page (`pageSize` per request), as one async iteration.
+   * Stops after the page whose `nextPageToken` is "". Breaking out of the loop requests no further page.
+   */
+  async *listAllTasks(options: Omit<ListTasksOptions, "pageToken"> = {}): AsyncGenerator<ListedTask, void, undefined> {
+    let pageToken: string | undefined;
+    for (;;) {
+      const page = await this.listTasks({ ...options, ...(pageToken ? { pageToken } : {}) });
+      yield* page.tasks;
+      if (page.nextPageToken === "") return;
+      // A server that hands back the token it was given would make this loop forever.
+      if (page.nextPageToken === pageToken) {
+        throw new InvalidResponseError("The server returned the same nextPageToken twice");
+      }
+      pageToken = page.nextPageToken;
+    }
   }
 
   /**
@@ -178,14 +265,17 @@ export class A2AClient {
     requireString(taskId, "taskId");
     const stats: CallStats = { attempts: 0 };
     try {
+      const endpoint = await this.#resolveEndpoint(options.signal);
+      const dialect = this.#dialect;
       const result = await this.#transport.call({
-        endpoint: await this.#resolveEndpoint(options.signal),
+        endpoint,
         method: "CancelTask",
         params: { id: taskId },
         stats,
+        dialect,
         ...requestOptions(options),
       });
-      return parseTask(result);
+      return parseTask(dialect.task(result));
     } catch (error) {
       const state = (error as TaskNotCancelableError).data as { state?: unknown } | undefined;
       if (error instanceof TaskNotCancelableError && stats.attempts > 1 && state?.state === "canceled") {
@@ -231,6 +321,7 @@ export class A2AClient {
         endpoint,
         method: "SubscribeToTask",
         params: { id: taskId },
+        dialect: this.#dialect,
         ...(lastEventId !== undefined ? { headers: { "last-event-id": lastEventId } } : {}),
         signal,
         ...timeout(timeoutMs),
@@ -271,6 +362,32 @@ function parseTask(value: unknown): Task {
   const parsed = Task.safeParse(value);
   if (!parsed.success) throw new InvalidResponseError("The server's result is not a Task");
   return parsed.data;
+}
+
+function listTasksParams(options: ListTasksOptions): Record<string, unknown> {
+  if (!options || typeof options !== "object") throw new TypeError("listTasks takes an options object");
+  const { contextId, status, statusTimestampAfter, pageSize, pageToken, historyLength, includeArtifacts } = options;
+  const { min, max } = LIST_TASKS_PAGE_SIZE;
+  if (pageSize !== undefined && !(Number.isInteger(pageSize) && pageSize >= min && pageSize <= max)) {
+    throw new TypeError(`pageSize must be an integer between ${min} and ${max}`);
+  }
+  if (historyLength !== undefined && !(Number.isInteger(historyLength) && historyLength >= 0)) {
+    throw new TypeError("historyLength must be a non-negative integer");
+  }
+  let after = statusTimestampAfter;
+  if (after instanceof Date) {
+    if (Number.isNaN(after.getTime())) throw new TypeError("statusTimestampAfter must be a valid Date");
+    after = after.toISOString();
+  }
+  return {
+    ...(contextId !== undefined ? { contextId } : {}),
+    ...(status !== undefined ? { status } : {}),
+    ...(after !== undefined ? { statusTimestampAfter: after } : {}),
+    ...(pageSize !== undefined ? { pageSize } : {}),
+    ...(pageToken !== undefined && pageToken !== "" ? { pageToken } : {}),
+    ...(historyLength !== undefined ? { historyLength } : {}),
+    ...(includeArtifacts !== undefined ? { includeArtifacts } : {}),
+  };
 }
 
 function requireString(value: unknown, name: string): asserts value is string {

@@ -13,6 +13,7 @@ export {
   InvalidRequestError,
   isA2AError,
   isTerminalState,
+  type ListedTask,
   type Message,
   MethodNotFoundError,
   ParseError,
@@ -28,7 +29,14 @@ export {
   type TerminalTaskState,
   UnsupportedOperationError,
 } from "@a2a-partner/a2a-core";
-export type { GetTaskOptions, MessageInput, SendStreamingMessageInput, SubscribeOptions } from "./client.js";
+export type {
+  GetTaskOptions,
+  ListTasksOptions,
+  ListTasksPage,
+  MessageInput,
+  SendStreamingMessageInput,
+  SubscribeOptions,
+} from "./client.js";
 export { A2AClient } from "./client.js";
 export { AGENT_CARD_PATH, ENDPOINT_PATH } from "./discovery.js";
 export {

@@ -50,6 +50,13 @@ export interface A2AClientOptions {
   dispatcher?: object | false;
   /** Extra headers on every request. */
   headers?: Record<string, string>;
+  /**
+   * The A2A version to speak. `auto` (default): v1.0 once `discover()` (run by itself when only
+   * `agentCardUrl` is given) finds the endpoint in the card's `supportedInterfaces` with protocolVersion
+   * 1.0, v0.3 until then and otherwise. `1.0` or `0.3` force one. v1.0 requests carry `A2A-Version: 1.0`;
+   * the results are the same types in both (docs/interop.md).
+   */
+  protocolVersion?: "auto" | "0.3" | "1.0";
   /** `current` (default): `SendStreamingMessage`, …; `alias`: `message/stream`, … for older servers. */
   methodNames?: "current" | "alias";
   /** Retries of one request on connection errors, 408, 409, 429 and 5xx. Default 2. */

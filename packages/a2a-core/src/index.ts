@@ -13,8 +13,13 @@ export {
   SUPPORTED_PROTOCOL_VERSIONS,
 } from "./dialect/protocol-version.js";
 export {
+  fromV1Error,
   fromV1Message,
+  fromV1MessageResult,
   fromV1State,
+  fromV1Status,
+  fromV1StreamResult,
+  fromV1Task,
   toV1Error,
   toV1Message,
   toV1Status,
@@ -122,6 +127,7 @@ export { ListedTask, ListTasksResult, ListTasksResultV1 } from "./schemas/list-t
 export {
   CancelTaskParams,
   GetTaskParams,
+  LIST_TASKS_PAGE_SIZE,
   ListTasksParams,
   SendStreamingMessageParams,
   SubscribeToTaskParams,

@@ -9,6 +9,7 @@ import {
 } from "@a2a-partner/a2a-core";
 import type { z } from "zod";
 import { InvalidResponseError } from "../errors.js";
+import { WIRE_V03, type WireDialect } from "../internal/dialect/wire-dialect.js";
 import { jsonRpcResultOf } from "../internal/json-rpc-result.js";
 
 /** The first event of a stream: the task as it is now (state `working` for a new task). */
@@ -45,13 +46,15 @@ const SKIP: Frame = { type: "skip" };
 
 /**
  * One SSE frame → a typed event. The data is a JSON-RPC response: its `result` is checked against the
- * schema of the event name; a JSON-RPC `error` is thrown as the typed protocol error.
+ * schema of the event name (after the dialect turned it into the v0.3 shape); a JSON-RPC `error` is thrown
+ * as the typed protocol error.
  */
-export function parseFrame(frame: DecodedSseEvent): Frame {
+export function parseFrame(frame: DecodedSseEvent, dialect: WireDialect = WIRE_V03): Frame {
   const name = frame.event as StreamEventName;
   // `final` is a transport trailer (the contract says clients ignore it); unknown names are future ones.
   if (name !== "task" && name !== "update" && name !== "finished") return SKIP;
-  const result = jsonRpcResultOf(frame.data, `The data of a "${frame.event}" event`);
+  const what = `The data of a "${frame.event}" event`;
+  const result = dialect.streamResult(jsonRpcResultOf(frame.data, what, dialect.error));
   const eventId = frame.id === undefined || frame.id === "" ? undefined : frame.id;
   switch (name) {
     case "task":

@@ -1,5 +1,15 @@
 import { InvalidParamsError } from "../errors.js";
-import type { Artifact, Message, Part, Task, TaskState, TaskStatus, TaskUpdateResult } from "../schemas/a2a.js";
+import {
+  type Artifact,
+  isTerminalState,
+  type Message,
+  type Part,
+  type Task,
+  type TaskMetadata,
+  type TaskState,
+  type TaskStatus,
+  type TaskUpdateResult,
+} from "../schemas/a2a.js";
 import {
   type ArtifactV1,
   type BadRequestV1,
@@ -31,16 +41,7 @@ const STATE_NAMES_V1 = Object.values(TASK_STATE_V1).join(", ");
 export function fromV1Message(value: unknown, field = "params.message"): Record<string, unknown> {
   const parsed = MessageV1.safeParse(value);
   if (!parsed.success) throw InvalidParamsError.fromZod(parsed.error, field);
-  const message = parsed.data;
-  return {
-    kind: "message",
-    role: message.role === "ROLE_USER" ? "user" : "agent",
-    parts: message.parts.map(fromV1Part),
-    ...(message.messageId ? { messageId: message.messageId } : {}),
-    ...(message.contextId ? { contextId: message.contextId } : {}),
-    ...(message.taskId ? { taskId: message.taskId } : {}),
-    ...(message.metadata ? { metadata: message.metadata } : {}),
-  };
+  return fromV1MessageResult(parsed.data);
 }
 
 function fromV1Part(part: PartV1): Part {
@@ -154,6 +155,93 @@ export function toV1StreamResult(result: Task | TaskUpdateResult): StreamRespons
   };
 }
 
+// ---- v1.0 → v0.3 (results, for a client) --------------------------------------------------------------
+
+/** A checked v1.0 message → the v0.3 message. */
+export function fromV1MessageResult(message: MessageV1): Message {
+  return {
+    kind: "message",
+    role: message.role === "ROLE_USER" ? "user" : "agent",
+    parts: message.parts.map(fromV1Part),
+    ...(message.messageId ? { messageId: message.messageId } : {}),
+    ...(message.contextId ? { contextId: message.contextId } : {}),
+    ...(message.taskId ? { taskId: message.taskId } : {}),
+    ...(message.metadata ? { metadata: message.metadata } : {}),
+  };
+}
+
+/** A checked v1.0 status → the v0.3 status; the inverse of `toV1Status`. */
+export function fromV1Status(status: TaskStatusV1): TaskStatus {
+  return {
+    state: STATE_FROM_V1.get(status.state) as TaskState,
+    ...(status.message ? { message: fromV1MessageResult(status.message) } : {}),
+    // v1.0 makes the timestamp optional; v0.3 requires one, and "" says "not given".
+    timestamp: status.timestamp ?? "",
+  };
+}
+
+function fromV1Artifact(artifact: ArtifactV1): Artifact {
+  return {
+    artifactId: artifact.artifactId,
+    ...(artifact.name === undefined ? {} : { name: artifact.name }),
+    ...(artifact.description === undefined ? {} : { description: artifact.description }),
+    parts: artifact.parts.map(fromV1Part),
+    ...(artifact.metadata ? { metadata: artifact.metadata } : {}),
+  };
+}
+
+/**
+ * A checked v1.0 task → the v0.3 task; omitted `history` reads as empty, omitted `artifacts` stays
+ * omitted (ListTasks without includeArtifacts). The inverse of `toV1Task`.
+ */
+export function fromV1Task(task: TaskV1): Omit<Task, "artifacts"> & { artifacts?: Artifact[] } {
+  return {
+    kind: "task",
+    id: task.id,
+    contextId: task.contextId,
+    status: fromV1Status(task.status),
+    history: (task.history ?? []).map(fromV1MessageResult),
+    ...(task.artifacts === undefined ? {} : { artifacts: task.artifacts.map(fromV1Artifact) }),
+    metadata: (task.metadata ?? {}) as TaskMetadata,
+  };
+}
+
+/**
+ * A checked v1.0 StreamResponse → the v0.3 frame result (a `message` result has no v0.3 stream
+ * counterpart here: undefined). The v0.3 `final` flag is derived from the state, as the server sets it.
+ */
+export function fromV1StreamResult(result: StreamResponseV1): Task | TaskUpdateResult | undefined {
+  if ("task" in result) {
+    const task = fromV1Task(result.task);
+    return { ...task, artifacts: task.artifacts ?? [] };
+  }
+  if ("statusUpdate" in result) {
+    const update = result.statusUpdate;
+    const status = fromV1Status(update.status);
+    return {
+      kind: "status-update",
+      taskId: update.taskId,
+      contextId: update.contextId,
+      status,
+      final: isTerminalState(status.state),
+      ...(update.metadata ? { metadata: update.metadata } : {}),
+    };
+  }
+  if ("artifactUpdate" in result) {
+    const update = result.artifactUpdate;
+    return {
+      kind: "artifact-update",
+      taskId: update.taskId,
+      contextId: update.contextId,
+      artifact: fromV1Artifact(update.artifact),
+      ...(update.append === undefined ? {} : { append: update.append }),
+      ...(update.lastChunk === undefined ? {} : { lastChunk: update.lastChunk }),
+      ...(update.metadata ? { metadata: update.metadata } : {}),
+    };
+  }
+  return undefined;
+}
+
 // ---- errors --------------------------------------------------------------------------------------------
 
 const ERROR_DOMAIN = "a2a-protocol.org";
@@ -204,4 +292,27 @@ export function toV1Error(error: JsonRpcErrorObject): JsonRpcErrorObject {
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/**
+ * A v1.0 error object → v0.3: same code and message; `data` becomes one object again, the ErrorInfo
+ * metadata (as strings, the way v1.0 carries them) plus the BadRequest field violations as `issues`. A
+ * `data` that is not a details list is kept as it is. The inverse of `toV1Error`, up to value types.
+ */
+export function fromV1Error(error: JsonRpcErrorObject): JsonRpcErrorObject {
+  if (!Array.isArray(error.data)) return error;
+  const data: Record<string, unknown> = {};
+  for (const detail of error.data.filter(isRecord)) {
+    if (detail["@type"] === "type.googleapis.com/google.rpc.ErrorInfo" && isRecord(detail.metadata)) {
+      Object.assign(data, detail.metadata);
+    } else if (
+      detail["@type"] === "type.googleapis.com/google.rpc.BadRequest" &&
+      Array.isArray(detail.fieldViolations)
+    ) {
+      data.issues = detail.fieldViolations
+        .filter(isRecord)
+        .map((violation) => ({ field: String(violation.field), message: String(violation.description) }));
+    }
+  }
+  return { code: error.code, message: error.message, ...(Object.keys(data).length > 0 ? { data } : {}) };
 }

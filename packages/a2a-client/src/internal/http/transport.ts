@@ -2,6 +2,7 @@ import { aliasOf, type MethodName } from "@a2a-partner/a2a-core";
 import type { Span } from "@opentelemetry/api";
 import { A2AHttpError, APIConnectionError, APIUserAbortError, InvalidResponseError } from "../../errors.js";
 import { type A2AClientOptions, CLIENT_DEFAULTS, type FetchLike, type RetryInfo } from "../../options.js";
+import { WIRE_V03, type WireDialect } from "../dialect/wire-dialect.js";
 import { jsonRpcResultOf } from "../json-rpc-result.js";
 import { ClientTelemetry } from "../../telemetry/client-telemetry.js";
 import { Attempt } from "./attempt.js";
@@ -21,6 +22,8 @@ export interface RpcCall {
   signal?: AbortSignal;
   timeoutMs?: number;
   stats?: CallStats;
+  /** The A2A dialect spoken: its headers go out, its errors are read back. Default v0.3. */
+  dialect?: WireDialect;
 }
 
 /** Counts the HTTP attempts a call took (a retried cancel needs to know). */
@@ -42,12 +45,15 @@ interface HttpRequest {
   stats?: CallStats;
   /** The call's span (with an OpenTelemetry SDK): every attempt sends its context as `traceparent`. */
   span?: Span | undefined;
+  dialect?: WireDialect;
 }
 
 /** An SSE response whose headers have arrived; the caller reads `body` and disposes `attempt`. */
 export interface OpenStream {
   body: ReadableStream<Uint8Array>;
   attempt: Attempt;
+  /** The dialect the request was sent in, and so the one its frames are read in. */
+  dialect: WireDialect;
 }
 
 /**
@@ -75,7 +81,8 @@ export class Transport {
   #callOnce(request: HttpRequest): Promise<unknown> {
     return this.#withRetries(request, async (response, attempt) => {
       try {
-        return jsonRpcResultOf(await readBodyText(response.body, MAX_RESULT_BODY_BYTES), "The server's answer");
+        const text = await readBodyText(response.body, MAX_RESULT_BODY_BYTES);
+        return jsonRpcResultOf(text, "The server's answer", dialectOf(request).error);
       } catch (error) {
         throw attempt.toError(error);
       } finally {
@@ -94,12 +101,12 @@ export class Transport {
       const type = response.headers.get("content-type") ?? "";
       if (/^text\/event-stream\b/i.test(type) && response.body) {
         attempt.clearTimer();
-        return { body: response.body, attempt };
+        return { body: response.body, attempt, dialect: dialectOf(request) };
       }
       try {
         // Errors before a stream starts come as a plain JSON-RPC response (docs/contract.md, Events).
         const text = await readBodyText(response.body, MAX_ERROR_BODY_BYTES, true);
-        if (/json/i.test(type)) jsonRpcResultOf(text, "The server's answer");
+        if (/json/i.test(type)) jsonRpcResultOf(text, "The server's answer", dialectOf(request).error);
         throw new InvalidResponseError(
           `Expected an event stream, got ${type ? `"${type.slice(0, 100)}"` : "no content type"}`,
         );
@@ -182,6 +189,7 @@ export class Transport {
       ...(call.signal ? { signal: call.signal } : {}),
       ...(call.timeoutMs !== undefined ? { timeoutMs: call.timeoutMs } : {}),
       ...(call.stats ? { stats: call.stats } : {}),
+      ...(call.dialect ? { dialect: call.dialect } : {}),
     };
   }
 
@@ -201,7 +209,8 @@ export class Transport {
         if (response.ok) return await onAnswer(response, attempt);
         const text = await readBodyText(response.body, MAX_ERROR_BODY_BYTES, true).catch(() => "");
         attempt.dispose();
-        failure = A2AHttpError.from(response.status, response.headers, parseJsonRpcErrorBody(text));
+        const rpcError = parseJsonRpcErrorBody(text);
+        failure = A2AHttpError.from(response.status, response.headers, rpcError && dialectOf(call).error(rpcError));
         const decision = decideHttpRetry(response.status, response.headers, retry, this.#options.backoff ?? {}, random);
         if (!decision.retry) throw failure;
         delayMs = decision.delayMs;
@@ -228,6 +237,7 @@ export class Transport {
       const token = await this.#token();
       if (token) headers.set("authorization", `Bearer ${token}`);
     }
+    for (const [name, value] of Object.entries(call.dialect?.headers ?? {})) headers.set(name, value);
     for (const [name, value] of Object.entries(extra ?? {})) headers.set(name, value);
     this.#telemetry.inject(call.span, headers);
     const init: RequestInit & { dispatcher?: object } = { method: call.method, headers, signal: attempt.signal };
@@ -266,6 +276,10 @@ export class Transport {
 async function createKeepAliveDispatcher(): Promise<{ close(): Promise<void> }> {
   const { Agent, Dispatcher1Wrapper } = await import("undici");
   return new Dispatcher1Wrapper(new Agent({ keepAliveTimeout: 30_000, keepAliveMaxTimeout: 600_000 }));
+}
+
+function dialectOf(request: HttpRequest): WireDialect {
+  return request.dialect ?? WIRE_V03;
 }
 
 function isNode(): boolean {

@@ -53,7 +53,7 @@ export async function runTaskStream(options: RunTaskStreamOptions): Promise<void
     try {
       const opened = await connect();
       connects++;
-      const { body, attempt } = opened;
+      const { body, attempt, dialect } = opened;
       try {
         attempt.startTimer(options.idleTimeoutMs, "idle");
         // Any byte, keep-alive comments included, proves the connection alive.
@@ -68,7 +68,8 @@ export async function runTaskStream(options: RunTaskStreamOptions): Promise<void
         const frames = decode(watched, { signal: attempt.signal, ...maxBytes(options.maxEventBytes) });
         try {
           for await (const raw of frames) {
-            const event = parseFrame(raw);
+            // Each connection is read in the dialect it was opened in; event names and ids are the same in both.
+            const event = parseFrame(raw, dialect);
             if (event.type === "skip") continue;
             if (event.type === "task") taskId ??= event.task.id;
             const fresh = cursor.admit(event.eventId);

@@ -1,0 +1,100 @@
+import {
+  A2A_VERSION_HEADER,
+  type AgentCard,
+  fromV1Error,
+  fromV1StreamResult,
+  fromV1Task,
+  type JsonRpcErrorObject,
+  ListTasksResultV1,
+  type Message,
+  type MethodName,
+  StreamResponseV1,
+  TASK_STATE_V1,
+  type TaskState,
+  TaskV1,
+  toV1Message,
+} from "@a2a-partner/a2a-core";
+import { InvalidResponseError } from "../../errors.js";
+
+/** The A2A versions the client speaks. */
+export type ClientProtocolVersion = "0.3" | "1.0";
+
+/**
+ * What differs on the wire between the two dialects of one endpoint, as the client sees it: the client
+ * works in the v0.3 shapes throughout and the v1.0 dialect converts with a2a-core's mapping (docs/interop.md).
+ * Results come back unchecked: the caller checks them against the v0.3 schemas as for v0.3 answers.
+ */
+export interface WireDialect {
+  readonly version: ClientProtocolVersion;
+  /** Headers of every JSON-RPC request. */
+  readonly headers: Readonly<Record<string, string>>;
+  params(method: MethodName, params: Record<string, unknown>): Record<string, unknown>;
+  /** The result of GetTask and CancelTask. */
+  task(result: unknown): unknown;
+  /** The result of ListTasks. */
+  list(result: unknown): unknown;
+  /** The `result` of a stream frame. */
+  streamResult(result: unknown): unknown;
+  error(error: JsonRpcErrorObject): JsonRpcErrorObject;
+}
+
+export const WIRE_V03: WireDialect = {
+  version: "0.3",
+  headers: {},
+  params: (_method, params) => params,
+  task: (result) => result,
+  list: (result) => result,
+  streamResult: (result) => result,
+  error: (error) => error,
+};
+
+export const WIRE_V1: WireDialect = {
+  version: "1.0",
+  headers: { [A2A_VERSION_HEADER]: "1.0" },
+  params(method, params) {
+    if ((method === "SendStreamingMessage" || method === "SendMessage") && params.message) {
+      return { ...params, message: toV1Message(params.message as Message) };
+    }
+    if (method === "ListTasks" && typeof params.status === "string") {
+      return { ...params, status: TASK_STATE_V1[params.status as TaskState] ?? params.status };
+    }
+    return params;
+  },
+  task(result) {
+    const parsed = TaskV1.safeParse(result);
+    if (!parsed.success) throw new InvalidResponseError("The server's result is not a v1.0 Task");
+    return fromV1Task(parsed.data);
+  },
+  list(result) {
+    const parsed = ListTasksResultV1.safeParse(result);
+    if (!parsed.success) throw new InvalidResponseError("The server's result is not a v1.0 ListTasksResponse");
+    return { ...parsed.data, tasks: parsed.data.tasks.map(fromV1Task) };
+  },
+  streamResult(result) {
+    const parsed = StreamResponseV1.safeParse(result);
+    if (!parsed.success) throw new InvalidResponseError("A stream frame's result is not a v1.0 StreamResponse");
+    return fromV1StreamResult(parsed.data);
+  },
+  error: fromV1Error,
+};
+
+export function wireDialect(version: ClientProtocolVersion): WireDialect {
+  return version === "1.0" ? WIRE_V1 : WIRE_V03;
+}
+
+/**
+ * The version to speak with the endpoint a card declared: 1.0 when a `supportedInterfaces` entry with
+ * protocolVersion 1.0 (any patch) and the JSON-RPC binding has that very endpoint as its url, else 0.3.
+ */
+export function versionOfferedBy(card: AgentCard, endpoint: string, cardUrl: string): ClientProtocolVersion {
+  const offers = card.supportedInterfaces?.some((entry) => {
+    if (!/^1\.0(\.\d+)?$/.test(entry.protocolVersion.trim())) return false;
+    if (entry.protocolBinding.toUpperCase() !== "JSONRPC") return false;
+    try {
+      return new URL(entry.url, cardUrl).toString() === endpoint;
+    } catch {
+      return false;
+    }
+  });
+  return offers ? "1.0" : "0.3";
+}
