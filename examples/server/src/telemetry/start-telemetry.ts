@@ -1,9 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { OTLPMetricExporter } from "@opentelemetry/exporter-metrics-otlp-proto";
-import { PrometheusExporter } from "@opentelemetry/exporter-prometheus";
-import { type IMetricReader, PeriodicExportingMetricReader } from "@opentelemetry/sdk-metrics";
-import { NodeSDK } from "@opentelemetry/sdk-node";
+import type { PrometheusExporter } from "@opentelemetry/exporter-prometheus";
+import type { IMetricReader } from "@opentelemetry/sdk-metrics";
 import type { ServerConfig } from "../config.ts";
 import type { Logger } from "../logger.ts";
 
@@ -50,6 +48,14 @@ export async function startTelemetry(
 ): Promise<Telemetry | undefined> {
   const otlp = otlpRequested(env);
   if (config.metricsPort === undefined && !otlp) return undefined;
+  // Loaded only when switched on: a server without telemetry never loads the SDK.
+  const [{ OTLPMetricExporter }, { PrometheusExporter }, { PeriodicExportingMetricReader }, { NodeSDK }] =
+    await Promise.all([
+      import("@opentelemetry/exporter-metrics-otlp-proto"),
+      import("@opentelemetry/exporter-prometheus"),
+      import("@opentelemetry/sdk-metrics"),
+      import("@opentelemetry/sdk-node"),
+    ]);
   const readers: IMetricReader[] = [];
   let prometheus: PrometheusExporter | undefined;
   if (config.metricsPort !== undefined) {
