@@ -64,6 +64,23 @@ describe("request spans", () => {
     ).toBeGreaterThanOrEqual(1);
   });
 
+  it("of a request that fails in the server put their trace and span ids on its log line", async () => {
+    const logged: Array<{ obj: Record<string, unknown>; msg: string | undefined }> = [];
+    const record = (obj: object, msg?: string) => logged.push({ obj: obj as Record<string, unknown>, msg });
+    const h = harness(undefined, { logger: { info: record, warn: record, error: record } });
+    h.stores.tasks.get = async () => {
+      throw new Error("the disk is on fire");
+    };
+    const res = await h.call(
+      { jsonrpc: "2.0", id: 8, method: "tasks/get", params: { id: "any" } },
+      { headers: { traceparent: `00-${TRACE_ID}-${PARENT_SPAN_ID}-01` } },
+    );
+    expect(res.status).toBeGreaterThanOrEqual(500);
+    const span = otel.spansNamed("GetTask").find((s) => s.attributes["rpc.jsonrpc.request_id"] === "8");
+    const line = logged.find((entry) => entry.msg === "request failed");
+    expect(line?.obj).toMatchObject({ trace_id: TRACE_ID, span_id: span?.spanContext().spanId });
+  });
+
   it("of a refused request are named a2a.request, and the refusal is counted by reason", async () => {
     const h = harness(undefined, { rateLimit: { requestsPerSecond: 1, burst: 1 } });
     const before = await otel.sum("a2a.server.refusals", { "a2a.refusal.reason": "rate_limit" });

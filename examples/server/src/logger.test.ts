@@ -1,0 +1,35 @@
+import { context, TraceFlags, trace } from "@opentelemetry/api";
+import { afterAll, describe, expect, it } from "vitest";
+import { createLogger } from "./logger.ts";
+import { type Telemetry, startTelemetry } from "./telemetry/start-telemetry.ts";
+
+const TRACE_ID = "0af7651916cd43dd8448eb211c80319c";
+const SPAN_ID = "b7ad6b7169203331";
+
+describe("log lines", () => {
+  let telemetry: Telemetry | undefined;
+  afterAll(() => telemetry?.stop());
+
+  it("written while a span is active carry its trace_id and span_id, across awaits; others carry none", async () => {
+    const lines: Array<Record<string, unknown>> = [];
+    const logger = createLogger("info", { write: (line: string) => lines.push(JSON.parse(line)) });
+    // The server's own start-up with telemetry on (here the scrape port only): what keeps the context.
+    telemetry = await startTelemetry({ metricsPort: 0, metricsHost: "127.0.0.1" }, logger, {});
+    // A span as a request continuing a caller's traceparent has it (recorded or not).
+    const span = trace.wrapSpanContext({ traceId: TRACE_ID, spanId: SPAN_ID, traceFlags: TraceFlags.SAMPLED });
+
+    await context.with(trace.setSpan(context.active(), span), async () => {
+      logger.info("before an await");
+      await new Promise((resolve) => setTimeout(resolve, 1));
+      logger.warn({ taskId: "t-1" }, "after an await");
+    });
+    logger.info("outside any span");
+
+    const byMessage = new Map(lines.map((line) => [line.msg, line]));
+    for (const msg of ["before an await", "after an await"]) {
+      expect(byMessage.get(msg)).toMatchObject({ trace_id: TRACE_ID, span_id: SPAN_ID });
+    }
+    expect(byMessage.get("after an await")).toMatchObject({ taskId: "t-1" });
+    expect(byMessage.get("outside any span")).not.toHaveProperty("trace_id");
+  });
+});
