@@ -22,7 +22,8 @@
  * only, compared with `ours`; not a stream target), `ours-lean` (investigation: ours without the fleet),
  * `ours-otel` (ours with the OpenTelemetry SDK on: a Prometheus reader, every span exported over OTLP
  * to a receiver in the bench process; compare its GetTask and tasks/s with `ours`), `ours-otel-sampled`
- * (the same with 10 % of traces sampled, a production setting),
+ * (the same with 10 % of traces sampled, a production setting), `ours-otel-metrics` (metrics only: the
+ * Prometheus reader, no traces),
  * `sdk` (bench/a2a/sdk-server.ts with the SDK's default InMemoryTaskStore), `sdk-pg` (the same with the
  * SDK's DatabaseTaskStore on PostgreSQL).
  *
@@ -80,6 +81,7 @@ const TARGET_IDS: TargetId[] = [
   "ours-lean",
   "ours-otel",
   "ours-otel-sampled",
+  "ours-otel-metrics",
   "sdk",
   "sdk-pg",
 ];

@@ -29,6 +29,7 @@ export type TargetId =
   | "ours-lean"
   | "ours-otel"
   | "ours-otel-sampled"
+  | "ours-otel-metrics"
   | "sdk"
   | "sdk-pg";
 export type ProcessRole = "load" | "streams";
@@ -95,6 +96,10 @@ const OURS_VARIANTS: Record<Exclude<TargetId, "sdk" | "sdk-pg">, { label: string
   },
   "ours-2x": { label: "ours ×2", store: "two server processes on one PostgreSQL database" },
   "ours-lean": { label: "ours, no fleet", store: "PostgreSQL, the SDK twin's executor instead of the robot fleet" },
+  "ours-otel-metrics": {
+    label: "ours + OpenTelemetry metrics",
+    store: "PostgreSQL, OpenTelemetry SDK on with metrics only: a Prometheus reader (METRICS_PORT), no traces",
+  },
   "ours-otel-sampled": {
     label: "ours + OpenTelemetry, 10 % of traces",
     store: "PostgreSQL, as ours + OpenTelemetry but OTEL_TRACES_SAMPLER=parentbased_traceidratio at 0.1",
@@ -122,6 +127,7 @@ async function ours(id: Exclude<TargetId, "sdk" | "sdk-pg">): Promise<Target> {
       ...store.env,
       RATE_LIMIT_PER_SECOND: "0",
       MAX_STREAMS_PER_TOKEN: "0",
+      ...(id === "ours-otel-metrics" ? { METRICS_PORT: "0" } : {}),
       ...(sink
         ? {
             METRICS_PORT: "0",
