@@ -223,6 +223,74 @@ function notMeasured(id: string, target: string, why: string, figures: Record<st
   return { id, target, status: "NOT MEASURED", met: null, detail: why, figures };
 }
 
+/** The OpenTelemetry targets, each against `ours` of the same run (not the SDK). */
+const TELEMETRY_TARGETS: readonly TargetId[] = ["ours-otel-metrics", "ours-otel-sampled", "ours-otel"];
+const TELEMETRY_COST_BOUND = 0.05;
+
+/**
+ * What the instrumentation costs with an SDK registered: GetTask requests/s and tasks/s of each
+ * OpenTelemetry target against `ours` of the same run, at most 5 % less. Server CPU per request and per
+ * task are given too: on a shared machine they are steadier than throughput.
+ */
+function telemetryVerdicts(results: Result[]): Verdict[] {
+  const ours = results.find((r) => r.target === "ours");
+  const ran = results.filter((r) => TELEMETRY_TARGETS.includes(r.target));
+  const bound = `${TELEMETRY_COST_BOUND * 100} %`;
+  if (ran.length === 0) {
+    return [
+      notMeasured(
+        "telemetry.cost",
+        `OpenTelemetry on: GetTask requests/s and tasks/s at most ${bound} below ours`,
+        `add ${TELEMETRY_TARGETS.join(", ")} (and ours) to --targets`,
+      ),
+    ];
+  }
+  const phases = [
+    {
+      key: "getTask",
+      name: "GetTask requests/s",
+      rate: (r: Result) => r.load.getTask.perSecond,
+      cpu: (r: Result) => r.load.getTask.cpuUsPerRequest,
+      cpuUnit: "µs CPU per request",
+    },
+    {
+      key: "tasks",
+      name: "tasks/s",
+      rate: (r: Result) => r.load.tasks.perSecond,
+      cpu: (r: Result) => r.load.tasks.cpuMsPerTask,
+      cpuUnit: "ms CPU per task",
+    },
+  ] as const;
+  return ran.flatMap((otel) =>
+    phases.map((phase) => {
+      const id = `telemetry.${otel.target}.${phase.key}`;
+      const target = `${otel.label}: ${phase.name} at most ${bound} below ours`;
+      const a = ours ? phase.rate(ours) : Number.NaN;
+      const b = phase.rate(otel);
+      if (!measured(a) || !measured(b)) return notMeasured(id, target, ours ? "phase not run" : "ours was not run");
+      const cost = 1 - b / a;
+      const cpuA = ours ? phase.cpu(ours) : Number.NaN;
+      const cpuB = phase.cpu(otel);
+      const cpu =
+        measured(cpuA) && measured(cpuB)
+          ? `; server ${fmt(cpuB, 2)} vs ${fmt(cpuA, 2)} ${phase.cpuUnit} (${((cpuB / cpuA - 1) * 100).toFixed(1)} %)`
+          : "";
+      return judged(
+        id,
+        target,
+        cost <= TELEMETRY_COST_BOUND,
+        `${cost >= 0 ? `${(cost * 100).toFixed(1)} % below` : `${(-cost * 100).toFixed(1)} % above`} (${fmt(b)} vs ${fmt(a)})${cpu}`,
+        {
+          ours: a,
+          otel: b,
+          cost,
+          threshold: TELEMETRY_COST_BOUND,
+        },
+      );
+    }),
+  );
+}
+
 const STREAMS_AT = 5_000;
 const RSS_KIB_PER_STREAM = 20;
 const IDLE_CPU_SHARE = 0.02;
@@ -473,6 +541,7 @@ export function targetVerdicts(results: Result[]): Verdict[] {
       });
     }
   }
+  verdicts.push(...telemetryVerdicts(results));
   return verdicts;
 }
 

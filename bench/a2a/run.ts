@@ -304,7 +304,7 @@ async function main(): Promise<void> {
           "",
         ]
       : []),
-    "Targets (against the SDK's default in-memory server of this run):",
+    "Targets (against the SDK's default in-memory server of this run; the OpenTelemetry ones against ours):",
     ...verdictLines(verdicts),
     "",
     `Total bench time ${((Date.now() - started) / 1000).toFixed(0)} s.`,
