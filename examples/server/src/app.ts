@@ -97,7 +97,7 @@ export function createApp({ db, config, logger, executor }: CreateAppOptions): S
   });
 
   // The core handler reads the raw body itself (size limit, UTF-8, JSON): no body parser in front of it.
-  const a2a = toNodeHandler(handler);
+  const a2a = toNodeHandler(handler, { headers: Object.fromEntries(SECURITY_HEADERS) });
   app.all(A2A_PATH, a2a);
   // The same endpoint at the root for POST, where generic A2A tools (the conformance kit) send JSON-RPC
   // when given only the base URL; the card names /api/v1/a2a (docs/interop.md).
@@ -114,7 +114,7 @@ export function createApp({ db, config, logger, executor }: CreateAppOptions): S
   // cost a few µs per request; the endpoint's own adapter needs none of it.
   const listener: RequestListener = (req, res) => {
     if (isA2APath(req.url) || (req.method === "POST" && isRootPath(req.url))) {
-      for (const [name, value] of SECURITY_HEADERS) res.setHeader(name, value);
+      // The adapter writes the security headers with the answer's own (no header map kept per stream).
       void a2a(req, res);
       return;
     }

@@ -6,7 +6,7 @@ import { ERROR_CODES } from "../src/errors.js";
 import type { TaskExecutionContext, TaskOutcome } from "../src/executor/task-executor.js";
 import { type A2AHandler, createA2AHandler } from "../src/handler/create-handler.js";
 import type { A2AHandlerOptions, Logger } from "../src/handler/options.js";
-import { toNodeHandler } from "../src/node.js";
+import { type NodeHandlerOptions, toNodeHandler } from "../src/node.js";
 import { JsonRpcErrorResponse } from "../src/schemas/jsonrpc.js";
 import { type DecodedSseEvent, decodeSseStream } from "../src/sse/decoder.js";
 import { createInMemoryStores, type InMemoryStores } from "../src/stores/in-memory.js";
@@ -44,7 +44,13 @@ type Wrap = (node: (req: IncomingMessage, res: ServerResponse) => Promise<void>,
 
 /** Starts a real server; `wrap` lets a test put something (a body parser) in front of the node handler. */
 async function serve(
-  options: { executor?: ScriptedExecutor; handler?: Partial<A2AHandlerOptions>; wrap?: Wrap; detached?: boolean } = {},
+  options: {
+    executor?: ScriptedExecutor;
+    handler?: Partial<A2AHandlerOptions>;
+    node?: NodeHandlerOptions;
+    wrap?: Wrap;
+    detached?: boolean;
+  } = {},
 ): Promise<Running> {
   const stores = createInMemoryStores();
   const executor = options.executor ?? new ScriptedExecutor();
@@ -63,7 +69,7 @@ async function serve(
     leaseMs: 60_000,
     ...options.handler,
   });
-  const node = toNodeHandler(handler);
+  const node = toNodeHandler(handler, options.node);
   const server = createServer(options.wrap ? options.wrap(node, handler) : (req, res) => void node(req, res));
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
@@ -299,6 +305,24 @@ describe("toNodeHandler over a real socket: HTTP edges", () => {
     });
     return firstResponseLine(socket, (how, text) => `${how === "error" ? "error" : "closed"}: ${text}`);
   }
+
+  it("adds the `headers` option to every answer: a stream, a JSON answer, a refusal and a 405", async () => {
+    const r = await serve({ node: { headers: { "x-frame-options": "DENY", "referrer-policy": "no-referrer" } } });
+    const stream = await post(r, startBody());
+    const json = await post(r, { jsonrpc: "2.0", id: 1, method: "GetTask", params: { id: "none" } });
+    const refused = await post(r, startBody(), { headers: { authorization: "Bearer nobody" } });
+    const wrongMethod = await fetch(r.url);
+    for (const res of [stream, json, refused, wrongMethod]) {
+      expect(res.headers.get("x-frame-options")).toBe("DENY");
+      expect(res.headers.get("referrer-policy")).toBe("no-referrer");
+    }
+    expect(stream.headers.get("content-type")).toMatch(/^text\/event-stream/);
+    expect((await allEvents(stream)).at(-1)?.event).toBe("final");
+    expect(json.headers.get("content-type")).toMatch(/^application\/json/);
+    expect(refused.status).toBe(401);
+    expect(wrongMethod.status).toBe(405);
+    expect(wrongMethod.headers.get("allow")).toBe("POST");
+  });
 
   it("refuses a request without a valid token from its headers, before the body has arrived", async () => {
     const r = await serve();

@@ -8,16 +8,28 @@ import { decodeUtf8, tooLarge } from "../internal/read-body.js";
 
 export type NodeHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 
+export interface NodeHandlerOptions {
+  /**
+   * Headers added to every answer (security headers, say). Prefer this to `res.setHeader` before the
+   * handler: headers given to node in one `writeHead` leave no per-response header map behind, which an
+   * open stream would otherwise keep for its whole life (~0.7 KiB each, measured).
+   */
+  headers?: Readonly<Record<string, string>>;
+}
+
 /**
  * The handler for node:http (and Express, whose req/res are node's). It reads node's request and writes
  * node's response directly: no web Request/Response, no web streams, no signal per request. Each SSE
  * frame is written (and so flushed) as it happens. Mount it before any body parser; if one already ran,
  * its `req.body` is used.
  */
-export function toNodeHandler(handler: A2AHandler): NodeHandler {
+export function toNodeHandler(handler: A2AHandler, options: NodeHandlerOptions = {}): NodeHandler {
+  const extra = options.headers ?? {};
+  const withExtra = (headers: Record<string, string>) => (options.headers ? { ...extra, ...headers } : headers);
   return async (req, res) => {
     if (req.method !== "POST") {
       writeJson(res, 405, jsonRpcError(null, new InvalidRequestError("Use POST for JSON-RPC requests")), {
+        ...extra,
         allow: "POST",
       });
       return;
@@ -44,33 +56,54 @@ export function toNodeHandler(handler: A2AHandler): NodeHandler {
           res,
           answer.status,
           answer.body,
-          req.complete ? answer.headers : { ...answer.headers, connection: "close" },
+          withExtra(req.complete ? answer.headers : { ...answer.headers, connection: "close" }),
         );
       return;
     }
     // The headers leave together with the first frame, which the stream writes at once.
-    res.writeHead(answer.status, answer.headers);
-    stopStream = answer.start(nodeSink(res));
+    res.writeHead(answer.status, withExtra(answer.headers));
+    flattenStoredHeader(res);
+    stopStream = answer.start(new NodeSink(res));
     if (gone) stopStream();
   };
 }
 
-function nodeSink(res: ServerResponse): SseSink {
-  return {
-    write(chunk) {
-      // After a disconnect, the close handler ends the stream; until then writes go nowhere.
-      if (!res.destroyed) res.write(chunk);
-    },
-    get backlog() {
-      return res.writableLength;
-    },
-    end() {
-      res.end();
-    },
-    abort() {
-      res.destroy();
-    },
-  };
+/**
+ * node keeps the header block of a response (`_header`) for the response's whole life, built as a tree
+ * of ~40 joined pieces (~1.3 KiB of heap); an open stream holds it for hours. The same text as one flat
+ * string is a quarter of that. Only the representation changes, never the text, and only when node
+ * stores it where it always has: otherwise nothing is touched.
+ */
+function flattenStoredHeader(res: ServerResponse): void {
+  const stored = res as ServerResponse & { _header?: unknown };
+  // Header text is latin1 by HTTP's rules (node refuses other characters), so the round trip is exact.
+  if (typeof stored._header === "string") stored._header = Buffer.from(stored._header, "latin1").toString("latin1");
+}
+
+/** A stream's connection. A class: held by every open stream, and an instance is smaller than a literal with a getter. */
+class NodeSink implements SseSink {
+  readonly #res: ServerResponse;
+
+  constructor(res: ServerResponse) {
+    this.#res = res;
+  }
+
+  write(chunk: string): void {
+    // After a disconnect, the close handler ends the stream; until then writes go nowhere.
+    if (!this.#res.destroyed) this.#res.write(chunk);
+  }
+
+  get backlog(): number {
+    return this.#res.writableLength;
+  }
+
+  end(): void {
+    this.#res.end();
+  }
+
+  abort(): void {
+    this.#res.destroy();
+  }
 }
 
 function writeJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string>): void {

@@ -5,6 +5,7 @@ import type { EventLog } from "../../stores/event-log.js";
 import type { TaskStore } from "../../stores/task-store.js";
 import type { NewLease, StoredTaskEvent, TaskRecord } from "../../stores/types.js";
 import type { TaskHub } from "../hub/task-hub.js";
+import { ExecutionContext } from "./execution-context.js";
 import type { HandlerTelemetry, RequestTrace } from "../../telemetry/handler-telemetry.js";
 
 export interface TaskRunnerOptions {
@@ -219,22 +220,11 @@ export class TaskRunner {
   private async run(record: TaskRecord, message: Message, text: string, controller: AbortController): Promise<void> {
     const { executor, logger } = this.options;
     const { signal } = controller;
-    const storeId = record.task.metadata.storeId;
     let outcome: TaskOutcome;
     try {
-      outcome = await executor.execute({
-        // A copy made when asked for: most executors read a field or two, and a copy held for the whole
-        // run would double what each running task keeps in memory.
-        get task() {
-          return structuredClone(record.task);
-        },
-        workspaceId: record.workspaceId,
-        storeId,
-        text,
-        message,
-        signal,
-        emit: (update) => this.emit(record, update, controller),
-      });
+      outcome = await executor.execute(
+        new ExecutionContext(record, message, text, signal, (update) => this.emit(record, update, controller)),
+      );
     } catch (error) {
       if (signal.aborted) return;
       logger.error({ err: error, taskId: record.task.id }, "executor failed");
