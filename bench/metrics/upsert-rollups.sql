@@ -78,31 +78,30 @@ begin
 end
 $fn$;
 
-do $do$
+-- Swaps one raw table's delta triggers for upsert triggers; called per kind, then dropped.
+create function bench_use_upsert_rollups(raw text, key_col text, time_col text) returns void
+language plpgsql as $swap$
 declare
-  kind record;
   op text;
 begin
-  for kind in
-    select * from (values
-      ('telemetry_events', 'event_type', 'occurred_at'),
-      ('workflow_executions', 'workflow_id', 'started_at'),
-      ('workflow_node_executions', 'workflow_id', 'started_at'),
-      ('alerts', 'alert_type', 'occurred_at')
-    ) as k(raw, key_col, time_col)
-  loop
-    foreach op in array array['insert', 'update', 'delete', 'truncate'] loop
-      execute format('drop trigger %I on %I', format('metrics_deltas_%s_%s', kind.raw, op), kind.raw);
-      execute format('create trigger %I after %s on %I %s for each statement execute function metrics_rollup(%L, %L, %L, %L)',
-        format('metrics_rollup_%s_%s', kind.raw, op), op, kind.raw,
-        case op
-          when 'insert' then 'referencing new table as new_rows'
-          when 'update' then 'referencing old table as old_rows new table as new_rows'
-          when 'delete' then 'referencing old table as old_rows'
-          else ''
-        end,
-        kind.key_col, kind.time_col, 'metrics_daily_' || kind.raw, 'metrics_hourly_' || kind.raw);
-    end loop;
+  foreach op in array array['insert', 'update', 'delete', 'truncate'] loop
+    execute format('drop trigger %I on %I', format('metrics_deltas_%s_%s', raw, op), raw);
+    execute format('create trigger %I after %s on %I %s for each statement execute function metrics_rollup(%L, %L, %L, %L)',
+      format('metrics_rollup_%s_%s', raw, op), op, raw,
+      case op
+        when 'insert' then 'referencing new table as new_rows'
+        when 'update' then 'referencing old table as old_rows new table as new_rows'
+        when 'delete' then 'referencing old table as old_rows'
+        else ''
+      end,
+      key_col, time_col, 'metrics_daily_' || raw, 'metrics_hourly_' || raw);
   end loop;
 end
-$do$;
+$swap$;
+
+select bench_use_upsert_rollups('telemetry_events', 'event_type', 'occurred_at');
+select bench_use_upsert_rollups('workflow_executions', 'workflow_id', 'started_at');
+select bench_use_upsert_rollups('workflow_node_executions', 'workflow_id', 'started_at');
+select bench_use_upsert_rollups('alerts', 'alert_type', 'occurred_at');
+
+drop function bench_use_upsert_rollups(text, text, text);

@@ -1,7 +1,10 @@
 import { compactMetricsRollups } from "@a2a-partner/metrics-core";
 import type { Database } from "@a2a-partner/postgres-store";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { LEGACY_SERIES } from "../../../packages/postgres-store/src/internal/legacy-series.ts";
+import {
+  LEGACY_SERIES,
+  recordAsLegacy,
+} from "../../../packages/postgres-store/test/support/legacy-schema-migrations.ts";
 import { migrateReferenceSchema, referenceSchemaSources } from "../src/migrations.ts";
 import { seed } from "../src/seed.ts";
 import { type Backend, createTestDatabase, postgresAvailable, type TestDatabase } from "./support/backends.ts";
@@ -10,27 +13,6 @@ import { type Backend, createTestDatabase, postgresAvailable, type TestDatabase 
 const backends: Backend[] = ["pglite", ...((await postgresAvailable()) ? (["postgres"] as const) : [])];
 
 const BASELINES = ["a2a-store/0001_tasks", "metrics/0001_metrics", "reference-server/0001_reference_server"];
-
-/**
- * Earlier releases built this same schema with one series (0001..0007, recorded by version alone). Those
- * files are gone, so a legacy database is made from the current schema plus an old-layout table.
- */
-async function recordAsLegacy(db: Database, versions: Iterable<[number, string]>): Promise<void> {
-  await db.exec(`drop table schema_migrations;
-    create table schema_migrations (
-      version integer primary key,
-      name text not null,
-      checksum text not null,
-      applied_at timestamptz not null default now()
-    )`);
-  for (const [version, checksum] of versions) {
-    await db.query("insert into schema_migrations (version, name, checksum) values ($1, $2, $3)", [
-      version,
-      `000${version}_legacy`,
-      checksum,
-    ]);
-  }
-}
 
 async function recorded(db: Database): Promise<string[]> {
   const { rows } = await db.query<{ file: string }>(

@@ -5,29 +5,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { storeFixtures } from "../../a2a-core/test/support/store-fixtures.js";
 import { createPostgresStores, type Database, defaultMigrationsDir, migrate, openDatabase } from "../src/index.js";
-import { LEGACY_SERIES } from "../src/internal/legacy-series.js";
-
-/**
- * Earlier releases migrated with one series (0001..0007) recorded by version alone. Those files are gone;
- * a database they built holds the same schema the current sources create, so such a database is made
- * here from the current migrations plus a `schema_migrations` of the old layout.
- */
-async function makeLegacy(db: Database, versions: Iterable<[number, string]>): Promise<void> {
-  await db.exec(`drop table schema_migrations;
-    create table schema_migrations (
-      version integer primary key,
-      name text not null,
-      checksum text not null,
-      applied_at timestamptz not null default now()
-    )`);
-  for (const [version, checksum] of versions) {
-    await db.query("insert into schema_migrations (version, name, checksum) values ($1, $2, $3)", [
-      version,
-      `000${version}_legacy`,
-      checksum,
-    ]);
-  }
-}
+import { LEGACY_SERIES, recordAsLegacy } from "./support/legacy-schema-migrations.js";
 
 async function schemaMigrations(db: Database): Promise<string[]> {
   const { rows } = await db.query<{ row: string }>(
@@ -48,7 +26,7 @@ describe("a database migrated by the legacy series", () => {
   afterAll(async () => db?.close());
 
   it("is refused while partly migrated, and left as it was", async () => {
-    await makeLegacy(db, [...LEGACY_SERIES].slice(0, 5));
+    await recordAsLegacy(db, [...LEGACY_SERIES].slice(0, 5));
     await expect(migrate(db)).rejects.toThrow(
       /partly migrated \(versions 6, 7 of 1\.\.7 are missing\).*previous release/,
     );
@@ -57,7 +35,7 @@ describe("a database migrated by the legacy series", () => {
   });
 
   it("is refused when its files were not the released ones", async () => {
-    await makeLegacy(
+    await recordAsLegacy(
       db,
       [...LEGACY_SERIES].map(([version, sum]) => [version, version === 3 ? "0".repeat(64) : sum]),
     );
@@ -67,7 +45,7 @@ describe("a database migrated by the legacy series", () => {
   it("is adopted: nothing re-runs, the baseline is recorded, the old rows and the data stay", async () => {
     const stores = createPostgresStores(db);
     const stored = await stores.tasks.create(newTask(workspaceId));
-    await makeLegacy(db, LEGACY_SERIES);
+    await recordAsLegacy(db, LEGACY_SERIES);
     const { rows: legacyRows } = await db.query<{ row: string }>(
       "select version || '/' || checksum as row from schema_migrations order by version",
     );
