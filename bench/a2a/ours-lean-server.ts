@@ -15,6 +15,7 @@ import { createApp } from "../../examples/server/src/app.ts";
 import { loadConfig } from "../../examples/server/src/config.ts";
 import { sleepUnlessAborted } from "../../examples/server/src/fleet/sleep-unless-aborted.ts";
 import { createLogger } from "../../examples/server/src/logger.ts";
+import { migrateReferenceSchema } from "../../examples/server/src/migrations.ts";
 import { createHttpServer, openConfiguredDatabase } from "../../examples/server/src/server.ts";
 
 type TaskExecutor = import("../../packages/a2a-core/dist/index.js").TaskExecutor;
@@ -49,7 +50,7 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger(config.logLevel);
   const db = await openConfiguredDatabase(config);
-  await store.migrate(db);
+  await migrateReferenceSchema(db);
   const app = createApp({ db, config, logger, executor: timeline });
   const server = createHttpServer(app, config);
   server.listen(config.port, config.host, () => {

@@ -2,13 +2,13 @@
  * Do concurrent writers of the metrics records wait for each other? Several server instances on one
  * PostgreSQL each run a group-commit writer; their robots write an execution, then per step a node
  * execution and telemetry (and now and then an alert) in the same workspace and the current hour, then
- * mark the execution completed. With 0002's triggers every commit upserted the same current-hour rollup
- * rows and held them until it committed, so the instances serialized; with 0006's the triggers append
- * deltas and a compaction folds them every few seconds.
+ * mark the execution completed. With the first design's triggers every commit upserted the same
+ * current-hour rollup rows and held them until it committed, so the instances serialized; with the shipped
+ * ones the triggers append deltas and a compaction folds them every few seconds.
  *
  * This runs that write pattern (the fleet's, through the real GroupCommitWriter, with no sleeps) with one
- * instance and with several, against two fresh databases: one migrated short of 0006 (0002's upsert
- * triggers) and one with every migration (deltas, with each instance folding every 5 s as the reference
+ * instance and with several, against two fresh databases: one with the upsert triggers swapped in
+ * (upsert-rollups.sql) and one as migrated (deltas, with each instance folding every 5 s as the reference
  * server does). It prints tasks/s, the scale-out ratio, and how often the writers' sessions were seen
  * waiting on a lock (pg_stat_activity, sampled every 50 ms).
  *
@@ -19,11 +19,10 @@
  * (default NAME: a2a_contention) are created and dropped.
  */
 import { randomUUID } from "node:crypto";
-import { copyFile, mkdtemp, readdir, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { readFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
 import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
+import { migrateReferenceSchema } from "../../examples/server/src/migrations.ts";
 import { createWorkspace, databaseUrl, dropDatabase, metrics, recreateDatabase, store } from "./setup.ts";
 import { median } from "./stats.ts";
 
@@ -44,8 +43,6 @@ if (![seconds, tasksPerInstance, instances, rounds].every((n) => Number.isIntege
   throw new Error("--seconds, --tasks and --rounds must be positive integers, --instances at least 2");
 }
 const serverUrl = process.env.DATABASE_URL_TEST ?? "postgres://postgres@127.0.0.1:5432/test";
-/** The first migration of the delta design: the upsert variant stops before it. */
-const DELTAS_MIGRATION = 6;
 const STEPS = 4;
 const EVENT_TYPES = ["robot.moved", "robot.picked", "battery.level"];
 
@@ -60,23 +57,16 @@ interface Variant {
   workflowIds: string[];
 }
 
-/** A copy of the shipped migrations without 0006 and later: the 0002 upsert triggers stay in charge. */
-async function migrationsBeforeDeltas(): Promise<string> {
-  const source = store.defaultMigrationsDir();
-  const dir = await mkdtemp(join(tmpdir(), "a2a-migrations-"));
-  for (const file of await readdir(source)) {
-    const version = Number.parseInt(file, 10);
-    if (file.endsWith(".sql") && version < DELTAS_MIGRATION) await copyFile(join(source, file), join(dir, file));
-  }
-  return dir;
-}
+/** Swaps the shipped delta triggers for the first design's upserts into the rollups. */
+const UPSERT_ROLLUPS = new URL("./upsert-rollups.sql", import.meta.url);
 
-async function prepare(name: Variant["name"], upsertsDir: string): Promise<Variant> {
+async function prepare(name: Variant["name"]): Promise<Variant> {
   const database = `${args.database}_${name}`;
   await recreateDatabase(serverUrl, database);
   const db = await store.openDatabase({ url: databaseUrl(serverUrl, database), pool: { max: 1 } });
   try {
-    await store.migrate(db, name === "upserts" ? { dir: upsertsDir } : {});
+    await migrateReferenceSchema(db);
+    if (name === "upserts") await db.exec(await readFile(UPSERT_ROLLUPS, "utf8"));
     const workspaceId = await createWorkspace(db, "contention");
     const { rows } = await db.query<{ id: string }>(
       "insert into workflows (workspace_id, name) select $1, 'workflow-' || g from generate_series(1, 5) g returning id",
@@ -240,8 +230,7 @@ async function measure(v: Variant, instanceCount: number): Promise<Result> {
 }
 
 async function main(): Promise<void> {
-  const upsertsDir = await migrationsBeforeDeltas();
-  const variants = [await prepare("upserts", upsertsDir), await prepare("deltas", upsertsDir)];
+  const variants = [await prepare("upserts"), await prepare("deltas")];
   const results: Result[] = [];
   try {
     for (let round = 0; round < rounds; round++) {
@@ -274,7 +263,6 @@ async function main(): Promise<void> {
     }
   } finally {
     for (const v of variants) await dropDatabase(serverUrl, v.database);
-    await rm(upsertsDir, { recursive: true, force: true });
   }
 
   const lines = [
@@ -292,7 +280,7 @@ async function main(): Promise<void> {
     const many = med(pick(instances).map((r) => r.tasksPerSecond));
     const pct = (count: number) => `${(med(pick(count).map((r) => r.lockWaitShare)) * 100).toFixed(0)} %`;
     lines.push(
-      `| ${name === "upserts" ? "0002 upserts" : "0006 deltas"} | ${one.toFixed(0)} | ${pct(1)} | ${many.toFixed(0)} | ` +
+      `| ${name === "upserts" ? "upserts" : "deltas"} | ${one.toFixed(0)} | ${pct(1)} | ${many.toFixed(0)} | ` +
         `${pct(instances)} | ${(many / one).toFixed(2)}× |`,
     );
   }

@@ -1,6 +1,6 @@
 /**
  * What keeping the rollups exact costs at write time: the same generated records loaded into two fresh
- * databases, identical but for the rollup triggers (0002_metrics_rollups.sql) — enabled in one, disabled
+ * databases, identical but for the rollup triggers (metrics-core's migrations) — enabled in one, disabled
  * in the other (`alter table … disable trigger user` on the four raw tables). Insert throughput is
  * compared at each statement size asked for: the generator's bulk batches, and smaller statements
  * closer to a live writer's.
@@ -9,12 +9,14 @@
  * alternate which database goes first (ABBA …), and every load starts after a CHECKPOINT, so neither side
  * keeps paying for the other's dirty pages or the tables' growth.
  *
- * The triggers only append deltas (0006_rollup_deltas.sql); folding them into the rollups is a separate
- * step that a server runs in the background. So the loads are timed without it (what writers pay), and the
- * fold that follows each load with triggers is timed on its own (what the database pays on top).
+ * The triggers only append deltas (metrics-core's migrations/0001_metrics.sql); folding them into the
+ * rollups is a separate step that a server runs in the background. So the loads are timed without it
+ * (what writers pay), and the fold that follows each load with triggers is timed on its own (what the
+ * database pays on top).
  */
 import { generateMetricsData } from "../../examples/server/src/generate/generate-metrics-data.ts";
 import { ALERTS_PER_EVENT, EXECUTIONS_PER_EVENT } from "../../examples/server/src/generate/profile.ts";
+import { migrateReferenceSchema } from "../../examples/server/src/migrations.ts";
 import {
   createWorkspace,
   type Database,
@@ -27,7 +29,7 @@ import {
 
 const { compactMetricsRollups } = metrics;
 
-/** The raw tables 0006 puts the rollup delta triggers on: the only user triggers on them. */
+/** The raw tables metrics-core puts the rollup delta triggers on: the only user triggers on them. */
 const RAW_TABLES = ["telemetry_events", "workflow_executions", "workflow_node_executions", "alerts"] as const;
 
 export interface IngestLoad {
@@ -85,7 +87,7 @@ export async function measureIngest(options: IngestOptions): Promise<IngestRun[]
       await recreateDatabase(options.serverUrl, name);
       const db = await store.openDatabase({ url: databaseUrl(options.serverUrl, name), pool: { max: 2 } });
       opened.push(db);
-      await store.migrate(db);
+      await migrateReferenceSchema(db);
       await createWorkspace(db, SLUG);
     }
     const [withTriggers, withoutTriggers] = opened as [Database, Database];

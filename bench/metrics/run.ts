@@ -37,6 +37,7 @@ import { createToken } from "../../examples/server/src/auth/tokens.ts";
 import { loadConfig } from "../../examples/server/src/config.ts";
 import { type GenerateSummary, generateMetricsData } from "../../examples/server/src/generate/generate-metrics-data.ts";
 import { createLogger } from "../../examples/server/src/logger.ts";
+import { migrateReferenceSchema } from "../../examples/server/src/migrations.ts";
 import { type IngestRun, measureIngest } from "./ingest.ts";
 import { measurePendingDeltas, type PendingDeltasRun } from "./pending-deltas.ts";
 import { createWorkspace, DATABASE_NAME, databaseUrl, dropDatabase, recreateDatabase, store } from "./setup.ts";
@@ -128,7 +129,7 @@ async function main(): Promise<void> {
   const db = await store.openDatabase({ url: databaseUrl(serverUrl, args.database), pool: { max: 4 } });
   let stopHttp: (() => Promise<void>) | undefined;
   try {
-    await store.migrate(db);
+    await migrateReferenceSchema(db);
     const server = (
       await db.query<{ version: string; shared_buffers: string; work_mem: string; workers: string; jit: string }>(
         `select version() as version, current_setting('shared_buffers') as shared_buffers,

@@ -1,4 +1,4 @@
-import { isDataDirectoryLockedError, migrate } from "@a2a-partner/postgres-store";
+import { isDataDirectoryLockedError } from "@a2a-partner/postgres-store";
 import { AdminUsageError } from "./admin.ts";
 import { printLine, runAdminCommand } from "./cli/admin-command.ts";
 import { TOKEN_USAGE, tokenCommand } from "./cli/token-command.ts";
@@ -6,6 +6,7 @@ import { ConfigError, loadConfig, type ServerConfig } from "./config.ts";
 import { EXIT_CODES } from "./exit-codes.ts";
 import { type GenerateProgress, generateMetricsData, parseGenerateArgs } from "./generate/generate-metrics-data.ts";
 import { createLogger } from "./logger.ts";
+import { migrateReferenceSchema } from "./migrations.ts";
 import { seed } from "./seed.ts";
 import { startServer } from "./server.ts";
 import { startTelemetry } from "./telemetry/start-telemetry.ts";
@@ -54,13 +55,18 @@ async function main(argv: string[]): Promise<number> {
       return -1; // keep running
     }
     case "migrate":
-      return runAdminCommand(config, { name: "migrate", request: {}, run: (db) => migrate(db), print: printLine });
+      return runAdminCommand(config, {
+        name: "migrate",
+        request: {},
+        run: (db) => migrateReferenceSchema(db),
+        print: printLine,
+      });
     case "seed":
       return runAdminCommand(config, {
         name: "seed",
         request: {},
         run: async (db) => {
-          await migrate(db);
+          await migrateReferenceSchema(db);
           return seed(db);
         },
         print: printLine,
@@ -90,7 +96,7 @@ function generateCommand(config: ServerConfig, args: string[]): Promise<number> 
     name: "generate",
     request: { args },
     run: async (db) => {
-      await migrate(db);
+      await migrateReferenceSchema(db);
       return generateMetricsData(db, options, { onProgress: progress });
     },
     print: printLine,

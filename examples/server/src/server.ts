@@ -1,12 +1,13 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
-import { type Database, isDataDirectoryLockedError, migrate, openDatabase } from "@a2a-partner/postgres-store";
+import { type Database, isDataDirectoryLockedError, openDatabase } from "@a2a-partner/postgres-store";
 import { createApp, type ServerApp } from "./app.ts";
 import { assertServable, type ServerConfig } from "./config.ts";
 import { controlPaths } from "./control/control-paths.ts";
 import { startControlSocket } from "./control/control-socket.ts";
 import type { Logger } from "./logger.ts";
+import { migrateReferenceSchema } from "./migrations.ts";
 
 /** Who holds the embedded data directory's lock when a server does (the CLI waits for such a holder). */
 export const SERVER_LOCK_OWNER = "server";
@@ -92,7 +93,7 @@ export async function startServer(config: ServerConfig, logger: Logger): Promise
   const db = await openServerDatabase(config, logger);
   let control: Server | undefined;
   try {
-    await migrate(db);
+    await migrateReferenceSchema(db);
     control = paths ? await startControlSocket(db, paths, logger) : undefined;
   } catch (error) {
     await db.close();

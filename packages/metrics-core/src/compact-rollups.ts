@@ -1,8 +1,8 @@
 import type { MetricsQueryable } from "./query-event-metrics.js";
 
 /**
- * Folds the hourly deltas the rollup triggers appended into the daily and hourly rollups (postgres-store's
- * 0006_rollup_deltas.sql, `metrics_compact_rollups()`), and returns how many delta rows it folded.
+ * Folds the hourly deltas the rollup triggers appended into the daily and hourly rollups
+ * (`metrics_compact_rollups()`, created by this package's migrations), and returns how many delta rows it folded.
  *
  * Answers are exact whether or not this runs (a query reads rollups plus deltas); it keeps the delta
  * tables small so queries stay cheap. Safe to call from any number of processes at once: a kind being

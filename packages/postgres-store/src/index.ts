@@ -13,8 +13,8 @@ export {
 export type { Database, Queryable, QueryOptions, QueryResult } from "./database.js";
 export { GroupCommitWriter } from "./group-commit-writer.js";
 export { isUuid } from "./is-uuid.js";
-export { type MigrateOptions, type MigrateResult, migrate } from "./migrate.js";
-export { defaultMigrationsDir } from "./migrations-dir.js";
+export { type MigrateOptions, type MigrateResult, type MigrationSource, migrate } from "./migrate.js";
+export { defaultMigrationsDir, storeMigrations } from "./migrations-dir.js";
 export { DEFAULT_PGLITE_DATA_DIR, type OpenDatabaseOptions, openDatabase } from "./open-database.js";
 export { type PGliteDatabaseOptions, pgliteDatabase } from "./pglite-database.js";
 export { PostgresEventLog, type PostgresEventLogOptions } from "./postgres-event-log.js";

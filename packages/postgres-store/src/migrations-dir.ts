@@ -1,4 +1,5 @@
 import { fileURLToPath } from "node:url";
+import type { MigrationSource } from "./migrate.js";
 
 /**
  * The `migrations/` folder shipped in the npm package. Both `src/*.ts` and the bundled `dist/index.*`
@@ -7,4 +8,9 @@ import { fileURLToPath } from "node:url";
  */
 export function defaultMigrationsDir(): string {
   return fileURLToPath(new URL("../migrations/", import.meta.url));
+}
+
+/** This package's own migrations (tasks, task_events) as a source for `migrate`. */
+export function storeMigrations(): MigrationSource {
+  return { name: "a2a-store", dir: defaultMigrationsDir() };
 }

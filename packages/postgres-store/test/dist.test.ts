@@ -48,7 +48,7 @@ describe("the built package", () => {
     }
     expect(esm.dir).toBe(cjs.dir);
     expect(esm.dir.startsWith(packageDir)).toBe(true);
-    expect(esm.files).toContain("0001_core.sql");
+    expect(esm.files).toContain("0001_tasks.sql");
     expect(cjs.files).toEqual(esm.files);
   });
 });

@@ -90,10 +90,6 @@ describe.each([
     if (kind === "postgres" && !postgresReachable) return;
     backend = await openBackend(kind);
     workspaceId = randomUUID();
-    await backend.db.query("insert into workspaces (id, slug, name, visibility) values ($1, $2, 'W', 'private')", [
-      workspaceId,
-      `w-${workspaceId}`,
-    ]);
   });
   afterAll(async () => {
     for (const handler of handlers.splice(0)) await handler.close({ graceMs: 0 });

@@ -1,6 +1,5 @@
 import { text } from "node:stream/consumers";
 import { parseArgs } from "node:util";
-import { migrate } from "@a2a-partner/postgres-store";
 import {
   AdminUsageError,
   createWorkspaceToken,
@@ -11,6 +10,7 @@ import {
 } from "../admin.ts";
 import { hashToken, type IssuedToken } from "../auth/tokens.ts";
 import type { ServerConfig } from "../config.ts";
+import { migrateReferenceSchema } from "../migrations.ts";
 import { printLine, runAdminCommand } from "./admin-command.ts";
 
 export const TOKEN_USAGE = `  token create --workspace <slug> --kind partner|user [--user <email>] [--expires-in <30d|12h|…>] [--activate]
@@ -81,7 +81,7 @@ function create(config: ServerConfig, values: Record<string, string | boolean | 
     name: "token",
     request,
     run: async (db) => {
-      await migrate(db);
+      await migrateReferenceSchema(db);
       return createWorkspaceToken(db, request);
     },
     print: (issued: IssuedToken) => {

@@ -1,9 +1,10 @@
 import { chmod, rm } from "node:fs/promises";
 import { createServer, request as httpRequest, type Server } from "node:http";
-import { type Database, migrate } from "@a2a-partner/postgres-store";
+import type { Database } from "@a2a-partner/postgres-store";
 import { AdminUsageError, createWorkspaceToken, listTokens, revokeToken, type TokenRequest } from "../admin.ts";
 import { generateMetricsData, parseGenerateArgs } from "../generate/generate-metrics-data.ts";
 import type { Logger } from "../logger.ts";
+import { migrateReferenceSchema } from "../migrations.ts";
 import { seed } from "../seed.ts";
 import type { ControlPaths } from "./control-paths.ts";
 import { ensurePrivateDirectory } from "./private-directory.ts";
@@ -48,7 +49,7 @@ export async function startControlSocket(db: Database, paths: ControlPaths, logg
         case "/tokens":
           return reply(200, { result: await listTokens(db, input as { workspace?: string }) });
         case "/migrate":
-          return reply(200, { result: await migrate(db) });
+          return reply(200, { result: await migrateReferenceSchema(db) });
         case "/seed":
           return reply(200, { result: await seed(db) });
         case "/token":

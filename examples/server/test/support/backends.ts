@@ -1,7 +1,8 @@
 import { randomBytes } from "node:crypto";
-import { type Database, migrate, openDatabase } from "@a2a-partner/postgres-store";
+import { type Database, openDatabase } from "@a2a-partner/postgres-store";
 import pg from "pg";
 import { POSTGRES_URL, postgresAvailable } from "../../../../test/support/postgres.ts";
+import { migrateReferenceSchema } from "../../src/migrations.ts";
 
 export { POSTGRES_URL, postgresAvailable };
 
@@ -22,7 +23,7 @@ export async function createTestDatabase(backend: Backend, options: { dataDir?: 
   if (backend === "pglite") {
     const dataDir = options.dataDir ?? "memory://";
     const db = await openDatabase({ dataDir });
-    await migrate(db);
+    await migrateReferenceSchema(db);
     return { db, openOptions: { dataDir }, drop: () => db.close() };
   }
   const schema = `srv_${randomBytes(6).toString("hex")}`;
@@ -31,7 +32,7 @@ export async function createTestDatabase(backend: Backend, options: { dataDir?: 
   await admin.query(`create schema ${schema}`);
   await admin.end();
   const db = await openPostgresSchema(schema);
-  await migrate(db);
+  await migrateReferenceSchema(db);
   return {
     db,
     openOptions: { url: POSTGRES_URL, schema },

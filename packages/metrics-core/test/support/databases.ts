@@ -1,8 +1,10 @@
 import { randomBytes } from "node:crypto";
-import { readFile } from "node:fs/promises";
+import { readdir, readFile } from "node:fs/promises";
+import { join } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
 import { POSTGRES_URL } from "../../../../test/support/postgres.js";
+import { metricsMigrationsDir } from "../../src/index.js";
 
 /** What the suites need from a database: parameterised queries, multi-statement scripts, cleanup. */
 export interface TestDatabase {
@@ -15,19 +17,15 @@ export interface TestDatabase {
   readonly driver: PGlite | pg.Client;
 }
 
-const RAW_TABLES = new URL("./raw-tables.sql", import.meta.url);
-const ROLLUPS_MIGRATION = new URL("../../../postgres-store/migrations/0002_metrics_rollups.sql", import.meta.url);
-const DELTAS_MIGRATION = new URL("../../../postgres-store/migrations/0006_rollup_deltas.sql", import.meta.url);
-
 /**
- * The raw tables, then the real metrics migrations (the rollups, then the deltas that feed them), each in
- * a transaction as the store's migrator runs them.
+ * This package's real migrations, each in a transaction as postgres-store's migrator runs them (this
+ * package's tests do not depend on the store).
  */
 async function schemaScript(): Promise<string> {
-  const [raw, rollups, deltas] = await Promise.all(
-    [RAW_TABLES, ROLLUPS_MIGRATION, DELTAS_MIGRATION].map((file) => readFile(file, "utf8")),
-  );
-  return `begin;\n${raw}\n${rollups}\ncommit;\nbegin;\n${deltas}\ncommit;`;
+  const dir = metricsMigrationsDir();
+  const files = (await readdir(dir)).filter((name) => /^\d+_.*\.sql$/.test(name)).sort();
+  const scripts = await Promise.all(files.map((name) => readFile(join(dir, name), "utf8")));
+  return scripts.map((sql) => `begin;\n${sql}\ncommit;`).join("\n");
 }
 
 /** An in-memory PGlite (PostgreSQL 18 in WASM). initdb takes seconds: open one per test file. */

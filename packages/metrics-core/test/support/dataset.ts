@@ -52,11 +52,6 @@ export async function insertDataset(
   { afterTable }: { afterTable?: () => Promise<unknown> } = {},
 ): Promise<void> {
   const json = (rows: unknown[]) => JSON.stringify(rows);
-  await db.query("insert into workspaces (id, slug, name, visibility) values ($1, $2, $3, 'private')", [
-    ds.workspaceId,
-    `ws-${ds.workspaceId}`,
-    "Test workspace",
-  ]);
   if (ds.workflows.length > 0) {
     await db.query(
       `insert into workflows (id, workspace_id, name)

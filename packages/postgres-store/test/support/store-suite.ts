@@ -3,6 +3,7 @@ import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
+import { fileURLToPath } from "node:url";
 import { applyTaskEvent, ERROR_CODES, isA2AError } from "@a2a-partner/a2a-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { defineStoreContractCases } from "../../../a2a-core/test/support/store-contract-suite.js";
@@ -12,10 +13,18 @@ import {
   createPostgresStores,
   defaultMigrationsDir,
   type MigrateResult,
+  type MigrationSource,
   migrate,
   type PostgresStores,
+  storeMigrations,
 } from "../../src/index.js";
 import { loadMigrations } from "../../src/internal/migration-files.js";
+
+/** The store's migrations, then an embedder's own (tables for the writer and query tests). */
+const SOURCES: readonly MigrationSource[] = [
+  storeMigrations(),
+  { name: "store-suite", dir: fileURLToPath(new URL("./fixture-migrations/", import.meta.url)) },
+];
 
 /**
  * One database to test against. `open()` returns a new Database instance (its own connections and
@@ -59,14 +68,11 @@ export function defineStoreSuite(name: string, makeTarget: () => Promise<SuiteTa
       target = await makeTarget();
       const dbs = [await target.open(), await target.open(), await target.open()];
       // Three "processes" start at once against an empty database.
-      migrations = await Promise.all(dbs.map((db) => migrate(db)));
+      migrations = await Promise.all(dbs.map((db) => migrate(db, { sources: SOURCES })));
       const [db, other] = dbs as [Database, Database, Database];
+      // The store knows no workspaces table: a workspace is just the id its rows are scoped by.
       const workspaceA = randomUUID();
       const workspaceB = randomUUID();
-      await db.query(
-        "insert into workspaces (id, slug, name, visibility) values ($1, $2, 'A', 'private'), ($3, $4, 'B', 'public')",
-        [workspaceA, `a-${workspaceA}`, workspaceB, `b-${workspaceB}`],
-      );
       context = {
         ...fixtures,
         db,
@@ -88,53 +94,51 @@ export function defineStoreSuite(name: string, makeTarget: () => Promise<SuiteTa
     defineStoreContractCases(() => ({ ...context, fixtures }));
 
     describe("migrations", () => {
-      it("applies every migration exactly once when several processes start together", async () => {
-        const files = (await loadMigrations(defaultMigrationsDir())).map((m) => m.name);
-        expect(files[0]).toBe("0001_core");
+      it("applies every migration of every source exactly once when several processes start together", async () => {
+        const files: string[] = [];
+        for (const source of SOURCES) {
+          for (const m of await loadMigrations(source.dir)) files.push(`${source.name}/${m.name}`);
+        }
+        expect(files.slice(0, 2)).toEqual(["a2a-store/0001_tasks", "store-suite/0001_fixture_tables"]);
         const applied = migrations.flatMap((result) => result.applied);
         expect(applied.sort()).toEqual([...files].sort());
-        const { rows } = await context.db.query<{ name: string }>(
-          "select name from schema_migrations order by version",
+        expect(migrations.flatMap((result) => result.adopted)).toEqual([]);
+        const { rows } = await context.db.query<{ file: string }>(
+          "select source || '/' || name as file from schema_migrations order by source, version",
         );
-        expect(rows.map((row) => row.name)).toEqual(files);
+        expect(rows.map((row) => row.file)).toEqual(files);
       });
 
       it("is idempotent: a second run applies nothing and keeps the data", async () => {
         const record = await context.stores.tasks.create(newTask(context.workspaceA));
-        expect(await migrate(context.db)).toEqual({ applied: [] });
+        expect(await migrate(context.db, { sources: SOURCES })).toEqual({ applied: [], adopted: [] });
+        expect(await migrate(context.db)).toEqual({ applied: [], adopted: [] });
         expect(await context.stores.tasks.get(context.workspaceA, record.task.id)).toEqual(record);
       });
 
-      it("creates the tables the server and the metrics need", async () => {
-        const tables = [
-          "workspaces",
-          "users",
-          "memberships",
-          "workspace_acl",
-          "api_tokens",
-          "environments",
-          "robots",
-          "workflows",
-          "workflow_executions",
-          "workflow_node_executions",
-          "telemetry_events",
-          "alerts",
-          "tasks",
-          "task_events",
-        ];
-        const { rows } = await context.db.query<{ name: string; found: string | null }>(
-          "select t.name, to_regclass(t.name)::text as found from unnest($1::text[]) as t(name)",
+      it("creates the store's tables and nothing of the reference server or the metrics", async () => {
+        const tables = ["tasks", "task_events", "workspaces", "api_tokens", "workflows", "telemetry_events"];
+        const { rows } = await context.db.query<{ name: string }>(
+          "select t.name from unnest($1::text[]) as t(name) where to_regclass(t.name) is not null",
           [tables],
         );
-        expect(rows.filter((row) => row.found === null).map((row) => row.name)).toEqual([]);
+        expect(rows.map((row) => row.name)).toEqual(["tasks", "task_events"]);
+      });
+
+      it("refuses a source named twice", async () => {
+        await expect(migrate(context.db, { sources: [storeMigrations(), storeMigrations()] })).rejects.toThrow(
+          /listed twice/,
+        );
       });
 
       it("refuses to run when an applied migration was edited", async () => {
         const dir = await copyMigrations();
         try {
-          const file = join(dir, "0001_core.sql");
+          const file = join(dir, "0001_tasks.sql");
           await writeFile(file, `${await readFile(file, "utf8")}\n-- edited\n`);
-          await expect(migrate(context.db, { dir })).rejects.toThrow(/0001_core changed after it was applied/);
+          await expect(migrate(context.db, { sources: [{ name: "a2a-store", dir }] })).rejects.toThrow(
+            /a2a-store\/0001_tasks changed after it was applied/,
+          );
         } finally {
           await rm(dir, { recursive: true, force: true });
         }
@@ -147,7 +151,7 @@ export function defineStoreSuite(name: string, makeTarget: () => Promise<SuiteTa
             join(dir, "9999_broken.sql"),
             "create table zz_half_done (id int);\ninsert into no_such_table values (1);\n",
           );
-          await expect(migrate(context.db, { dir })).rejects.toThrow(/no_such_table/);
+          await expect(migrate(context.db, { sources: [{ name: "a2a-store", dir }] })).rejects.toThrow(/no_such_table/);
           const { rows } = await context.db.query<{ found: string | null; recorded: number }>(
             "select to_regclass('zz_half_done')::text as found, (select count(*)::int from schema_migrations where version = 9999) as recorded",
           );
@@ -178,18 +182,18 @@ export function defineStoreSuite(name: string, makeTarget: () => Promise<SuiteTa
         const slug = `rollback-${randomUUID()}`;
         await expect(
           context.db.transaction(async (tx) => {
-            await tx.query("insert into workspaces (slug, name, visibility) values ($1, 'x', 'private')", [slug]);
+            await tx.query("insert into fixture_notes (slug, name) values ($1, 'x')", [slug]);
             throw new Error("boom");
           }),
         ).rejects.toThrow("boom");
-        const { rowCount } = await context.db.query("select 1 from workspaces where slug = $1", [slug]);
+        const { rowCount } = await context.db.query("select 1 from fixture_notes where slug = $1", [slug]);
         expect(rowCount).toBe(0);
       });
 
       it("takes values only as parameters (a quote in a value is just data)", async () => {
         const slug = `o'brien"; drop table tasks; --${randomUUID()}`;
-        await context.db.query("insert into workspaces (slug, name, visibility) values ($1, $1, 'private')", [slug]);
-        const { rows } = await context.db.query<{ name: string }>("select name from workspaces where slug = $1", [
+        await context.db.query("insert into fixture_notes (slug, name) values ($1, $1)", [slug]);
+        const { rows } = await context.db.query<{ name: string }>("select name from fixture_notes where slug = $1", [
           slug,
         ]);
         expect(rows).toEqual([{ name: slug }]);
@@ -201,23 +205,17 @@ export function defineStoreSuite(name: string, makeTarget: () => Promise<SuiteTa
       it("commits rows of several tables with events together; a bad row fails alone, its neighbours land", async () => {
         const { writer } = context.stores.events;
         const { task } = await context.stores.tasks.create(newTask(context.workspaceA));
-        const workflow = await context.db.query<{ id: string }>(
-          "insert into workflows (workspace_id, name) values ($1, $2) returning id",
-          [context.workspaceA, `wf-${randomUUID()}`],
-        );
-        const workflowId = workflow.rows[0]?.id as string;
         const executionId = randomUUID();
         const entry = update(task, 20);
         const at = new Date();
         await Promise.all([
           writer.insertRows(
-            "workflow_executions",
-            ["id", "workspace_id", "workflow_id", "task_id", "status", "started_at"],
+            "fixture_runs",
+            ["id", "workspace_id", "task_id", "status", "started_at"],
             [
               {
                 id: executionId,
                 workspace_id: context.workspaceA,
-                workflow_id: workflowId,
                 task_id: task.id,
                 status: "running",
                 started_at: at,
@@ -225,13 +223,13 @@ export function defineStoreSuite(name: string, makeTarget: () => Promise<SuiteTa
             ],
           ),
           writer.insertRows(
-            "telemetry_events",
-            ["workspace_id", "event_type", "payload", "occurred_at"],
+            "fixture_readings",
+            ["workspace_id", "kind", "payload", "occurred_at"],
             [
-              { workspace_id: context.workspaceA, event_type: "robot.moved", payload: { x: 1, y: 2 }, occurred_at: at },
+              { workspace_id: context.workspaceA, kind: "robot.moved", payload: { x: 1, y: 2 }, occurred_at: at },
               {
                 workspace_id: context.workspaceA,
-                event_type: "battery.level",
+                kind: "battery.level",
                 payload: { percent: 80 },
                 occurred_at: at,
               },
@@ -244,30 +242,21 @@ export function defineStoreSuite(name: string, makeTarget: () => Promise<SuiteTa
             snapshot: applyTaskEvent(task, entry.result),
           }),
         ]);
-        const telemetry = await context.db.query<{ payload: unknown }>(
-          "select payload from telemetry_events where workspace_id = $1 and occurred_at = $2 order by event_type",
+        const readings = await context.db.query<{ payload: unknown }>(
+          "select payload from fixture_readings where workspace_id = $1 and occurred_at = $2 order by kind",
           [context.workspaceA, at],
         );
-        expect(telemetry.rows.map((r) => r.payload)).toEqual([{ percent: 80 }, { x: 1, y: 2 }]);
+        expect(readings.rows.map((r) => r.payload)).toEqual([{ percent: 80 }, { x: 1, y: 2 }]);
 
-        // A node execution of an execution that does not exist violates a foreign key: only it fails.
+        // A step of a run that does not exist violates a foreign key: only it fails.
         const [bad, good] = await Promise.allSettled([
           writer.insertRows(
-            "workflow_node_executions",
-            ["workspace_id", "workflow_execution_id", "workflow_id", "node_name", "status", "started_at"],
-            [
-              {
-                workspace_id: context.workspaceA,
-                workflow_execution_id: randomUUID(),
-                workflow_id: workflowId,
-                node_name: "ghost",
-                status: "completed",
-                started_at: at,
-              },
-            ],
+            "fixture_run_steps",
+            ["run_id", "step", "status"],
+            [{ run_id: randomUUID(), step: "ghost", status: "completed" }],
           ),
           writer.updateRows(
-            "workflow_executions",
+            "fixture_runs",
             "id",
             ["status", "finished_at"],
             [{ id: executionId, status: "completed", finished_at: at }],
@@ -275,21 +264,20 @@ export function defineStoreSuite(name: string, makeTarget: () => Promise<SuiteTa
         ]);
         expect(bad.status).toBe("rejected");
         expect(good.status).toBe("fulfilled");
-        const execution = await context.db.query<{ status: string }>(
-          "select status from workflow_executions where id = $1",
-          [executionId],
-        );
+        const execution = await context.db.query<{ status: string }>("select status from fixture_runs where id = $1", [
+          executionId,
+        ]);
         expect(execution.rows[0]?.status).toBe("completed");
         await expect(writer.insertRows("tasks; drop table tasks", ["id"], [{ id: 1 }])).rejects.toThrow(/identifier/);
 
         // A value with no JSON form fails only the write that holds it.
         const [unserializable, fine] = await Promise.allSettled([
           writer.insertRows(
-            "telemetry_events",
-            ["workspace_id", "event_type", "payload", "occurred_at"],
-            [{ workspace_id: context.workspaceA, event_type: "bad", payload: { n: 1n }, occurred_at: at }],
+            "fixture_readings",
+            ["workspace_id", "kind", "payload", "occurred_at"],
+            [{ workspace_id: context.workspaceA, kind: "bad", payload: { n: 1n }, occurred_at: at }],
           ),
-          writer.updateRows("workflow_executions", "id", ["status"], [{ id: executionId, status: "failed" }]),
+          writer.updateRows("fixture_runs", "id", ["status"], [{ id: executionId, status: "failed" }]),
         ]);
         expect(unserializable.status).toBe("rejected");
         expect(fine.status).toBe("fulfilled");

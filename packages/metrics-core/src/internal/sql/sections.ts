@@ -7,13 +7,13 @@ export interface SectionTables {
   /** Raw table and the timestamp column that places a record in a day. */
   readonly raw: string;
   readonly time: "occurred_at" | "started_at";
-  /** Daily rollup table `(workspace_id, day date, key, count)` (postgres-store's 0002_metrics_rollups.sql). */
+  /** Daily rollup table `(workspace_id, day date, key, count)` (this package's migrations/). */
   readonly rollup: string;
   /** Hourly rollup table `(workspace_id, hour timestamp, key, count)`, hours in UTC wall-clock time. */
   readonly hourlyRollup: string;
   /**
    * Hourly deltas not yet folded into the rollups `(workspace_id, hour_start timestamptz, key, count)`,
-   * appended by the raw table's triggers (0006_rollup_deltas.sql): a count is rollup plus deltas.
+   * appended by the raw table's triggers (migrations/0001_metrics.sql): a count is rollup plus deltas.
    */
   readonly deltas: string;
   /** The grouping key column, the same name in raw and rollup tables. */

@@ -1,0 +1,76 @@
+import { randomUUID } from "node:crypto";
+import { cp, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { storeFixtures } from "../../a2a-core/test/support/store-fixtures.js";
+import { createPostgresStores, type Database, defaultMigrationsDir, migrate, openDatabase } from "../src/index.js";
+import { LEGACY_SERIES, recordAsLegacy } from "./support/legacy-schema-migrations.js";
+
+async function schemaMigrations(db: Database): Promise<string[]> {
+  const { rows } = await db.query<{ row: string }>(
+    "select source || '/' || version || '/' || checksum as row from schema_migrations order by source, version",
+  );
+  return rows.map((r) => r.row);
+}
+
+describe("a database migrated by the legacy series", () => {
+  const { newTask } = storeFixtures();
+  const workspaceId = randomUUID();
+  let db: Database;
+
+  beforeAll(async () => {
+    db = await openDatabase({ dataDir: "memory://" });
+    await migrate(db);
+  });
+  afterAll(async () => db?.close());
+
+  it("is refused while partly migrated, and left as it was", async () => {
+    await recordAsLegacy(db, [...LEGACY_SERIES].slice(0, 5));
+    await expect(migrate(db)).rejects.toThrow(
+      /partly migrated \(versions 6, 7 of 1\.\.7 are missing\).*previous release/,
+    );
+    const { rows } = await db.query<{ n: number }>("select count(*)::int as n from schema_migrations");
+    expect(rows[0]?.n).toBe(5);
+  });
+
+  it("is refused when its files were not the released ones", async () => {
+    await recordAsLegacy(
+      db,
+      [...LEGACY_SERIES].map(([version, sum]) => [version, version === 3 ? "0".repeat(64) : sum]),
+    );
+    await expect(migrate(db)).rejects.toThrow(/versions 3 were applied from files other than the released ones/);
+  });
+
+  it("is adopted: nothing re-runs, the baseline is recorded, the old rows and the data stay", async () => {
+    const stores = createPostgresStores(db);
+    const stored = await stores.tasks.create(newTask(workspaceId));
+    await recordAsLegacy(db, LEGACY_SERIES);
+    const { rows: legacyRows } = await db.query<{ row: string }>(
+      "select version || '/' || checksum as row from schema_migrations order by version",
+    );
+
+    expect(await migrate(db)).toEqual({ applied: [], adopted: ["a2a-store/0001_tasks"] });
+    const after = await schemaMigrations(db);
+    expect(after.filter((row) => row.startsWith("legacy/"))).toEqual(legacyRows.map((r) => `legacy/${r.row}`));
+    expect(
+      after.filter((row) => !row.startsWith("legacy/")).map((row) => row.split("/").slice(0, 2).join("/")),
+    ).toEqual(["a2a-store/1"]);
+    expect(await stores.tasks.get(workspaceId, stored.task.id)).toEqual(stored);
+    expect(await migrate(db)).toEqual({ applied: [], adopted: [] });
+
+    // A newer file of the source runs as usual after the adoption.
+    const dir = await mkdtemp(join(tmpdir(), "a2a-migrations-"));
+    try {
+      await cp(defaultMigrationsDir(), dir, { recursive: true });
+      await writeFile(join(dir, "0002_newer.sql"), "create table zz_newer (id int);");
+      expect(await migrate(db, { sources: [{ name: "a2a-store", dir }] })).toEqual({
+        applied: ["a2a-store/0002_newer"],
+        adopted: [],
+      });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+    await stores.events.close();
+  });
+});
