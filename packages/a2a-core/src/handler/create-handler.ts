@@ -319,12 +319,10 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHandler {
 
     const task = newTask(message, storeId);
     const input = { workspaceId: caller.workspaceId, task, lease: runner.newLease(), createdAt: task.status.timestamp };
-    // Without a messageId there is no idempotency: every such start is a new task (contract rule 3).
-    // The one write of a start, inside the request's span so the store's span nests under it.
-    const { record, created } = await telemetry.within(trace.span, async () =>
-      message.messageId === undefined
-        ? { record: await stores.tasks.create(input), created: true }
-        : await stores.idempotency.createOrGet(message.messageId, input),
+    // The one write of a start, inside the request's span so the store's span nests under it. Without a
+    // messageId the store always creates: every such start is a new task (contract rule 3).
+    const { record, created } = await telemetry.within(trace.span, () =>
+      stores.idempotency.createOrGet(message.messageId, input),
     );
     // Not created: an earlier or concurrent start with the same key won, so this request is its retry.
     if (!created) return reattachRetry(req, record, message, storeId, headers, release, dialect, trace);
