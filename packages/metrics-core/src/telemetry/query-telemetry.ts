@@ -1,6 +1,6 @@
+import { type OtelApi, otelApi } from "@a2a-partner/a2a-core";
 import type { Attributes, Histogram, MeterProvider, Span, Tracer } from "@opentelemetry/api";
 import type { MetricsWindow } from "../window/parse-metrics-window.js";
-import { type OtelApi, otelApi } from "./otel-api.js";
 
 /** Names this package reports under; docs/operations.md lists them for operators. */
 export const METRICS_QUERY_SCOPE = "@a2a-partner/metrics-core";
