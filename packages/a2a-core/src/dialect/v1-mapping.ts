@@ -121,11 +121,19 @@ function toV1Part(part: Part): PartV1 {
 }
 
 function toV1Artifact(artifact: Artifact): ArtifactV1 {
+  return withPartsMapped(artifact, toV1Part);
+}
+
+/** An artifact in the other dialect: its fields are the same in both, only its parts are mapped. */
+function withPartsMapped<P, Q>(
+  artifact: { artifactId: string; name?: string; description?: string; parts: P[]; metadata?: Record<string, unknown> },
+  mapPart: (part: P) => Q,
+) {
   return {
     artifactId: artifact.artifactId,
     ...(artifact.name === undefined ? {} : { name: artifact.name }),
     ...(artifact.description === undefined ? {} : { description: artifact.description }),
-    parts: artifact.parts.map(toV1Part),
+    parts: artifact.parts.map(mapPart),
     ...(artifact.metadata ? { metadata: artifact.metadata } : {}),
   };
 }
@@ -181,13 +189,7 @@ export function fromV1Status(status: TaskStatusV1): TaskStatus {
 }
 
 function fromV1Artifact(artifact: ArtifactV1): Artifact {
-  return {
-    artifactId: artifact.artifactId,
-    ...(artifact.name === undefined ? {} : { name: artifact.name }),
-    ...(artifact.description === undefined ? {} : { description: artifact.description }),
-    parts: artifact.parts.map(fromV1Part),
-    ...(artifact.metadata ? { metadata: artifact.metadata } : {}),
-  };
+  return withPartsMapped(artifact, fromV1Part);
 }
 
 /**
