@@ -151,15 +151,28 @@ export function toV1StreamResult(result: Task | TaskUpdateResult): StreamRespons
       },
     };
   }
+  return { artifactUpdate: withArtifactMapped(result, toV1Artifact) };
+}
+
+/** An artifact update in the other dialect: its fields are the same in both, only its artifact is mapped. */
+function withArtifactMapped<A, B>(
+  update: {
+    taskId: string;
+    contextId: string;
+    artifact: A;
+    append?: boolean;
+    lastChunk?: boolean;
+    metadata?: Record<string, unknown>;
+  },
+  mapArtifact: (artifact: A) => B,
+) {
   return {
-    artifactUpdate: {
-      taskId: result.taskId,
-      contextId: result.contextId,
-      artifact: toV1Artifact(result.artifact),
-      ...(result.append === undefined ? {} : { append: result.append }),
-      ...(result.lastChunk === undefined ? {} : { lastChunk: result.lastChunk }),
-      ...(result.metadata ? { metadata: result.metadata } : {}),
-    },
+    taskId: update.taskId,
+    contextId: update.contextId,
+    artifact: mapArtifact(update.artifact),
+    ...(update.append === undefined ? {} : { append: update.append }),
+    ...(update.lastChunk === undefined ? {} : { lastChunk: update.lastChunk }),
+    ...(update.metadata ? { metadata: update.metadata } : {}),
   };
 }
 
@@ -231,15 +244,7 @@ export function fromV1StreamResult(result: StreamResponseV1): Task | TaskUpdateR
   }
   if ("artifactUpdate" in result) {
     const update = result.artifactUpdate;
-    return {
-      kind: "artifact-update",
-      taskId: update.taskId,
-      contextId: update.contextId,
-      artifact: fromV1Artifact(update.artifact),
-      ...(update.append === undefined ? {} : { append: update.append }),
-      ...(update.lastChunk === undefined ? {} : { lastChunk: update.lastChunk }),
-      ...(update.metadata ? { metadata: update.metadata } : {}),
-    };
+    return { kind: "artifact-update", ...withArtifactMapped(update, fromV1Artifact) };
   }
   return undefined;
 }
