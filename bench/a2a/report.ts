@@ -295,6 +295,16 @@ const STREAMS_AT = 5_000;
 const RSS_KIB_PER_STREAM = 20;
 const IDLE_CPU_SHARE = 0.02;
 
+/** Whether every stream of a scenario held (none failed to open, none dropped), in words and figures. */
+function streamsHeld(scenario: StreamScenario, heldStreams: number) {
+  const { failedToOpen, dropped } = scenario;
+  return {
+    held: failedToOpen === 0 && dropped === 0,
+    detail: `${at(heldStreams)} held, ${failedToOpen} failed to open, ${dropped} dropped`,
+    figures: { failedToOpen, dropped },
+  };
+}
+
 /** The first point at ≥ 5,000 requested streams of a scenario. */
 function pointAt(scenario: StreamScenario | undefined): StreamPoint | undefined {
   return scenario?.points.find((p) => p.requested >= STREAMS_AT);
@@ -395,22 +405,16 @@ export function targetVerdicts(results: Result[]): Verdict[] {
           : `largest --streams count ${at(scenario.points.at(-1)?.requested ?? 0)}`;
       verdicts.push(notMeasured(id, target, why));
     } else {
-      const held = scenario.failedToOpen === 0 && scenario.dropped === 0;
+      const health = streamsHeld(scenario, point.streams);
       const kib = point.perStream.rssAfterGcKiB;
       verdicts.push(
         judged(
           id,
           target,
-          held && kib <= RSS_KIB_PER_STREAM,
+          health.held && kib <= RSS_KIB_PER_STREAM,
           `${kib.toFixed(1)} KiB each (${point.perStream.rssKiB.toFixed(1)} settled, ${point.perStream.heapKiB.toFixed(1)} heap); ` +
-            `${at(point.streams)} held, ${scenario.failedToOpen} failed to open, ${scenario.dropped} dropped`,
-          {
-            ours: kib,
-            threshold: RSS_KIB_PER_STREAM,
-            streams: point.streams,
-            failedToOpen: scenario.failedToOpen,
-            dropped: scenario.dropped,
-          },
+            health.detail,
+          { ours: kib, threshold: RSS_KIB_PER_STREAM, streams: point.streams, ...health.figures },
         ),
       );
     }
@@ -434,22 +438,21 @@ export function targetVerdicts(results: Result[]): Verdict[] {
             : "no --subscribe-streams count ≥ 5,000";
       verdicts.push(notMeasured(id, target, why));
     } else {
-      const held = mine.failedToOpen === 0 && mine.dropped === 0;
+      const health = streamsHeld(mine, a.streams);
       const r = a.perStream.rssAfterGcKiB / b.perStream.rssAfterGcKiB;
       verdicts.push(
         judged(
           id,
           target,
-          held && a.perStream.rssAfterGcKiB <= b.perStream.rssAfterGcKiB,
+          health.held && a.perStream.rssAfterGcKiB <= b.perStream.rssAfterGcKiB,
           `${r.toFixed(2)}× (${a.perStream.rssAfterGcKiB.toFixed(1)} vs ${b.perStream.rssAfterGcKiB.toFixed(1)} KiB at ` +
-            `${at(a.requested)}); ours: ${at(a.streams)} held, ${mine.failedToOpen} failed to open, ${mine.dropped} dropped`,
+            `${at(a.requested)}); ours: ${health.detail}`,
           {
             ours: a.perStream.rssAfterGcKiB,
             sdk: b.perStream.rssAfterGcKiB,
             ratio: r,
             streams: a.requested,
-            failedToOpen: mine.failedToOpen,
-            dropped: mine.dropped,
+            ...health.figures,
           },
         ),
       );

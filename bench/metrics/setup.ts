@@ -23,23 +23,26 @@ export function databaseUrl(serverUrl: string, name: string): string {
   return url.toString();
 }
 
-export async function recreateDatabase(serverUrl: string, name: string): Promise<void> {
-  if (!DATABASE_NAME.test(name)) throw new Error(`not a plain database name: ${name}`);
-  const admin = await store.openDatabase({ url: serverUrl, pool: { max: 1 } });
-  try {
-    // An identifier, checked against a strict pattern above: CREATE DATABASE takes no parameters.
+export function recreateDatabase(serverUrl: string, name: string): Promise<void> {
+  return asAdmin(serverUrl, name, async (admin) => {
     await admin.query(`drop database if exists ${name} with (force)`);
     await admin.query(`create database ${name}`);
-  } finally {
-    await admin.close();
-  }
+  });
 }
 
-export async function dropDatabase(serverUrl: string, name: string): Promise<void> {
+export function dropDatabase(serverUrl: string, name: string): Promise<void> {
+  return asAdmin(serverUrl, name, async (admin) => {
+    await admin.query(`drop database if exists ${name} with (force)`);
+  });
+}
+
+/** Runs DDL on database `name` over a one-connection admin pool, after checking the name is plain. */
+async function asAdmin(serverUrl: string, name: string, ddl: (admin: Database) => Promise<void>): Promise<void> {
+  // The name is spliced into DDL as an identifier (CREATE DATABASE takes no parameters): a strict pattern only.
   if (!DATABASE_NAME.test(name)) throw new Error(`not a plain database name: ${name}`);
   const admin = await store.openDatabase({ url: serverUrl, pool: { max: 1 } });
   try {
-    await admin.query(`drop database if exists ${name} with (force)`);
+    await ddl(admin);
   } finally {
     await admin.close();
   }

@@ -1,33 +1,26 @@
 import { connect } from "node:net";
 import { A2A_LIMITS, AgentCardV1, AgentCardV03, ERROR_CODES, Task, TaskStatusUpdateEvent } from "@a2a-partner/a2a-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { hashToken } from "../src/auth/tokens.ts";
-import { type Backend, createTestDatabase, postgresAvailable, type TestDatabase } from "./support/backends.ts";
+import { type Backend, postgresAvailable } from "./support/backends.ts";
 import { envelope, post, readFrames, rpc, startParams } from "./support/rpc.ts";
-import { startTestServer, type TestServer } from "./support/test-server.ts";
+import { databasePerSuite, serverPerSuite } from "./support/server-per-suite.ts";
+import { startTestServer } from "./support/test-server.ts";
 
 const backends: Backend[] = ["pglite", ...((await postgresAvailable()) ? (["postgres"] as const) : [])];
 
 describe.each(backends)("reference server on %s", (backend) => {
-  let database: TestDatabase;
-  let server: TestServer;
+  const suite = serverPerSuite(backend);
   let token: string;
-
-  beforeAll(async () => {
-    database = await createTestDatabase(backend);
-    server = await startTestServer(database.db);
-    token = server.seeded.partnerToken;
-  });
-  afterAll(async () => {
-    await server?.stop();
-    await database?.drop();
+  beforeAll(() => {
+    token = suite.server.seeded.partnerToken;
   });
 
   const start = (params = startParams(), method = "SendStreamingMessage", headers: Record<string, string> = {}) =>
-    post(server.a2aUrl, envelope(method, params), token, headers);
+    post(suite.server.a2aUrl, envelope(method, params), token, headers);
 
   it("serves the agent card publicly, pointing at the endpoint with a bearer scheme", async () => {
-    const res = await fetch(`${server.url}/.well-known/agent-card.json`);
+    const res = await fetch(`${suite.server.url}/.well-known/agent-card.json`);
     expect(res.status).toBe(200);
     const card = AgentCardV03.parse(await res.json());
     expect(card.url).toBe("http://localhost:8080/api/v1/a2a");
@@ -35,7 +28,9 @@ describe.each(backends)("reference server on %s", (backend) => {
     expect(card.security).toEqual([{ bearer: [] }]);
     expect(card.skills.length).toBeGreaterThan(0);
     const v1 = AgentCardV1.parse(
-      await (await fetch(`${server.url}/.well-known/agent-card.json`, { headers: { "A2A-Version": "1.0" } })).json(),
+      await (
+        await fetch(`${suite.server.url}/.well-known/agent-card.json`, { headers: { "A2A-Version": "1.0" } })
+      ).json(),
     );
     expect(v1.supportedInterfaces[0]?.url).toBe(card.url);
   });
@@ -60,12 +55,12 @@ describe.each(backends)("reference server on %s", (backend) => {
     const finished = TaskStatusUpdateEvent.parse(frames.at(-2)?.result);
     expect(finished).toMatchObject({ final: true, status: { state: "completed" }, taskId: task.id });
 
-    const executions = await database.db.query<{ n: number }>(
+    const executions = await suite.database.db.query<{ n: number }>(
       "select count(*)::int as n from workflow_executions where task_id = $1",
       [task.id],
     );
     expect(executions.rows[0]?.n).toBe(1);
-    const nodes = await database.db.query<{ n: number }>(
+    const nodes = await suite.database.db.query<{ n: number }>(
       `select count(*)::int as n from workflow_node_executions n join workflow_executions e on e.id = n.workflow_execution_id
        where e.task_id = $1`,
       [task.id],
@@ -79,7 +74,7 @@ describe.each(backends)("reference server on %s", (backend) => {
   });
 
   it("polls, cancels and reattaches through every method name and alias", async () => {
-    const slow = await startTestServer(database.db, { robotStepMs: 300 });
+    const slow = await startTestServer(suite.database.db, { robotStepMs: 300 });
     try {
       const res = await post(slow.a2aUrl, envelope("message/stream", startParams("Count inventory in aisle 7")), token);
       const [first] = await readFrames(res, () => true);
@@ -103,9 +98,10 @@ describe.each(backends)("reference server on %s", (backend) => {
         .poll(
           async () =>
             (
-              await database.db.query<{ status: string }>("select status from workflow_executions where task_id = $1", [
-                id,
-              ])
+              await suite.database.db.query<{ status: string }>(
+                "select status from workflow_executions where task_id = $1",
+                [id],
+              )
             ).rows[0]?.status,
         )
         .toBe("canceled");
@@ -120,7 +116,7 @@ describe.each(backends)("reference server on %s", (backend) => {
     const retry = await readFrames(await start(startParams("Restock aisle 9", messageId)));
     expect(retry[0]?.result.id).toBe(dropped[0]?.result.id);
     expect(retry.at(-2)?.event).toBe("finished");
-    const executions = await database.db.query<{ n: number }>(
+    const executions = await suite.database.db.query<{ n: number }>(
       "select count(*)::int as n from workflow_executions where task_id = $1",
       [dropped[0]?.result.id],
     );
@@ -136,7 +132,7 @@ describe.each(backends)("reference server on %s", (backend) => {
     const ids = new Set(streams.map((s) => s[0]?.result.id));
     expect(ids.size).toBe(1);
     for (const s of streams) expect(s.at(-2)?.event).toBe("finished");
-    const executions = await database.db.query<{ n: number }>(
+    const executions = await suite.database.db.query<{ n: number }>(
       "select count(*)::int as n from workflow_executions where task_id = $1",
       [[...ids][0]],
     );
@@ -153,7 +149,7 @@ describe.each(backends)("reference server on %s", (backend) => {
   });
 
   it("replays exactly the missed events after Last-Event-ID: every event once across two connections", async () => {
-    const slow = await startTestServer(database.db, { robotStepMs: 150 });
+    const slow = await startTestServer(suite.database.db, { robotStepMs: 150 });
     try {
       const messageId = crypto.randomUUID();
       const res = await post(
@@ -172,7 +168,7 @@ describe.each(backends)("reference server on %s", (backend) => {
       expect(resumed[0]?.event).toBe("task");
       const delivered = [...firstPart, ...resumed.slice(1)].filter((f) => f.event !== "final").map((f) => Number(f.id));
       const all = (
-        await database.db.query<{ seq: number }>("select seq from task_events where task_id = $1 order by seq", [
+        await suite.database.db.query<{ seq: number }>("select seq from task_events where task_id = $1 order by seq", [
           firstPart[0]?.result.id,
         ])
       ).rows.map((r) => r.seq);
@@ -185,18 +181,22 @@ describe.each(backends)("reference server on %s", (backend) => {
 
   it("answers 401 (with WWW-Authenticate) without or with a bad token, 403 for a user session token", async () => {
     for (const bad of [null, "a2a_p_not-a-real-token"]) {
-      const res = await post(server.a2aUrl, envelope("GetTask", { id: "x" }), bad);
+      const res = await post(suite.server.a2aUrl, envelope("GetTask", { id: "x" }), bad);
       expect(res.status).toBe(401);
       expect(res.headers.get("www-authenticate")).toMatch(/^Bearer/);
       expect((await res.json()).id).toBeNull();
     }
-    const res = await post(server.a2aUrl, envelope("SendStreamingMessage", startParams()), server.seeded.userToken);
+    const res = await post(
+      suite.server.a2aUrl,
+      envelope("SendStreamingMessage", startParams()),
+      suite.server.seeded.userToken,
+    );
     expect(res.status).toBe(403);
     expect(res.headers.get("content-type")).toMatch(/application\/json/);
   });
 
   it("hides a task from another workspace's token: -32001 for get, cancel and subscribe", async () => {
-    const slow = await startTestServer(database.db, { robotStepMs: 200 });
+    const slow = await startTestServer(suite.database.db, { robotStepMs: 200 });
     try {
       const [first] = await readFrames(
         await post(slow.a2aUrl, envelope("SendStreamingMessage", startParams()), token),
@@ -229,34 +229,31 @@ describe.each(backends)("reference server on %s", (backend) => {
     ["SendMessage unsupported", envelope("SendMessage", startParams()), ERROR_CODES.UnsupportedOperation],
     ["GetExtendedAgentCard unsupported", envelope("GetExtendedAgentCard", {}), ERROR_CODES.UnsupportedOperation],
   ])("answers %s with its JSON-RPC code", async (_name, body, code) => {
-    const res = await post(server.a2aUrl, body, token);
+    const res = await post(suite.server.a2aUrl, body, token);
     expect(res.status).toBe(200);
     expect((await res.json()).error.code).toBe(code);
   });
 
   it("answers 413 with a JSON-RPC error for a body over A2A_LIMITS.maxBodyBytes", async () => {
-    const res = await post(server.a2aUrl, envelope("GetTask", { id: "x".repeat(A2A_LIMITS.maxBodyBytes) }), token);
+    const res = await post(
+      suite.server.a2aUrl,
+      envelope("GetTask", { id: "x".repeat(A2A_LIMITS.maxBodyBytes) }),
+      token,
+    );
     expect(res.status).toBe(413);
     expect((await res.json()).error.code).toBe(ERROR_CODES.InvalidRequest);
   });
 
   it("reports health", async () => {
-    expect(await (await fetch(`${server.url}/healthz`)).json()).toEqual({ status: "ok" });
+    expect(await (await fetch(`${suite.server.url}/healthz`)).json()).toEqual({ status: "ok" });
   });
 });
 
 describe("hardening (PGlite)", () => {
-  let database: TestDatabase;
-
-  beforeAll(async () => {
-    database = await createTestDatabase("pglite");
-  });
-  afterAll(async () => {
-    await database?.drop();
-  });
+  const suite = databasePerSuite("pglite");
 
   it("limits each token's rate with 429 + Retry-After and a JSON-RPC body; other tokens go on", async () => {
-    const server = await startTestServer(database.db, { rateLimitPerSecond: 2 });
+    const server = await startTestServer(suite.database.db, { rateLimitPerSecond: 2 });
     try {
       const statuses: number[] = [];
       for (let i = 0; i < 6; i++) {
@@ -278,11 +275,13 @@ describe("hardening (PGlite)", () => {
   });
 
   it("honours a token revocation on the very next request", async () => {
-    const server = await startTestServer(database.db);
+    const server = await startTestServer(suite.database.db);
     try {
       const token = server.seeded.partnerToken;
       expect((await post(server.a2aUrl, envelope("GetTask", { id: "x" }), token)).status).toBe(200);
-      await database.db.query("update api_tokens set revoked_at = now() where token_hash = $1", [hashToken(token)]);
+      await suite.database.db.query("update api_tokens set revoked_at = now() where token_hash = $1", [
+        hashToken(token),
+      ]);
       expect((await post(server.a2aUrl, envelope("GetTask", { id: "x" }), token)).status).toBe(401);
     } finally {
       await server.stop();
@@ -290,7 +289,7 @@ describe("hardening (PGlite)", () => {
   });
 
   it("sends security headers and never a stack trace or SQL in an error", async () => {
-    const server = await startTestServer(database.db);
+    const server = await startTestServer(suite.database.db);
     try {
       const res = await post(server.a2aUrl, envelope("GetTask", { id: "x" }), server.seeded.partnerToken);
       expect(res.headers.get("x-content-type-options")).toBe("nosniff");
@@ -305,17 +304,10 @@ describe("hardening (PGlite)", () => {
 });
 
 describe("timeouts (PGlite)", () => {
-  let database: TestDatabase;
-
-  beforeAll(async () => {
-    database = await createTestDatabase("pglite");
-  });
-  afterAll(async () => {
-    await database?.drop();
-  });
+  const suite = databasePerSuite("pglite");
 
   it("never cuts a live SSE stream, however long it outlives the request timeout", async () => {
-    const server = await startTestServer(database.db, { requestTimeoutMs: 300, robotStepMs: 250 });
+    const server = await startTestServer(suite.database.db, { requestTimeoutMs: 300, robotStepMs: 250 });
     try {
       const started = Date.now();
       const frames = await readFrames(
@@ -329,7 +321,7 @@ describe("timeouts (PGlite)", () => {
   });
 
   it("drops a client that never finishes sending its request; one without a token is refused at once", async () => {
-    const server = await startTestServer(database.db, { requestTimeoutMs: 300 });
+    const server = await startTestServer(suite.database.db, { requestTimeoutMs: 300 });
     try {
       const { port } = new URL(server.url);
       const send = (authorization: string) => {

@@ -1,36 +1,21 @@
 import { createHash } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { TokenListing } from "../src/admin.ts";
 import { EXIT_CODES } from "../src/exit-codes.ts";
+import { serverProcessPerSuite } from "./support/process-suite.ts";
 import { envelope, post } from "./support/rpc.ts";
-import {
-  createPgliteStore,
-  runCli,
-  type ServerProcess,
-  seedWithCli,
-  startServerProcess,
-  stopAllServerProcesses,
-} from "./support/server-process.ts";
+import { createPgliteStore, runCli, seedWithCli } from "./support/server-process.ts";
 
 // The CLI against the embedded store while a server owns it: the commands go through the control socket.
 describe("CLI with a running embedded server", () => {
-  let store: Awaited<ReturnType<typeof createPgliteStore>>;
-  let server: ServerProcess;
-
-  beforeAll(async () => {
-    store = await createPgliteStore();
-    server = await startServerProcess({ ...store.env, ROBOT_STEP_MS: "1" });
-  });
-  afterAll(async () => {
-    await stopAllServerProcesses();
-    await store?.drop();
-  });
+  // Not seeded here: seeding while the server runs is one of the tests.
+  const suite = serverProcessPerSuite(createPgliteStore, { seed: false, env: { ROBOT_STEP_MS: "1" } });
 
   const works = async (token: string) =>
-    (await post(server.a2aUrl, envelope("GetTask", { id: "x" }), token)).status === 200;
+    (await post(suite.server.a2aUrl, envelope("GetTask", { id: "x" }), token)).status === 200;
 
   async function createPartnerToken(): Promise<{ token: string; id: string }> {
-    const created = await runCli(["token", "create", "--workspace", "demo", "--kind", "partner"], store.env);
+    const created = await runCli(["token", "create", "--workspace", "demo", "--kind", "partner"], suite.store.env);
     expect(created.code).toBe(EXIT_CODES.ok);
     const token = created.stdout.trim();
     // The id is named on stderr, so an operator can revoke the token later without handling its value.
@@ -41,7 +26,7 @@ describe("CLI with a running embedded server", () => {
   }
 
   async function list(): Promise<TokenListing[]> {
-    const listed = await runCli(["token", "list"], store.env);
+    const listed = await runCli(["token", "list"], suite.store.env);
     expect(listed.code).toBe(EXIT_CODES.ok);
     return listed.stdout
       .trim()
@@ -50,7 +35,7 @@ describe("CLI with a running embedded server", () => {
   }
 
   it("seeds (JSON as the last line), creates tokens, and refuses a second server", async () => {
-    const seeded = await seedWithCli(store.env);
+    const seeded = await seedWithCli(suite.store.env);
     expect(seeded).toMatchObject({ workspace: { slug: "demo" }, storeId: "store-001" });
     expect(seeded.partnerToken).toMatch(/^a2a_p_/);
     expect(seeded.userToken).toMatch(/^a2a_u_/);
@@ -58,17 +43,17 @@ describe("CLI with a running embedded server", () => {
     const { token } = await createPartnerToken();
     expect(await works(token)).toBe(true);
 
-    const unknown = await runCli(["token", "create", "--workspace", "nope", "--kind", "partner"], store.env);
+    const unknown = await runCli(["token", "create", "--workspace", "nope", "--kind", "partner"], suite.store.env);
     expect(unknown.code).toBe(EXIT_CODES.usage);
 
-    const second = await runCli(["serve"], { ...store.env, PORT: "0" });
+    const second = await runCli(["serve"], { ...suite.store.env, PORT: "0" });
     expect(second.code).toBe(EXIT_CODES.dataDirectoryInUse);
-    expect(second.stderr).toMatch(new RegExp(`is in use by server \\(pid ${server.pid} `));
+    expect(second.stderr).toMatch(new RegExp(`is in use by server \\(pid ${suite.server.pid} `));
   });
 
   it("lists tokens with id, kind, workspace, label, dates and hash prefix, never a token's value", async () => {
     const { token, id } = await createPartnerToken();
-    const listed = await runCli(["token", "list", "--workspace", "demo"], store.env);
+    const listed = await runCli(["token", "list", "--workspace", "demo"], suite.store.env);
     expect(listed.stdout).not.toMatch(/a2a_[pu]_/);
     const rows = listed.stdout
       .trim()
@@ -83,13 +68,13 @@ describe("CLI with a running embedded server", () => {
 
   it("revokes by id: refused from the next request on, and listed as revoked", async () => {
     const { token, id } = await createPartnerToken();
-    const revoked = await runCli(["token", "revoke", id], store.env);
+    const revoked = await runCli(["token", "revoke", id], suite.store.env);
     expect(revoked.code).toBe(EXIT_CODES.ok);
     expect(await works(token)).toBe(false);
-    expect((await post(server.a2aUrl, envelope("GetTask", { id: "x" }), token)).status).toBe(401);
+    expect((await post(suite.server.a2aUrl, envelope("GetTask", { id: "x" }), token)).status).toBe(401);
     expect((await list()).find((r) => r.id === id)?.revoked).not.toBeNull();
 
-    const again = await runCli(["token", "revoke", id], store.env);
+    const again = await runCli(["token", "revoke", id], suite.store.env);
     expect(again.code).toBe(EXIT_CODES.usage);
     expect(again.stderr).toMatch(/no live token/);
   });
@@ -97,28 +82,28 @@ describe("CLI with a running embedded server", () => {
   it("revokes by hash prefix, as `token list` shows it", async () => {
     const { token, id } = await createPartnerToken();
     const hash = (await list()).find((r) => r.id === id)?.hash as string;
-    expect((await runCli(["token", "revoke", hash], store.env)).code).toBe(EXIT_CODES.ok);
+    expect((await runCli(["token", "revoke", hash], suite.store.env)).code).toBe(EXIT_CODES.ok);
     expect(await works(token)).toBe(false);
   });
 
   it("revokes a token read from stdin, and refuses one on the command line without echoing it", async () => {
     const { token } = await createPartnerToken();
-    const onArgv = await runCli(["token", "revoke", token], store.env);
+    const onArgv = await runCli(["token", "revoke", token], suite.store.env);
     expect(onArgv.code).toBe(EXIT_CODES.usage);
     expect(onArgv.stderr).toMatch(/not the token itself/);
     expect(onArgv.stderr + onArgv.stdout).not.toContain(token);
     expect(await works(token)).toBe(true);
 
-    const piped = await runCli(["token", "revoke", "--stdin"], store.env, { input: `${token}\n` });
+    const piped = await runCli(["token", "revoke", "--stdin"], suite.store.env, { input: `${token}\n` });
     expect(piped.code).toBe(EXIT_CODES.ok);
     expect(piped.stderr + piped.stdout).not.toContain(token);
     expect(await works(token)).toBe(false);
   });
 
   it("refuses an ambiguous or malformed reference instead of guessing", async () => {
-    const short = await runCli(["token", "revoke", "abc"], store.env);
+    const short = await runCli(["token", "revoke", "abc"], suite.store.env);
     expect(short.code).toBe(EXIT_CODES.usage);
-    const none = await runCli(["token", "revoke", "ffffffffffffffff"], store.env);
+    const none = await runCli(["token", "revoke", "ffffffffffffffff"], suite.store.env);
     expect(none.code).toBe(EXIT_CODES.usage);
     expect(none.stderr).toMatch(/no live token/);
   });

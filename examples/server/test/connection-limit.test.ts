@@ -1,34 +1,17 @@
 import { connect, type Socket } from "node:net";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { firstResponseLine } from "../../../packages/a2a-core/test/support/first-response-line.ts";
-import {
-  createPgliteStore,
-  type ProcessStore,
-  type ServerProcess,
-  seedWithCli,
-  startServerProcess,
-  stopAllServerProcesses,
-} from "./support/server-process.ts";
+import { serverProcessPerSuite } from "./support/process-suite.ts";
+import { createPgliteStore } from "./support/server-process.ts";
 
 // MAX_CONNECTIONS bounds the sockets a server process holds: past it a new connection is closed at once,
 // and room comes back as soon as a connection goes.
 
 describe("MAX_CONNECTIONS=2 on a real server process", () => {
-  let store: ProcessStore;
-  let server: ServerProcess;
-
-  beforeAll(async () => {
-    store = await createPgliteStore();
-    await seedWithCli(store.env);
-    server = await startServerProcess({ ...store.env, MAX_CONNECTIONS: "2" });
-  });
-  afterAll(async () => {
-    await stopAllServerProcesses();
-    await store?.drop();
-  });
+  const suite = serverProcessPerSuite(createPgliteStore, { env: { MAX_CONNECTIONS: "2" } });
 
   function open(): Promise<Socket> {
-    const { hostname, port } = new URL(server.url);
+    const { hostname, port } = new URL(suite.server.url);
     return new Promise((resolve, reject) => {
       const socket = connect(Number(port), hostname, () => resolve(socket));
       socket.once("error", reject);

@@ -68,6 +68,22 @@ describe("the official @a2a-js/sdk client with default options (A2A v1.0) agains
     return factory.createFromUrl(front.url);
   }
 
+  /** Starts a task and leaves after its first event (the task goes on without us); the task's id. */
+  async function startAndLeave(sdk: Awaited<ReturnType<typeof client>>, text: string): Promise<string> {
+    const leave = new AbortController();
+    let id = "";
+    try {
+      for await (const event of sdk.sendMessageStream(taskStart(text), { signal: leave.signal })) {
+        id = taskOf(event).id;
+        leave.abort();
+      }
+    } catch (error) {
+      expect((error as Error).name).toBe("AbortError");
+    }
+    expect(id).not.toBe("");
+    return id;
+  }
+
   it("discovers the card, picks the v1.0 interface and streams a task to its end", async () => {
     const sdk = await client();
     expect(sdk.protocolVersion).toBe("1.0");
@@ -91,20 +107,7 @@ describe("the official @a2a-js/sdk client with default options (A2A v1.0) agains
 
   it("runs getTask, listTasks, cancelTask (running, then finished), resubscribeTask and an unknown id", async () => {
     const sdk = await client();
-    // Start a task and leave after its first event; it goes on without us.
-    const leave = new AbortController();
-    let id = "";
-    try {
-      for await (const event of sdk.sendMessageStream(taskStart("Count inventory in aisle 7"), {
-        signal: leave.signal,
-      })) {
-        id = taskOf(event).id;
-        leave.abort();
-      }
-    } catch (error) {
-      expect((error as Error).name).toBe("AbortError");
-    }
-    expect(id).not.toBe("");
+    const id = await startAndLeave(sdk, "Count inventory in aisle 7");
 
     const polled = await sdk.getTask({ tenant: "", id, historyLength: undefined });
     expect(polled).toMatchObject({ id, status: { state: TaskState.TASK_STATE_WORKING } });
@@ -128,16 +131,7 @@ describe("the official @a2a-js/sdk client with default options (A2A v1.0) agains
     expect(stateOf(reattached.at(-2))).toBe(TaskState.TASK_STATE_COMPLETED);
 
     // A second task, canceled while it runs; canceling it again is refused.
-    const second = new AbortController();
-    let running = "";
-    try {
-      for await (const event of sdk.sendMessageStream(taskStart("Clean the spill in aisle 3"), {
-        signal: second.signal,
-      })) {
-        running = taskOf(event).id;
-        second.abort();
-      }
-    } catch {}
+    const running = await startAndLeave(sdk, "Clean the spill in aisle 3");
     const canceled = await sdk.cancelTask({ tenant: "", id: running, metadata: undefined });
     expect(canceled).toMatchObject({ id: running, status: { state: TaskState.TASK_STATE_CANCELED } });
     await expect(sdk.cancelTask({ tenant: "", id: running, metadata: undefined })).rejects.toBeInstanceOf(

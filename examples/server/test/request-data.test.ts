@@ -20,6 +20,19 @@ function start(change: (params: Params) => void): Params {
 
 const L = A2A_LIMITS;
 
+/** A case of the bounds table: what is over its bound, how, the field the answer names, and the limit it mentions. */
+type BoundCase = [what: string, change: (params: Params) => void, field: string, limit: string];
+
+/** An id one character over its bound. */
+function overlongId(within: "message" | "metadata", key: string): BoundCase {
+  return [
+    key,
+    (p) => Object.assign(p[within], { [key]: key.charAt(0).repeat(L.idLength + 1) }),
+    `params.${within}.${key}`,
+    `${L.idLength}`,
+  ];
+}
+
 // Data a client can send but PostgreSQL cannot keep (or that is past a documented bound) is the caller's
 // mistake: -32602 naming the field, HTTP 200 and no Retry-After. Answering 503 told clients to retry a
 // request that can never succeed.
@@ -82,31 +95,11 @@ describe.each(backends)("request data on %s", (backend) => {
     expect(frames[0]?.result.metadata.messageId).toBe("emoji-🛒");
   });
 
-  it.each([
-    [
-      "messageId",
-      (p: Params) => Object.assign(p.message, { messageId: "m".repeat(L.idLength + 1) }),
-      "params.message.messageId",
-      `${L.idLength}`,
-    ],
-    [
-      "contextId",
-      (p: Params) => Object.assign(p.message, { contextId: "c".repeat(L.idLength + 1) }),
-      "params.message.contextId",
-      `${L.idLength}`,
-    ],
-    [
-      "taskId",
-      (p: Params) => Object.assign(p.message, { taskId: "t".repeat(L.idLength + 1) }),
-      "params.message.taskId",
-      `${L.idLength}`,
-    ],
-    [
-      "storeId",
-      (p: Params) => Object.assign(p.metadata, { storeId: "s".repeat(L.idLength + 1) }),
-      "params.metadata.storeId",
-      `${L.idLength}`,
-    ],
+  it.each<BoundCase>([
+    overlongId("message", "messageId"),
+    overlongId("message", "contextId"),
+    overlongId("message", "taskId"),
+    overlongId("metadata", "storeId"),
     [
       "text (one part)",
       (p: Params) => Object.assign(p.message.parts[0] as object, { text: "x".repeat(L.textBytes + 1) }),

@@ -1,9 +1,10 @@
 import { queryEventMetrics } from "@a2a-partner/metrics-core";
 import type { Database } from "@a2a-partner/postgres-store";
 import { pino } from "pino";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { startRollupCompaction } from "../src/metrics/rollup-compaction.ts";
-import { type Backend, createTestDatabase, postgresAvailable, type TestDatabase } from "./support/backends.ts";
+import { type Backend, postgresAvailable } from "./support/backends.ts";
+import { databasePerSuite } from "./support/server-per-suite.ts";
 
 // Under CI=true postgresAvailable() is true, so an unreachable PostgreSQL fails this file instead of skipping.
 const backends: Backend[] = ["pglite", ...((await postgresAvailable()) ? (["postgres"] as const) : [])];
@@ -22,19 +23,15 @@ async function until(check: () => Promise<boolean>, ms = 5_000): Promise<void> {
 }
 
 describe.each(backends)("the server's rollup compaction on %s", (backend) => {
-  let database: TestDatabase;
+  const suite = databasePerSuite(backend);
   let db: Database;
   let workspaceId: string;
   beforeAll(async () => {
-    database = await createTestDatabase(backend);
-    db = database.db;
+    db = suite.database.db;
     const { rows } = await db.query<{ id: string }>(
       "insert into workspaces (slug, name, visibility) values ('fold', 'fold', 'private') returning id",
     );
     workspaceId = rows[0]?.id as string;
-  });
-  afterAll(async () => {
-    await database?.drop();
   });
 
   it("folds what writers append on its timer, and stops cleanly", async () => {

@@ -1,6 +1,7 @@
 import { connect } from "node:net";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { type Backend, postgresAvailable } from "./support/backends.ts";
+import { serverProcessPerSuite } from "./support/process-suite.ts";
 import { startParams } from "./support/rpc.ts";
 import {
   createPgliteStore,
@@ -8,10 +9,6 @@ import {
   eventually,
   openStream,
   type ProcessStore,
-  type ServerProcess,
-  seedWithCli,
-  startServerProcess,
-  stopAllServerProcesses,
 } from "./support/server-process.ts";
 
 // A caller's open-stream cap is a real cap, and every stream gives its slot back however it ends —
@@ -42,29 +39,24 @@ function sendAndVanish(url: string, token: string, body: unknown, afterMs: numbe
 const backends: Backend[] = ["pglite", ...((await postgresAvailable()) ? (["postgres"] as const) : [])];
 
 describe.each(backends)("stream slots on %s (MAX_STREAMS_PER_TOKEN=3)", (backend) => {
-  let store: ProcessStore;
-  let server: ServerProcess;
+  const suite = serverProcessPerSuite<ProcessStore>(backend === "pglite" ? createPgliteStore : createPostgresStore, {
+    // Robots that take their time, so tasks stay working and their streams stay open.
+    env: { MAX_STREAMS_PER_TOKEN: String(CAP), ROBOT_STEP_MS: "60000" },
+  });
   let token: string;
   let workingTaskId: string;
 
   beforeAll(async () => {
-    store = backend === "pglite" ? await createPgliteStore() : await createPostgresStore();
-    token = (await seedWithCli(store.env)).partnerToken;
-    // Robots that take their time, so tasks stay working and their streams stay open.
-    server = await startServerProcess({ ...store.env, MAX_STREAMS_PER_TOKEN: String(CAP), ROBOT_STEP_MS: "60000" });
-    const first = await openStream(server.a2aUrl, token, "SendStreamingMessage", startParams("Restock aisle 1"));
+    token = suite.seeded.partnerToken;
+    const first = await openStream(suite.server.a2aUrl, token, "SendStreamingMessage", startParams("Restock aisle 1"));
     workingTaskId = (await first.until((f) => f.event === "task")).result.id as string;
     first.close();
-  });
-  afterAll(async () => {
-    await stopAllServerProcesses();
-    await store?.drop();
   });
 
   /** A SubscribeToTask whose answer may be a refusal: its HTTP status, and a way to hang up. */
   async function subscribe(): Promise<{ status: number; close: () => void }> {
     const controller = new AbortController();
-    const res = await fetch(server.a2aUrl, {
+    const res = await fetch(suite.server.a2aUrl, {
       method: "POST",
       headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
       body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "SubscribeToTask", params: { id: workingTaskId } }),
@@ -104,10 +96,10 @@ describe.each(backends)("stream slots on %s (MAX_STREAMS_PER_TOKEN=3)", (backend
     ];
     // Ten clients each way, gone 0–3 ms after sending: before, during and just after the answer.
     for (let i = 0; i < 10; i++) {
-      await Promise.all(requests.map((body) => sendAndVanish(server.a2aUrl, token, body, i % 4)));
+      await Promise.all(requests.map((body) => sendAndVanish(suite.server.a2aUrl, token, body, i % 4)));
     }
     // Had any of those twenty kept its slot, the token would be locked out (cap 3).
     await expectSlotsFree();
-    expect(server.log()).not.toMatch(/"level":(50|60)/);
+    expect(suite.server.log()).not.toMatch(/"level":(50|60)/);
   });
 });

@@ -1,38 +1,22 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { EXIT_CODES } from "../src/exit-codes.ts";
 import { postgresAvailable } from "./support/backends.ts";
+import { serverProcessPerSuite } from "./support/process-suite.ts";
 import { envelope, post } from "./support/rpc.ts";
-import {
-  createPostgresStore,
-  runCli,
-  type ServerProcess,
-  seedWithCli,
-  startServerProcess,
-  stopAllServerProcesses,
-} from "./support/server-process.ts";
+import { createPostgresStore, runCli, seedWithCli } from "./support/server-process.ts";
 
 // PostgreSQL, so the test can change rows (deactivate a membership, age a token) while a real server runs.
 describe.skipIf(!(await postgresAvailable()))("token expiry and membership activation (real processes)", () => {
-  let store: Awaited<ReturnType<typeof createPostgresStore>>;
-  let server: ServerProcess;
-
-  beforeAll(async () => {
-    store = await createPostgresStore();
-    await seedWithCli(store.env);
-    server = await startServerProcess(store.env);
-  });
-  afterAll(async () => {
-    await stopAllServerProcesses();
-    await store?.drop();
-  });
+  const suite = serverProcessPerSuite(createPostgresStore);
 
   const a2aStatus = async (token: string) =>
-    (await post(server.a2aUrl, envelope("GetTask", { id: "x" }), token)).status;
+    (await post(suite.server.a2aUrl, envelope("GetTask", { id: "x" }), token)).status;
   const metricsStatus = async (token: string) =>
-    (await fetch(`${server.url}/api/v1/metrics/events/demo`, { headers: { authorization: `Bearer ${token}` } })).status;
+    (await fetch(`${suite.server.url}/api/v1/metrics/events/demo`, { headers: { authorization: `Bearer ${token}` } }))
+      .status;
   const membership = async (email: string) =>
     (
-      await store.pool.query<{ status: string }>(
+      await suite.store.pool.query<{ status: string }>(
         `select m.status from memberships m join users u on u.id = m.user_id join workspaces w on w.id = m.workspace_id
           where u.email = $1 and w.slug = 'demo'`,
         [email],
@@ -40,7 +24,7 @@ describe.skipIf(!(await postgresAvailable()))("token expiry and membership activ
     ).rows[0]?.status;
 
   async function create(args: string[]) {
-    const run = await runCli(["token", "create", "--workspace", "demo", ...args], store.env);
+    const run = await runCli(["token", "create", "--workspace", "demo", ...args], suite.store.env);
     const id = /created token ([0-9a-f-]{36})/.exec(run.stderr)?.[1];
     return { ...run, token: run.stdout.trim(), id };
   }
@@ -52,14 +36,14 @@ describe.skipIf(!(await postgresAvailable()))("token expiry and membership activ
     expect(Math.abs(Date.parse(expires) - (Date.now() + 30 * 86_400_000))).toBeLessThan(60_000);
     expect(await a2aStatus(created.token)).toBe(200);
 
-    await store.pool.query("update api_tokens set expires_at = now() - interval '1 second' where id = $1", [
+    await suite.store.pool.query("update api_tokens set expires_at = now() - interval '1 second' where id = $1", [
       created.id,
     ]);
-    const res = await post(server.a2aUrl, envelope("GetTask", { id: "x" }), created.token);
+    const res = await post(suite.server.a2aUrl, envelope("GetTask", { id: "x" }), created.token);
     expect(res.status).toBe(401);
     expect(res.headers.get("www-authenticate")).toMatch(/^Bearer/);
 
-    const listed = await runCli(["token", "list"], store.env);
+    const listed = await runCli(["token", "list"], suite.store.env);
     expect(listed.stdout).toContain(`"id":"${created.id}"`);
   });
 
@@ -73,7 +57,7 @@ describe.skipIf(!(await postgresAvailable()))("token expiry and membership activ
   it("refuses an expired user token on the metrics endpoint too", async () => {
     const created = await create(["--kind", "user", "--user", "short@example.com", "--expires-in", "1h"]);
     expect(await metricsStatus(created.token)).toBe(200);
-    await store.pool.query("update api_tokens set expires_at = now() - interval '1 second' where id = $1", [
+    await suite.store.pool.query("update api_tokens set expires_at = now() - interval '1 second' where id = $1", [
       created.id,
     ]);
     expect(await metricsStatus(created.token)).toBe(401);
@@ -93,18 +77,18 @@ describe.skipIf(!(await postgresAvailable()))("token expiry and membership activ
     const first = await create(["--kind", "user", "--user", email]);
     expect(first.code).toBe(EXIT_CODES.ok);
     expect(await membership(email)).toBe("active"); // a new member is active at once
-    await store.pool.query(
+    await suite.store.pool.query(
       "update memberships set status = 'inactive' where user_id = (select id from users where email = $1)",
       [email],
     );
-    const tokensBefore = (await store.pool.query("select count(*)::int as n from api_tokens")).rows[0].n;
+    const tokensBefore = (await suite.store.pool.query("select count(*)::int as n from api_tokens")).rows[0].n;
 
     const refused = await create(["--kind", "user", "--user", email]);
     expect(refused.code).toBe(EXIT_CODES.usage);
     expect(refused.stderr).toMatch(/membership of "demo" is inactive.*--activate/);
     expect(refused.stdout).toBe("");
     expect(await membership(email)).toBe("inactive");
-    expect((await store.pool.query("select count(*)::int as n from api_tokens")).rows[0].n).toBe(tokensBefore);
+    expect((await suite.store.pool.query("select count(*)::int as n from api_tokens")).rows[0].n).toBe(tokensBefore);
     expect(await metricsStatus(first.token)).toBe(404);
 
     const activated = await create(["--kind", "user", "--user", email, "--activate"]);
@@ -114,10 +98,10 @@ describe.skipIf(!(await postgresAvailable()))("token expiry and membership activ
   });
 
   it("seeding again leaves the demo user's inactive membership inactive", async () => {
-    await store.pool.query(
+    await suite.store.pool.query(
       "update memberships set status = 'inactive' where user_id = (select id from users where email = 'demo@example.com')",
     );
-    const seeded = await seedWithCli(store.env);
+    const seeded = await seedWithCli(suite.store.env);
     expect(await membership("demo@example.com")).toBe("inactive");
     expect(await metricsStatus(seeded.userToken)).toBe(404);
   });

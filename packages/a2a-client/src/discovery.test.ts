@@ -71,12 +71,7 @@ describe("discover() and the card's endpoint", () => {
     const secure = "https://secure.a2a.test";
     for (const endpoint of ["http://secure.a2a.test/api/v1/a2a", "http://elsewhere.test/api/v1/a2a"]) {
       const withToken = serve(cardAt(secure), endpoint);
-      const client = new A2AClient({
-        baseUrl: secure,
-        token: "a2a_p_secret",
-        allowCrossOriginEndpoint: true,
-        dispatcher: false,
-      });
+      const { client } = testClient({ baseUrl: secure, allowCrossOriginEndpoint: true });
       const refused = await client.discover().catch((error: unknown) => error);
       expect(refused).toMatchObject({ name: "UntrustedEndpointError", reason: "insecure", endpoint });
       expect((refused as Error).message).toMatch(/plain-http endpoint/);
@@ -89,14 +84,8 @@ describe("discover() and the card's endpoint", () => {
     const secure = "https://secure.a2a.test";
     const endpoint = "http://secure.a2a.test/api/v1/a2a";
     const withToken = serve(cardAt(secure), endpoint);
-    const client = new A2AClient({
-      baseUrl: secure,
-      token: "a2a_p_secret",
-      // http://secure… is another origin than https://secure…: both opt-ins are needed.
-      allowCrossOriginEndpoint: true,
-      allowInsecureEndpoint: true,
-      dispatcher: false,
-    });
+    // http://secure… is another origin than https://secure…: both opt-ins are needed.
+    const { client } = testClient({ baseUrl: secure, allowCrossOriginEndpoint: true, allowInsecureEndpoint: true });
     await client.discover();
     await client.getTask("task-1");
     expect(withToken).toEqual([endpoint]);

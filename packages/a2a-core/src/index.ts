@@ -159,5 +159,7 @@ export type { TaskListCursor, TaskListPage, TaskListQuery } from "./stores/task-
 export { pageOf as pageOfTasks } from "./stores/task-list.js";
 export type { TaskStore } from "./stores/task-store.js";
 export type { NewLease, NewTask, NewTaskEvent, StoredTaskEvent, TaskLease, TaskRecord } from "./stores/types.js";
-// For the companion packages (and any library of yours): the OpenTelemetry API if the application has it.
+// For the companion packages (and any library of yours): the OpenTelemetry API if the application has it,
+// and instruments that follow the application's MeterProvider.
+export { MeterInstruments } from "./telemetry/meter-instruments.js";
 export { type OtelApi, otelApi } from "./telemetry/otel-api.js";

@@ -19,6 +19,14 @@ function start(h: Harness, params = startParams(), method = "SendStreamingMessag
   return h.call({ jsonrpc: "2.0", id, method, params });
 }
 
+/** A started task kept working (its executor waits for the test): the harness, its stream's frames to come, its id. */
+async function workingTask() {
+  const h = harness(new ScriptedExecutor(undefined, undefined, true));
+  const frames = readFrames(await start(h));
+  await waitFor(() => h.executor.dispatched === 1);
+  return { h, frames, id: h.executor.contexts[0]?.task.id as string };
+}
+
 describe("SendStreamingMessage", () => {
   it("streams task(working) → update* → finished → final, each a JSON-RPC response with the request id", async () => {
     const h = harness();
@@ -229,11 +237,7 @@ describe("GetTask, CancelTask, SubscribeToTask", () => {
   });
 
   it("cancels a running task: the stream ends canceled and the robots stop", async () => {
-    const h = harness(new ScriptedExecutor(undefined, undefined, true));
-    const res = await start(h);
-    const reader = readFrames(res);
-    await waitFor(() => h.executor.dispatched === 1);
-    const id = h.executor.contexts[0]?.task.id;
+    const { h, frames: reader, id } = await workingTask();
     const { body } = await h.rpc("CancelTask", { id });
     expect(body.result.status.state).toBe("canceled");
     expect(h.executor.contexts[0]?.signal.aborted).toBe(true);
@@ -510,11 +514,7 @@ describe("resilience", () => {
   });
 
   it("ends a stream whose task was deleted instead of spinning", async () => {
-    const h = harness(new ScriptedExecutor(undefined, undefined, true));
-    const res = await start(h);
-    const reading = readFrames(res);
-    await waitFor(() => h.executor.dispatched === 1);
-    const id = h.executor.contexts[0]?.task.id as string;
+    const { h, frames: reading, id } = await workingTask();
     const entry = h.stores.tasks.entries.get(id);
     h.stores.tasks.entries.delete(id);
     for (const listener of entry?.watchers ?? []) listener(undefined);
@@ -645,15 +645,11 @@ describe("recovery and shutdown", () => {
   });
 
   it("close() ends open streams and fails tasks still running after the grace period", async () => {
-    const h = harness(new ScriptedExecutor(undefined, undefined, true));
-    const res = await start(h);
-    const reader = readFrames(res);
-    await waitFor(() => h.executor.dispatched === 1);
-    const id = h.executor.contexts[0]?.task.id;
+    const { h, frames: reader, id } = await workingTask();
     await h.handler.close({ graceMs: 10 });
     const frames = await reader;
     expect(frames.map((f) => f.event)).toEqual(["task"]);
-    const record = await h.stores.tasks.get("ws-a", id as string);
+    const record = await h.stores.tasks.get("ws-a", id);
     expect(record?.task.status.state).toBe("failed");
   });
 });

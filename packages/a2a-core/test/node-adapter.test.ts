@@ -11,7 +11,7 @@ import { JsonRpcErrorResponse } from "../src/schemas/jsonrpc.js";
 import { type DecodedSseEvent, decodeSseStream } from "../src/sse/decoder.js";
 import { createInMemoryStores, type InMemoryStores } from "../src/stores/in-memory.js";
 import { firstResponseLine } from "./support/first-response-line.js";
-import { ScriptedExecutor, startParams, TOKENS, waitFor } from "./support/handler-harness.js";
+import { authenticateTestToken, ScriptedExecutor, startParams, waitFor } from "./support/handler-harness.js";
 
 /**
  * The node:http adapter over a real socket: a plain `node:http` server on 127.0.0.1:0, the in-memory
@@ -60,12 +60,7 @@ async function serve(
     stores,
     executor,
     logger,
-    authenticate: async (headers) => {
-      const match = /^Bearer (.+)$/.exec(headers.get("authorization") ?? "");
-      return (
-        (match && TOKENS[match[1] ?? ""]) || { ok: false, status: 401, message: "Missing or invalid bearer token" }
-      );
-    },
+    authenticate: authenticateTestToken,
     leaseMs: 60_000,
     ...options.handler,
   });

@@ -12,7 +12,7 @@ describe("a store that refuses the request's data", () => {
     const logger = { info() {}, error() {}, warn: (obj: object, msg?: string) => warnings.push({ obj, msg }) };
     const h = harness(undefined, { logger });
     const cause = Object.assign(new Error("invalid input syntax for type json"), { code: "22P02" });
-    h.stores.tasks.create = async () => {
+    h.stores.idempotency.createOrGet = async () => {
       throw InvalidParamsError.forField("params", "the request holds a value the store cannot keep", { cause });
     };
     const res = await h.call({

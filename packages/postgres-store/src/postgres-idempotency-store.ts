@@ -1,7 +1,7 @@
 import type { CreateOrGetResult, IdempotencyStore, NewTask, TaskRecord } from "@a2a-partner/a2a-core";
 import type { Database } from "./database.js";
 import { asRequestDataError } from "./internal/data-error.js";
-import { startTask } from "./internal/insert-task.js";
+import { createTask, startTask } from "./internal/insert-task.js";
 import { TASK_COLUMNS, type TaskRow, toTaskRecord } from "./internal/rows.js";
 import { isUuid } from "./is-uuid.js";
 
@@ -31,8 +31,10 @@ export class PostgresIdempotencyStore implements IdempotencyStore {
     return row ? toTaskRecord(row) : undefined;
   }
 
-  async createOrGet(messageId: string, input: NewTask): Promise<CreateOrGetResult> {
+  async createOrGet(messageId: string | undefined, input: NewTask): Promise<CreateOrGetResult> {
     if (!isUuid(input.workspaceId)) throw new TypeError("workspaceId must be a UUID");
+    // Without a key nothing can conflict: the one statement inserts or throws, so there is nothing to ask again.
+    if (messageId === undefined) return { record: await createTask(this.db, input), created: true };
     for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
       // One round trip: the new task, or the one the key already names.
       const started = await startTask(this.db, input, messageId);

@@ -1,6 +1,6 @@
 import type { NewTask, TaskListPage, TaskListQuery, TaskRecord, TaskStore } from "@a2a-partner/a2a-core";
 import type { Database } from "./database.js";
-import { startTask } from "./internal/insert-task.js";
+import { createTask } from "./internal/insert-task.js";
 import { leaseDuration, TASK_COLUMNS, type TaskRow, toTaskRecord } from "./internal/rows.js";
 import { isUuid } from "./is-uuid.js";
 import { listTasksPage } from "./list-tasks-query.js";
@@ -9,11 +9,8 @@ import { listTasksPage } from "./list-tasks-query.js";
 export class PostgresTaskStore implements TaskStore {
   constructor(private readonly db: Database) {}
 
-  async create(input: NewTask): Promise<TaskRecord> {
-    // Without an idempotency key nothing can conflict: it either inserts or throws.
-    const started = await startTask(this.db, input, undefined);
-    if (!started?.created) throw new Error(`task ${input.task.id} was not stored`);
-    return started.record;
+  create(input: NewTask): Promise<TaskRecord> {
+    return createTask(this.db, input);
   }
 
   async get(workspaceId: string, taskId: string): Promise<TaskRecord | undefined> {

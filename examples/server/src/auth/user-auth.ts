@@ -23,29 +23,18 @@ export type UserAuthResult =
 export async function authenticateUser(db: Queryable, authorization: string | undefined): Promise<UserAuthResult> {
   const token = bearerToken(authorization);
   if (!token) {
-    return {
-      ok: false,
-      status: 401,
-      detail: "Missing bearer token: send Authorization: Bearer <user session token>",
-      challenge: "Bearer",
-    };
+    return refused(401, "Missing bearer token: send Authorization: Bearer <user session token>", "Bearer");
   }
   const resolved = await resolveToken(db, token);
   if (!resolved) {
-    return {
-      ok: false,
-      status: 401,
-      detail: "Invalid or revoked bearer token",
-      challenge: 'Bearer error="invalid_token"',
-    };
+    return refused(401, "Invalid or revoked bearer token", 'Bearer error="invalid_token"');
   }
   if (resolved.kind !== "user" || !resolved.userId) {
-    return {
-      ok: false,
-      status: 403,
-      detail: "A partner token is not accepted here: use a user session token",
-      challenge: 'Bearer error="insufficient_scope"',
-    };
+    return refused(
+      403,
+      "A partner token is not accepted here: use a user session token",
+      'Bearer error="insufficient_scope"',
+    );
   }
   return { ok: true, userId: resolved.userId, tokenId: resolved.id };
 }
@@ -92,4 +81,8 @@ export async function findReadableWorkspace(
   );
   const row = rows[0];
   return row?.readable ? { id: row.id, slug: row.slug } : undefined;
+}
+
+function refused(status: 401 | 403, detail: string, challenge: string): UserAuthResult {
+  return { ok: false, status, detail, challenge };
 }

@@ -24,66 +24,53 @@ interface Recipe {
 const step = (name: string, action: string, ...telemetry: string[]): WorkflowNodePlan =>
   Object.freeze({ name, action, telemetry: Object.freeze(telemetry) });
 
+// One line a recipe and one a step, so the table reads as a table.
+const recipe = (workflowName: string, keywords: RegExp, nodes: readonly WorkflowNodePlan[]): Recipe => ({
+  workflowName,
+  keywords,
+  nodes,
+});
+
 // The store operations the simulated fleet knows; the first matching recipe wins.
 const RECIPES: Recipe[] = [
-  {
-    workflowName: "restock-shelf",
-    keywords: /\b(restock|refill|replenish|stock)\b/i,
-    nodes: [
-      step("locate-stock", "locating stock in the back room", "robot.moved"),
-      step("pick-items", "picking items", "robot.picked"),
-      step("navigate-to-shelf", "driving to the shelf", "robot.moved"),
-      step("place-items", "placing items on the shelf", "robot.placed"),
-      step("verify-shelf", "scanning the shelf", "shelf.scanned"),
-    ],
-  },
-  {
-    workflowName: "clean-spill",
-    keywords: /\b(clean|spill|mop|wipe)\b/i,
-    nodes: [
-      step("navigate-to-spill", "driving to the spill", "robot.moved"),
-      step("cordon-area", "cordoning the area", "area.cordoned"),
-      step("clean-floor", "cleaning the floor", "floor.cleaned"),
-      step("verify-floor", "checking the floor is dry", "floor.scanned"),
-    ],
-  },
-  {
-    workflowName: "inventory-count",
-    keywords: /\b(count|inventory|audit|scan)\b/i,
-    nodes: [
-      step("navigate-to-aisle", "driving to the aisle", "robot.moved"),
-      step("scan-shelves", "scanning shelves", "shelf.scanned"),
-      step("reconcile-counts", "reconciling counts", "inventory.reconciled"),
-    ],
-  },
-  {
-    workflowName: "fetch-item",
-    keywords: /\b(fetch|bring|deliver|pick up|retrieve)\b/i,
-    nodes: [
-      step("locate-item", "locating the item", "robot.moved"),
-      step("pick-item", "picking the item", "robot.picked"),
-      step("deliver-item", "delivering the item", "robot.moved"),
-    ],
-  },
+  recipe("restock-shelf", /\b(restock|refill|replenish|stock)\b/i, [
+    step("locate-stock", "locating stock in the back room", "robot.moved"),
+    step("pick-items", "picking items", "robot.picked"),
+    step("navigate-to-shelf", "driving to the shelf", "robot.moved"),
+    step("place-items", "placing items on the shelf", "robot.placed"),
+    step("verify-shelf", "scanning the shelf", "shelf.scanned"),
+  ]),
+  recipe("clean-spill", /\b(clean|spill|mop|wipe)\b/i, [
+    step("navigate-to-spill", "driving to the spill", "robot.moved"),
+    step("cordon-area", "cordoning the area", "area.cordoned"),
+    step("clean-floor", "cleaning the floor", "floor.cleaned"),
+    step("verify-floor", "checking the floor is dry", "floor.scanned"),
+  ]),
+  recipe("inventory-count", /\b(count|inventory|audit|scan)\b/i, [
+    step("navigate-to-aisle", "driving to the aisle", "robot.moved"),
+    step("scan-shelves", "scanning shelves", "shelf.scanned"),
+    step("reconcile-counts", "reconciling counts", "inventory.reconciled"),
+  ]),
+  recipe("fetch-item", /\b(fetch|bring|deliver|pick up|retrieve)\b/i, [
+    step("locate-item", "locating the item", "robot.moved"),
+    step("pick-item", "picking the item", "robot.picked"),
+    step("deliver-item", "delivering the item", "robot.moved"),
+  ]),
 ];
 
-const GENERAL: Recipe = {
-  workflowName: "general-task",
-  keywords: /.*/,
-  nodes: [
-    step("plan-route", "planning the route", "robot.moved"),
-    step("perform-task", "carrying out the task", "robot.worked"),
-    step("report", "reporting back", "robot.reported"),
-  ],
-};
+const GENERAL = recipe("general-task", /.*/, [
+  step("plan-route", "planning the route", "robot.moved"),
+  step("perform-task", "carrying out the task", "robot.worked"),
+  step("report", "reporting back", "robot.reported"),
+]);
 
 /** Turns a plain-language task into the workflow the robots run. Pure and deterministic. */
 export function planWorkflow(text: string): WorkflowPlan {
-  const recipe = RECIPES.find((r) => r.keywords.test(text)) ?? GENERAL;
+  const matched = RECIPES.find((r) => r.keywords.test(text)) ?? GENERAL;
   const target = /\b(aisle|shelf|bay|dock|section|zone)\s+([\w-]+)/i.exec(text);
   return {
-    workflowName: recipe.workflowName,
+    workflowName: matched.workflowName,
     target: target ? `${target[1]?.toLowerCase()} ${target[2]}` : undefined,
-    nodes: recipe.nodes,
+    nodes: matched.nodes,
   };
 }

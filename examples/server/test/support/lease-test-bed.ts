@@ -1,13 +1,6 @@
-import { afterAll, beforeAll } from "vitest";
+import { storePerSuite } from "./process-suite.ts";
 import { startParams } from "./rpc.ts";
-import {
-  openStream,
-  type ProcessStore,
-  type ServerProcess,
-  seedWithCli,
-  startServerProcess,
-  stopAllServerProcesses,
-} from "./server-process.ts";
+import { openStream, type ProcessStore, type ServerProcess, startServerProcess } from "./server-process.ts";
 
 /** Robot steps slow enough to act between them, and a lease that lapses within a test. */
 export const STEP_MS = 500;
@@ -28,44 +21,30 @@ export interface LeaseTestBed<S extends ProcessStore> {
 
 /**
  * Call at the top of a describe block: before its tests a fresh store is created and seeded through the
- * CLI (before any server holds it, so the CLI opens a PGlite directory itself); after them every server
- * process stops and the store is dropped.
+ * CLI; after them every server process stops and the store is dropped (see `storePerSuite`).
  */
 export function leaseTestBed<S extends ProcessStore>(createStore: () => Promise<S>): LeaseTestBed<S> {
-  let store: S | undefined;
-  let token: string | undefined;
-  beforeAll(async () => {
-    store = await createStore();
-    token = (await seedWithCli(store.env)).partnerToken;
-  });
-  afterAll(async () => {
-    await stopAllServerProcesses();
-    await store?.drop();
-  });
-  const ready = () => {
-    if (!store || token === undefined) throw new Error("the test bed is set up in beforeAll");
-    return { store, token };
-  };
+  const suite = storePerSuite(createStore);
   return {
     get store() {
-      return ready().store;
+      return suite.store;
     },
     get token() {
-      return ready().token;
+      return suite.seeded.partnerToken;
     },
     serve: (env = {}) =>
       startServerProcess({
-        ...ready().store.env,
+        ...suite.store.env,
         ROBOT_STEP_MS: String(STEP_MS),
         TASK_LEASE_MS: String(LEASE_MS),
         ...env,
       }),
     start: (server, text, messageId = crypto.randomUUID()) =>
-      openStream(server.a2aUrl, ready().token, "SendStreamingMessage", startParams(text, messageId)),
+      openStream(server.a2aUrl, suite.seeded.partnerToken, "SendStreamingMessage", startParams(text, messageId)),
     subscribe: (server, taskId, lastEventId) =>
       openStream(
         server.a2aUrl,
-        ready().token,
+        suite.seeded.partnerToken,
         "SubscribeToTask",
         { id: taskId },
         lastEventId ? { "Last-Event-ID": lastEventId } : {},

@@ -121,11 +121,19 @@ function toV1Part(part: Part): PartV1 {
 }
 
 function toV1Artifact(artifact: Artifact): ArtifactV1 {
+  return withPartsMapped(artifact, toV1Part);
+}
+
+/** An artifact in the other dialect: its fields are the same in both, only its parts are mapped. */
+function withPartsMapped<P, Q>(
+  artifact: { artifactId: string; name?: string; description?: string; parts: P[]; metadata?: Record<string, unknown> },
+  mapPart: (part: P) => Q,
+) {
   return {
     artifactId: artifact.artifactId,
     ...(artifact.name === undefined ? {} : { name: artifact.name }),
     ...(artifact.description === undefined ? {} : { description: artifact.description }),
-    parts: artifact.parts.map(toV1Part),
+    parts: artifact.parts.map(mapPart),
     ...(artifact.metadata ? { metadata: artifact.metadata } : {}),
   };
 }
@@ -143,15 +151,28 @@ export function toV1StreamResult(result: Task | TaskUpdateResult): StreamRespons
       },
     };
   }
+  return { artifactUpdate: withArtifactMapped(result, toV1Artifact) };
+}
+
+/** An artifact update in the other dialect: its fields are the same in both, only its artifact is mapped. */
+function withArtifactMapped<A, B>(
+  update: {
+    taskId: string;
+    contextId: string;
+    artifact: A;
+    append?: boolean;
+    lastChunk?: boolean;
+    metadata?: Record<string, unknown>;
+  },
+  mapArtifact: (artifact: A) => B,
+) {
   return {
-    artifactUpdate: {
-      taskId: result.taskId,
-      contextId: result.contextId,
-      artifact: toV1Artifact(result.artifact),
-      ...(result.append === undefined ? {} : { append: result.append }),
-      ...(result.lastChunk === undefined ? {} : { lastChunk: result.lastChunk }),
-      ...(result.metadata ? { metadata: result.metadata } : {}),
-    },
+    taskId: update.taskId,
+    contextId: update.contextId,
+    artifact: mapArtifact(update.artifact),
+    ...(update.append === undefined ? {} : { append: update.append }),
+    ...(update.lastChunk === undefined ? {} : { lastChunk: update.lastChunk }),
+    ...(update.metadata ? { metadata: update.metadata } : {}),
   };
 }
 
@@ -181,13 +202,7 @@ export function fromV1Status(status: TaskStatusV1): TaskStatus {
 }
 
 function fromV1Artifact(artifact: ArtifactV1): Artifact {
-  return {
-    artifactId: artifact.artifactId,
-    ...(artifact.name === undefined ? {} : { name: artifact.name }),
-    ...(artifact.description === undefined ? {} : { description: artifact.description }),
-    parts: artifact.parts.map(fromV1Part),
-    ...(artifact.metadata ? { metadata: artifact.metadata } : {}),
-  };
+  return withPartsMapped(artifact, fromV1Part);
 }
 
 /**
@@ -229,15 +244,7 @@ export function fromV1StreamResult(result: StreamResponseV1): Task | TaskUpdateR
   }
   if ("artifactUpdate" in result) {
     const update = result.artifactUpdate;
-    return {
-      kind: "artifact-update",
-      taskId: update.taskId,
-      contextId: update.contextId,
-      artifact: fromV1Artifact(update.artifact),
-      ...(update.append === undefined ? {} : { append: update.append }),
-      ...(update.lastChunk === undefined ? {} : { lastChunk: update.lastChunk }),
-      ...(update.metadata ? { metadata: update.metadata } : {}),
-    };
+    return { kind: "artifact-update", ...withArtifactMapped(update, fromV1Artifact) };
   }
   return undefined;
 }

@@ -83,6 +83,17 @@ interface Caller {
   key: string;
 }
 
+/** A request that answers with a stream, and what its stream needs: the caller's slot, dialect and trace. */
+interface StreamCall {
+  req: DecodedRequest;
+  caller: Caller;
+  headers: HeaderReader;
+  /** Gives the caller's stream slot back; the stream calls it when it ends. */
+  release: ReleaseSlot;
+  dialect: Dialect;
+  trace: RequestTrace;
+}
+
 /** Sequence number of a task's first event, the `task` frame. */
 const TASK_EVENT_SEQ = 1;
 
@@ -241,10 +252,9 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHandler {
             `Too many open streams (at most ${options.maxOpenStreamsPerCaller} per caller); close one first`,
           );
         }
+        const call: StreamCall = { req, caller, headers, release, dialect, trace };
         try {
-          return method === "SendStreamingMessage"
-            ? await sendStreamingMessage(req, caller, headers, release, dialect, trace)
-            : await subscribeToTask(req, caller, headers, release, dialect, trace);
+          return method === "SendStreamingMessage" ? await sendStreamingMessage(call) : await subscribeToTask(call);
         } catch (error) {
           release();
           throw error;
@@ -271,36 +281,23 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHandler {
     }
   }
 
-  async function subscribeToTask(
-    req: DecodedRequest,
-    caller: Caller,
-    headers: HeaderReader,
-    release: ReleaseSlot,
-    dialect: Dialect,
-    trace: RequestTrace,
-  ) {
-    const params = parseParams(TaskIdParams, req.params);
-    telemetry.taskOf(trace, params.id);
-    const record = await findTask(caller, params.id);
+  async function subscribeToTask(call: StreamCall): Promise<A2AHandlerResponse> {
+    const params = parseParams(TaskIdParams, call.req.params);
+    telemetry.taskOf(call.trace, params.id);
+    const record = await findTask(call.caller, params.id);
     // A2A v1.0 refuses to subscribe to an ended task; the v0.3 dialect replays task, finished, final.
-    if (dialect.version === "1.0" && isTerminalState(record.task.status.state)) {
+    if (call.dialect.version === "1.0" && isTerminalState(record.task.status.state)) {
       throw new UnsupportedOperationError(
         `Task ${params.id} has already ended (${record.task.status.state}); read it with GetTask`,
         { taskId: params.id, state: record.task.status.state },
       );
     }
-    return stream(req.id, record, reattachCursor(record, headers), release, dialect, trace);
+    return stream(call, record, reattachCursor(record, call.headers));
   }
 
-  async function sendStreamingMessage(
-    req: DecodedRequest,
-    caller: Caller,
-    headers: HeaderReader,
-    release: ReleaseSlot,
-    dialect: Dialect,
-    trace: RequestTrace,
-  ): Promise<A2AHandlerResponse> {
-    const params = parseParams(SendStreamingMessageParams, req.params);
+  async function sendStreamingMessage(call: StreamCall): Promise<A2AHandlerResponse> {
+    const { caller, trace } = call;
+    const params = parseParams(SendStreamingMessageParams, call.req.params);
     const { message } = params;
     const storeId = params.metadata.storeId;
     const text = textOfMessage(message);
@@ -314,23 +311,21 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHandler {
           ? undefined
           : await stores.idempotency.get(caller.workspaceId, message.messageId);
       if (!existing) throw refusal;
-      return reattachRetry(req, existing, message, storeId, headers, release, dialect, trace);
+      return reattachRetry(call, existing, message, storeId);
     }
 
     const task = newTask(message, storeId);
     const input = { workspaceId: caller.workspaceId, task, lease: runner.newLease(), createdAt: task.status.timestamp };
-    // Without a messageId there is no idempotency: every such start is a new task (contract rule 3).
-    // The one write of a start, inside the request's span so the store's span nests under it.
-    const { record, created } = await telemetry.within(trace.span, async () =>
-      message.messageId === undefined
-        ? { record: await stores.tasks.create(input), created: true }
-        : await stores.idempotency.createOrGet(message.messageId, input),
+    // The one write of a start, inside the request's span so the store's span nests under it. Without a
+    // messageId the store always creates: every such start is a new task (contract rule 3).
+    const { record, created } = await telemetry.within(trace.span, () =>
+      stores.idempotency.createOrGet(message.messageId, input),
     );
     // Not created: an earlier or concurrent start with the same key won, so this request is its retry.
-    if (!created) return reattachRetry(req, record, message, storeId, headers, release, dialect, trace);
+    if (!created) return reattachRetry(call, record, message, storeId);
     telemetry.taskOf(trace, record.task.id);
     runner.start(record, task.history[0] ?? message, text, trace);
-    return stream(req.id, record, TASK_EVENT_SEQ, release, dialect, trace);
+    return stream(call, record, TASK_EVENT_SEQ);
   }
 
   /** Why a task start would be refused, or undefined if it may start. */
@@ -363,19 +358,10 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHandler {
     return undefined;
   }
 
-  function reattachRetry(
-    req: DecodedRequest,
-    record: TaskRecord,
-    message: Message,
-    storeId: string,
-    headers: HeaderReader,
-    release: ReleaseSlot,
-    dialect: Dialect,
-    trace: RequestTrace,
-  ): A2AHandlerResponse {
-    telemetry.taskOf(trace, record.task.id);
+  function reattachRetry(call: StreamCall, record: TaskRecord, message: Message, storeId: string): A2AHandlerResponse {
+    telemetry.taskOf(call.trace, record.task.id);
     warnIfRetryDiffers(record, textOfMessage(message), storeId);
-    return stream(req.id, record, reattachCursor(record, headers), release, dialect, trace);
+    return stream(call, record, reattachCursor(record, call.headers));
   }
 
   function newTask(message: Message, storeId: string): Task {
@@ -434,19 +420,13 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHandler {
     return record;
   }
 
-  function stream(
-    requestId: JsonRpcId,
-    record: TaskRecord,
-    afterSeq: number,
-    release: ReleaseSlot,
-    dialect: Dialect,
-    trace: RequestTrace,
-  ): A2AStreamResponse {
+  function stream(call: StreamCall, record: TaskRecord, afterSeq: number): A2AStreamResponse {
+    const { release, dialect, trace } = call;
     // A terminal task always replays its `finished` event, so every stream ends with finished + final.
     // The `task` frame stands for seq 1, so a replay starts after it at the earliest.
     let cursor = Math.max(TASK_EVENT_SEQ, Math.min(afterSeq, record.lastSeq));
     if (isTerminalState(record.task.status.state)) cursor = Math.min(cursor, record.lastSeq - 1);
-    const requestIdJson = JSON.stringify(requestId);
+    const requestIdJson = JSON.stringify(call.req.id);
     let started = false;
     const start = (sink: Parameters<A2AStreamResponse["start"]>[0]) => {
       if (started) throw new Error("a stream is started once");

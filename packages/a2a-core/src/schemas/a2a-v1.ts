@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { TASK_STATES, type TaskState } from "./a2a.js";
+import { ARTIFACT_CHUNK_FIELDS, artifactFields, Metadata as Struct, TASK_UPDATE_FIELDS } from "./shared-fields.js";
 
 /**
  * The A2A v1.0 JSON-RPC payloads (ProtoJSON of `a2a.proto`): enums as their proto names, parts without
@@ -27,8 +28,6 @@ export type TaskStateV1 = z.infer<typeof TaskStateV1>;
 export const ROLE_V1 = { user: "ROLE_USER", agent: "ROLE_AGENT" } as const;
 export const RoleV1 = z.enum(["ROLE_USER", "ROLE_AGENT"]);
 export type RoleV1 = z.infer<typeof RoleV1>;
-
-const Struct = z.record(z.string(), z.unknown());
 
 const PART_CONTENT = ["text", "raw", "url", "data"] as const;
 
@@ -72,11 +71,7 @@ export const TaskStatusV1 = z.object({
 export type TaskStatusV1 = z.infer<typeof TaskStatusV1>;
 
 export const ArtifactV1 = z.object({
-  artifactId: z.string(),
-  name: z.string().optional(),
-  description: z.string().optional(),
-  parts: z.array(PartV1),
-  metadata: Struct.optional(),
+  ...artifactFields(PartV1),
   extensions: z.array(z.string()).optional(),
 });
 export type ArtifactV1 = z.infer<typeof ArtifactV1>;
@@ -94,19 +89,16 @@ export const TaskV1 = z.object({
 export type TaskV1 = z.infer<typeof TaskV1>;
 
 export const TaskStatusUpdateEventV1 = z.object({
-  taskId: z.string(),
-  contextId: z.string(),
+  ...TASK_UPDATE_FIELDS,
   status: TaskStatusV1,
   metadata: Struct.optional(),
 });
 export type TaskStatusUpdateEventV1 = z.infer<typeof TaskStatusUpdateEventV1>;
 
 export const TaskArtifactUpdateEventV1 = z.object({
-  taskId: z.string(),
-  contextId: z.string(),
+  ...TASK_UPDATE_FIELDS,
   artifact: ArtifactV1,
-  append: z.boolean().optional(),
-  lastChunk: z.boolean().optional(),
+  ...ARTIFACT_CHUNK_FIELDS,
   metadata: Struct.optional(),
 });
 export type TaskArtifactUpdateEventV1 = z.infer<typeof TaskArtifactUpdateEventV1>;

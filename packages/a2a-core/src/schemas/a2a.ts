@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ARTIFACT_CHUNK_FIELDS, artifactFields, Metadata, TASK_UPDATE_FIELDS } from "./shared-fields.js";
 
 /** A2A task states (v0.3 lowercase spellings). */
 export const TASK_STATES = [
@@ -21,8 +22,6 @@ export const TerminalTaskState = z.enum(TERMINAL_TASK_STATES);
 export function isTerminalState(state: TaskState): state is TerminalTaskState {
   return (TERMINAL_TASK_STATES as readonly string[]).includes(state);
 }
-
-const Metadata = z.record(z.string(), z.unknown());
 
 export const TextPart = z.object({
   kind: z.literal("text"),
@@ -81,13 +80,7 @@ export const TaskStatus = z.object({
 });
 export type TaskStatus = z.infer<typeof TaskStatus>;
 
-export const Artifact = z.object({
-  artifactId: z.string(),
-  name: z.string().optional(),
-  description: z.string().optional(),
-  parts: z.array(Part),
-  metadata: Metadata.optional(),
-});
+export const Artifact = z.object(artifactFields(Part));
 export type Artifact = z.infer<typeof Artifact>;
 
 export const TaskMetadata = z
@@ -111,8 +104,7 @@ export type Task = z.infer<typeof Task>;
 
 export const TaskStatusUpdateEvent = z.object({
   kind: z.literal("status-update"),
-  taskId: z.string(),
-  contextId: z.string(),
+  ...TASK_UPDATE_FIELDS,
   status: TaskStatus,
   final: z.boolean(),
   metadata: Metadata.optional(),
@@ -121,11 +113,9 @@ export type TaskStatusUpdateEvent = z.infer<typeof TaskStatusUpdateEvent>;
 
 export const TaskArtifactUpdateEvent = z.object({
   kind: z.literal("artifact-update"),
-  taskId: z.string(),
-  contextId: z.string(),
+  ...TASK_UPDATE_FIELDS,
   artifact: Artifact,
-  append: z.boolean().optional(),
-  lastChunk: z.boolean().optional(),
+  ...ARTIFACT_CHUNK_FIELDS,
   metadata: Metadata.optional(),
 });
 export type TaskArtifactUpdateEvent = z.infer<typeof TaskArtifactUpdateEvent>;

@@ -20,18 +20,13 @@ export const JsonRpcErrorObject = z.object({
 });
 export type JsonRpcErrorObject = z.infer<typeof JsonRpcErrorObject>;
 
-export const JsonRpcErrorResponse = z.object({
-  jsonrpc: z.literal("2.0"),
-  id: JsonRpcId.nullable(),
-  error: JsonRpcErrorObject,
-});
+/** What every response carries: the version, and the id of its request (null when it could not be read). */
+const RESPONSE_ENVELOPE = { jsonrpc: z.literal("2.0"), id: JsonRpcId.nullable() };
+
+export const JsonRpcErrorResponse = z.object({ ...RESPONSE_ENVELOPE, error: JsonRpcErrorObject });
 export type JsonRpcErrorResponse = z.infer<typeof JsonRpcErrorResponse>;
 
-export const JsonRpcSuccessResponse = z.object({
-  jsonrpc: z.literal("2.0"),
-  id: JsonRpcId.nullable(),
-  result: z.unknown(),
-});
+export const JsonRpcSuccessResponse = z.object({ ...RESPONSE_ENVELOPE, result: z.unknown() });
 export type JsonRpcSuccessResponse = z.infer<typeof JsonRpcSuccessResponse>;
 
 export const JsonRpcResponse = z.union([JsonRpcSuccessResponse, JsonRpcErrorResponse]);

@@ -8,11 +8,16 @@ export interface CreateOrGetResult {
 }
 
 /**
- * Idempotent task creation keyed by (workspace, messageId). Of any number of concurrent calls with one
- * key, exactly one creates the task; every other call gets that task back.
+ * Idempotent task creation keyed by (workspace, messageId): the one place that decides "a new task, or
+ * the one this key already names", so a task start is one call. Of any number of concurrent calls with
+ * one key, exactly one creates the task; every other call gets that task back.
  */
 export interface IdempotencyStore {
   /** The task a key already names, if any (a retry is answered with it before anything else is checked). */
   get(workspaceId: string, messageId: string): Promise<TaskRecord | undefined>;
-  createOrGet(messageId: string, input: NewTask): Promise<CreateOrGetResult>;
+  /**
+   * Creates the task with its seq-1 `task` event, or returns the task `messageId` already names in
+   * `input.workspaceId`. Without a messageId there is no idempotency: the call always creates the task.
+   */
+  createOrGet(messageId: string | undefined, input: NewTask): Promise<CreateOrGetResult>;
 }

@@ -174,7 +174,8 @@ export class InMemoryIdempotencyStore implements IdempotencyStore {
     return entry ? structuredClone(entry.record) : undefined;
   }
 
-  async createOrGet(messageId: string, input: NewTask): Promise<CreateOrGetResult> {
+  async createOrGet(messageId: string | undefined, input: NewTask): Promise<CreateOrGetResult> {
+    if (messageId === undefined) return { record: this.tasks.insert(input, undefined), created: true };
     // Check and insert without an await in between: the event loop makes this atomic.
     const key = JSON.stringify([input.workspaceId, messageId]);
     const existingId = this.keys.get(key);

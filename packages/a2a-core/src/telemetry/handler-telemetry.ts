@@ -2,7 +2,7 @@ import type {
   Attributes,
   Counter,
   Histogram,
-  MeterProvider,
+  Meter,
   Span,
   SpanOptions,
   TextMapGetter,
@@ -15,6 +15,7 @@ import type { StreamEndReason, TaskSubscription } from "../internal/hub/task-sub
 import type { DecodedRequest } from "../internal/jsonrpc/codec.js";
 import type { TaskState } from "../schemas/a2a.js";
 import type { StoredTaskEvent, TaskRecord } from "../stores/types.js";
+import { MeterInstruments } from "./meter-instruments.js";
 import {
   ATTR,
   INSTRUMENTATION_SCOPE,
@@ -67,8 +68,7 @@ const HEADER_GETTER: TextMapGetter<HeaderReader> = {
 export class HandlerTelemetry {
   private readonly api: OtelApi | undefined;
   private readonly tracer: Tracer | undefined;
-  private provider: MeterProvider | undefined;
-  private instruments: Instruments | undefined;
+  private readonly instruments: MeterInstruments<Instruments> | undefined;
   private readonly requestSpanOptions: SpanOptions;
   private readonly internalSpanOptions: SpanOptions;
   private readonly byMethod = new Map<string, Attributes>();
@@ -80,6 +80,8 @@ export class HandlerTelemetry {
   constructor(api: OtelApi | undefined = otelApi()) {
     this.api = api;
     this.tracer = api?.trace.getTracer(INSTRUMENTATION_SCOPE);
+    // A MeterProvider registered after the handler was made still gets the handler's measurements.
+    this.instruments = api && new MeterInstruments(api, INSTRUMENTATION_SCOPE, createInstruments);
     this.requestSpanOptions = {
       kind: api?.SpanKind.SERVER,
       attributes: { [ATTR.rpcSystem]: "jsonrpc", [ATTR.rpcJsonrpcVersion]: "2.0" },
@@ -232,14 +234,9 @@ export class HandlerTelemetry {
     return { trace_id: context.traceId, span_id: context.spanId };
   }
 
+  /** Called only with the API present (every caller checks `this.api` first). */
   private metrics(): Instruments {
-    const provider = (this.api as OtelApi).metrics.getMeterProvider();
-    if (provider !== this.provider || !this.instruments) {
-      // A MeterProvider registered after the handler was made still gets the handler's measurements.
-      this.provider = provider;
-      this.instruments = createInstruments(provider);
-    }
-    return this.instruments;
+    return (this.instruments as MeterInstruments<Instruments>).get();
   }
 
   /** One attribute set per value, made once and reused for every measurement. */
@@ -267,8 +264,7 @@ export class HandlerTelemetry {
   }
 }
 
-function createInstruments(provider: MeterProvider): Instruments {
-  const meter = provider.getMeter(INSTRUMENTATION_SCOPE);
+function createInstruments(meter: Meter): Instruments {
   return {
     requestDuration: meter.createHistogram(METRIC.requestDuration, {
       unit: "s",

@@ -8,9 +8,9 @@ let loaded: OtelApi | null | undefined;
 /**
  * `@opentelemetry/api` if it can be found, else undefined. It is an optional peer dependency: an
  * application without it must not fail to import this package, so it is looked up once, synchronously,
- * instead of imported (a2a-client and postgres-store use this one; metrics-core, which does not depend on
- * a2a-core, keeps a copy). Every copy of the API shares one global registry, so whichever copy this finds
- * sees the SDK the application registered; without an SDK every call is the API's own no-op.
+ * instead of imported (a2a-client, postgres-store and metrics-core use this one). Every copy of the API
+ * shares one global registry, so whichever copy this finds sees the SDK the application registered;
+ * without an SDK every call is the API's own no-op.
  */
 export function otelApi(): OtelApi | undefined {
   if (loaded === undefined) loaded = load() ?? null;

@@ -7,7 +7,7 @@ import type {
   TaskOutcome,
 } from "../../src/executor/task-executor.js";
 import { type A2AHandler, createA2AHandler } from "../../src/handler/create-handler.js";
-import type { A2AHandlerOptions, AuthOutcome } from "../../src/handler/options.js";
+import type { A2AHandlerOptions, Authenticate, AuthOutcome } from "../../src/handler/options.js";
 import { decodeSseStream } from "../../src/sse/decoder.js";
 import { createInMemoryStores, type InMemoryStores } from "../../src/stores/in-memory.js";
 
@@ -15,6 +15,12 @@ export const TOKENS: Record<string, AuthOutcome> = {
   "partner-a": { ok: true, workspaceId: "ws-a" },
   "partner-b": { ok: true, workspaceId: "ws-b" },
   "user-a": { ok: false, status: 403, message: "A user session token cannot call the partner endpoint" },
+};
+
+/** The test handlers' `authenticate`: a bearer token of TOKENS, else 401. */
+export const authenticateTestToken: Authenticate = async (headers) => {
+  const match = /^Bearer (.+)$/.exec(headers.get("authorization") ?? "");
+  return (match && TOKENS[match[1] ?? ""]) || { ok: false, status: 401, message: "Missing or invalid bearer token" };
 };
 
 /**
@@ -86,12 +92,7 @@ export function makeHarness(executor = new ScriptedExecutor(), options: Partial<
   const handler = createA2AHandler({
     stores,
     executor,
-    authenticate: async (headers) => {
-      const match = /^Bearer (.+)$/.exec(headers.get("authorization") ?? "");
-      return (
-        (match && TOKENS[match[1] ?? ""]) || { ok: false, status: 401, message: "Missing or invalid bearer token" }
-      );
-    },
+    authenticate: authenticateTestToken,
     leaseMs: 60_000,
     ...options,
   });

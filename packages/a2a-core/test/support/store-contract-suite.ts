@@ -388,6 +388,27 @@ export function defineStoreContractCases(current: () => StoreContractContext): v
       expect(new Set([first, otherKey, otherWorkspace].map((r) => r.record.task.id)).size).toBe(3);
       expect(await stores.idempotency.get(workspaceB, `${messageId}-2`)).toBeUndefined();
     });
+
+    it("always creates without a messageId: two key-less starts with the same text are two tasks", async () => {
+      const { stores, otherStores, workspaceA, fixtures } = current();
+      const keyless = () => {
+        const input = fixtures.newTask(workspaceA);
+        const { messageId: _, ...message } = must(input.task.history[0]);
+        input.task.history = [message];
+        return input;
+      };
+      const inputs = [keyless(), keyless()];
+      const results = await Promise.all(
+        inputs.map((input, i) => (i % 2 ? otherStores : stores).idempotency.createOrGet(undefined, input)),
+      );
+      expect(results.map((r) => r.created)).toEqual([true, true]);
+      expect(results.map((r) => r.record.task.id)).toEqual(inputs.map((input) => input.task.id));
+      for (const { record } of results) {
+        expect(record.messageId).toBeUndefined();
+        expect(await stores.tasks.get(workspaceA, record.task.id)).toEqual(record);
+        expect(await stores.events.readAfter(record.task.id, 0)).toHaveLength(1);
+      }
+    });
   });
 
   describe("records are copies", () => {

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { NewTask, NewTaskEvent, Task } from "../../src/index.js";
+import type { NewTask, NewTaskEvent, Task, TaskStatus } from "../../src/index.js";
 
 export const HOUR_MS = 3_600_000;
 
@@ -44,40 +44,37 @@ export function storeFixtures(start = Date.UTC(2025, 0, 1)): StoreFixtures {
     };
   };
 
-  const update: StoreFixtures["update"] = (task, percent) => {
+  /** A status update of `task` stamped now: progress (`update`) or its end (`finished`, final). */
+  const statusEvent = (
+    event: "update" | "finished",
+    task: Task,
+    status: (timestamp: string) => TaskStatus,
+    metadata?: Record<string, unknown>,
+  ): NewTaskEvent => {
     const at = clock();
     return {
-      event: "update",
+      event,
       createdAt: at,
       result: {
         kind: "status-update",
         taskId: task.id,
         contextId: task.contextId,
-        status: { state: "working", timestamp: at },
-        final: false,
-        metadata: { robot: "robot-1", percent },
+        status: status(at),
+        final: event === "finished",
+        ...(metadata === undefined ? {} : { metadata }),
       },
     };
   };
 
-  const finished: StoreFixtures["finished"] = (task, state = "completed") => {
-    const at = clock();
-    return {
-      event: "finished",
-      createdAt: at,
-      result: {
-        kind: "status-update",
-        taskId: task.id,
-        contextId: task.contextId,
-        status: {
-          state,
-          timestamp: at,
-          message: { kind: "message", role: "agent", messageId: randomUUID(), parts: [{ kind: "text", text: state }] },
-        },
-        final: true,
-      },
-    };
-  };
+  const update: StoreFixtures["update"] = (task, percent) =>
+    statusEvent("update", task, (timestamp) => ({ state: "working", timestamp }), { robot: "robot-1", percent });
+
+  const finished: StoreFixtures["finished"] = (task, state = "completed") =>
+    statusEvent("finished", task, (timestamp) => ({
+      state,
+      timestamp,
+      message: { kind: "message", role: "agent", messageId: randomUUID(), parts: [{ kind: "text", text: state }] },
+    }));
 
   return { clock, newTask, update, finished };
 }

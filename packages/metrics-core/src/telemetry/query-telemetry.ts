@@ -1,6 +1,6 @@
-import type { Attributes, Histogram, MeterProvider, Span, Tracer } from "@opentelemetry/api";
+import { MeterInstruments, type OtelApi, otelApi } from "@a2a-partner/a2a-core";
+import type { Attributes, Histogram, Span, Tracer } from "@opentelemetry/api";
 import type { MetricsWindow } from "../window/parse-metrics-window.js";
-import { type OtelApi, otelApi } from "./otel-api.js";
 
 /** Names this package reports under; docs/operations.md lists them for operators. */
 export const METRICS_QUERY_SCOPE = "@a2a-partner/metrics-core";
@@ -22,8 +22,7 @@ const QUERY_SECONDS_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.2
 /** The metrics query's span and duration through `@opentelemetry/api` only (a no-op without an SDK). */
 class QueryTelemetry {
   private readonly tracer: Tracer | undefined;
-  private provider: MeterProvider | undefined;
-  private duration: Histogram | undefined;
+  private readonly duration: MeterInstruments<Histogram> | undefined;
   private readonly byKind: Record<WindowKind, Attributes> = {
     bounded: Object.freeze({ [WINDOW_KIND_ATTRIBUTE]: "bounded" }),
     from: Object.freeze({ [WINDOW_KIND_ATTRIBUTE]: "from" }),
@@ -33,6 +32,15 @@ class QueryTelemetry {
 
   constructor(private readonly api: OtelApi | undefined) {
     this.tracer = api?.trace.getTracer(METRICS_QUERY_SCOPE);
+    this.duration =
+      api &&
+      new MeterInstruments(api, METRICS_QUERY_SCOPE, (meter) =>
+        meter.createHistogram(METRICS_QUERY_DURATION, {
+          unit: "s",
+          description: "Duration of one event-metrics statement, by window kind",
+          advice: { explicitBucketBoundaries: QUERY_SECONDS_BUCKETS },
+        }),
+      );
   }
 
   start(workspaceUuid: string, kind: WindowKind): Span | undefined {
@@ -47,25 +55,12 @@ class QueryTelemetry {
   end(span: Span | undefined, kind: WindowKind, startedAt: number, error?: unknown): void {
     const api = this.api;
     if (!api) return;
-    if (error === undefined) this.histogram(api).record((performance.now() - startedAt) / 1000, this.byKind[kind]);
+    if (error === undefined) this.duration?.get().record((performance.now() - startedAt) / 1000, this.byKind[kind]);
     else if (span?.isRecording()) {
       span.recordException(error instanceof Error ? error : String(error));
       span.setStatus({ code: api.SpanStatusCode.ERROR });
     }
     span?.end();
-  }
-
-  private histogram(api: OtelApi): Histogram {
-    const provider = api.metrics.getMeterProvider();
-    if (provider !== this.provider || !this.duration) {
-      this.provider = provider;
-      this.duration = provider.getMeter(METRICS_QUERY_SCOPE).createHistogram(METRICS_QUERY_DURATION, {
-        unit: "s",
-        description: "Duration of one event-metrics statement, by window kind",
-        advice: { explicitBucketBoundaries: QUERY_SECONDS_BUCKETS },
-      });
-    }
-    return this.duration;
   }
 }
 

@@ -76,3 +76,10 @@ export async function startTask(
   telemetry.endWrite("start_task", span, startedAt);
   return row ? { created: row.created, record: toTaskRecord(row) } : undefined;
 }
+
+/** A task start without an idempotency key: nothing can conflict, so it either inserts or throws. */
+export async function createTask(db: Queryable, input: NewTask): Promise<TaskRecord> {
+  const started = await startTask(db, input, undefined);
+  if (!started?.created) throw new Error(`task ${input.task.id} was not stored`);
+  return started.record;
+}

@@ -1,14 +1,5 @@
-import type {
-  Attributes,
-  Counter,
-  Histogram,
-  MeterProvider,
-  Span,
-  SpanContext,
-  SpanOptions,
-  Tracer,
-} from "@opentelemetry/api";
-import { type OtelApi, otelApi } from "@a2a-partner/a2a-core";
+import { MeterInstruments, type OtelApi, otelApi } from "@a2a-partner/a2a-core";
+import type { Attributes, Counter, Histogram, Meter, Span, SpanContext, SpanOptions, Tracer } from "@opentelemetry/api";
 
 /** Names this package reports under; docs/operations.md lists them for operators. */
 export const STORE_INSTRUMENTATION_SCOPE = "@a2a-partner/postgres-store";
@@ -78,8 +69,7 @@ export interface WriteBatch {
 export class StoreTelemetry {
   private readonly api: OtelApi | undefined;
   private readonly tracer: Tracer | undefined;
-  private provider: MeterProvider | undefined;
-  private instruments: Instruments | undefined;
+  private readonly instruments: MeterInstruments<Instruments> | undefined;
   private readonly byWrite: Record<WriteKind, Attributes> = {
     group_commit: Object.freeze({ [STORE_ATTR.write]: "group_commit" }),
     append: Object.freeze({ [STORE_ATTR.write]: "append" }),
@@ -89,6 +79,7 @@ export class StoreTelemetry {
   constructor(api: OtelApi | undefined = otelApi()) {
     this.api = api;
     this.tracer = api?.trace.getTracer(STORE_INSTRUMENTATION_SCOPE);
+    this.instruments = api && new MeterInstruments(api, STORE_INSTRUMENTATION_SCOPE, createInstruments);
   }
 
   /** The span a caller is in, for a batched write to link back to. */
@@ -154,29 +145,28 @@ export class StoreTelemetry {
     span.end();
   }
 
+  /** Called only with the API present (`endWrite` checks it first). */
   private metrics(): Instruments {
-    const provider = (this.api as OtelApi).metrics.getMeterProvider();
-    if (provider !== this.provider || !this.instruments) {
-      this.provider = provider;
-      const meter = provider.getMeter(STORE_INSTRUMENTATION_SCOPE);
-      this.instruments = {
-        commitDuration: meter.createHistogram(STORE_METRIC.commitDuration, {
-          unit: "s",
-          description: "Duration of one store write statement (a group commit, an append, a task start)",
-          advice: { explicitBucketBoundaries: COMMIT_SECONDS_BUCKETS },
-        }),
-        batchSize: meter.createHistogram(STORE_METRIC.batchSize, {
-          unit: "{row}",
-          description: "Rows (task events and rows riding along) stored by one group commit",
-          advice: { explicitBucketBoundaries: BATCH_ROWS_BUCKETS },
-        }),
-        writeErrors: meter.createCounter(STORE_METRIC.writeErrors, {
-          description: "Store writes that failed, by kind of write",
-        }),
-      };
-    }
-    return this.instruments;
+    return (this.instruments as MeterInstruments<Instruments>).get();
   }
+}
+
+function createInstruments(meter: Meter): Instruments {
+  return {
+    commitDuration: meter.createHistogram(STORE_METRIC.commitDuration, {
+      unit: "s",
+      description: "Duration of one store write statement (a group commit, an append, a task start)",
+      advice: { explicitBucketBoundaries: COMMIT_SECONDS_BUCKETS },
+    }),
+    batchSize: meter.createHistogram(STORE_METRIC.batchSize, {
+      unit: "{row}",
+      description: "Rows (task events and rows riding along) stored by one group commit",
+      advice: { explicitBucketBoundaries: BATCH_ROWS_BUCKETS },
+    }),
+    writeErrors: meter.createCounter(STORE_METRIC.writeErrors, {
+      description: "Store writes that failed, by kind of write",
+    }),
+  };
 }
 
 let shared: StoreTelemetry | undefined;
