@@ -78,30 +78,30 @@ begin
 end
 $fn$;
 
--- Swaps one raw table's delta triggers for upsert triggers; called per kind, then dropped.
-create function bench_use_upsert_rollups(raw text, key_col text, time_col text) returns void
-language plpgsql as $swap$
+-- Points each raw table's delta triggers at the upsert function instead: the same events and transition
+-- tables, read back from the catalog (pg_get_triggerdef), so nothing of the migrated triggers is restated
+-- here; only the function each trigger runs, and its name, change.
+do $swap$
 declare
-  op text;
+  t record;
 begin
-  foreach op in array array['insert', 'update', 'delete', 'truncate'] loop
-    execute format('drop trigger %I on %I', format('metrics_deltas_%s_%s', raw, op), raw);
-    execute format('create trigger %I after %s on %I %s for each statement execute function metrics_rollup(%L, %L, %L, %L)',
-      format('metrics_rollup_%s_%s', raw, op), op, raw,
-      case op
-        when 'insert' then 'referencing new table as new_rows'
-        when 'update' then 'referencing old table as old_rows new table as new_rows'
-        when 'delete' then 'referencing old table as old_rows'
-        else ''
-      end,
-      key_col, time_col, 'metrics_daily_' || raw, 'metrics_hourly_' || raw);
+  for t in
+    select tg.oid, tg.tgname, k.raw, k.key_col, k.time_col
+      from pg_trigger tg
+      join pg_class c on c.oid = tg.tgrelid and c.relnamespace = current_schema()::regnamespace
+      join (values ('telemetry_events', 'event_type', 'occurred_at'),
+                   ('workflow_executions', 'workflow_id', 'started_at'),
+                   ('workflow_node_executions', 'workflow_id', 'started_at'),
+                   ('alerts', 'alert_type', 'occurred_at')) as k(raw, key_col, time_col) on k.raw = c.relname
+     where not tg.tgisinternal and tg.tgname like 'metrics\_deltas\_%'
+  loop
+    execute replace(
+      replace(pg_get_triggerdef(t.oid),
+        format('metrics_deltas_%s()', t.raw),
+        format('metrics_rollup(%L, %L, %L, %L)', t.key_col, t.time_col, 'metrics_daily_' || t.raw, 'metrics_hourly_' || t.raw)),
+      'CREATE TRIGGER ' || t.tgname,
+      'CREATE TRIGGER ' || replace(t.tgname, 'metrics_deltas_', 'metrics_rollup_'));
+    execute format('drop trigger %I on %I', t.tgname, t.raw);
   end loop;
 end
 $swap$;
-
-select bench_use_upsert_rollups('telemetry_events', 'event_type', 'occurred_at');
-select bench_use_upsert_rollups('workflow_executions', 'workflow_id', 'started_at');
-select bench_use_upsert_rollups('workflow_node_executions', 'workflow_id', 'started_at');
-select bench_use_upsert_rollups('alerts', 'alert_type', 'occurred_at');
-
-drop function bench_use_upsert_rollups(text, text, text);
