@@ -16,27 +16,21 @@ export async function readBodyText(
   truncate = false,
 ): Promise<string> {
   if (!body) return "";
-  const reader = body.getReader();
   const decoder = new TextDecoder();
   let size = 0;
   let text = "";
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (size > maxBytes) {
-        if (!truncate) throw new InvalidResponseError(`Response body larger than ${maxBytes} bytes`);
-        text += decoder.decode(value.subarray(0, value.byteLength - (size - maxBytes)), { stream: true });
-        break;
-      }
-      text += decoder.decode(value, { stream: true });
+  // Leaving the loop early (past the limit, or a throw) cancels the rest of the body.
+  for await (const chunk of body) {
+    size += chunk.byteLength;
+    if (size <= maxBytes) {
+      text += decoder.decode(chunk, { stream: true });
+      continue;
     }
-    return text + decoder.decode();
-  } finally {
-    reader.cancel().catch(() => {});
-    reader.releaseLock();
+    if (!truncate) throw new InvalidResponseError(`Response body larger than ${maxBytes} bytes`);
+    text += decoder.decode(chunk.subarray(0, chunk.byteLength - (size - maxBytes)), { stream: true });
+    break;
   }
+  return text + decoder.decode();
 }
 
 /** The JSON-RPC error object of an error body, if the body is one. */
