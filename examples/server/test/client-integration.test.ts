@@ -358,7 +358,19 @@ describe.each(backends)("A2AClient against the reference server on %s", (backend
   });
 
   it("round-trips getTask and cancelTask; the stream ends canceled and the robots stop", async () => {
-    const c = client();
+    // Robots that take a minute a step, so the task is still working when the cancel arrives however
+    // slow this machine is (the suite's own robots finish a task in a quarter of a second).
+    const slow = await startTestServer(database.db, { publicUrl: proxy.url, robotStepMs: 60_000 });
+    proxy.target = Number(new URL(slow.url).port);
+    try {
+      await cancelRoundTrip(client({ token: slow.seeded.partnerToken }));
+    } finally {
+      proxy.target = Number(new URL(server.url).port);
+      await slow.stop();
+    }
+  });
+
+  async function cancelRoundTrip(c: A2AClient): Promise<void> {
     const stream = c.sendStreamingMessage({ text: "Count inventory in aisle 7", storeId: "store-001" });
     const started = await stream.task;
     expect(started.status.state).toBe("working");
@@ -385,7 +397,7 @@ describe.each(backends)("A2AClient against the reference server on %s", (backend
         return rows[0]?.status;
       })
       .toBe("canceled");
-  });
+  }
 
   it("raises the typed error for each refusal of the real server, without retrying it", async () => {
     const mine = await finishedTask();
