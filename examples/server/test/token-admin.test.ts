@@ -36,9 +36,12 @@ describe.skipIf(!(await postgresAvailable()))("token expiry and membership activ
     expect(Math.abs(Date.parse(expires) - (Date.now() + 30 * 86_400_000))).toBeLessThan(60_000);
     expect(await a2aStatus(created.token)).toBe(200);
 
+    // Aged by a statement: the server remembers the token, and forgets it when the change's notification
+    // reaches it (milliseconds; its own backstop would take a minute).
     await suite.store.pool.query("update api_tokens set expires_at = now() - interval '1 second' where id = $1", [
       created.id,
     ]);
+    await expect.poll(() => a2aStatus(created.token), { timeout: 5_000, interval: 20 }).toBe(401);
     const res = await post(suite.server.a2aUrl, envelope("GetTask", { id: "x" }), created.token);
     expect(res.status).toBe(401);
     expect(res.headers.get("www-authenticate")).toMatch(/^Bearer/);

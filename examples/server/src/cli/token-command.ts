@@ -18,7 +18,7 @@ export const TOKEN_USAGE = `  token create --workspace <slug> --kind partner|use
                                           makes the user's inactive membership active again
   token list [--workspace <slug>]         list tokens (id, kind, workspace, user, label, created, revoked,
                                           expires, hash prefix) as JSON lines; never a token's value
-  token revoke <id | hash prefix>         revoke a token (see \`token list\`): refused from its next request on
+  token revoke <id | hash prefix>         revoke a token (see \`token list\`): every server refuses it within ms
   token revoke --stdin                    revoke the token whose value is read from stdin
 `;
 
