@@ -13,7 +13,7 @@ import { createRequire } from "node:module";
 import type { AddressInfo } from "node:net";
 import { createApp } from "../../examples/server/src/app.ts";
 import { loadConfig } from "../../examples/server/src/config.ts";
-import { sleepUnlessAborted } from "../../examples/server/src/fleet/sleep-unless-aborted.ts";
+import { sleepUnlessAborted } from "./sleep-unless-aborted.ts";
 import { createLogger } from "../../examples/server/src/logger.ts";
 import { migrateReferenceSchema } from "../../examples/server/src/migrations.ts";
 import { createHttpServer, openConfiguredDatabase } from "../../examples/server/src/server.ts";

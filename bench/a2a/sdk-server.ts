@@ -12,7 +12,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { createRequire } from "node:module";
-import { sleepUnlessAborted } from "../../examples/server/src/fleet/sleep-unless-aborted.ts";
+import { sleepUnlessAborted } from "./sleep-unless-aborted.ts";
 
 // bench/ is not a workspace package: the SDK and Express resolve from the reference server, whose
 // devDependency the SDK is. (Its CommonJS build: the same source as the ESM one.)

@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
-import type { ArtifactUpdate, TaskExecutionContext, TaskExecutor, TaskOutcome } from "@a2a-partner/a2a-core";
+import type { TaskExecutionContext, TaskExecutor, TaskOutcome } from "@a2a-partner/a2a-core";
 import { type Database, GroupCommitWriter } from "@a2a-partner/postgres-store";
 import { type CacheInvalidation, InvalidatedCache } from "../cache/cache-invalidation.ts";
 import { planWorkflow } from "./plan-workflow.ts";
-import { sleepUnlessAborted } from "./sleep-unless-aborted.ts";
+import { type Environment, type RobotRow, RobotRun, type RobotRunHost, type StepRecord } from "./robot-run.ts";
 
 export interface SimulatedRobotFleetOptions {
   db: Database;
@@ -19,16 +19,6 @@ export interface SimulatedRobotFleetOptions {
   now?: () => Date;
   /** Chance per step that a robot meets an obstacle (an alert). Default 0.15. */
   obstacleRate?: number;
-}
-
-interface RobotRow {
-  id: string;
-  name: string;
-}
-
-interface Environment {
-  id: string;
-  robots: RobotRow[];
 }
 
 // The columns the fleet writes; rows are objects keyed by them (see GroupCommitWriter).
@@ -73,6 +63,8 @@ export class SimulatedRobotFleet implements TaskExecutor {
   private readonly obstacleRate: number;
   private readonly environments: InvalidatedCache<Environment> | undefined;
   private readonly workflows: InvalidatedCache<string> | undefined;
+  /** What every run calls back into: one object for the fleet, nothing per task. */
+  private readonly runHost: RobotRunHost;
 
   constructor(options: SimulatedRobotFleetOptions) {
     this.db = options.db;
@@ -83,6 +75,14 @@ export class SimulatedRobotFleet implements TaskExecutor {
     const { invalidation } = options;
     this.environments = invalidation && new InvalidatedCache(invalidation, ["environments", "robots"], 10_000);
     this.workflows = invalidation && new InvalidatedCache(invalidation, ["workflows"], 10_000);
+    this.runHost = {
+      stepMs: this.stepMs,
+      obstacleRate: this.obstacleRate,
+      now: this.now,
+      recordStep: (run, step) => this.stepRecords(run, step),
+      completeExecution: (executionId) => this.completeExecution(executionId),
+      stopped: (writes) => this.stopped(writes),
+    };
   }
 
   async hasEnvironment(workspaceId: string, storeId: string): Promise<boolean> {
@@ -90,7 +90,7 @@ export class SimulatedRobotFleet implements TaskExecutor {
   }
 
   async execute(context: TaskExecutionContext): Promise<TaskOutcome> {
-    const { workspaceId, storeId, signal } = context;
+    const { workspaceId, storeId } = context;
     const environment = await this.environment(workspaceId, storeId);
     if (!environment) return { state: "rejected", message: `No Environment "${storeId}" in this workspace.` };
     if (environment.robots.length === 0) {
@@ -99,12 +99,12 @@ export class SimulatedRobotFleet implements TaskExecutor {
 
     const plan = planWorkflow(context.text);
     const taskId = context.task.id;
-    const random = seededRandom(taskId);
     const workflowId = await this.workflowId(workspaceId, plan.workflowName);
     const executionId = randomUUID();
     // Not awaited on its own: the writer commits in order, so it lands with or before the first step's
     // node execution (which refers to it; keys are checked at the end of each commit), and the task saves
-    // a commit's wait.
+    // a commit's wait. The run awaits it with its other writes: a step that could not be stored fails
+    // the task.
     const started = this.writer.insertRows("workflow_executions", EXECUTION_COLUMNS, [
       {
         id: executionId,
@@ -115,62 +115,21 @@ export class SimulatedRobotFleet implements TaskExecutor {
         started_at: this.now(),
       },
     ]);
+    return new RobotRun(this.runHost, context, {
+      environment,
+      plan,
+      workflowId,
+      executionId,
+      random: seededRandom(taskId),
+      started,
+    }).outcome;
+  }
 
-    const robotsUsed = new Set<string>();
-    let alerts = 0;
-    // The robots do not wait for the database between steps: each step's progress event and records
-    // are handed to the writer and the next step starts. An event still reaches a stream only once it
-    // is durable, and steps reported while a commit is under way are stored together in the next one.
-    // Every write is awaited before the outcome: a step that could not be stored fails the task.
-    const writes: Promise<unknown>[] = [started];
-    started.catch(() => undefined); // awaited below; a task stopped before its first step ignores it
-    for (const [index, node] of plan.nodes.entries()) {
-      if (signal.aborted) return this.stopped(writes);
-      const robot = environment.robots[index % environment.robots.length] as RobotRow;
-      robotsUsed.add(robot.name);
-      const obstacle = random() < this.obstacleRate;
-      const startedAt = this.now();
-      await sleepUnlessAborted(this.stepMs, signal);
-      if (signal.aborted) return this.stopped(writes);
-      // The step's records ride in the same group commit as its progress event.
-      const records = this.stepRecords({
-        workspaceId,
-        environmentId: environment.id,
-        robot,
-        executionId,
-        workflowId,
-        nodeName: node.name,
-        telemetry: [...node.telemetry, "battery.level"],
-        obstacle,
-        startedAt,
-        random,
-      });
-      if (obstacle) alerts++;
-      const percent = Math.round(((index + 1) / plan.nodes.length) * 100);
-      const progress = context.emit({
-        kind: "status",
-        message: `${robot.name}: ${node.action}${obstacle ? " (rerouted around an obstacle)" : ""}`,
-        metadata: {
-          robotId: robot.id,
-          robot: robot.name,
-          workflow: plan.workflowName,
-          node: node.name,
-          step: index + 1,
-          steps: plan.nodes.length,
-          percent,
-          ...(obstacle ? { alert: "obstacle_detected" } : {}),
-        },
-      });
-      for (const write of [...records, progress]) {
-        write.catch(() => undefined); // awaited below, all together
-        writes.push(write);
-      }
-    }
-    await Promise.all(writes);
-    if (signal.aborted) return this.stopped(writes);
-
-    // Rides with the task's last commit (the writer keeps the order things were asked for). Should it
-    // fail, the periodic reconcile settles the execution from the task's final state.
+  /**
+   * Rides with the task's last commit (the writer keeps the order things were asked for). Should it
+   * fail, the periodic reconcile settles the execution from the task's final state.
+   */
+  private completeExecution(executionId: string): void {
     this.writer
       .updateRows(
         "workflow_executions",
@@ -179,51 +138,21 @@ export class SimulatedRobotFleet implements TaskExecutor {
         [{ id: executionId, status: "completed", finished_at: this.now() }],
       )
       .catch(() => undefined);
-    const summary = `${plan.workflowName}${plan.target ? ` at ${plan.target}` : ""}: ${plan.nodes.length} steps by ${robotsUsed.size} robot(s)`;
-    // The report is returned with the outcome, not emitted: it and `finished` then share one commit.
-    const report: ArtifactUpdate = {
-      artifact: {
-        artifactId: "report",
-        name: "Task report",
-        parts: [
-          {
-            kind: "data",
-            data: {
-              workflow: plan.workflowName,
-              target: plan.target ?? null,
-              steps: plan.nodes.map((n) => n.name),
-              robots: [...robotsUsed],
-              alerts,
-            },
-          },
-        ],
-      },
-      lastChunk: true,
-    };
-    return { state: "completed", message: `Done: ${summary}.`, artifacts: [report] };
   }
 
-  private stepRecords(step: {
-    workspaceId: string;
-    environmentId: string;
-    robot: RobotRow;
-    executionId: string;
-    workflowId: string;
-    nodeName: string;
-    telemetry: string[];
-    obstacle: boolean;
-    startedAt: Date;
-    random: () => number;
-  }): Promise<void>[] {
+  /** A step's records: its node execution, its telemetry and, if the robot met an obstacle, an alert. */
+  private stepRecords(run: RobotRun, step: StepRecord): Promise<void>[] {
     const at = this.now();
-    const { workspaceId, environmentId, robot } = step;
+    const { workspaceId } = run.context;
+    const environmentId = run.environment.id;
+    const { robot, node } = step;
     const records = [
       this.writer.insertRows("workflow_node_executions", NODE_COLUMNS, [
         {
           workspace_id: workspaceId,
-          workflow_execution_id: step.executionId,
-          workflow_id: step.workflowId,
-          node_name: step.nodeName,
+          workflow_execution_id: run.executionId,
+          workflow_id: run.workflowId,
+          node_name: node.name,
           status: "completed",
           started_at: step.startedAt,
           finished_at: at,
@@ -232,12 +161,12 @@ export class SimulatedRobotFleet implements TaskExecutor {
       this.writer.insertRows(
         "telemetry_events",
         TELEMETRY_COLUMNS,
-        step.telemetry.map((eventType) => ({
+        [...node.telemetry, "battery.level"].map((eventType) => ({
           workspace_id: workspaceId,
           environment_id: environmentId,
           robot_id: robot.id,
           event_type: eventType,
-          payload: telemetryPayload(eventType, step.random),
+          payload: telemetryPayload(eventType, run.random),
           occurred_at: at,
         })),
       ),

@@ -1,6 +1,6 @@
 /**
- * Waits `ms`, or less: resolves early (never rejects) the moment `signal` aborts, so a robot step (or a
- * bench executor's) ends at once when its task is canceled and the caller checks `signal.aborted` next.
+ * Waits `ms`, or less: resolves early (never rejects) the moment `signal` aborts, so a bench executor's
+ * step ends at once when its task is canceled and the caller checks `signal.aborted` next.
  */
 export function sleepUnlessAborted(ms: number, signal: AbortSignal): Promise<void> {
   if (ms <= 0 || signal.aborted) return Promise.resolve();
