@@ -4,9 +4,9 @@ import type { Message, TaskState, TaskStatus, TaskUpdateResult } from "../../sch
 import type { EventLog } from "../../stores/event-log.js";
 import type { TaskStore } from "../../stores/task-store.js";
 import type { NewLease, StoredTaskEvent, TaskRecord } from "../../stores/types.js";
+import type { HandlerTelemetry, RequestTrace } from "../../telemetry/handler-telemetry.js";
 import type { TaskHub } from "../hub/task-hub.js";
 import { ExecutionContext } from "./execution-context.js";
-import type { HandlerTelemetry, RequestTrace } from "../../telemetry/handler-telemetry.js";
 
 export interface TaskRunnerOptions {
   /** Numbers and publishes the events of the tasks this process runs. */
@@ -91,14 +91,9 @@ export class TaskRunner {
       return;
     }
     this.options.hub.own(record);
-    const controller = new AbortController();
-    const done = telemetry
-      .within(span, () => this.run(record, message, text, controller))
-      .finally(() => {
-        this.running.delete(record.task.id);
-        span?.end();
-      });
-    this.running.set(record.task.id, { record, controller, done, span });
+    const running: Running = { record, controller: new AbortController(), done: Promise.resolve(), span };
+    this.running.set(record.task.id, running);
+    running.done = telemetry.within(span, () => this.run(running, message, text));
   }
 
   /** Stops the local executor of a task that was canceled (its `finished` is already written). */
@@ -217,33 +212,58 @@ export class TaskRunner {
     );
   }
 
-  private async run(record: TaskRecord, message: Message, text: string, controller: AbortController): Promise<void> {
-    const { executor, logger } = this.options;
-    const { signal } = controller;
-    let outcome: TaskOutcome;
+  /**
+   * The executor's run, then its outcome stored. Written with promise reactions rather than as one async
+   * function: a task waits on its executor for most of its life, and a suspended async function would
+   * keep its frame alive all that time, for every running task.
+   */
+  private run(running: Running, message: Message, text: string): Promise<void> {
+    const { record, controller } = running;
+    let outcome: Promise<TaskOutcome>;
     try {
-      outcome = await executor.execute(
-        new ExecutionContext(record, message, text, signal, (update) => this.emit(record, update, controller)),
+      outcome = Promise.resolve(
+        this.options.executor.execute(
+          new ExecutionContext(record, message, text, controller.signal, (update) =>
+            this.emit(record, update, controller),
+          ),
+        ),
       );
     } catch (error) {
-      if (signal.aborted) return;
-      logger.error({ err: error, taskId: record.task.id }, "executor failed");
-      outcome = { state: "failed", message: "The task failed." };
+      outcome = Promise.reject(error);
     }
-    if (signal.aborted) return;
-    // The robots' outcome is worth a few retries: a brief store outage must not turn a completed task
-    // into a failed one (the recovery sweep's verdict once the lease lapses).
-    for (let attempt = 0; ; attempt++) {
-      try {
-        await this.finish(record, outcome.state, outcome.message, outcome.metadata, outcome.artifacts);
-        return;
-      } catch (error) {
-        if (attempt >= FINISH_RETRIES || this.closed) {
-          logger.error({ err: error, taskId: record.task.id }, "could not store the end of a task");
-          return;
+    return outcome.then(
+      (result) => this.storeOutcome(running, result),
+      (error: unknown) => {
+        if (!controller.signal.aborted) {
+          this.options.logger.error({ err: error, taskId: record.task.id }, "executor failed");
         }
-        await new Promise((resolve) => setTimeout(resolve, Math.min(250 * 2 ** attempt, this.options.leaseMs / 4)));
+        return this.storeOutcome(running, { state: "failed", message: "The task failed." });
+      },
+    );
+  }
+
+  /** Stores the executor's outcome (unless the task ended elsewhere meanwhile), then lets go of the task. */
+  private async storeOutcome(running: Running, outcome: TaskOutcome): Promise<void> {
+    const { record, controller } = running;
+    try {
+      if (controller.signal.aborted) return;
+      // The robots' outcome is worth a few retries: a brief store outage must not turn a completed task
+      // into a failed one (the recovery sweep's verdict once the lease lapses).
+      for (let attempt = 0; ; attempt++) {
+        try {
+          await this.finish(record, outcome.state, outcome.message, outcome.metadata, outcome.artifacts);
+          return;
+        } catch (error) {
+          if (attempt >= FINISH_RETRIES || this.closed) {
+            this.options.logger.error({ err: error, taskId: record.task.id }, "could not store the end of a task");
+            return;
+          }
+          await new Promise((resolve) => setTimeout(resolve, Math.min(250 * 2 ** attempt, this.options.leaseMs / 4)));
+        }
       }
+    } finally {
+      this.running.delete(record.task.id);
+      running.span?.end();
     }
   }
 
