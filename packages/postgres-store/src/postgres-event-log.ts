@@ -36,7 +36,8 @@ const DEFAULT_READ_LIMIT = 1000;
  * every process listening on this database. Each instance shares one LISTEN among all its watchers.
  */
 export class PostgresEventLog implements EventLog {
-  private readonly watchers = new Map<string, Set<TaskChangeListener>>();
+  /** Per task, its one watcher (the common case: a Set costs ~0.2 KiB per running task), or a Set. */
+  private readonly watchers = new Map<string, Watchers>();
   private readonly recheckIntervalMs: number;
   readonly writer: GroupCommitWriter;
   private listening: Promise<void> | undefined;
@@ -119,12 +120,10 @@ export class PostgresEventLog implements EventLog {
 
   watch(taskId: string, listener: TaskChangeListener): () => void {
     const key = taskId.toLowerCase(); // notifications carry the canonical (lower-case) spelling
-    let set = this.watchers.get(key);
-    if (!set) {
-      set = new Set();
-      this.watchers.set(key, set);
-    }
-    set.add(listener);
+    const current = this.watchers.get(key);
+    if (current === undefined) this.watchers.set(key, listener);
+    else if (current instanceof Set) current.add(listener);
+    else if (current !== listener) this.watchers.set(key, new Set([current, listener]));
     // LISTEN is shared and started once; until it runs (or if it cannot), the periodic re-check covers.
     if (!this.listening) void this.ensureListening().catch(() => undefined);
     this.ensureSweep();
@@ -133,8 +132,8 @@ export class PostgresEventLog implements EventLog {
       if (stopped) return;
       stopped = true;
       const current = this.watchers.get(key);
-      current?.delete(listener);
-      if (current?.size === 0) this.watchers.delete(key);
+      if (current === listener) this.watchers.delete(key);
+      else if (current instanceof Set && current.delete(listener) && current.size === 0) this.watchers.delete(key);
     };
   }
 
@@ -181,7 +180,7 @@ export class PostgresEventLog implements EventLog {
         [ids],
       );
       const newest = new Map(rows.map((row) => [String(row.id).toLowerCase(), row.last_seq]));
-      for (const [taskId, set] of [...this.watchers.entries()]) notifyAll(set, newest.get(taskId));
+      for (const [taskId, watching] of [...this.watchers.entries()]) notifyAll(watching, newest.get(taskId));
     } catch {
       // Unreachable database: tell everyone; each watcher's next read reports the failure (a stream then
       // ends cleanly and its client reattaches, perhaps to an instance that can reach the database).
@@ -218,18 +217,20 @@ export class PostgresEventLog implements EventLog {
 
   private onNotification(payload: string): void {
     for (const [taskId, seq] of parseTaskEventsPayload(payload)) {
-      const set = this.watchers.get(taskId);
-      if (set) notifyAll(set, seq);
+      const watching = this.watchers.get(taskId);
+      if (watching) notifyAll(watching, seq);
     }
   }
 
   private notifyEveryone(): void {
-    for (const set of [...this.watchers.values()]) notifyAll(set, undefined);
+    for (const watching of [...this.watchers.values()]) notifyAll(watching, undefined);
   }
 }
 
-function notifyAll(set: Set<TaskChangeListener>, newest: number | undefined): void {
-  for (const listener of [...set]) {
+type Watchers = TaskChangeListener | Set<TaskChangeListener>;
+
+function notifyAll(watchers: Watchers, newest: number | undefined): void {
+  for (const listener of watchers instanceof Set ? [...watchers] : [watchers]) {
     try {
       listener(newest);
     } catch {

@@ -6,6 +6,7 @@ import type { TaskStore } from "../../stores/task-store.js";
 import type { NewTaskEvent, StoredTaskEvent, TaskRecord } from "../../stores/types.js";
 import { AppendGroup } from "./append-group.js";
 import { type LiveEvent, toLiveEvent } from "./live-event.js";
+import { SubscriberSet } from "./subscriber-set.js";
 import type { TaskSubscription } from "./task-subscription.js";
 
 /** What a feed needs from the hub that holds it. */
@@ -48,9 +49,9 @@ export class TaskFeed {
    * `task` frame is always written from the snapshot, so seq 1 is never replayed from here).
    */
   private readonly events: LiveEvent[] = [];
-  private readonly subscribers = new Set<TaskSubscription>();
+  private readonly subscribers = new SubscriberSet<TaskSubscription>();
   /** Streams that joined while a read was under way; they take part from the next read on. */
-  private joining: Set<TaskSubscription> | undefined; // made on first use: most feeds never need it
+  private joining: SubscriberSet<TaskSubscription> | undefined; // made on first use: most feeds never need it
   private readonly unwatch: () => void;
   /** The owner's appends run one after another: each numbers from the one before. */
   private chain: Promise<unknown> = Promise.resolve();
@@ -115,7 +116,7 @@ export class TaskFeed {
       }
       return;
     }
-    this.joining ??= new Set();
+    this.joining ??= new SubscriberSet();
     this.joining.add(subscription);
     void this.read();
   }
@@ -131,7 +132,7 @@ export class TaskFeed {
    * a concurrent retry subscribed before the start that created the task took it over).
    */
   takeSubscribers(): TaskSubscription[] {
-    const taken = [...this.subscribers, ...(this.joining ?? [])];
+    const taken = [...this.subscribers.toArray(), ...(this.joining?.toArray() ?? [])];
     this.subscribers.clear();
     this.joining?.clear();
     return taken;
@@ -189,7 +190,7 @@ export class TaskFeed {
   /** An event of an owned task is durable: every stream gets it now, from memory. */
   private publish(event: LiveEvent): void {
     this.events.push(event);
-    for (const subscription of [...this.subscribers]) subscription.deliver(event, () => this.record.task);
+    for (const subscription of this.subscribers.toArray()) subscription.deliver(event, () => this.record.task);
     if (event.event === "finished") this.ended();
   }
 
@@ -211,7 +212,7 @@ export class TaskFeed {
           // The store cannot be read (an outage): end the streams cleanly; their clients reattach, perhaps
           // to an instance that can reach the database, and lose nothing. The task itself goes on.
           this.context.logger.error({ err: error, taskId: this.taskId }, "task stream ended by an error");
-          for (const subscription of [...this.subscribers]) subscription.end();
+          for (const subscription of this.subscribers.toArray()) subscription.end();
         });
       return;
     }
@@ -230,7 +231,7 @@ export class TaskFeed {
     if (!record) {
       this.owned = false;
       this.context.onLost(this.taskId);
-      for (const subscription of [...this.subscribers]) subscription.end();
+      for (const subscription of this.subscribers.toArray()) subscription.end();
       if (this.isIdle) this.close();
       return;
     }
@@ -254,13 +255,11 @@ export class TaskFeed {
   }
 
   private anyOverBacklog(): boolean {
-    for (const subscription of this.subscribers) if (subscription.overBacklog) return true;
-    return false;
+    return this.subscribers.some((subscription) => subscription.overBacklog);
   }
 
   private anyBehind(newest: number): boolean {
-    for (const subscription of this.subscribers) if (subscription.cursor < newest) return true;
-    return (this.joining?.size ?? 0) > 0;
+    return this.subscribers.some((subscription) => subscription.cursor < newest) || (this.joining?.size ?? 0) > 0;
   }
 
   /**
@@ -277,24 +276,24 @@ export class TaskFeed {
     try {
       do {
         this.readAgain = false;
-        for (const subscription of this.joining ?? []) this.subscribers.add(subscription);
+        for (const subscription of this.joining?.toArray() ?? []) this.subscribers.add(subscription);
         this.joining?.clear();
         if (this.subscribers.size === 0) break;
         let from = Number.POSITIVE_INFINITY;
-        for (const subscription of this.subscribers) from = Math.min(from, subscription.cursor);
+        for (const subscription of this.subscribers.toArray()) from = Math.min(from, subscription.cursor);
         const batch = await this.context.events.readAfter(this.taskId, from, READ_LIMIT);
         if (batch.length === 0 && this.checkExistence) {
           this.checkExistence = false;
           // Woken with nothing to read and no sequence number: the task may be gone (deleted).
           if (!(await this.context.tasks.get(this.workspaceId, this.taskId))) {
-            for (const subscription of [...this.subscribers]) subscription.end();
+            for (const subscription of this.subscribers.toArray()) subscription.end();
             break;
           }
         }
         for (const stored of batch) {
           const event = toLiveEvent(stored);
           const terminal = stored.event === "finished" ? await this.terminalTask() : undefined;
-          for (const subscription of [...this.subscribers]) subscription.deliver(event, () => terminal);
+          for (const subscription of this.subscribers.toArray()) subscription.deliver(event, () => terminal);
         }
         if (batch.length >= READ_LIMIT) {
           this.readAgain = true;
@@ -308,7 +307,8 @@ export class TaskFeed {
       // The log cannot be read (an outage): end the streams cleanly; their clients reattach, perhaps to
       // an instance that can reach the database, and lose nothing.
       this.context.logger.error({ err: error, taskId: this.taskId }, "task stream ended by an error");
-      for (const subscription of [...this.subscribers, ...(this.joining ?? [])]) subscription.end();
+      for (const subscription of [...this.subscribers.toArray(), ...(this.joining?.toArray() ?? [])])
+        subscription.end();
     } finally {
       this.reading = false;
       if (this.isIdle) this.close();
