@@ -95,7 +95,10 @@ export class HandlerTelemetry {
     if (!api || !this.tracer) return UNTRACED;
     const active = api.context.active();
     const parent = api.trace.getSpan(active) ? active : api.propagation.extract(active, headers, HEADER_GETTER);
-    return new RequestTrace(this.tracer.startSpan(SPAN.request, this.requestSpanOptions, parent), performance.now());
+    return new RequestTrace(
+      this.kept(this.tracer.startSpan(SPAN.request, this.requestSpanOptions, parent)),
+      performance.now(),
+    );
   }
 
   /** The request decoded: its span is named for the canonical method and says which name was sent. */
@@ -164,12 +167,14 @@ export class HandlerTelemetry {
     if (span.isRecording()) {
       span.setAttributes({ [ATTR.rpcMethod]: trace.method, [ATTR.taskId]: taskId, [ATTR.streamStartSeq]: cursor });
     }
-    return span;
+    return this.kept(span);
   }
 
+  /** A stream ended: counted out (as `startStream` counted it in, span or not), and its span ends. */
   endStream(trace: RequestTrace, span: Span | undefined, subscription: TaskSubscription): void {
-    if (!span) return;
+    if (trace === UNTRACED || !this.api || !this.tracer) return;
     this.metrics().openStreams.add(-1, this.attributes(this.byMethod, trace.method, ATTR.rpcMethod, trace.method));
+    if (!span) return;
     if (span.isRecording()) {
       const reason: StreamEndReason = subscription.endReason ?? "closed";
       span.setAttributes({ [ATTR.streamEndReason]: reason, [ATTR.streamLastSeq]: subscription.cursor });
@@ -192,7 +197,7 @@ export class HandlerTelemetry {
     if (span.isRecording()) {
       span.setAttributes({ [ATTR.taskId]: record.task.id, [ATTR.storeId]: record.task.metadata.storeId });
     }
-    return span;
+    return this.kept(span);
   }
 
   /**
@@ -232,6 +237,15 @@ export class HandlerTelemetry {
     const context = trace.span?.spanContext();
     if (!context || !this.api?.isSpanContextValid(context)) return {};
     return { trace_id: context.traceId, span_id: context.spanId };
+  }
+
+  /**
+   * A span worth holding: one with a valid context (an SDK made it, or it carries the caller's trace).
+   * Without an SDK the API hands out a fresh placeholder per call; held by every open stream and running
+   * task, those added up to ~0.1 KiB each for nothing.
+   */
+  private kept(span: Span): Span | undefined {
+    return this.api?.isSpanContextValid(span.spanContext()) ? span : undefined;
   }
 
   /** Called only with the API present (every caller checks `this.api` first). */

@@ -38,7 +38,8 @@ interface Point {
   value: unknown;
 }
 
-export function installTestTelemetry(): TestTelemetry {
+/** `traces: false`: a MeterProvider only, as an operator running metrics without tracing registers. */
+export function installTestTelemetry(options: { traces?: boolean } = {}): TestTelemetry {
   const spanExporter = new InMemorySpanExporter();
   const tracerProvider = new TracerProvider({ spanProcessors: [new SimpleSpanProcessor({ exporter: spanExporter })] });
   const metricExporter = new InMemoryMetricExporter(AggregationTemporality.CUMULATIVE);
@@ -46,7 +47,7 @@ export function installTestTelemetry(): TestTelemetry {
   const meterProvider = new MeterProvider({ readers: [reader] });
   context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
   propagation.setGlobalPropagator(new W3CTraceContextPropagator());
-  trace.setGlobalTracerProvider(tracerProvider);
+  if (options.traces !== false) trace.setGlobalTracerProvider(tracerProvider);
   metrics.setGlobalMeterProvider(meterProvider);
 
   const read = async (): Promise<MetricData[]> => {
