@@ -106,7 +106,7 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHandler {
   const leaseMs = options.leaseMs ?? DEFAULTS.leaseMs;
   const instanceId = options.instanceId ?? `runner-${crypto.randomUUID()}`;
   const maxStreamBacklogBytes = options.maxStreamBacklogBytes ?? DEFAULTS.maxStreamBacklogBytes;
-  // Shared by every stream: past maxBytes a client has one keep-alive tick to catch up; past 8× at once.
+  // Shared by every stream: past maxBytes a client has a third of keepAliveMs to catch up; past 8× none.
   const backlogBounds = { maxBytes: maxStreamBacklogBytes, hardMaxBytes: 8 * maxStreamBacklogBytes };
   let closing = false;
   const rateLimiter: RateLimiter | undefined =

@@ -74,8 +74,8 @@ export interface A2AHandlerOptions {
   /** Open streams one caller may hold at once; one more is HTTP 429. Default: no cap. */
   maxOpenStreamsPerCaller?: number;
   /**
-   * Bytes a stream's client may leave unread: over it for a whole keep-alive tick (a third of
-   * `keepAliveMs`), or over 8× at any moment, and the stream drops the client (it reattaches with
+   * Bytes a stream's client may leave unread: over it for a third of `keepAliveMs` (checked every
+   * second), or over 8× at any moment, and the stream drops the client (it reattaches with
    * Last-Event-ID and loses nothing), so a client that never reads holds bounded memory. Default 1 MiB.
    */
   maxStreamBacklogBytes?: number;

@@ -3,18 +3,25 @@ import type { TaskSubscription } from "./task-subscription.js";
 /**
  * Every open stream of the process, with one tick for all of them: no timer per stream. A stream that
  * wrote nothing for about `keepAliveMs` gets a `: keep-alive` comment (the gap between two writes never
- * exceeds `keepAliveMs`), and a client that fell behind is dropped if it is still behind.
+ * exceeds `keepAliveMs`), and a client that stays behind for a third of `keepAliveMs` is dropped.
  */
 export class OpenStreams {
   private readonly streams = new Set<TaskSubscription>();
   private timer: ReturnType<typeof setInterval> | undefined;
   private readonly tickMs: number;
+  /** How long a client may stay over its backlog bound before it is dropped. */
+  private readonly backlogGraceMs: number;
 
   constructor(
     private readonly keepAliveMs: number,
     private readonly clock: () => number = () => performance.now(),
   ) {
-    this.tickMs = Math.max(5, Math.floor(keepAliveMs / 3));
+    // A keep-alive goes out between `keepAliveMs - tickMs` and `keepAliveMs` after a stream's last write.
+    // A tick of a second at most makes that 14-15 s by default (a tick of a third made it 10-15 s): each
+    // keep-alive is a socket write, the main cost of a server holding thousands of idle streams. Going
+    // through the streams once a second costs far less than the writes it saves.
+    this.tickMs = Math.max(5, Math.min(1_000, Math.floor(keepAliveMs / 3)));
+    this.backlogGraceMs = keepAliveMs / 3;
   }
 
   now(): number {
@@ -44,11 +51,10 @@ export class OpenStreams {
 
   private tick(): void {
     const now = this.clock();
-    // A tick comes every third of the interval, so writing once two thirds have passed keeps every gap
-    // under keepAliveMs.
+    // Writing once `keepAliveMs - tickMs` has passed keeps every gap under keepAliveMs.
     const due = now - (this.keepAliveMs - this.tickMs);
     for (const stream of this.streams) {
-      if (stream.behind) stream.checkBacklog();
+      if (stream.behind) stream.checkBacklog(now, this.backlogGraceMs);
       else if (stream.wroteSinceTick) {
         // A busy stream needs no keep-alive: what it wrote since the last tick counts as written now.
         stream.wroteSinceTick = false;

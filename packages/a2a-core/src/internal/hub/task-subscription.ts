@@ -11,7 +11,7 @@ export type StreamEndReason = "final" | "closed" | "shutdown" | "client_gone" | 
 
 /** How far behind a client may fall; one object shared by every stream of a handler. */
 export interface BacklogBounds {
-  /** Unread bytes a client may keep for up to one keep-alive tick (bursts and replays drain meanwhile). */
+  /** Unread bytes a client may keep for a third of the keep-alive interval (bursts and replays drain meanwhile). */
   maxBytes: number;
   /** Unread bytes at which a client is dropped at once. */
   hardMaxBytes: number;
@@ -27,8 +27,10 @@ export class TaskSubscription {
   cursor: number;
   /** When this stream last wrote anything (ms, the keep-alive tick's clock). */
   lastWriteAt: number;
-  /** The client's backlog went over `maxBytes`; the next tick drops it if it is still over. */
+  /** The client's backlog went over `maxBytes`; the tick drops it if it stays over (see checkBacklog). */
   behind = false;
+  /** When the tick first found the client still over `maxBytes`. */
+  private behindSince: number | undefined;
   /** Something was written since the last tick (so no keep-alive is due yet). */
   wroteSinceTick = false;
   private ended = false;
@@ -89,10 +91,15 @@ export class TaskSubscription {
     return !this.ended && this.sink.backlog > this.bounds.maxBytes;
   }
 
-  /** The keep-alive tick's look at a client that fell behind: caught up, or dropped. */
-  checkBacklog(): void {
-    if (this.sink.backlog <= this.bounds.maxBytes) this.behind = false;
-    else this.drop();
+  /** The keep-alive tick's look at a client that fell behind: caught up, still within `graceMs`, or dropped. */
+  checkBacklog(now: number, graceMs: number): void {
+    if (this.sink.backlog <= this.bounds.maxBytes) {
+      this.behind = false;
+      this.behindSince = undefined;
+      return;
+    }
+    this.behindSince ??= now;
+    if (now - this.behindSince >= graceMs) this.drop();
   }
 
   /** Ends the response cleanly (the task is over, or the server is shutting down: clients reattach). */
@@ -118,7 +125,7 @@ export class TaskSubscription {
     this.wroteSinceTick = true;
     const backlog = this.sink.backlog;
     if (backlog <= this.bounds.maxBytes) return true;
-    // Behind: a burst (a replay) may drain by the next tick; a client that reads nothing will not.
+    // Behind: a burst (a replay) may drain within the grace; a client that reads nothing will not.
     if (backlog <= this.bounds.hardMaxBytes) {
       this.behind = true;
       return true;
