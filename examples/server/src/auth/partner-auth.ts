@@ -25,7 +25,7 @@ export function partnerAuthenticator(db: Queryable, invalidation?: CacheInvalida
     const token = bearerToken(headers.get("authorization"));
     if (!token)
       return { ok: false, status: 401, message: "Missing bearer token: send Authorization: Bearer <APIToken>" };
-    const key = cache ? hashToken(token).toString("base64") : "";
+    const key = cache ? hashToken(token, "base64") : "";
     const cached = cache?.get(key);
     // A token with an expiry is remembered only until then: expiring changes no row, so no notification
     // would announce it.
