@@ -490,6 +490,8 @@ describe("limits", () => {
     const reader = first.body?.getReader() as ReadableStreamDefaultReader<Uint8Array>;
     const chunk = new TextDecoder().decode((await reader.read()).value); // the task frame; the stream stays open
     const taskId = JSON.parse(chunk.split("data: ")[1] ?? "{}").result.id;
+    // The executor starts once the first frame is out.
+    await expect.poll(() => h.executor.dispatched).toBe(1);
     const second = await start(h);
     expect(second.status).toBe(429);
     expect(h.executor.dispatched).toBe(1);

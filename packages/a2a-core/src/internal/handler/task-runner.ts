@@ -93,7 +93,11 @@ export class TaskRunner {
     this.options.hub.own(record);
     const running: Running = { record, controller: new AbortController(), done: Promise.resolve(), span };
     this.running.set(record.task.id, running);
-    running.done = telemetry.within(span, () => this.run(running, message, text));
+    // The executor starts on the next turn of the event loop, once the request's first frame is written:
+    // started at once, its first writes would be prepared before that frame goes out.
+    running.done = new Promise<void>((resolve) => setImmediate(resolve)).then(() =>
+      telemetry.within(span, () => this.run(running, message, text)),
+    );
   }
 
   /** Stops the local executor of a task that was canceled (its `finished` is already written). */
