@@ -204,6 +204,40 @@ describe("toNodeHandler over a real socket: streaming", () => {
     await reader.cancel();
   });
 
+  // Keep-alives and frames alternate on the wire: the frames must still arrive whole and in order, and
+  // the response must end as valid HTTP (the connection serves the next request).
+  it("interleaves keep-alives with the frames that follow them, and ends the response cleanly", async () => {
+    const r = await serve({ executor: new ScriptedExecutor(undefined, undefined, true), handler: { keepAliveMs: 20 } });
+    const res = await post(r, startBody());
+    const reader = (res.body as ReadableStream<Uint8Array>).getReader();
+    const decoder = new TextDecoder();
+    let text = "";
+    const readUntil = async (done: (text: string) => boolean) => {
+      const deadline = Date.now() + 3000;
+      while (!done(text) && Date.now() < deadline) {
+        const next = await reader.read();
+        if (next.done) return true;
+        text += decoder.decode(next.value, { stream: true });
+      }
+      return false;
+    };
+    const keepAlives = () => text.split(": keep-alive\n\n").length - 1;
+    await readUntil(() => keepAlives() >= 2);
+    for (let step = 0; step < 3; step++) {
+      const seen = keepAlives();
+      await r.executor.release();
+      // Another keep-alive after each step, so frames and keep-alives alternate on the wire.
+      await readUntil((t) => t.includes("event: final") || keepAlives() > seen);
+    }
+    expect(await readUntil(() => false)).toBe(true);
+    const frames = text.split("\n\n").filter((block) => block !== "" && !block.startsWith(":"));
+    expect(frames.map((block) => /^id: (\d+)/.exec(block)?.[1])).toEqual(["1", "2", "3", "4", "5"]);
+    expect(frames.at(-1)).toMatch(/event: final/);
+    expect(keepAlives()).toBeGreaterThanOrEqual(2);
+    // The connection the stream ran on is sound for the next request.
+    expect((await post(r, startBody("restock aisle 6"))).status).toBe(200);
+  });
+
   it("keeps the task running when the client aborts mid-stream, and frees the stream", async () => {
     const r = await serve({
       executor: new ScriptedExecutor(undefined, undefined, true),
