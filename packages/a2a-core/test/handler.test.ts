@@ -503,6 +503,30 @@ describe("limits", () => {
 });
 
 describe("resilience", () => {
+  // The executor starts on the event loop's next turn; a cancel can come before that. An executor that
+  // only listens for the abort event (as many do) must then not be started with a signal already aborted.
+  it("lets go of a task canceled before its executor's turn: shutdown does not wait on it", async () => {
+    let started = 0;
+    const h = harness({
+      hasEnvironment: async () => true,
+      execute: ({ signal }) => {
+        started++;
+        return new Promise((resolve) => signal.addEventListener("abort", () => resolve({ state: "failed" })));
+      },
+    } as unknown as ScriptedExecutor);
+    const body = (await start(h)).body as ReadableStream<Uint8Array>;
+    const reader = body.getReader();
+    const first = new TextDecoder().decode((await reader.read()).value);
+    const taskId = JSON.parse(first.split("data: ")[1] ?? "{}").result.id as string;
+    expect((await h.rpc("CancelTask", { id: taskId })).body.result.status.state).toBe("canceled");
+    await reader.cancel();
+    // Whether or not the executor had started, the handler shuts down promptly.
+    const closed = h.handler.close({ graceMs: 0 }).then(() => "closed");
+    const late = new Promise((resolve) => setTimeout(() => resolve("still waiting"), 2_000));
+    expect(await Promise.race([closed, late])).toBe("closed");
+    expect(started).toBeLessThanOrEqual(1);
+  });
+
   it("keeps a completed task completed when storing its end fails once (retried, not left to the sweep)", async () => {
     const h = harness();
     const append = h.stores.events.append.bind(h.stores.events);

@@ -223,6 +223,9 @@ export class TaskRunner {
    */
   private run(running: Running, message: Message, text: string): Promise<void> {
     const { record, controller } = running;
+    // Ended before its turn came (canceled, ended elsewhere, shut down): the executor is not started at
+    // all. Started with a signal already aborted, it would wait for an abort event that never comes.
+    if (controller.signal.aborted) return this.storeOutcome(running, { state: "failed" });
     let outcome: Promise<TaskOutcome>;
     try {
       outcome = Promise.resolve(
