@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { toFetchHandler } from "../src/adapters/fetch.js";
 import { ERROR_CODES } from "../src/errors.js";
+import type { TaskExecutionContext, TaskOutcome } from "../src/executor/task-executor.js";
 import { createA2AHandler } from "../src/handler/create-handler.js";
 import { METHODS } from "../src/methods.js";
 import { Task, TaskStatusUpdateEvent } from "../src/schemas/a2a.js";
@@ -506,14 +507,13 @@ describe("resilience", () => {
   // The executor starts on the event loop's next turn; a cancel can come before that. An executor that
   // only listens for the abort event (as many do) must then not be started with a signal already aborted.
   it("lets go of a task canceled before its executor's turn: shutdown does not wait on it", async () => {
-    let started = 0;
-    const h = harness({
-      hasEnvironment: async () => true,
-      execute: ({ signal }) => {
-        started++;
-        return new Promise((resolve) => signal.addEventListener("abort", () => resolve({ state: "failed" })));
-      },
-    } as unknown as ScriptedExecutor);
+    class AbortOnlyExecutor extends ScriptedExecutor {
+      override execute(context: TaskExecutionContext): Promise<TaskOutcome> {
+        this.dispatched++;
+        return new Promise((resolve) => context.signal.addEventListener("abort", () => resolve({ state: "failed" })));
+      }
+    }
+    const h = harness(new AbortOnlyExecutor());
     const body = (await start(h)).body as ReadableStream<Uint8Array>;
     const reader = body.getReader();
     const first = new TextDecoder().decode((await reader.read()).value);
@@ -524,7 +524,7 @@ describe("resilience", () => {
     const closed = h.handler.close({ graceMs: 0 }).then(() => "closed");
     const late = new Promise((resolve) => setTimeout(() => resolve("still waiting"), 2_000));
     expect(await Promise.race([closed, late])).toBe("closed");
-    expect(started).toBeLessThanOrEqual(1);
+    expect(h.executor.dispatched).toBeLessThanOrEqual(1);
   });
 
   it("keeps a completed task completed when storing its end fails once (retried, not left to the sweep)", async () => {
