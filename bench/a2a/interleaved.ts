@@ -107,10 +107,12 @@ function rotated<T>(items: readonly T[], by: number): T[] {
 
 async function start(id: TargetId): Promise<Entry> {
   const target = await createTarget(id);
+  let server: RunningServer | undefined;
+  let lane: Lane | undefined;
   try {
     if (target.instances !== 1) throw new Error(`${id} is not a single-instance target`);
-    const server = await target.start("load");
-    const lane: Lane = {
+    server = await target.start("load");
+    lane = {
       pool: createPool(server.origin, concurrency + 2),
       endpoint: { origin: server.origin, path: target.path, dialect: target.dialect },
     };
@@ -118,6 +120,8 @@ async function start(id: TargetId): Promise<Entry> {
     const { taskIds } = await timeToFirstEvent(lane.pool, lane.endpoint, { starts: 200, warmups: 0 });
     return { target, server, lane, taskIds };
   } catch (error) {
+    await lane?.pool.close().catch(() => undefined);
+    await server?.kill();
     await target.dispose();
     throw error;
   }
