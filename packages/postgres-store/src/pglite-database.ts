@@ -1,5 +1,6 @@
 import type { PGliteInterface, Results, Transaction } from "@electric-sql/pglite";
-import { type Database, type Queryable, type QueryResult, quoteChannel } from "./database.js";
+import { type Database, type Queryable, type QueryOptions, type QueryResult, quoteChannel } from "./database.js";
+import { PGlitePreparedStatements } from "./internal/pglite-prepared.js";
 
 export interface PGliteDatabaseOptions {
   /** Close the PGlite instance when the Database closes. Default true. */
@@ -29,10 +30,14 @@ function transactionQueryable(tx: Transaction): Queryable {
 export function pgliteDatabase(instance: PGliteInterface, options: PGliteDatabaseOptions = {}): Database {
   const closeInstance = options.closeInstance ?? true;
   let closed = false;
+  // Statements with a name are parsed and planned once, as on PostgreSQL (outside transactions only: the
+  // hot path's statements are single statements).
+  const prepared = PGlitePreparedStatements.for(instance);
   return {
     kind: "pglite",
-    async query<Row>(sql: string, params: readonly unknown[] = []) {
-      return toResult(await instance.query<Row>(sql, [...params]));
+    async query<Row>(sql: string, params: readonly unknown[] = [], queryOptions?: QueryOptions) {
+      const named = queryOptions?.name ? await prepared?.query<Row>(queryOptions.name, sql, params) : undefined;
+      return toResult(named ?? (await instance.query<Row>(sql, [...params])));
     },
     async exec(sql: string) {
       await instance.exec(sql);
