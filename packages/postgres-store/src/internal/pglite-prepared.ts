@@ -95,17 +95,19 @@ export class PGlitePreparedStatements {
     // Already loaded: the instance came from it. Imported here so the package loads no driver it is not given.
     this.module ??= import("@electric-sql/pglite");
     const { protocol, parse } = await this.module;
+    // PGlite's own query waits for the instance to be ready too (a no-op once it is).
+    await this.instance.waitReady;
     const { serialize } = protocol;
     const instance = this.instance;
-    const run = (message: Uint8Array) => instance.execProtocolStream(message, { syncToFs: false });
+    const send = (message: Uint8Array) => instance.execProtocolStream(message, { syncToFs: false });
     return instance._runExclusiveTransaction(() =>
       instance._runExclusiveQuery(async () => {
         const messages: BackendMessage[] = [];
         try {
           let statement = this.prepared.get(name);
           if (!statement) {
-            await run(serialize.parse({ name, text: sql }));
-            const described = await run(serialize.describe({ type: "S", name }));
+            await send(serialize.parse({ name, text: sql }));
+            const described = await send(serialize.describe({ type: "S", name }));
             statement = { sql, paramTypes: parse.parseDescribeStatementResults(described) };
             this.prepared.set(name, statement);
           }
@@ -116,12 +118,12 @@ export class PGlitePreparedStatements {
             return serializer ? serializer(value) : String(value);
           });
           messages.push(
-            ...(await run(serialize.bind({ statement: name, values }))),
-            ...(await run(serialize.describe({ type: "P" }))),
-            ...(await run(serialize.execute({}))),
+            ...(await send(serialize.bind({ statement: name, values }))),
+            ...(await send(serialize.describe({ type: "P" }))),
+            ...(await send(serialize.execute({}))),
           );
         } finally {
-          messages.push(...(await run(serialize.sync())));
+          messages.push(...(await send(serialize.sync())));
         }
         await instance.syncToFs();
         return parse.parseResults(messages, instance.parsers)[0] as Results<Row>;
