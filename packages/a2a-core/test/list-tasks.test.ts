@@ -12,6 +12,10 @@ async function run(h: Harness, text: string, token = "partner-a", contextId?: st
     { token },
   );
   const frames = await readFrames(res);
+  // The next task's status time is then later than this one's: tasks listed newest first never tie on
+  // the clock's millisecond (a tie is ordered by id, which no test can predict).
+  const endedAt = Date.now();
+  while (Date.now() <= endedAt) await new Promise((resolve) => setTimeout(resolve, 1));
   return frames[0]?.result.id as string;
 }
 
