@@ -32,6 +32,14 @@ describe("named statements on PGlite", () => {
     expect((await first.query(COUNT, [], { name: "t_count" })).rows).toEqual([{ n: 3 }]);
   });
 
+  it("runs a statement that returns no rows once, and counts the rows it changed", async () => {
+    const db = pgliteDatabase(instance, { closeInstance: false });
+    const update = "update items set label = label || '!' where id = $1";
+    expect((await db.query(update, [1], { name: "t_mark" })).rowCount).toBe(1);
+    expect((await db.query(update, [999], { name: "t_mark" })).rowCount).toBe(0);
+    expect((await db.query("select label from items where id = 1")).rows).toEqual([{ label: "a!" }]);
+  });
+
   it("throws the database's error with its code, and the statement still works afterwards", async () => {
     const db = pgliteDatabase(instance, { closeInstance: false });
     await expect(db.query(INSERT, [1, "dup", null, null], { name: "t_insert" })).rejects.toMatchObject({

@@ -126,7 +126,9 @@ export class PGlitePreparedStatements {
           messages.push(...(await send(serialize.sync())));
         }
         await instance.syncToFs();
-        return parse.parseResults(messages, instance.parsers)[0] as Results<Row>;
+        // Never undefined: the caller would take that for "not run" and run the statement a second time.
+        const [result] = parse.parseResults(messages, instance.parsers) as Results<Row>[];
+        return result ?? { rows: [], fields: [] };
       }),
     );
   }
