@@ -7,9 +7,7 @@
  * streams on tasks that stay `working`).
  */
 import { spawn } from "node:child_process";
-import { createServer } from "node:http";
 import { createRequire } from "node:module";
-import type { AddressInfo } from "node:net";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import {
@@ -21,6 +19,7 @@ import {
 } from "../../examples/server/test/support/server-process.ts";
 import { type Dialect, oursDialect, sdkDialect } from "./dialects.ts";
 import { inspectorUrl } from "./inspector.ts";
+import { otlpTracesEnv, startOtlpSink } from "./otlp-sink.ts";
 
 export type TargetId =
   | "ours"
@@ -129,15 +128,7 @@ async function ours(id: Exclude<TargetId, "sdk" | "sdk-pg">): Promise<Target> {
       MAX_STREAMS_PER_TOKEN: "0",
       ...(id === "ours-otel-metrics" ? { METRICS_PORT: "0" } : {}),
       ...(sink
-        ? {
-            METRICS_PORT: "0",
-            OTEL_TRACES_EXPORTER: "otlp",
-            OTEL_METRICS_EXPORTER: "none",
-            OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: `${sink.url}/v1/traces`,
-            ...(id === "ours-otel-sampled"
-              ? { OTEL_TRACES_SAMPLER: "parentbased_traceidratio", OTEL_TRACES_SAMPLER_ARG: "0.1" }
-              : {}),
-          }
+        ? { METRICS_PORT: "0", ...otlpTracesEnv(sink.url, id === "ours-otel-sampled" ? "0.1" : undefined) }
         : {}),
     };
     return {
@@ -175,20 +166,6 @@ async function ours(id: Exclude<TargetId, "sdk" | "sdk-pg">): Promise<Target> {
     await store.drop();
     throw error;
   }
-}
-
-/** An OTLP/HTTP receiver that answers every export with 200 and keeps nothing. */
-async function startOtlpSink(): Promise<{ url: string; close(): Promise<void> }> {
-  const server = createServer((req, res) => {
-    req.resume();
-    req.once("end", () => res.writeHead(200, { "content-type": "application/x-protobuf" }).end());
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
 }
 
 // The SDK resolves from the reference server, whose devDependency it is.

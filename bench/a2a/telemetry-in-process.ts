@@ -12,10 +12,9 @@
  * exported). Spans go to an OTLP receiver in the parent process that discards them.
  */
 import { execFileSync } from "node:child_process";
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import { parseArgs } from "node:util";
 import { median } from "../metrics/stats.ts";
+import { otlpTracesEnv, startOtlpSink } from "./otlp-sink.ts";
 
 const SETTINGS = {
   none: {},
@@ -33,17 +32,8 @@ async function child(setting: Setting, sink: string): Promise<void> {
   const config = SETTINGS[setting] as { metricsPort?: number; traces?: string };
   const { startTelemetry } = await import("../../examples/server/src/telemetry/start-telemetry.ts");
   const { createLogger } = await import("../../examples/server/src/logger.ts");
-  const env: NodeJS.ProcessEnv = config.traces
-    ? {
-        OTEL_TRACES_EXPORTER: "otlp",
-        OTEL_METRICS_EXPORTER: "none",
-        OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: `${sink}/v1/traces`,
-        OTEL_TRACES_SAMPLER: "parentbased_traceidratio",
-        OTEL_TRACES_SAMPLER_ARG: config.traces,
-      }
-    : {};
   // The Node SDK reads its settings (sampler, endpoint) from process.env, as in the server.
-  Object.assign(process.env, env);
+  if (config.traces) Object.assign(process.env, otlpTracesEnv(sink, config.traces));
   const telemetry = await startTelemetry(
     { metricsPort: config.metricsPort, metricsHost: "127.0.0.1" },
     createLogger("error"),
@@ -112,12 +102,8 @@ async function parent(): Promise<void> {
   const settings = values.settings.split(",").map((s) => s.trim()) as Setting[];
   if (!settings.every((s) => s in SETTINGS)) throw new Error(`--settings: ${Object.keys(SETTINGS).join(", ")}`);
   const turns = Number(values.turns);
-  const sink = createServer((req, res) => {
-    req.resume();
-    req.once("end", () => res.writeHead(200, { "content-type": "application/x-protobuf" }).end());
-  });
-  await new Promise<void>((resolve) => sink.listen(0, "127.0.0.1", () => resolve()));
-  const url = `http://127.0.0.1:${(sink.address() as AddressInfo).port}`;
+  const sink = await startOtlpSink();
+  const url = sink.url;
   const figures = new Map<Setting, number[]>(settings.map((s) => [s, []]));
   for (let turn = 0; turn < turns; turn++) {
     for (const setting of settings) {
@@ -129,7 +115,7 @@ async function parent(): Promise<void> {
       process.stderr.write(`turn ${turn + 1} ${setting}: ${(ns / 1000).toFixed(2)} µs CPU per GetTask\n`);
     }
   }
-  sink.close();
+  await sink.close();
   const base = median(figures.get(settings[0] as Setting) ?? []);
   process.stdout.write(`\nIn-process GetTask (handler.handle, in-memory stores), median of ${turns} turns:\n`);
   for (const [setting, ns] of figures) {
