@@ -92,11 +92,10 @@ export class PGlitePreparedStatements {
   }
 
   private async run<Row>(name: string, sql: string, params: readonly unknown[]): Promise<Results<Row>> {
-    // Already loaded: the instance came from it. Imported here so the package loads no driver it is not given.
-    this.module ??= import("@electric-sql/pglite");
+    // Once: the module (already loaded, the instance came from it; imported here so the package loads no
+    // driver it is not given) and the instance ready, which PGlite's own query waits for too.
+    this.module ??= Promise.all([import("@electric-sql/pglite"), this.instance.waitReady]).then(([module]) => module);
     const { protocol, parse } = await this.module;
-    // PGlite's own query waits for the instance to be ready too (a no-op once it is).
-    await this.instance.waitReady;
     const { serialize } = protocol;
     const instance = this.instance;
     const send = (message: Uint8Array) => instance.execProtocolStream(message, { syncToFs: false });
