@@ -99,6 +99,27 @@ function startBody(text = "restock aisle 5", messageId?: string) {
   return { jsonrpc: "2.0", id: "start", method: "SendStreamingMessage", params: startParams(text, messageId) };
 }
 
+/** A response body read as raw text, as far as a test asks: the bytes on the wire, keep-alives included. */
+function streamText(res: Response) {
+  const reader = (res.body as ReadableStream<Uint8Array>).getReader();
+  const decoder = new TextDecoder();
+  const stream = {
+    text: "",
+    /** Reads until `done(text)` holds (false) or the body ends (true); gives up after 3 s (false). */
+    async readUntil(done: (text: string) => boolean): Promise<boolean> {
+      const deadline = Date.now() + 3000;
+      while (!done(stream.text) && Date.now() < deadline) {
+        const next = await reader.read();
+        if (next.done) return true;
+        stream.text += decoder.decode(next.value, { stream: true });
+      }
+      return false;
+    },
+    cancel: () => reader.cancel(),
+  };
+  return stream;
+}
+
 /** The next SSE event, or a clear failure if it does not arrive in time (instead of a test timeout). */
 async function nextEvent(events: AsyncIterator<DecodedSseEvent>, what: string, ms = 3000): Promise<DecodedSseEvent> {
   let timer: NodeJS.Timeout | undefined;
@@ -189,48 +210,28 @@ describe("toNodeHandler over a real socket: streaming", () => {
 
   it("writes a keep-alive comment on an idle stream", async () => {
     const r = await serve({ executor: new ScriptedExecutor(undefined, undefined, true), handler: { keepAliveMs: 30 } });
-    const res = await post(r, startBody());
-    const reader = (res.body as ReadableStream<Uint8Array>).getReader();
-    const decoder = new TextDecoder();
-    let text = "";
-    const deadline = Date.now() + 3000;
-    while (!text.includes(": keep-alive\n\n") && Date.now() < deadline) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      text += decoder.decode(value, { stream: true });
-    }
-    expect(text).toMatch(/^id: 1\nevent: task\n/);
-    expect(text).toContain(": keep-alive\n\n");
-    await reader.cancel();
+    const stream = streamText(await post(r, startBody()));
+    await stream.readUntil((text) => text.includes(": keep-alive\n\n"));
+    expect(stream.text).toMatch(/^id: 1\nevent: task\n/);
+    expect(stream.text).toContain(": keep-alive\n\n");
+    await stream.cancel();
   });
 
   // Keep-alives and frames alternate on the wire: the frames must still arrive whole and in order, and
   // the response must end as valid HTTP (the connection serves the next request).
   it("interleaves keep-alives with the frames that follow them, and ends the response cleanly", async () => {
     const r = await serve({ executor: new ScriptedExecutor(undefined, undefined, true), handler: { keepAliveMs: 20 } });
-    const res = await post(r, startBody());
-    const reader = (res.body as ReadableStream<Uint8Array>).getReader();
-    const decoder = new TextDecoder();
-    let text = "";
-    const readUntil = async (done: (text: string) => boolean) => {
-      const deadline = Date.now() + 3000;
-      while (!done(text) && Date.now() < deadline) {
-        const next = await reader.read();
-        if (next.done) return true;
-        text += decoder.decode(next.value, { stream: true });
-      }
-      return false;
-    };
-    const keepAlives = () => text.split(": keep-alive\n\n").length - 1;
-    await readUntil(() => keepAlives() >= 2);
+    const stream = streamText(await post(r, startBody()));
+    const keepAlives = () => stream.text.split(": keep-alive\n\n").length - 1;
+    await stream.readUntil(() => keepAlives() >= 2);
     for (let step = 0; step < 3; step++) {
       const seen = keepAlives();
       await r.executor.release();
       // Another keep-alive after each step, so frames and keep-alives alternate on the wire.
-      await readUntil((t) => t.includes("event: final") || keepAlives() > seen);
+      await stream.readUntil((text) => text.includes("event: final") || keepAlives() > seen);
     }
-    expect(await readUntil(() => false)).toBe(true);
-    const frames = text.split("\n\n").filter((block) => block !== "" && !block.startsWith(":"));
+    expect(await stream.readUntil(() => false)).toBe(true);
+    const frames = stream.text.split("\n\n").filter((block) => block !== "" && !block.startsWith(":"));
     expect(frames.map((block) => /^id: (\d+)/.exec(block)?.[1])).toEqual(["1", "2", "3", "4", "5"]);
     expect(frames.at(-1)).toMatch(/event: final/);
     expect(keepAlives()).toBeGreaterThanOrEqual(2);
