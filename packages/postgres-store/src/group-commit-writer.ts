@@ -24,6 +24,12 @@ const IDENTIFIER = /^[a-z_][a-z0-9_]{0,62}$/;
  * The events part of a batch: the snapshot moves only where the task is still at the runner's
  * `prev_seq` (nobody else wrote to it and it has not ended), events are inserted only for the tasks
  * that moved, and one NOTIFY names them all. The unique (task_id, seq) stays the guard.
+ *
+ * Rows to update are also named by `= any(array(...))` of their keys: the planner guesses 100 rows for
+ * any `jsonb_to_recordset`, and with that guess a hash join over a sequential scan of the whole table
+ * looks cheaper than 100 index probes until a table holds tens of thousands of rows. A named statement
+ * keeps the plan it got when the tables were small, so every batch then read every task ever stored
+ * (on PGlite, which never re-plans on its own, forever). Keys in an array are looked up in the index.
  */
 const EVENT_CTES = `
 batch as (
@@ -33,7 +39,8 @@ batch as (
   update tasks t
      set snapshot = b.snapshot, state = b.state, terminal = b.terminal, last_seq = b.last_seq, updated_at = now()
     from batch b
-   where t.id = b.task_id and t.last_seq = b.prev_seq and not t.terminal
+   where t.id = any(array(select task_id from batch)) and t.id = b.task_id and t.last_seq = b.prev_seq
+     and not t.terminal
   returning t.id, t.last_seq
 ), inserted as (
   insert into task_events (task_id, seq, event, result, created_at)
@@ -328,7 +335,9 @@ function batchStatement(batch: Item[]): { sql: string; params: unknown[] } {
     } else {
       const set = item.columns.map((column) => `${column} = r.${column}`).join(", ");
       ctes.push(
-        `${name} as (update ${item.table} t set ${set} from ${source} r where t.${item.key} = r.${item.key} returning 1)`,
+        `${name} as (update ${item.table} t set ${set} from ${source} r where t.${item.key} = r.${item.key}` +
+          // The keys as an array too, for an index lookup whatever the planner guesses (see EVENT_CTES).
+          ` and t.${item.key} = any(array(select k.${item.key} from ${source} k)) returning 1)`,
       );
     }
   }
