@@ -31,8 +31,13 @@ export interface RunningServer {
 export async function openConfiguredDatabase(
   config: ServerConfig,
   owner: string = SERVER_LOCK_OWNER,
+  logger?: Logger,
 ): Promise<Database> {
-  if (!config.databaseUrl) return openDatabase({ dataDir: config.dataDir, lock: { owner } });
+  if (!config.databaseUrl) {
+    // PGlite has no autovacuum of its own: the store runs its stand-in, and a pass that fails is logged.
+    const onError = (error: unknown) => logger?.warn({ err: error }, "embedded store: vacuum pass failed");
+    return openDatabase({ dataDir: config.dataDir, lock: { owner }, autovacuum: { onError } });
+  }
   // Fail fast while PostgreSQL is unreachable (requests answer 503 / -32603) instead of queueing forever.
   // A query on a connection whose packets vanish would wait forever: bound it, and probe idle sockets.
   return openDatabase({
@@ -73,7 +78,7 @@ async function openServerDatabase(config: ServerConfig, logger: Logger): Promise
   let waiting = false;
   for (;;) {
     try {
-      return await openConfiguredDatabase(config, SERVER_LOCK_OWNER);
+      return await openConfiguredDatabase(config, SERVER_LOCK_OWNER, logger);
     } catch (error) {
       if (!isDataDirectoryLockedError(error) || error.holder.owner === SERVER_LOCK_OWNER || Date.now() > deadline) {
         throw error;

@@ -4,7 +4,7 @@ import type { ClientConfig, CustomTypesConfig, PoolConfig } from "pg";
 import { lockDataDirectory } from "./data-directory-lock.js";
 import type { Database } from "./database.js";
 import { pgDatabase } from "./internal/pg-database.js";
-import { pgliteDatabase } from "./pglite-database.js";
+import { type PGliteAutovacuumOptions, pgliteDatabase } from "./pglite-database.js";
 
 export interface OpenDatabaseOptions {
   /** A PostgreSQL connection string (e.g. `DATABASE_URL`). Set: node-postgres; unset: embedded PGlite. */
@@ -19,6 +19,8 @@ export interface OpenDatabaseOptions {
    * callers that coordinate themselves.
    */
   lock?: false | { owner?: string };
+  /** PGlite only: its stand-in for PostgreSQL's autovacuum (see `PGliteDatabaseOptions`). Default on. */
+  autovacuum?: boolean | PGliteAutovacuumOptions;
 }
 
 export const DEFAULT_PGLITE_DATA_DIR = "./.data/pglite";
@@ -30,13 +32,17 @@ export const DEFAULT_PGLITE_DATA_DIR = "./.data/pglite";
  */
 export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<Database> {
   if (options.url) return openPostgres(options.url, options.pool ?? {});
-  return openPGlite(options.dataDir ?? DEFAULT_PGLITE_DATA_DIR, options.lock ?? {});
+  return openPGlite(options.dataDir ?? DEFAULT_PGLITE_DATA_DIR, options.lock ?? {}, options.autovacuum ?? true);
 }
 
-async function openPGlite(dataDir: string, lockOptions: false | { owner?: string }): Promise<Database> {
+async function openPGlite(
+  dataDir: string,
+  lockOptions: false | { owner?: string },
+  autovacuum: boolean | PGliteAutovacuumOptions,
+): Promise<Database> {
   const { PGlite } = await loadDriver(() => import("@electric-sql/pglite"), "@electric-sql/pglite");
   const hasScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(dataDir);
-  if (hasScheme) return pgliteDatabase(await PGlite.create(dataDir));
+  if (hasScheme) return pgliteDatabase(await PGlite.create(dataDir), { autovacuum });
   const location = resolve(dataDir);
   // Owner-only, as PostgreSQL wants its data directory (applies when it is created here).
   await mkdir(location, { recursive: true, mode: 0o700 });
@@ -44,7 +50,7 @@ async function openPGlite(dataDir: string, lockOptions: false | { owner?: string
   const lock = lockOptions === false ? undefined : await lockDataDirectory(location, lockOptions);
   let db: Database;
   try {
-    db = pgliteDatabase(await PGlite.create(location));
+    db = pgliteDatabase(await PGlite.create(location), { autovacuum });
   } catch (error) {
     await lock?.release();
     throw error;

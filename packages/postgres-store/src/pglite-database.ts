@@ -1,10 +1,19 @@
 import type { PGliteInterface, Results, Transaction } from "@electric-sql/pglite";
 import { type Database, type Queryable, type QueryOptions, type QueryResult, quoteChannel } from "./database.js";
+import { PGliteAutovacuum, type PGliteAutovacuumOptions } from "./internal/pglite-autovacuum.js";
 import { PGlitePreparedStatements } from "./internal/pglite-prepared.js";
+
+export type { PGliteAutovacuumOptions };
 
 export interface PGliteDatabaseOptions {
   /** Close the PGlite instance when the Database closes. Default true. */
   closeInstance?: boolean;
+  /**
+   * PostgreSQL's autovacuum, which PGlite lacks (it has no background processes): every `intervalMs` the
+   * tables autovacuum would pick are vacuumed and analyzed, so dead rows are reclaimed and plans follow
+   * the tables' sizes. Default on; `false` if you run VACUUM yourself.
+   */
+  autovacuum?: boolean | PGliteAutovacuumOptions;
 }
 
 function toResult<Row>(result: Results<Row>): QueryResult<Row> {
@@ -33,7 +42,8 @@ export function pgliteDatabase(instance: PGliteInterface, options: PGliteDatabas
   // Statements with a name are parsed and planned once, as on PostgreSQL (outside transactions only: the
   // hot path's statements are single statements).
   const prepared = PGlitePreparedStatements.for(instance);
-  return {
+  let autovacuum: PGliteAutovacuum | undefined;
+  const db: Database = {
     kind: "pglite",
     async query<Row>(sql: string, params: readonly unknown[] = [], queryOptions?: QueryOptions) {
       const named = queryOptions?.name ? await prepared?.query<Row>(queryOptions.name, sql, params) : undefined;
@@ -63,7 +73,13 @@ export function pgliteDatabase(instance: PGliteInterface, options: PGliteDatabas
     async close() {
       if (closed) return;
       closed = true;
+      await autovacuum?.stop();
       if (closeInstance && !instance.closed) await instance.close();
     },
   };
+  const autovacuumOptions = options.autovacuum ?? true;
+  if (autovacuumOptions !== false) {
+    autovacuum = new PGliteAutovacuum(db, autovacuumOptions === true ? {} : autovacuumOptions);
+  }
+  return db;
 }

@@ -99,7 +99,11 @@ export function defineStoreSuite(name: string, makeTarget: () => Promise<SuiteTa
         for (const source of SOURCES) {
           for (const m of await loadMigrations(source.dir)) files.push(`${source.name}/${m.name}`);
         }
-        expect(files.slice(0, 2)).toEqual(["a2a-store/0001_tasks", "store-suite/0001_fixture_tables"]);
+        expect(files.slice(0, 3)).toEqual([
+          "a2a-store/0001_tasks",
+          "a2a-store/0002_no_statistics_on_json",
+          "store-suite/0001_fixture_tables",
+        ]);
         const applied = migrations.flatMap((result) => result.applied);
         expect(applied.sort()).toEqual([...files].sort());
         expect(migrations.flatMap((result) => result.adopted)).toEqual([]);
