@@ -79,7 +79,8 @@ export function pgliteDatabase(instance: PGliteInterface, options: PGliteDatabas
   };
   const autovacuumOptions = options.autovacuum ?? true;
   if (autovacuumOptions !== false) {
-    autovacuum = new PGliteAutovacuum(db, autovacuumOptions === true ? {} : autovacuumOptions);
+    const options = autovacuumOptions === true ? {} : autovacuumOptions;
+    autovacuum = new PGliteAutovacuum(db, options, () => !closed && !instance.closed);
   }
   return db;
 }

@@ -74,6 +74,21 @@ describe("autovacuum on PGlite", () => {
       .toBe(0);
     await db.close();
     open.splice(open.indexOf(db), 1);
+    // Closed, it runs no more passes: one would fail on the closed instance and be reported.
+    await new Promise((resolve) => setTimeout(resolve, 200));
     expect(errors).toEqual([]);
+  });
+
+  it("stops by itself when the owner closes the PGlite instance it was given", async () => {
+    const errors: unknown[] = [];
+    const instance = await PGlite.create("memory://");
+    const db = pgliteDatabase(instance, {
+      closeInstance: false,
+      autovacuum: { intervalMs: 50, onError: (e) => errors.push(e) },
+    });
+    await instance.close();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(errors).toEqual([]);
+    await db.close();
   });
 });

@@ -69,8 +69,14 @@ export class PGliteAutovacuum {
   constructor(
     private readonly db: Queryable,
     private readonly options: PGliteAutovacuumOptions = {},
+    /** False once the instance was closed by whoever owns it: the timer then stops instead of failing. */
+    private readonly isOpen: () => boolean = () => true,
   ) {
     this.timer = setInterval(() => {
+      if (!this.isOpen()) {
+        clearInterval(this.timer);
+        return;
+      }
       if (this.running) return; // the previous pass is still at work
       this.running = this.runOnce()
         .catch((error: unknown) => this.options.onError?.(error))
