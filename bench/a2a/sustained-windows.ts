@@ -2,7 +2,7 @@
  * Whether throughput holds as the store fills: one server under the tasks/s load of the bench (concurrent
  * clients each starting a task and following it to its end) for several windows back to back, printing
  * tasks/s and the server's CPU per task of each window. A server whose statements grow with its tables
- * shows it here within a minute (the embedded store lost half its tasks/s that way before its batch
+ * shows it here within a minute (the embedded store lost a fifth to a half of its tasks/s that way before its batch
  * updates used the index and PGlite got a stand-in for autovacuum; see docs/performance.md).
  *
  *   node bench/a2a/sustained-windows.ts                                   # ours-embedded, 6 windows of 8 s

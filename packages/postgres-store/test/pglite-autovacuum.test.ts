@@ -27,14 +27,30 @@ describe("autovacuum on PGlite", () => {
     const db = await database();
     const autovacuum = new PGliteAutovacuum(db, { intervalMs: 3_600_000 });
     try {
-      expect(await autovacuum.runOnce()).toEqual([{ table: "public.items", vacuum: true, analyze: true }]);
+      // The first pass also tends the catalogs the table's creation changed; from then on only `items` moves.
+      await autovacuum.runOnce();
       await rewriteAll(db);
-      expect(await autovacuum.runOnce()).toEqual([{ table: "public.items", vacuum: true, analyze: true }]);
+      expect(await autovacuum.runOnce()).toContainEqual({ table: "public.items", vacuum: true, analyze: true });
       const { rows } = await db.query<{ dead: number; analyzed: boolean; estimate: number }>(
         `select s.n_dead_tup::int as dead, s.last_analyze is not null as analyzed, c.reltuples::int as estimate
            from pg_stat_user_tables s join pg_class c on c.oid = s.relid where s.relname = 'items'`,
       );
       expect(rows).toEqual([{ dead: 0, analyzed: true, estimate: 2000 }]);
+      expect((await autovacuum.runOnce()).map((action) => action.table)).not.toContain("public.items");
+      expect(await autovacuum.runOnce()).toEqual([]);
+    } finally {
+      await autovacuum.stop();
+    }
+  });
+
+  it("finds nothing to do once everything is tended, however many statistics ANALYZE wrote", async () => {
+    const db = await database();
+    // ANALYZE of 150 columns writes 150 rows of pg_statistic, a catalog ANALYZE never resets the count of.
+    const columns = Array.from({ length: 150 }, (_, i) => `c${i} int default ${i}`).join(", ");
+    await db.exec(`create table wide (${columns}); insert into wide (c0) select generate_series(1, 100)`);
+    const autovacuum = new PGliteAutovacuum(db, { intervalMs: 3_600_000 });
+    try {
+      for (let pass = 0; pass < 3; pass++) await autovacuum.runOnce();
       expect(await autovacuum.runOnce()).toEqual([]);
     } finally {
       await autovacuum.stop();
@@ -65,13 +81,14 @@ describe("autovacuum on PGlite", () => {
     const errors: unknown[] = [];
     const db = await database({ intervalMs: 50, onError: (error) => errors.push(error) });
     await rewriteAll(db);
+    // VACUUM reports itself to the statistics at once (dead-row counters are flushed only now and then).
     await expect
       .poll(
         async () =>
-          (await db.query<{ dead: number }>("select n_dead_tup::int as dead from pg_stat_user_tables")).rows[0]?.dead,
+          (await db.query<{ n: number }>("select vacuum_count::int as n from pg_stat_user_tables")).rows[0]?.n,
         { timeout: 5_000 },
       )
-      .toBe(0);
+      .toBeGreaterThan(0);
     await db.close();
     open.splice(open.indexOf(db), 1);
     // Closed, it runs no more passes: one would fail on the closed instance and be reported.

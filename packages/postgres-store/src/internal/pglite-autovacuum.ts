@@ -10,7 +10,7 @@ export interface PGliteAutovacuumOptions {
 
 export const DEFAULT_AUTOVACUUM_INTERVAL_MS = 15_000;
 
-/** What one pass did to one table. */
+/** What one pass did to one table (`(database)`: a database-wide VACUUM against wraparound). */
 export interface AutovacuumAction {
   table: string;
   vacuum: boolean;
@@ -18,9 +18,11 @@ export interface AutovacuumAction {
 }
 
 /**
- * Which tables are due, by autovacuum's own rules and settings (`autovacuum_vacuum_threshold` + scale
- * factor × rows for dead rows, the insert and analyze thresholds likewise, and `autovacuum_freeze_max_age`
- * against transaction-id wraparound), from the counters PostgreSQL keeps per table.
+ * Which tables are due, by the server-wide thresholds autovacuum uses (`autovacuum_vacuum_threshold` +
+ * scale factor × rows for dead rows, the insert and analyze thresholds likewise, and
+ * `autovacuum_freeze_max_age` against transaction-id wraparound), from the counters PostgreSQL keeps per
+ * table: plain tables and materialized views of every schema, the system catalogs included (they bloat
+ * too), toast tables left to their main table. Per-table storage parameters are not read.
  */
 const DUE_TABLES = `
 with settings as (
@@ -32,9 +34,13 @@ with settings as (
          current_setting('autovacuum_analyze_scale_factor')::float8 as "as",
          current_setting('autovacuum_freeze_max_age')::float8 as freeze_max_age
 ), tables as (
+  -- pg_statistic is never analyzed (ANALYZE skips it, as autovacuum does), so it never counts as modified.
   select format('%I.%I', s.schemaname, s.relname) as target, greatest(c.reltuples, 0) as rows,
-         s.n_dead_tup, s.n_ins_since_vacuum, s.n_mod_since_analyze, age(c.relfrozenxid) as xid_age
-    from pg_stat_user_tables s join pg_class c on c.oid = s.relid
+         s.n_dead_tup, s.n_ins_since_vacuum, age(c.relfrozenxid) as xid_age,
+         case when c.oid = 'pg_catalog.pg_statistic'::regclass then 0 else s.n_mod_since_analyze end
+           as n_mod_since_analyze
+    from pg_stat_all_tables s join pg_class c on c.oid = s.relid
+   where c.relkind in ('r', 'm') and s.schemaname <> 'pg_toast'
 )
 select t.target,
        (t.n_dead_tup > vt + vs * t.rows
@@ -47,6 +53,14 @@ select t.target,
     or t.xid_age > freeze_max_age
     or t.n_mod_since_analyze > at + "as" * t.rows
  order by t.target`;
+
+/**
+ * Whether the database as a whole is near wraparound: its oldest unfrozen transaction id is the oldest of
+ * any table's, so a table nobody lists above would hold it back; a database-wide VACUUM then freezes all.
+ */
+const DATABASE_NEEDS_FREEZE = `
+select age(datfrozenxid) > current_setting('autovacuum_freeze_max_age')::float8 as due
+  from pg_database where datname = current_database()`;
 
 /**
  * PostgreSQL's autovacuum for PGlite, which runs PostgreSQL as one single-user backend and so has no
@@ -79,7 +93,13 @@ export class PGliteAutovacuum {
       }
       if (this.running) return; // the previous pass is still at work
       this.running = this.runOnce()
-        .catch((error: unknown) => this.options.onError?.(error))
+        .catch((error: unknown) => {
+          try {
+            this.options.onError?.(error);
+          } catch {
+            // A throwing onError must not become an unhandled rejection of a timer nobody awaits.
+          }
+        })
         .finally(() => {
           this.running = undefined;
         });
@@ -94,11 +114,16 @@ export class PGliteAutovacuum {
     const { rows } = await this.db.query<AutovacuumAction & { target: string }>(DUE_TABLES);
     const done: AutovacuumAction[] = [];
     for (const row of rows) {
-      if (this.stopped) break;
+      if (this.stopped) return done;
       // `target` is quoted by format('%I.%I') from the catalog's own names.
       if (row.vacuum) await this.db.exec(`vacuum ${row.analyze ? "(analyze) " : ""}${row.target}`);
       else await this.db.exec(`analyze ${row.target}`);
       done.push({ table: row.target, vacuum: row.vacuum, analyze: row.analyze });
+    }
+    const { rows: database } = await this.db.query<{ due: boolean }>(DATABASE_NEEDS_FREEZE);
+    if (database[0]?.due && !this.stopped) {
+      await this.db.exec("vacuum");
+      done.push({ table: "(database)", vacuum: true, analyze: false });
     }
     return done;
   }
