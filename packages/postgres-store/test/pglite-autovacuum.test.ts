@@ -1,6 +1,6 @@
 import { PGlite } from "@electric-sql/pglite";
 import { afterEach, describe, expect, it } from "vitest";
-import { type Database, pgliteDatabase } from "../src/index.js";
+import { type Database, openDatabase, pgliteDatabase } from "../src/index.js";
 import { PGliteAutovacuum } from "../src/internal/pglite-autovacuum.js";
 
 // PGlite has no autovacuum: without the store's stand-in, rows rewritten again and again (a task row at
@@ -95,6 +95,21 @@ describe("autovacuum on PGlite", () => {
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(errors).toEqual([]);
   });
+
+  it("is on by default for the embedded store openDatabase opens", async () => {
+    const db = await openDatabase({ dataDir: "memory://" });
+    open.push(db);
+    await db.exec("create table items (id int primary key, n int not null)");
+    await db.exec("insert into items select g, 0 from generate_series(1, 2000) g");
+    await db.exec("update items set n = 1");
+    await expect
+      .poll(
+        async () =>
+          (await db.query<{ n: number }>("select vacuum_count::int as n from pg_stat_user_tables")).rows[0]?.n,
+        { timeout: 15_000, interval: 250 },
+      )
+      .toBeGreaterThan(0);
+  }, 20_000);
 
   it("stops by itself when the owner closes the PGlite instance it was given", async () => {
     const errors: unknown[] = [];
