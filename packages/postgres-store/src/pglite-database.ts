@@ -79,8 +79,8 @@ export function pgliteDatabase(instance: PGliteInterface, options: PGliteDatabas
   };
   const autovacuumOptions = options.autovacuum ?? true;
   if (autovacuumOptions !== false) {
-    const options = autovacuumOptions === true ? {} : autovacuumOptions;
-    autovacuum = new PGliteAutovacuum(db, options, () => !closed && !instance.closed);
+    // close() stops it; the check covers an instance its owner closed (closeInstance: false).
+    autovacuum = new PGliteAutovacuum(db, autovacuumOptions === true ? {} : autovacuumOptions, () => !instance.closed);
   }
   return db;
 }

@@ -25,7 +25,9 @@ export interface AutovacuumAction {
  * scale factor × rows for dead rows, the insert and analyze thresholds likewise, and
  * `autovacuum_freeze_max_age` against transaction-id wraparound), from the counters PostgreSQL keeps per
  * table: plain tables and materialized views of every schema, the system catalogs included (they bloat
- * too), toast tables left to their main table. Per-table storage parameters are not read.
+ * too), toast tables left to their main table. Per-table storage parameters are not read. A row with a
+ * null target: the database as a whole is near wraparound (its oldest unfrozen transaction id is the
+ * oldest of any table's), and a database-wide VACUUM, which freezes every table, is due instead.
  */
 const DUE_TABLES = `
 with settings as (
@@ -44,26 +46,19 @@ with settings as (
            as n_mod_since_analyze
     from pg_stat_all_tables s join pg_class c on c.oid = s.relid
    where c.relkind in ('r', 'm') and s.schemaname <> 'pg_toast'
+), due as (
+  select t.target,
+         t.n_dead_tup > vt + vs * t.rows
+           or (it >= 0 and t.n_ins_since_vacuum > it + "is" * t.rows)
+           or t.xid_age > freeze_max_age as vacuum,
+         t.n_mod_since_analyze > at + "as" * t.rows as "analyze"
+    from tables t, settings
 )
-select t.target,
-       (t.n_dead_tup > vt + vs * t.rows
-         or (it >= 0 and t.n_ins_since_vacuum > it + "is" * t.rows)
-         or t.xid_age > freeze_max_age) as vacuum,
-       t.n_mod_since_analyze > at + "as" * t.rows as analyze
-  from tables t, settings
- where t.n_dead_tup > vt + vs * t.rows
-    or (it >= 0 and t.n_ins_since_vacuum > it + "is" * t.rows)
-    or t.xid_age > freeze_max_age
-    or t.n_mod_since_analyze > at + "as" * t.rows
- order by t.target`;
-
-/**
- * Whether the database as a whole is near wraparound: its oldest unfrozen transaction id is the oldest of
- * any table's, so a table nobody lists above would hold it back; a database-wide VACUUM then freezes all.
- */
-const DATABASE_NEEDS_FREEZE = `
-select age(datfrozenxid) > current_setting('autovacuum_freeze_max_age')::float8 as due
-  from pg_database where datname = current_database()`;
+select target, vacuum, "analyze" from due where vacuum or "analyze"
+union all
+select null, true, false from pg_database, settings
+ where datname = current_database() and age(datfrozenxid) > freeze_max_age
+ order by target nulls first`;
 
 /**
  * PostgreSQL's autovacuum for PGlite, which runs PostgreSQL as one single-user backend and so has no
@@ -114,19 +109,19 @@ export class PGliteAutovacuum {
   async runOnce(): Promise<AutovacuumAction[]> {
     // Counters reach the shared statistics only every so often; make this read see the latest.
     await this.db.query("select pg_stat_force_next_flush()");
-    const { rows } = await this.db.query<AutovacuumAction & { target: string }>(DUE_TABLES);
-    const done: AutovacuumAction[] = [];
-    for (const row of rows) {
-      if (this.stopped) return done;
-      // `target` is quoted by format('%I.%I') from the catalog's own names.
-      if (row.vacuum) await this.db.exec(`vacuum ${row.analyze ? "(analyze) " : ""}${row.target}`);
-      else await this.db.exec(`analyze ${row.target}`);
-      done.push({ table: row.target, vacuum: row.vacuum, analyze: row.analyze });
-    }
-    const { rows: database } = await this.db.query<{ due: boolean }>(DATABASE_NEEDS_FREEZE);
-    if (database[0]?.due && !this.stopped) {
+    const { rows } = await this.db.query<{ target: string | null; vacuum: boolean; analyze: boolean }>(DUE_TABLES);
+    if (rows[0]?.target === null) {
+      // Near wraparound: one database-wide VACUUM covers every table, the due ones included.
       await this.db.exec("vacuum");
-      done.push({ table: "(database)", vacuum: true, analyze: false });
+      return [{ table: "(database)", vacuum: true, analyze: false }];
+    }
+    const done: AutovacuumAction[] = [];
+    for (const { target, vacuum, analyze } of rows) {
+      if (this.stopped || target === null) return done;
+      // `target` is quoted by format('%I.%I') from the catalog's own names.
+      if (vacuum) await this.db.exec(`vacuum ${analyze ? "(analyze) " : ""}${target}`);
+      else await this.db.exec(`analyze ${target}`);
+      done.push({ table: target, vacuum, analyze });
     }
     return done;
   }
