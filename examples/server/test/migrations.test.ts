@@ -1,8 +1,9 @@
 import { compactMetricsRollups } from "@a2a-partner/metrics-core";
 import type { Database } from "@a2a-partner/postgres-store";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import {
   LEGACY_SERIES,
+  migrateBaselinesOnly,
   recordAsLegacy,
 } from "../../../packages/postgres-store/test/support/legacy-schema-migrations.ts";
 import { migrateReferenceSchema, referenceSchemaSources } from "../src/migrations.ts";
@@ -14,7 +15,11 @@ const backends: Backend[] = ["pglite", ...((await postgresAvailable()) ? (["post
 
 const BASELINES = ["a2a-store/0001_tasks", "metrics/0001_metrics", "reference-server/0001_reference_server"];
 /** Files after the baselines: on a database the legacy series built, these run as usual. */
-const LATER = ["a2a-store/0002_no_statistics_on_json", "metrics/0002_no_statistics_on_payload"];
+const LATER = [
+  "a2a-store/0002_no_statistics_on_json",
+  "a2a-store/0003_list_ended_tasks_by_index",
+  "metrics/0002_no_statistics_on_payload",
+];
 /** Every file, in the order `schema_migrations` lists them (by source, then version). */
 const ALL = [...BASELINES, ...LATER].sort();
 
@@ -61,7 +66,12 @@ describe.each(backends)("the reference schema on %s", (backend) => {
   });
 
   it("adopts a legacy database: nothing re-runs, the baselines are recorded, the data stays", async () => {
-    const { db } = database;
+    // What the legacy series built: the baselines' schema, none of the later files.
+    const legacyDatabase = await createTestDatabase(backend, {
+      migrateWith: (db) => migrateBaselinesOnly(db, referenceSchemaSources()),
+    });
+    onTestFinished(() => legacyDatabase.drop());
+    const { db } = legacyDatabase;
     const demo = await seed(db);
     const workflow = await db.query<{ id: string }>(
       "insert into workflows (workspace_id, name) values ($1, 'pick') returning id",

@@ -1,45 +1,82 @@
-import type { Task, TaskListPage, TaskListQuery } from "@a2a-partner/a2a-core";
+import { isTerminalState, type Task, type TaskListPage, type TaskListQuery } from "@a2a-partner/a2a-core";
 import type { Database } from "./database.js";
 import { isUuid } from "./is-uuid.js";
 
 /**
- * ListTasks in SQL: one keyset page over `tasks_list_idx` (workspace, status_at, id), newest status
- * first, plus the count of everything that matches. The page reads at most pageSize + 1 index entries
- * past the cursor, however deep the cursor is; the count is proportional to the workspace's matching
- * tasks (an index-only scan of the same index when only the workspace filters).
+ * The two kinds of task rows ListTasks reads, each by an index of its own (migration 0003): ended tasks
+ * by keyset over `tasks_ended_list_idx (workspace_id, final_status_at, id) where terminal` (an ended
+ * task's status timestamp, set once), running tasks through `tasks_running_idx (workspace_id) where not
+ * terminal`, sorted as they are read (a workspace has few at any time). No index holds a running task's
+ * status timestamp, which changes with every status update: that keeps those updates heap-only.
+ */
+const PARTS = [
+  { rows: "not terminal", statusAt: "status_at" },
+  { rows: "terminal", statusAt: "final_status_at" },
+] as const;
+
+/**
+ * ListTasks in SQL: one keyset page, newest status first, merged from the running and the ended tasks,
+ * plus the count of everything that matches. The ended part reads at most pageSize + 1 index entries past
+ * the cursor, however deep the cursor is; the count is proportional to the workspace's matching tasks.
  */
 export async function listTasksPage(db: Database, workspaceId: string, query: TaskListQuery): Promise<TaskListPage> {
   if (!isUuid(workspaceId)) return { tasks: [], totalSize: 0 };
-  const filters: string[] = ["workspace_id = $1"];
   const values: unknown[] = [workspaceId];
-  const add = (sql: (placeholder: string) => string, value: unknown) => {
+  const placeholder = (value: unknown) => {
     values.push(value);
-    filters.push(sql(`$${values.length}`));
+    return `$${values.length}`;
   };
-  if (query.contextId !== undefined) add((p) => `context_id = ${p}`, query.contextId);
-  if (query.state !== undefined) add((p) => `state = ${p}`, query.state);
-  if (query.statusTimestampAfter !== undefined)
-    add((p) => `status_at >= ${p}::timestamptz`, query.statusTimestampAfter);
-  const where = filters.join(" and ");
+  // Each filter is written per part, with that part's column for the status timestamp.
+  const filters: ((statusAt: string) => string)[] = [() => "workspace_id = $1"];
+  if (query.contextId !== undefined) {
+    const p = placeholder(query.contextId);
+    filters.push(() => `context_id = ${p}`);
+  }
+  if (query.state !== undefined) {
+    const p = placeholder(query.state);
+    filters.push(() => `state = ${p}`);
+  }
+  if (query.statusTimestampAfter !== undefined) {
+    const p = placeholder(query.statusTimestampAfter);
+    filters.push((statusAt) => `${statusAt} >= ${p}::timestamptz`);
+  }
+  // A state filter names one kind of task: the other part cannot match and is not read.
+  const state = query.state;
+  const parts =
+    state === undefined ? PARTS : PARTS.filter((part) => (part.rows === "terminal") === isTerminalState(state));
+  const where = (part: (typeof PARTS)[number], extra: ((statusAt: string) => string)[] = []) =>
+    [...filters, () => part.rows, ...extra].map((filter) => filter(part.statusAt)).join(" and ");
+  const countSql = parts.map((part) => `(select count(*) from tasks where ${where(part)})`).join(" + ");
   const countValues = [...values];
 
-  // A cursor with an id that is not a uuid cannot match a row; ids compare as uuids, like the index.
-  if (query.after) {
-    if (!isUuid(query.after.taskId)) return { tasks: [], totalSize: await count(db, where, countValues) };
-    values.push(query.after.statusTimestamp, query.after.taskId);
-    filters.push(`(status_at, id) < ($${values.length - 1}::timestamptz, $${values.length}::uuid)`);
+  // A cursor with an id that is not a uuid cannot match a row; ids compare as uuids, like the indexes.
+  if (query.after && !isUuid(query.after.taskId)) {
+    return { tasks: [], totalSize: await count(db, countSql, countValues) };
   }
-  values.push(query.pageSize + 1);
+  const cursor: ((statusAt: string) => string)[] = [];
+  if (query.after) {
+    const at = placeholder(query.after.statusTimestamp);
+    const id = placeholder(query.after.taskId);
+    cursor.push((statusAt) => `(${statusAt}, id) < (${at}::timestamptz, ${id}::uuid)`);
+  }
+  const limit = placeholder(query.pageSize + 1);
+  const pageSql = parts
+    .map(
+      (part) =>
+        `(select snapshot, ${part.statusAt} as status_at, id from tasks where ${where(part, cursor)}
+           order by ${part.statusAt} desc, id desc limit ${limit})`,
+    )
+    .join(" union all ");
   const [{ rows }, totalSize] = await Promise.all([
     // The cursor keeps status_at to the microsecond (a Date would round it to the millisecond).
     db.query<{ snapshot: Task; status_at: string }>(
       `select snapshot, to_char(status_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as status_at
-         from tasks where ${filters.join(" and ")}
-        order by status_at desc, id desc
-        limit $${values.length}`,
+         from (${pageSql}) as page
+        order by page.status_at desc, id desc
+        limit ${limit}`,
       values,
     ),
-    count(db, where, countValues),
+    count(db, countSql, countValues),
   ]);
   const page = rows.slice(0, query.pageSize);
   const last = page.at(-1);
@@ -52,7 +89,7 @@ export async function listTasksPage(db: Database, workspaceId: string, query: Ta
   };
 }
 
-async function count(db: Database, where: string, values: unknown[]): Promise<number> {
-  const { rows } = await db.query<{ n: number }>(`select count(*)::int as n from tasks where ${where}`, values);
+async function count(db: Database, sql: string, values: unknown[]): Promise<number> {
+  const { rows } = await db.query<{ n: number }>(`select (${sql})::int as n`, values);
   return rows[0]?.n ?? 0;
 }

@@ -4,8 +4,15 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { storeFixtures } from "../../a2a-core/test/support/store-fixtures.js";
-import { createPostgresStores, type Database, defaultMigrationsDir, migrate, openDatabase } from "../src/index.js";
-import { LEGACY_SERIES, recordAsLegacy } from "./support/legacy-schema-migrations.js";
+import {
+  createPostgresStores,
+  type Database,
+  defaultMigrationsDir,
+  migrate,
+  openDatabase,
+  storeMigrations,
+} from "../src/index.js";
+import { LEGACY_SERIES, migrateBaselinesOnly, recordAsLegacy } from "./support/legacy-schema-migrations.js";
 
 async function schemaMigrations(db: Database): Promise<string[]> {
   const { rows } = await db.query<{ row: string }>(
@@ -15,13 +22,13 @@ async function schemaMigrations(db: Database): Promise<string[]> {
 }
 
 describe("a database migrated by the legacy series", () => {
-  const { newTask } = storeFixtures();
+  const { newTask, finished } = storeFixtures();
   const workspaceId = randomUUID();
   let db: Database;
 
   beforeAll(async () => {
     db = await openDatabase({ dataDir: "memory://" });
-    await migrate(db);
+    await migrateBaselinesOnly(db, [storeMigrations()]);
   });
   afterAll(async () => db?.close());
 
@@ -45,6 +52,8 @@ describe("a database migrated by the legacy series", () => {
   it("is adopted: nothing re-runs, the baseline is recorded, the old rows and the data stay", async () => {
     const stores = createPostgresStores(db);
     const stored = await stores.tasks.create(newTask(workspaceId));
+    const ended = await stores.tasks.create(newTask(workspaceId));
+    await stores.events.append(ended.task.id, finished(ended.task));
     await recordAsLegacy(db, LEGACY_SERIES);
     const { rows: legacyRows } = await db.query<{ row: string }>(
       "select version || '/' || checksum as row from schema_migrations order by version",
@@ -52,15 +61,23 @@ describe("a database migrated by the legacy series", () => {
 
     // The baseline is recorded without running; the source's later files run as usual.
     expect(await migrate(db)).toEqual({
-      applied: ["a2a-store/0002_no_statistics_on_json"],
+      applied: ["a2a-store/0002_no_statistics_on_json", "a2a-store/0003_list_ended_tasks_by_index"],
       adopted: ["a2a-store/0001_tasks"],
     });
     const after = await schemaMigrations(db);
     expect(after.filter((row) => row.startsWith("legacy/"))).toEqual(legacyRows.map((r) => `legacy/${r.row}`));
     expect(
       after.filter((row) => !row.startsWith("legacy/")).map((row) => row.split("/").slice(0, 2).join("/")),
-    ).toEqual(["a2a-store/1", "a2a-store/2"]);
+    ).toEqual(["a2a-store/1", "a2a-store/2", "a2a-store/3"]);
     expect(await stores.tasks.get(workspaceId, stored.task.id)).toEqual(stored);
+    // Tasks that ended before the later files ran are listed by them as any other (0003 moved ListTasks'
+    // index of ended tasks to a column it filled in).
+    const listed = await stores.tasks.list?.(workspaceId, { pageSize: 10 });
+    expect(listed?.tasks.map((task) => [task.id, task.status.state])).toEqual([
+      [ended.task.id, "completed"],
+      [stored.task.id, "working"],
+    ]);
+    expect((await stores.tasks.list?.(workspaceId, { pageSize: 10, state: "completed" }))?.totalSize).toBe(1);
     expect(await migrate(db)).toEqual({ applied: [], adopted: [] });
 
     // A newer file of the source runs as usual after the adoption.

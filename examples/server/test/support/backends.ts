@@ -17,13 +17,18 @@ export interface TestDatabase {
 
 /**
  * A fresh, migrated database for one test file: an in-memory PGlite, or a schema of its own in the real
- * PostgreSQL (dropped at the end) so files never see each other's rows.
+ * PostgreSQL (dropped at the end) so files never see each other's rows. `migrateWith` replaces the
+ * reference schema's migrations (e.g. with the baselines only).
  */
-export async function createTestDatabase(backend: Backend, options: { dataDir?: string } = {}): Promise<TestDatabase> {
+export async function createTestDatabase(
+  backend: Backend,
+  options: { dataDir?: string; migrateWith?: (db: Database) => Promise<unknown> } = {},
+): Promise<TestDatabase> {
+  const migrateSchema = options.migrateWith ?? migrateReferenceSchema;
   if (backend === "pglite") {
     const dataDir = options.dataDir ?? "memory://";
     const db = await openDatabase({ dataDir });
-    await migrateReferenceSchema(db);
+    await migrateSchema(db);
     return { db, openOptions: { dataDir }, drop: () => db.close() };
   }
   const schema = `srv_${randomBytes(6).toString("hex")}`;
@@ -32,7 +37,7 @@ export async function createTestDatabase(backend: Backend, options: { dataDir?: 
   await admin.query(`create schema ${schema}`);
   await admin.end();
   const db = await openPostgresSchema(schema);
-  await migrateReferenceSchema(db);
+  await migrateSchema(db);
   return {
     db,
     openOptions: { url: POSTGRES_URL, schema },

@@ -131,6 +131,46 @@ export function defineListTasksCases(current: () => ListTasksTarget) {
       expect(third.next).toBeUndefined();
     });
 
+    it("pages through running and ended tasks as one order, the cursor crossing from one kind to the other", async () => {
+      const { events, fixtures } = current();
+      const contextId = randomUUID();
+      const [a, b, c, d] = [
+        await start(current().workspaceA, { contextId }),
+        await start(current().workspaceA, { contextId }),
+        await start(current().workspaceA, { contextId }),
+        await start(current().workspaceA, { contextId }),
+      ] as [Task, Task, Task, Task];
+      await finish(a);
+      await events.append(c.id, fixtures.update(c, 50)); // still running, its status newer than a's end
+      await finish(b);
+      // A running and an ended task with one status timestamp: ordered by id like any other tie.
+      const tieAt = clock();
+      const running = await start(current().workspaceA, { contextId, at: tieAt });
+      const ended = await start(current().workspaceA, { contextId });
+      const end = fixtures.finished(ended);
+      await events.append(ended.id, {
+        ...end,
+        result: { ...end.result, status: { state: "completed", timestamp: tieAt } },
+      } as typeof end);
+      const tied = [running.id, ended.id].sort().reverse();
+      const expected = [...tied, b.id, c.id, a.id, d.id];
+
+      for (const pageSize of [1, 2, 4, 50]) {
+        const seen: string[] = [];
+        let after: TaskListQuery["after"];
+        do {
+          const page = await list(current().workspaceA, { contextId, pageSize, ...(after ? { after } : {}) });
+          expect(page.totalSize).toBe(6);
+          seen.push(...page.tasks.map((task) => task.id));
+          after = page.next;
+        } while (after);
+        expect(seen).toEqual(expected);
+      }
+      expect((await list(current().workspaceA, { contextId, state: "completed" })).tasks.map((t) => t.id)).toEqual(
+        expected.filter((id) => id !== running.id && id !== c.id && id !== d.id),
+      );
+    });
+
     it("hands out copies", async () => {
       const contextId = randomUUID();
       const task = await start(current().workspaceA, { contextId });

@@ -1,12 +1,16 @@
+import { cp, mkdir, mkdtemp, readdir, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type { Database } from "../../src/database.js";
+import { type MigrationSource, migrate } from "../../src/migrate.js";
 
 export { LEGACY_SERIES } from "../../src/internal/legacy-series.js";
 
 /**
  * Earlier releases migrated with one series (0001..0007) recorded by version alone. Those files are gone;
- * a database they built holds the schema the current sources create, so a legacy database is made from
- * the current migrations by replacing `schema_migrations` with one of the old layout recording `versions`
- * (version → checksum).
+ * a database they built holds the schema the sources' baselines create (`migrateBaselinesOnly`), so a
+ * legacy database is made from those by replacing `schema_migrations` with one of the old layout
+ * recording `versions` (version → checksum).
  */
 export async function recordAsLegacy(db: Database, versions: Iterable<[number, string]>): Promise<void> {
   await db.exec(`drop table schema_migrations;
@@ -22,5 +26,27 @@ export async function recordAsLegacy(db: Database, versions: Iterable<[number, s
       `000${version}_legacy`,
       checksum,
     ]);
+  }
+}
+
+/**
+ * The schema a legacy database holds: each source's baseline (its first file) applied, none of the files
+ * after it, which an adoption must then run.
+ */
+export async function migrateBaselinesOnly(db: Database, sources: MigrationSource[]): Promise<void> {
+  const root = await mkdtemp(join(tmpdir(), "a2a-baselines-"));
+  try {
+    const baselines: MigrationSource[] = [];
+    for (const source of sources) {
+      const [baseline] = (await readdir(source.dir)).filter((file) => file.endsWith(".sql")).sort();
+      if (!baseline) throw new Error(`no migrations in ${source.dir}`);
+      const dir = join(root, source.name);
+      await mkdir(dir);
+      await cp(join(source.dir, baseline), join(dir, baseline));
+      baselines.push({ name: source.name, dir });
+    }
+    await migrate(db, { sources: baselines });
+  } finally {
+    await rm(root, { recursive: true, force: true });
   }
 }

@@ -99,9 +99,10 @@ export function defineStoreSuite(name: string, makeTarget: () => Promise<SuiteTa
         for (const source of SOURCES) {
           for (const m of await loadMigrations(source.dir)) files.push(`${source.name}/${m.name}`);
         }
-        expect(files.slice(0, 3)).toEqual([
+        expect(files.slice(0, 4)).toEqual([
           "a2a-store/0001_tasks",
           "a2a-store/0002_no_statistics_on_json",
+          "a2a-store/0003_list_ended_tasks_by_index",
           "store-suite/0001_fixture_tables",
         ]);
         const applied = migrations.flatMap((result) => result.applied);
