@@ -324,7 +324,10 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHandler {
     // Not created: an earlier or concurrent start with the same key won, so this request is its retry.
     if (!created) return reattachRetry(call, record, message, storeId);
     telemetry.taskOf(trace, record.task.id);
-    runner.start(record, task.history[0] ?? message, text, trace);
+    // The stored task's own first message (and its text), not `task`'s: the request's objects can then be
+    // collected while the task runs, and a running task holds one copy of its message instead of two.
+    const first = record.task.history[0] ?? message;
+    runner.start(record, first, textOfMessage(first), trace);
     return stream(call, record, TASK_EVENT_SEQ);
   }
 

@@ -74,7 +74,13 @@ export async function startTask(
   const row = rows[0];
   span?.setAttribute(STORE_ATTR.created, row?.created ?? false);
   telemetry.endWrite("start_task", span, startedAt);
-  return row ? { created: row.created, record: toTaskRecord(row) } : undefined;
+  if (!row) return undefined;
+  const record = toTaskRecord(row);
+  // The row's copies of strings the caller already holds (its workspace, its runner's lease owner, shared
+  // by every task it starts) give way to the caller's: a running task keeps one copy less of each.
+  if (record.workspaceId === input.workspaceId) record.workspaceId = input.workspaceId;
+  if (record.lease?.owner === input.lease.owner) record.lease.owner = input.lease.owner;
+  return { created: row.created, record };
 }
 
 /** A task start without an idempotency key: nothing can conflict, so it either inserts or throws. */
