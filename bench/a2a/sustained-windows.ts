@@ -1,9 +1,10 @@
 /**
  * Whether throughput holds as the store fills: one server under the tasks/s load of the bench (concurrent
  * clients each starting a task and following it to its end) for several windows back to back, printing
- * tasks/s and the server's CPU per task of each window. A server whose statements grow with its tables
- * shows it here within a minute (the embedded store lost a fifth to a half of its tasks/s that way before its batch
- * updates used the index and PGlite got a stand-in for autovacuum; see docs/performance.md).
+ * tasks/s, the server's CPU per task and its RSS after each window. A server whose statements grow with
+ * its tables shows it here within a minute (the embedded store lost a fifth to a half of its tasks/s that
+ * way before its batch updates used the index and PGlite got a stand-in for autovacuum; see
+ * docs/performance.md).
  *
  *   node bench/a2a/sustained-windows.ts                                   # ours-embedded, 6 windows of 8 s
  *   node bench/a2a/sustained-windows.ts --target ours --windows 10 --window 15
@@ -13,7 +14,7 @@
  */
 import { parseArgs } from "node:util";
 import { createPool, sustainedTasks } from "./load.ts";
-import { cpuSeconds } from "./proc.ts";
+import { cpuSeconds, rssKiB } from "./proc.ts";
 import { createTarget, type TargetId } from "./targets.ts";
 
 const { values: args } = parseArgs({
@@ -42,8 +43,10 @@ try {
     const cpu = (await cpuSeconds(server.pid)) - cpuBefore;
     const at = ((performance.now() - started) / 1000).toFixed(0);
     const perTask = run.completed > 0 ? ((cpu * 1000) / run.completed).toFixed(2) : "–";
+    const rssMiB = ((await rssKiB(server.pid)) / 1024).toFixed(0);
     console.log(
-      `  window ${w} (to ${at} s): ${run.perSecond.toFixed(0)} tasks/s, ${perTask} ms CPU per task, ${run.failures} failures`,
+      `  window ${w} (to ${at} s): ${run.perSecond.toFixed(0)} tasks/s, ${perTask} ms CPU per task, ` +
+        `${rssMiB} MiB RSS, ${run.failures} failures`,
     );
   }
 } finally {
