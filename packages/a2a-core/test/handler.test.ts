@@ -225,6 +225,28 @@ describe("SendStreamingMessage", () => {
 });
 
 describe("GetTask, CancelTask, SubscribeToTask", () => {
+  it("keeps the stored task as it was when an executor edits the message and task it was given", async () => {
+    class EditingExecutor extends ScriptedExecutor {
+      override async execute(context: TaskExecutionContext): Promise<TaskOutcome> {
+        const { message, task } = context;
+        const [part] = message.parts;
+        if (part?.kind === "text") part.text = "edited by the executor";
+        message.messageId = "edited";
+        task.history.length = 0;
+        return super.execute(context);
+      }
+    }
+    const h = harness(new EditingExecutor());
+    const frames = await readFrames(await start(h, startParams("restock aisle 5", "m-original")));
+    expect(frames.at(-1)?.event).toBe("final");
+    const task = (await h.rpc("GetTask", { id: frames[0]?.result.id })).body.result;
+    expect(task.history[0]).toMatchObject({
+      messageId: "m-original",
+      parts: [{ kind: "text", text: "restock aisle 5" }],
+    });
+    expect(h.executor.contexts[0]?.message).toMatchObject({ parts: [{ kind: "text", text: "restock aisle 5" }] });
+  });
+
   it("polls a task with GetTask and its alias, honouring historyLength", async () => {
     const h = harness();
     const frames = await readFrames(await start(h));

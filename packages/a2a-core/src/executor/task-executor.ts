@@ -45,8 +45,8 @@ export interface TaskExecutionContext {
   storeId: string;
   /** The task in plain language: the message's text parts joined. */
   text: string;
-  /** The message that started the task. */
-  message: Message;
+  /** The message that started the task: a fresh copy each time it is read, like `task`. */
+  readonly message: Message;
   /** Aborted when the task is canceled (or taken from this runner); stop work promptly. */
   signal: AbortSignal;
   /**

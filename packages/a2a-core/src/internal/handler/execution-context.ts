@@ -11,11 +11,11 @@ export class ExecutionContext implements TaskExecutionContext {
   readonly workspaceId: string;
   readonly storeId: string;
   readonly text: string;
-  readonly message: Message;
   readonly signal: AbortSignal;
   /** An own property, so an executor may take it out of the context (`const { emit } = context`). */
   readonly emit: (update: ExecutorUpdate) => Promise<void>;
   readonly #record: TaskRecord;
+  readonly #message: Message;
 
   constructor(
     record: TaskRecord,
@@ -28,7 +28,7 @@ export class ExecutionContext implements TaskExecutionContext {
     this.workspaceId = record.workspaceId;
     this.storeId = record.task.metadata.storeId;
     this.text = text;
-    this.message = message;
+    this.#message = message;
     this.signal = signal;
     this.emit = emit;
   }
@@ -37,5 +37,10 @@ export class ExecutionContext implements TaskExecutionContext {
    * would double what each running task keeps in memory. */
   get task(): Task {
     return structuredClone(this.#record.task);
+  }
+
+  /** A copy made when asked for, like `task`: the message held is the stored task's own first message. */
+  get message(): Message {
+    return structuredClone(this.#message);
   }
 }
