@@ -19,6 +19,7 @@ import {
   storeMigrations,
 } from "../../src/index.js";
 import { loadMigrations } from "../../src/internal/migration-files.js";
+import { listTasksPage } from "../../src/list-tasks-query.js";
 
 /** The store's migrations, then an embedder's own (tables for the writer and query tests). */
 const SOURCES: readonly MigrationSource[] = [
@@ -164,6 +165,54 @@ export function defineStoreSuite(name: string, makeTarget: () => Promise<SuiteTa
         } finally {
           await rm(dir, { recursive: true, force: true });
         }
+      });
+    });
+
+    describe("the tasks table's indexes", () => {
+      // What a running task's status updates change: while no index covers any of these, its row updates
+      // can stay heap-only instead of adding an entry to every index of `tasks` (migration 0003).
+      const CHANGED_BY_STATUS_UPDATES = ["snapshot", "state", "last_seq", "status_at", "updated_at"];
+
+      it("cover no column a running task's status updates change (keys, included columns or predicates)", async () => {
+        const { rows } = await context.db.query<{ index: string; column: string }>(
+          `select i.indexrelid::regclass::text as index, a.attname as column
+             from pg_index i
+             join pg_attribute a on a.attrelid = i.indrelid and a.attnum > 0
+            where i.indrelid = 'tasks'::regclass
+              and (a.attnum = any(i.indkey::int2[])
+                   or pg_get_expr(i.indpred, i.indrelid) ~ ('\\m' || a.attname || '\\M')
+                   or pg_get_expr(i.indexprs, i.indrelid) ~ ('\\m' || a.attname || '\\M'))`,
+        );
+        expect(rows.length).toBeGreaterThan(0);
+        expect(rows.filter((row) => CHANGED_BY_STATUS_UPDATES.includes(row.column))).toEqual([]);
+      });
+
+      it("serve a ListTasks page of ended tasks in their order, past the cursor, without sorting them", async () => {
+        const { db, stores, workspaceA } = context;
+        const contextId = randomUUID();
+        for (let i = 0; i < 3; i++) {
+          const { task } = await stores.tasks.create(newTask(workspaceA, { contextId }));
+          await stores.events.append(task.id, fixtures.finished(task));
+        }
+        const first = await listTasksPage(db, workspaceA, { pageSize: 1 });
+        const plans = await db.transaction(async (tx) => {
+          // Whether the index can give the order at all, whatever the planner would pick for a table this small.
+          await tx.exec("set local enable_seqscan = off; set local enable_bitmapscan = off");
+          const explained: string[] = [];
+          const explaining = {
+            ...db,
+            query: async (sql: string, params?: readonly unknown[]) => {
+              const { rows } = await tx.query<{ "QUERY PLAN": string }>(`explain ${sql}`, params);
+              explained.push(rows.map((row) => row["QUERY PLAN"]).join("\n"));
+              return { rows: [], rowCount: 0 };
+            },
+          } as Database;
+          await listTasksPage(explaining, workspaceA, { pageSize: 10, ...(first.next ? { after: first.next } : {}) });
+          return explained;
+        });
+        const page = plans.find((plan) => plan.includes("Merge Append") || plan.includes("Limit"));
+        expect(page).toMatch(/Index (Only )?Scan Backward using tasks_ended_list_idx/);
+        expect(page).toMatch(/Index Cond: .*final_status_at, id\) < /);
       });
     });
 
