@@ -68,7 +68,9 @@ export async function listTasksPage(db: Database, workspaceId: string, query: Ta
     )
     .join(" union all ");
   const [{ rows }, totalSize] = await Promise.all([
-    // The cursor keeps status_at to the microsecond (a Date would round it to the millisecond).
+    // The cursor keeps status_at to the microsecond (a Date would round it to the millisecond). The order
+    // names `page.status_at`, the timestamp: an unqualified `status_at` would be the output column, text
+    // (the query before migration 0003 sorted that way, and so could not read its index in order).
     db.query<{ snapshot: Task; status_at: string }>(
       `select snapshot, to_char(status_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as status_at
          from (${pageSql}) as page
