@@ -12,6 +12,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { parseArgs } from "node:util";
+import { storeFixtures } from "../../packages/a2a-core/test/support/store-fixtures.ts";
 import { store } from "../metrics/setup.ts";
 import { median } from "../metrics/stats.ts";
 
@@ -26,53 +27,15 @@ const { values: args } = parseArgs({
 const db = await store.openDatabase({ dataDir: "memory://", autovacuum: false });
 await store.migrate(db);
 const stores = store.createPostgresStores(db);
-const lease = { owner: "bench", durationMs: 3_600_000 };
-let tick = Date.UTC(2026, 0, 1);
-const at = () => new Date((tick += 1000)).toISOString();
-
-function newTask(workspaceId: string) {
-  const createdAt = at();
-  const id = randomUUID();
-  const contextId = randomUUID();
-  const message = {
-    kind: "message" as const,
-    role: "user" as const,
-    messageId: randomUUID(),
-    parts: [{ kind: "text" as const, text: "restock aisle 5" }],
-  };
-  return {
-    workspaceId,
-    lease,
-    createdAt,
-    task: {
-      kind: "task" as const,
-      id,
-      contextId,
-      status: { state: "working" as const, timestamp: createdAt },
-      history: [{ ...message, taskId: id, contextId }],
-      artifacts: [],
-      metadata: { storeId: "store-001" },
-    },
-  };
-}
-
-function statusEvent(taskId: string, contextId: string, state: "working" | "completed") {
-  const timestamp = at();
-  const final = state === "completed";
-  return {
-    event: final ? ("finished" as const) : ("update" as const),
-    createdAt: timestamp,
-    result: { kind: "status-update" as const, taskId, contextId, status: { state, timestamp }, final },
-  };
-}
+// The store suites' own inputs: tasks, status updates and endings on a clock of their own.
+const { newTask, update, finished } = storeFixtures();
 
 // 1. Task-row updates while tasks run.
 const loopWorkspace = randomUUID();
 for (let i = 0; i < Number(args.tasks); i++) {
   const { task } = await stores.tasks.create(newTask(loopWorkspace));
-  for (let step = 0; step < 4; step++)
-    await stores.events.append(task.id, statusEvent(task.id, task.contextId, "working"));
-  await stores.events.append(task.id, statusEvent(task.id, task.contextId, "completed"));
+  for (let step = 1; step <= 4; step++) await stores.events.append(task.id, update(task, step * 25));
+  await stores.events.append(task.id, finished(task));
 }
 await db.query("select pg_stat_force_next_flush()");
 const { rows: updates } = await db.query<{ updates: number; hot: number; index_kib: number }>(
