@@ -38,6 +38,13 @@ const DEFAULT_READ_LIMIT = 1000;
 export class PostgresEventLog implements EventLog {
   /** Per task, its one watcher (the common case: a Set costs ~0.2 KiB per running task), or a Set. */
   private readonly watchers = new Map<string, Watchers>();
+  /**
+   * Per watched task, the newest sequence number its watchers have been told (by a notification or a
+   * re-check). The re-check asks only for tasks that moved past it (or vanished): it runs every few
+   * seconds over every task a process runs or follows, and reading all of them back each time was most
+   * of what an idle server allocated.
+   */
+  private readonly told = new Map<string, number>();
   private readonly recheckIntervalMs: number;
   readonly writer: GroupCommitWriter;
   private listening: Promise<void> | undefined;
@@ -124,6 +131,8 @@ export class PostgresEventLog implements EventLog {
     if (current === undefined) this.watchers.set(key, listener);
     else if (current instanceof Set) current.add(listener);
     else if (current !== listener) this.watchers.set(key, new Set([current, listener]));
+    // A new watcher has been told nothing yet: the next re-check tells this task's watchers its newest.
+    this.told.delete(key);
     // LISTEN is shared and started once; until it runs (or if it cannot), the periodic re-check covers.
     if (!this.listening) void this.ensureListening().catch(() => undefined);
     this.ensureSweep();
@@ -132,8 +141,10 @@ export class PostgresEventLog implements EventLog {
       if (stopped) return;
       stopped = true;
       const current = this.watchers.get(key);
-      if (current === listener) this.watchers.delete(key);
-      else if (current instanceof Set && current.delete(listener) && current.size === 0) this.watchers.delete(key);
+      if (current === listener || (current instanceof Set && current.delete(listener) && current.size === 0)) {
+        this.watchers.delete(key);
+        this.told.delete(key);
+      }
     };
   }
 
@@ -159,7 +170,11 @@ export class PostgresEventLog implements EventLog {
     this.sweepTimer.unref?.();
   }
 
-  /** Tells every watcher its task's newest sequence number (undefined: no such task), in one query. */
+  /**
+   * Tells the watchers of every task that moved past what they were told its newest sequence number
+   * (undefined: no such task), in one query. The ids and what each was told travel as two text
+   * parameters, and only the tasks that changed come back.
+   */
   private async sweep(urgent = false): Promise<void> {
     if (this.watchers.size === 0) {
       clearInterval(this.sweepTimer);
@@ -174,13 +189,24 @@ export class PostgresEventLog implements EventLog {
     }
     this.sweeping = true;
     try {
-      const ids = [...this.watchers.keys()].filter(isUuid);
-      const { rows } = await this.db.query<{ id: string; last_seq: number }>(
-        "select id, last_seq from tasks where id = any($1::uuid[])",
-        [ids],
+      const ids: string[] = [];
+      const told: number[] = [];
+      for (const key of this.watchers.keys()) {
+        if (!isUuid(key)) continue;
+        ids.push(key);
+        told.push(this.told.get(key) ?? 0); // 0: told nothing (sequence numbers start at 1)
+      }
+      if (ids.length === 0) return;
+      const { rows } = await this.db.query<{ id: string; last_seq: number | null }>(
+        `select w.id, t.last_seq
+           from unnest(string_to_array($1, ',')::uuid[], string_to_array($2, ',')::integer[]) as w(id, told)
+           left join tasks t on t.id = w.id
+          where t.last_seq is distinct from w.told`,
+        [ids.join(","), told.join(",")],
+        { name: "a2a_recheck_watched" },
       );
-      const newest = new Map(rows.map((row) => [String(row.id).toLowerCase(), row.last_seq]));
-      for (const [taskId, watching] of [...this.watchers.entries()]) notifyAll(watching, newest.get(taskId));
+      // PostgreSQL writes a uuid in lower case, the spelling the watchers are kept under.
+      for (const row of rows) this.tell(String(row.id), row.last_seq ?? undefined);
     } catch {
       // Unreachable database: tell everyone; each watcher's next read reports the failure (a stream then
       // ends cleanly and its client reattaches, perhaps to an instance that can reach the database).
@@ -216,10 +242,15 @@ export class PostgresEventLog implements EventLog {
   }
 
   private onNotification(payload: string): void {
-    for (const [taskId, seq] of parseTaskEventsPayload(payload)) {
-      const watching = this.watchers.get(taskId);
-      if (watching) notifyAll(watching, seq);
-    }
+    for (const [taskId, seq] of parseTaskEventsPayload(payload)) this.tell(taskId, seq);
+  }
+
+  /** Tells a task's watchers, if it has any, its newest sequence number (undefined: no such task). */
+  private tell(taskId: string, newest: number | undefined): void {
+    const watching = this.watchers.get(taskId);
+    if (!watching) return;
+    if (newest !== undefined && newest > (this.told.get(taskId) ?? 0)) this.told.set(taskId, newest);
+    notifyAll(watching, newest);
   }
 
   private notifyEveryone(): void {

@@ -2,7 +2,7 @@ import type { NewTask, TaskListPage, TaskListQuery, TaskRecord, TaskStore } from
 import type { Database } from "./database.js";
 import { createTask } from "./internal/insert-task.js";
 import { leaseDuration, TASK_COLUMNS, type TaskRow, toTaskRecord } from "./internal/rows.js";
-import { isUuid } from "./is-uuid.js";
+import { canonicalUuid, isUuid } from "./is-uuid.js";
 import { listTasksPage } from "./list-tasks-query.js";
 
 /** Tasks in PostgreSQL (or PGlite): the `tasks` row holds the snapshot; `task_events` holds the log. */
@@ -46,23 +46,47 @@ export class PostgresTaskStore implements TaskStore {
 
   async renewLeases(owner: string, taskIds: readonly string[], durationMs: number): Promise<string[]> {
     const duration = leaseDuration(durationMs);
+    const { requested, canonical } = distinctUuids(taskIds);
+    if (canonical.length === 0) return [];
     // Sorted: the group commit updates task rows in id order too, so the two never deadlock each other.
-    const ids = [...new Set(taskIds.filter(isUuid).map((id) => id.toLowerCase()))].sort();
-    if (ids.length === 0) return [];
+    // The ids travel as one text parameter and only the leases NOT renewed come back (usually none): a
+    // runner renews every lease it holds every few seconds, and an array parameter of thousands of ids
+    // plus every id read back was most of what an idle server allocated (docs/performance.md).
     const { rows } = await this.db.query<{ id: string }>(
-      `update tasks set lease_expires_at = now() + $3::double precision * interval '1 millisecond', updated_at = now()
-        where id = any($2::uuid[]) and lease_owner = $1 and not terminal
-        returning id`,
-      [owner, ids, duration],
+      `with wanted as (
+         select unnest(string_to_array($2, ','))::uuid as id
+       ), renewed as (
+         update tasks set lease_expires_at = now() + $3::double precision * interval '1 millisecond', updated_at = now()
+          where id = any(array(select id from wanted)) and lease_owner = $1 and not terminal
+         returning id
+       )
+       select id from wanted except select id from renewed`,
+      [owner, canonical.join(","), duration],
+      { name: "a2a_renew_leases" },
     );
-    const renewed = new Set(rows.map((row) => row.id));
-    // In the caller's order and spelling, so it can match them against its own list (once each: a Set,
-    // not indexOf, since a process renews thousands of leases at a time).
+    if (rows.length === 0) return requested;
+    const lost = new Set(rows.map((row) => canonicalUuid(String(row.id))));
+    return requested.filter((id) => !lost.has(canonicalUuid(id)));
+  }
+}
+
+/**
+ * The valid UUIDs of `ids`, each once: as the caller spelled them, in the caller's order (`requested`),
+ * and in PostgreSQL's spelling, sorted (`canonical`). Without duplicates (a runner's ids never repeat)
+ * this builds no Set: it runs over every lease a process holds, every few seconds.
+ */
+function distinctUuids(ids: readonly string[]): { requested: string[]; canonical: string[] } {
+  let requested = ids.filter(isUuid);
+  let canonical = requested.map(canonicalUuid).sort();
+  if (canonical.some((id, i) => i > 0 && id === canonical[i - 1])) {
     const seen = new Set<string>();
-    return taskIds.filter((id) => {
-      if (seen.has(id) || !isUuid(id) || !renewed.has(id.toLowerCase())) return false;
-      seen.add(id);
+    requested = requested.filter((id) => {
+      const key = canonicalUuid(id);
+      if (seen.has(key)) return false;
+      seen.add(key);
       return true;
     });
+    canonical = [...seen].sort();
   }
+  return { requested, canonical };
 }

@@ -354,6 +354,28 @@ export function defineStoreSuite(name: string, makeTarget: () => Promise<SuiteTa
         await expect(within(3_000, told)).resolves.toBe(2);
         await events.close();
       });
+
+      it("re-reads only what changed: a watcher hears a task's newest once, and that a deleted task is gone", async () => {
+        const events = createPostgresStores(context.db, { recheckIntervalMs: 50 }).events;
+        const { task: steady } = await context.stores.tasks.create(newTask(context.workspaceA));
+        const { task: deleted } = await context.stores.tasks.create(newTask(context.workspaceA));
+        const heard = { steady: [] as Array<number | undefined>, deleted: [] as Array<number | undefined> };
+        const stops = [
+          events.watch(steady.id, (seq) => heard.steady.push(seq)),
+          events.watch(deleted.id.toUpperCase(), (seq) => heard.deleted.push(seq)),
+        ];
+        await sleep(400); // several re-checks
+        expect(heard.steady).toEqual([1]);
+        expect(heard.deleted).toEqual([1]);
+        await context.db.query("delete from tasks where id = $1", [deleted.id]);
+        await context.db.query("update tasks set last_seq = 3 where id = $1", [steady.id]);
+        await expect.poll(() => heard.deleted.at(-1), { timeout: 3_000 }).toBeUndefined();
+        await expect.poll(() => heard.steady, { timeout: 3_000 }).toEqual([1, 3]);
+        await sleep(200);
+        expect(heard.steady).toEqual([1, 3]);
+        for (const stop of stops) stop();
+        await events.close();
+      });
     });
 
     describe("request data the database refuses", () => {
