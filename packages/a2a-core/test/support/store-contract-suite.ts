@@ -369,11 +369,13 @@ export function defineStoreContractCases(current: () => StoreContractContext): v
       const messageId = `msg-${randomUUID()}`;
       const original = await stores.idempotency.createOrGet(messageId, fixtures.newTask(workspaceA));
       await stores.events.append(original.record.task.id, fixtures.update(original.record.task, 30));
-      const retry = fixtures.newTask(workspaceA);
+      // Another instance's retry: its own runner would hold the lease, but the task stays the original's.
+      const retry = fixtures.newTask(workspaceA, { lease: { owner: "runner-retry", durationMs: HOUR_MS } });
       retry.task.history[0] = { role: "user", messageId, parts: [{ kind: "text", text: "something else" }] };
       const again = await otherStores.idempotency.createOrGet(messageId, retry);
       expect(again.created).toBe(false);
       expect(again.record).toEqual(await stores.tasks.get(workspaceA, original.record.task.id));
+      expect(again.record.lease?.owner).toBe(original.record.lease?.owner);
       expect(again.record.lastSeq).toBe(2);
       expect(await stores.tasks.get(workspaceA, retry.task.id)).toBeUndefined();
     });
