@@ -18,6 +18,7 @@ const BASELINES = ["a2a-store/0001_tasks", "metrics/0001_metrics", "reference-se
 const LATER = [
   "a2a-store/0002_no_statistics_on_json",
   "a2a-store/0003_list_ended_tasks_by_index",
+  "a2a-store/0004_lease_renewals_heap_only",
   "metrics/0002_no_statistics_on_payload",
 ];
 /** Every file, in the order `schema_migrations` lists them (by source, then version). */

@@ -32,8 +32,9 @@ export class PostgresTaskStore implements TaskStore {
   async listOrphaned(limit: number): Promise<TaskRecord[]> {
     const max = Number.isFinite(limit) ? Math.max(0, Math.floor(limit)) : 0;
     if (max === 0) return [];
-    // The database's clock decides, never an instance's own. `not terminal and lease_expires_at < …` is
-    // the predicate of tasks_orphaned_idx.
+    // The database's clock decides, never an instance's own. The running tasks are read through
+    // tasks_running_idx (`not terminal`) and each one's expiry checked: no index holds the expiry, which
+    // every lease renewal moves (migration 0004).
     const { rows } = await this.db.query<TaskRow>(
       `select ${TASK_COLUMNS} from tasks
         where not terminal and lease_expires_at < now()

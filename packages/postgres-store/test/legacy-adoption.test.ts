@@ -61,14 +61,18 @@ describe("a database migrated by the legacy series", () => {
 
     // The baseline is recorded without running; the source's later files run as usual.
     expect(await migrate(db)).toEqual({
-      applied: ["a2a-store/0002_no_statistics_on_json", "a2a-store/0003_list_ended_tasks_by_index"],
+      applied: [
+        "a2a-store/0002_no_statistics_on_json",
+        "a2a-store/0003_list_ended_tasks_by_index",
+        "a2a-store/0004_lease_renewals_heap_only",
+      ],
       adopted: ["a2a-store/0001_tasks"],
     });
     const after = await schemaMigrations(db);
     expect(after.filter((row) => row.startsWith("legacy/"))).toEqual(legacyRows.map((r) => `legacy/${r.row}`));
     expect(
       after.filter((row) => !row.startsWith("legacy/")).map((row) => row.split("/").slice(0, 2).join("/")),
-    ).toEqual(["a2a-store/1", "a2a-store/2", "a2a-store/3"]);
+    ).toEqual(["a2a-store/1", "a2a-store/2", "a2a-store/3", "a2a-store/4"]);
     expect(await stores.tasks.get(workspaceId, stored.task.id)).toEqual(stored);
     // Tasks that ended before the later files ran are listed by them as any other (0003 moved ListTasks'
     // index of ended tasks to a column it filled in).

@@ -100,10 +100,11 @@ export function defineStoreSuite(name: string, makeTarget: () => Promise<SuiteTa
         for (const source of SOURCES) {
           for (const m of await loadMigrations(source.dir)) files.push(`${source.name}/${m.name}`);
         }
-        expect(files.slice(0, 4)).toEqual([
+        expect(files.slice(0, 5)).toEqual([
           "a2a-store/0001_tasks",
           "a2a-store/0002_no_statistics_on_json",
           "a2a-store/0003_list_ended_tasks_by_index",
+          "a2a-store/0004_lease_renewals_heap_only",
           "store-suite/0001_fixture_tables",
         ]);
         const applied = migrations.flatMap((result) => result.applied);
@@ -169,11 +170,19 @@ export function defineStoreSuite(name: string, makeTarget: () => Promise<SuiteTa
     });
 
     describe("the tasks table's indexes", () => {
-      // What a running task's status updates change: while no index covers any of these, its row updates
-      // can stay heap-only instead of adding an entry to every index of `tasks` (migration 0003).
-      const CHANGED_BY_STATUS_UPDATES = ["snapshot", "state", "last_seq", "status_at", "updated_at"];
+      // What a running task's status updates and lease renewals change: while no index covers any of these,
+      // its row updates can stay heap-only instead of adding an entry to every index of `tasks`
+      // (migrations 0003 and 0004).
+      const CHANGED_BY_STATUS_UPDATES = [
+        "snapshot",
+        "state",
+        "last_seq",
+        "status_at",
+        "updated_at",
+        "lease_expires_at",
+      ];
 
-      it("cover no column a running task's status updates change (keys, included columns or predicates)", async () => {
+      it("cover no column a running task's status updates or lease renewals change (keys, included columns or predicates)", async () => {
         const { rows } = await context.db.query<{ index: string; column: string }>(
           `select i.indexrelid::regclass::text as index, a.attname as column
              from pg_index i
@@ -213,6 +222,29 @@ export function defineStoreSuite(name: string, makeTarget: () => Promise<SuiteTa
         const page = plans.find((plan) => plan.includes("Merge Append") || plan.includes("Limit"));
         expect(page).toMatch(/Index (Only )?Scan Backward using tasks_ended_list_idx/);
         expect(page).toMatch(/Index Cond: .*final_status_at, id\) < /);
+      });
+
+      it("let the orphan sweep read the running tasks only, not every task ever stored", async () => {
+        const { db } = context;
+        const plans = await db.transaction(async (tx) => {
+          // Whether an index can serve it at all, whatever the planner would pick for a table this small.
+          await tx.exec("set local enable_seqscan = off");
+          const explained: string[] = [];
+          const explaining = {
+            ...db,
+            query: async (sql: string, params?: readonly unknown[]) => {
+              const { rows } = await tx.query<{ "QUERY PLAN": string }>(`explain ${sql}`, params);
+              explained.push(rows.map((row) => row["QUERY PLAN"]).join("\n"));
+              return { rows: [], rowCount: 0 };
+            },
+          } as Database;
+          await createPostgresStores(explaining).tasks.listOrphaned(10);
+          return explained;
+        });
+        expect(plans).toHaveLength(1);
+        // Through a partial index of running tasks (tasks_running_idx), never a scan of the whole table.
+        expect(plans[0]).toMatch(/Index Scan/);
+        expect(plans[0]).not.toMatch(/Seq Scan on tasks/);
       });
     });
 
