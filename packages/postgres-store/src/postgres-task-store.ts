@@ -49,8 +49,9 @@ export class PostgresTaskStore implements TaskStore {
     const duration = leaseDuration(durationMs);
     const { requested, canonical } = distinctUuids(taskIds);
     if (canonical.length === 0) return [];
-    // Sorted: the group commit updates task rows in id order too, so the two never deadlock each other.
-    // The ids travel as one text parameter and only the leases NOT renewed come back (usually none): a
+    // The ids are sorted as the group commit's are; the order rows are locked in is the plan's (a scan
+    // of the primary key visits them in id order), and a deadlock, should one happen, fails this renewal
+    // only: it is logged and tried again at the next interval. The ids travel as one text parameter and only the leases NOT renewed come back (usually none): a
     // runner renews every lease it holds every few seconds, and an array parameter of thousands of ids
     // plus every id read back was most of what an idle server allocated (docs/performance.md).
     const { rows } = await this.db.query<{ id: string }>(

@@ -115,7 +115,8 @@ export function defineStoreContractCases(current: () => StoreContractContext): v
       const ids = [early, ...tied].map((r) => r.task.id);
       const listed = (await stores.tasks.listOrphaned(1000)).map((r) => r.task.id).filter((id) => ids.includes(id));
       expect(listed).toEqual([early.task.id, ...tied.map((r) => r.task.id).sort()]);
-      await stores.tasks.renewLeases("runner-c", ids, HOUR_MS);
+      // Every lease renewed: every id comes back, in the order given.
+      expect(await stores.tasks.renewLeases("runner-c", ids, HOUR_MS)).toEqual(ids);
     });
   });
 
