@@ -52,6 +52,31 @@ export interface SuiteContext extends StoreFixtures {
 }
 
 /**
+ * The plans of the statements `run` sends through the Database it is given: each one is EXPLAINed (not
+ * run) inside one transaction, after `settings` (e.g. `set local enable_seqscan = off`).
+ */
+async function explainStatements(
+  db: Database,
+  settings: string,
+  run: (explaining: Database) => Promise<unknown>,
+): Promise<string[]> {
+  return db.transaction(async (tx) => {
+    await tx.exec(settings);
+    const explained: string[] = [];
+    const explaining = {
+      ...db,
+      query: async (sql: string, params?: readonly unknown[]) => {
+        const { rows } = await tx.query<{ "QUERY PLAN": string }>(`explain ${sql}`, params);
+        explained.push(rows.map((row) => row["QUERY PLAN"]).join("\n"));
+        return { rows: [], rowCount: 0 };
+      },
+    } as Database;
+    await run(explaining);
+    return explained;
+  });
+}
+
+/**
  * The stores over one database: the store contract every implementation runs (a2a-core's
  * test/support/store-contract-suite.ts, which the in-memory stores run too), then what only a database
  * has: migrations, the query interface, the group-commit writer's rows, re-reading a lost notification,
@@ -204,43 +229,23 @@ export function defineStoreSuite(name: string, makeTarget: () => Promise<SuiteTa
           await stores.events.append(task.id, fixtures.finished(task));
         }
         const first = await listTasksPage(db, workspaceA, { pageSize: 1 });
-        const plans = await db.transaction(async (tx) => {
-          // Whether the index can give the order at all, whatever the planner would pick for a table this small.
-          await tx.exec("set local enable_seqscan = off; set local enable_bitmapscan = off");
-          const explained: string[] = [];
-          const explaining = {
-            ...db,
-            query: async (sql: string, params?: readonly unknown[]) => {
-              const { rows } = await tx.query<{ "QUERY PLAN": string }>(`explain ${sql}`, params);
-              explained.push(rows.map((row) => row["QUERY PLAN"]).join("\n"));
-              return { rows: [], rowCount: 0 };
-            },
-          } as Database;
-          await listTasksPage(explaining, workspaceA, { pageSize: 10, ...(first.next ? { after: first.next } : {}) });
-          return explained;
-        });
+        // Whether the index can give the order at all, whatever the planner would pick for a table this small.
+        const plans = await explainStatements(
+          db,
+          "set local enable_seqscan = off; set local enable_bitmapscan = off",
+          (explaining) =>
+            listTasksPage(explaining, workspaceA, { pageSize: 10, ...(first.next ? { after: first.next } : {}) }),
+        );
         const page = plans.find((plan) => plan.includes("Merge Append") || plan.includes("Limit"));
         expect(page).toMatch(/Index (Only )?Scan Backward using tasks_ended_list_idx/);
         expect(page).toMatch(/Index Cond: .*final_status_at, id\) < /);
       });
 
       it("let the orphan sweep read the running tasks only, not every task ever stored", async () => {
-        const { db } = context;
-        const plans = await db.transaction(async (tx) => {
-          // Whether an index can serve it at all, whatever the planner would pick for a table this small.
-          await tx.exec("set local enable_seqscan = off");
-          const explained: string[] = [];
-          const explaining = {
-            ...db,
-            query: async (sql: string, params?: readonly unknown[]) => {
-              const { rows } = await tx.query<{ "QUERY PLAN": string }>(`explain ${sql}`, params);
-              explained.push(rows.map((row) => row["QUERY PLAN"]).join("\n"));
-              return { rows: [], rowCount: 0 };
-            },
-          } as Database;
-          await createPostgresStores(explaining).tasks.listOrphaned(10);
-          return explained;
-        });
+        // Whether an index can serve it at all, whatever the planner would pick for a table this small.
+        const plans = await explainStatements(context.db, "set local enable_seqscan = off", (explaining) =>
+          createPostgresStores(explaining).tasks.listOrphaned(10),
+        );
         expect(plans).toHaveLength(1);
         // Through the partial index of running tasks, never a scan of the whole table (with sequential
         // scans off, a table without a usable partial index is read through its primary key instead).
@@ -415,7 +420,9 @@ export function defineStoreSuite(name: string, makeTarget: () => Promise<SuiteTa
       it("renew each task once, in any spelling of its id, and answer in the caller's order and spelling", async () => {
         const { stores, workspaceA } = context;
         const lease = { owner: "runner-spelling", durationMs: 60_000 };
-        const [a, b, ended] = await Promise.all([0, 1, 2].map(() => stores.tasks.create(newTask(workspaceA, { lease }))));
+        const [a, b, ended] = await Promise.all(
+          [0, 1, 2].map(() => stores.tasks.create(newTask(workspaceA, { lease }))),
+        );
         if (!a || !b || !ended) throw new Error("three tasks");
         await stores.events.append(ended.task.id, fixtures.finished(ended.task));
         const asked = [b.task.id.toUpperCase(), a.task.id, ended.task.id, b.task.id, "junk", randomUUID()];
