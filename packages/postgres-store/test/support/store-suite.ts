@@ -375,6 +375,40 @@ export function defineStoreSuite(name: string, makeTarget: () => Promise<SuiteTa
         expect(fine.status).toBe("fulfilled");
       });
 
+      it("commits items in the order they were asked for: a row handed over after the one it refers to never lands first", async () => {
+        // What the reference server's fleet relies on (node executions handed over, unawaited, right after
+        // their workflow execution). The runs do not fit in the first commit beside the readings, so
+        // they wait for the next one, and the step that refers to them must wait with them even though it
+        // would fit.
+        const { writer } = context.stores.events;
+        const at = new Date();
+        const filler = Array.from({ length: 4_995 }, (_, i) => ({
+          workspace_id: context.workspaceA,
+          kind: `filler.${i}`,
+          payload: {},
+          occurred_at: at,
+        }));
+        const runs = Array.from({ length: 10 }, () => ({
+          id: randomUUID(),
+          workspace_id: context.workspaceA,
+          status: "running",
+          started_at: at,
+        }));
+        const firstRun = runs[0]?.id;
+        const results = await Promise.allSettled([
+          writer.insertRows("fixture_readings", ["workspace_id", "kind", "payload", "occurred_at"], filler),
+          writer.insertRows("fixture_runs", ["id", "workspace_id", "status", "started_at"], runs),
+          writer.insertRows(
+            "fixture_run_steps",
+            ["run_id", "step", "status"],
+            [{ run_id: firstRun, step: "pick", status: "completed" }],
+          ),
+        ]);
+        expect(results.map((r) => r.status)).toEqual(["fulfilled", "fulfilled", "fulfilled"]);
+        const steps = await context.db.query("select 1 from fixture_run_steps where run_id = $1", [firstRun]);
+        expect(steps.rowCount).toBe(1);
+      });
+
       it("re-reads on its own, so a lost notification cannot leave a watcher uninformed", async () => {
         const events = createPostgresStores(context.db, { recheckIntervalMs: 50 }).events;
         const { task } = await context.stores.tasks.create(newTask(context.workspaceA));
