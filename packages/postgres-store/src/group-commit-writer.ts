@@ -72,14 +72,17 @@ type Item =
 
 export interface GroupCommitWriterOptions {
   /**
-   * Commits that may be under way at once. Default 1, classic group commit. With one, items commit in
-   * the order they were asked for (an item never lands in an earlier commit than one asked for before
-   * it), and callers may rely on that: the reference server's robot fleet hands over a workflow
-   * execution and, without waiting, the node executions that refer to it. With more, a later item may
-   * commit first, so whoever needs one item durable before another must await the first (the fleet
-   * does not, and with 2 its node executions fail on their foreign key). Measured on a 2-core machine
-   * with the fleet's rows put in order: 2 in flight +5 % tasks/s for +7 % CPU per task, 4 −6 %
-   * (docs/performance.md).
+   * Commits that may be under way at once. Default 1, classic group commit. With one, no item lands in
+   * an earlier commit than a row insert or update asked for before it (a task's second event waits for
+   * the commit after its first, and later items may pass that one), so a row may refer to a row handed
+   * over just before it: the reference server's robot fleet hands over a workflow execution and, without
+   * waiting, the node executions that refer to it (keys are checked at the end of the statement). Rows
+   * in one commit are one statement, though, so an update there does not see a row inserted with it:
+   * await an insert before updating its row. With more than one, a later item may commit first, and
+   * whoever needs one item durable before another must await the first; the fleet does not, so on
+   * PostgreSQL its node executions can then fail on their foreign key. The default stays 1 for that
+   * order and because a second commit bought little: measured on a 2-core machine with the fleet's rows
+   * put in order, 2 in flight +5 % tasks/s for +7 % CPU per task, 4 −6 % (docs/performance.md).
    */
   maxCommitsInFlight?: number;
 }
@@ -208,7 +211,7 @@ export class GroupCommitWriter {
     let full = false;
     for (const item of this.queue) {
       const size = item.kind === "append" ? item.append.events.length : item.rows.length;
-      // Once one item does not fit, neither does anything after it: items commit in the order asked for.
+      // Once one item does not fit, neither does anything after it: rows commit in the order asked for.
       full ||= batch.length > 0 && (rows + size > MAX_ROWS_PER_BATCH || tasks.size >= MAX_TASKS_PER_BATCH);
       if (full || (item.kind === "append" && tasks.has(item.append.taskId.toLowerCase()))) {
         rest.push(item);

@@ -375,11 +375,11 @@ export function defineStoreSuite(name: string, makeTarget: () => Promise<SuiteTa
         expect(fine.status).toBe("fulfilled");
       });
 
-      it("commits items in the order they were asked for: a row handed over after the one it refers to never lands first", async () => {
-        // What the reference server's fleet relies on (node executions handed over, unawaited, right after
-        // their workflow execution). The runs do not fit in the first commit beside the readings, so
-        // they wait for the next one, and the step that refers to them must wait with them even though it
-        // would fit.
+      it("commits rows in the order they were asked for: a row handed over after the one it refers to never lands first", async () => {
+        // The order the reference server's fleet relies on (node executions handed over, unawaited, right
+        // after their workflow execution), where a batch is cut: the runs do not fit in the first commit
+        // beside the readings, so they wait for the next one, and the step that refers to them must wait
+        // with them even though it would fit.
         const { writer } = context.stores.events;
         const at = new Date();
         const filler = Array.from({ length: 4_995 }, (_, i) => ({
@@ -405,8 +405,24 @@ export function defineStoreSuite(name: string, makeTarget: () => Promise<SuiteTa
           ),
         ]);
         expect(results.map((r) => r.status)).toEqual(["fulfilled", "fulfilled", "fulfilled"]);
-        const steps = await context.db.query("select 1 from fixture_run_steps where run_id = $1", [firstRun]);
-        expect(steps.rowCount).toBe(1);
+        // The batch was cut where this test means it to be (each commit is its own transaction): the runs
+        // and their step in one, after the readings'.
+        const transactionOf = async (sql: string, params: unknown[]) =>
+          (await context.db.query<{ xid: string }>(sql, params)).rows.map((row) => row.xid);
+        const [readings] = await transactionOf(
+          "select distinct xmin::text as xid from fixture_readings where workspace_id = $1 and occurred_at = $2",
+          [context.workspaceA, at],
+        );
+        const [ofRuns, ...more] = await transactionOf(
+          "select distinct xmin::text as xid from fixture_runs where id = any($1::uuid[])",
+          [runs.map((run) => run.id)],
+        );
+        const [ofStep] = await transactionOf("select xmin::text as xid from fixture_run_steps where run_id = $1", [
+          firstRun,
+        ]);
+        expect(more).toEqual([]);
+        expect(ofRuns).not.toBe(readings);
+        expect(ofStep).toBe(ofRuns);
       });
 
       it("re-reads on its own, so a lost notification cannot leave a watcher uninformed", async () => {
