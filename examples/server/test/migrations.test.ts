@@ -20,6 +20,7 @@ const LATER = [
   "a2a-store/0003_list_ended_tasks_by_index",
   "a2a-store/0004_lease_renewals_heap_only",
   "metrics/0002_no_statistics_on_payload",
+  "metrics/0003_timestamps_within_window_range",
 ];
 /** Every file, in the order `schema_migrations` lists them (by source, then version). */
 const ALL = [...BASELINES, ...LATER].sort();

@@ -267,6 +267,48 @@ export function defineMetricsSuite(open: () => Promise<TestDatabase>): void {
       expect(all.telemetry.by_day.map((d) => d.day)).toEqual(["0001-01-01", "1969-12-31", "9999-12-31"]);
     });
 
+    it("refuses a record whose time no window can name (infinity, BC, past 9999), and keeps answering", async () => {
+      const ds = emptyDataset(["pick"]);
+      ds.telemetry = [{ eventType: "e", at: "2026-01-01T00:00:00Z" }];
+      ds.executions = [
+        { id: randomUUID(), workflowId: (ds.workflows[0] as { id: string }).id, at: "2026-01-01T00:00:00Z" },
+      ];
+      await insertDataset(db, ds);
+      const [execution] = ds.executions as [{ id: string; workflowId: string }];
+      const inserts: [string, string, unknown[]][] = [
+        [
+          "telemetry_events",
+          "insert into telemetry_events (workspace_id, event_type, occurred_at) values ($1, 'e', $2)",
+          [],
+        ],
+        ["alerts", "insert into alerts (workspace_id, alert_type, occurred_at) values ($1, 'a', $2)", []],
+        [
+          "workflow_executions",
+          "insert into workflow_executions (workspace_id, workflow_id, status, started_at) values ($1, $3, 'running', $2)",
+          [execution.workflowId],
+        ],
+        [
+          "workflow_node_executions",
+          `insert into workflow_node_executions (workspace_id, workflow_execution_id, workflow_id, node_name, status, started_at)
+           values ($1, $3, $4, 'n', 'completed', $2)`,
+          [execution.id, execution.workflowId],
+        ],
+      ];
+      for (const [table, sql, extra] of inserts) {
+        for (const at of ["infinity", "-infinity", "0100-06-01 00:00:00+00 BC", "10000-01-01 00:00:00+00"]) {
+          await expect(db.query(sql, [ds.workspaceId, at, ...extra]), `${table} at ${at}`).rejects.toMatchObject({
+            code: "23514",
+          });
+        }
+      }
+      // The range's own ends are stored, and a window over everything still answers.
+      await db.query(inserts[0]?.[1] as string, [ds.workspaceId, "0001-01-01 00:00:00+00"]);
+      await db.query(inserts[0]?.[1] as string, [ds.workspaceId, "9999-12-31 23:59:59.999999+00"]);
+      const all = await queryEventMetrics(db, ds.workspaceId, window(null, null));
+      expect(all.telemetry.by_day.map((d) => d.day)).toEqual(["0001-01-01", "2026-01-01", "9999-12-31"]);
+      expect(all.workflow_executions.total).toBe(1);
+    });
+
     it("runs on the driver object as it is (pg.Client / pg.Pool / PGlite need no adapter)", async () => {
       const ds = emptyDataset();
       ds.alerts = [{ alertType: "a", at: "2026-01-01T12:00:00Z" }];
