@@ -195,7 +195,9 @@ describe.skipIf(!(await postgresAvailable()))("a server process whose PostgreSQL
 
     const metricsAnswer = await metrics();
     expect(metricsAnswer.ms).toBeLessThan(FAST_MS);
-    expect(metricsAnswer.status).toBeGreaterThanOrEqual(500);
+    // As documented in operations.md: a 503 the client may retry, like the A2A endpoint's.
+    expect(metricsAnswer.status).toBe(503);
+    expect(metricsAnswer.headers.get("retry-after")).toBe("1");
     expect(metricsAnswer.headers.get("content-type")).toMatch(/^application\/problem\+json/);
     expect(metricsAnswer.text).not.toMatch(LEAK);
 
