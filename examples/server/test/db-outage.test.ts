@@ -274,11 +274,14 @@ describe.skipIf(!(await postgresAvailable()))("a server process whose PostgreSQL
     );
     expect(["failed", "completed"]).toContain(task.status.state);
 
-    const { rows: logged } = await store.pool.query<{ seq: number; event: string }>(
-      "select seq, event from task_events where task_id = $1 order by seq",
+    const { rows: logged } = await store.pool.query<{ seq: number; event: string; step: string | null }>(
+      "select seq, event, result->'metadata'->>'step' as step from task_events where task_id = $1 order by seq",
       [runningTaskId],
     );
     expect(logged.map((r) => r.seq)).toEqual(logged.map((_, i) => i + 1));
+    // The robots' progress as stored has no step missing: none is stored after one that was lost.
+    const steps = logged.flatMap((r) => (r.event === "update" && r.step !== null ? [Number(r.step)] : []));
+    expect(steps).toEqual(steps.map((_, i) => i + 1));
     expect(logged.map((r) => r.event).filter((e) => e === "finished")).toEqual(["finished"]);
     expect(logged.at(-1)?.event).toBe("finished");
     const { rows: taskRows } = await store.pool.query<{ last_seq: number; state: string }>(

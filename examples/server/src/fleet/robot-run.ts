@@ -40,7 +40,7 @@ export interface RobotRunHost {
  * closure per sleep alive for that time (measured: ~1 KiB per running task in heap snapshots).
  */
 export class RobotRun {
-  /** Settles once: completed, rejected by a failed write, or the fleet's verdict on a stopped run. */
+  /** Settles once: completed, rejected by the first failed write, or the fleet's verdict on a stopped run. */
   readonly outcome: Promise<TaskOutcome>;
   readonly context: TaskExecutionContext;
   readonly environment: Environment;
@@ -81,7 +81,7 @@ export class RobotRun {
     this.executionId = run.executionId;
     this.random = run.random;
     this.writes = [run.started];
-    run.started.catch(() => undefined); // awaited with the others; a run stopped before its first step ignores it
+    run.started.catch((error: unknown) => this.writeFailed(error));
     this.outcome = new Promise((resolve) => {
       this.settle = resolve;
     });
@@ -146,12 +146,27 @@ export class RobotRun {
       },
     });
     for (const write of [...records, progress]) {
-      write.catch(() => undefined); // awaited at the end, all together
+      write.catch((error: unknown) => this.writeFailed(error));
       this.writes.push(write);
     }
     this.index = step;
     if (step < nodes.length) this.beginStep();
     else this.finish(() => this.completed());
+  }
+
+  /**
+   * A write of the run could not be stored (the database is away, or refused a row): the robots stop at
+   * once rather than carry on with a task whose record already misses a step, and the run fails once its
+   * other writes have settled (the task ends `failed`; the runner stores that when it can).
+   */
+  private writeFailed(error: unknown): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    this.finish(() =>
+      Promise.allSettled(this.writes).then(() => {
+        throw error;
+      }),
+    );
   }
 
   /** Every write stored, the report returned with the outcome (so it and `finished` share one commit). */

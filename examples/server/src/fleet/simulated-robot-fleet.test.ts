@@ -70,3 +70,42 @@ describe.runIf(await postgresAvailable())("SimulatedRobotFleet on PostgreSQL", (
     expect(rows.map((row) => row.status)).toEqual(["canceled"]);
   });
 });
+
+describe("SimulatedRobotFleet when a write of its run fails", () => {
+  let database: TestDatabase;
+  let workspaceId: string;
+
+  beforeAll(async () => {
+    database = await createTestDatabase("pglite");
+    await seed(database.db);
+    const { rows } = await database.db.query<{ id: string }>("select id from workspaces where slug = $1", [
+      DEMO.workspaceSlug,
+    ]);
+    workspaceId = rows[0]?.id as string;
+  });
+  afterAll(() => database?.drop());
+
+  it("stops the robots at once and fails the run, instead of carrying on with a step missing", async () => {
+    const db = database.db;
+    const fleet = new SimulatedRobotFleet({ db, writer: new GroupCommitWriter(db), stepMs: 5 });
+    const reported: unknown[] = [];
+    const outcome = fleet.execute({
+      task: { id: randomUUID() } as Task,
+      workspaceId,
+      storeId: DEMO.storeId,
+      text: "Restock aisle 5",
+      message: {} as TaskExecutionContext["message"],
+      signal: new AbortController().signal,
+      emit: async (update) => {
+        const step = update.kind === "status" ? update.metadata?.step : undefined;
+        reported.push(step);
+        // The second step's progress could not be stored (the database went away).
+        if (step === 2) throw new Error("connection lost");
+      },
+    });
+    await expect(outcome).rejects.toThrow("connection lost");
+    // Well past the steps the plan has left (three more of 5 ms): none of them ran.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(reported).toEqual([1, 2]);
+  });
+});

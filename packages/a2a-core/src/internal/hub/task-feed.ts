@@ -59,6 +59,8 @@ export class TaskFeed {
   private waiting: AppendGroup | undefined;
   /** The sequence number of the owner's append under way, 0 when none is. */
   private inFlight = 0;
+  /** Groups of the owner's appends that could not be stored (see `append`). */
+  private lostGroups = 0;
   private reading = false;
   private readAgain = false;
   private checkExistence = false;
@@ -97,10 +99,15 @@ export class TaskFeed {
     if (this.waiting?.isOpen) return this.waiting.add(entries);
     const group = new AppendGroup();
     this.waiting = group;
+    const lostBefore = this.lostGroups;
     this.chain = this.chain.then(() => {
       // From here on the group is being stored: later appends form the next one.
       if (this.waiting === group) this.waiting = undefined;
-      return group.settle((all) => this.appendNow(all, false));
+      // Asked for before an earlier group of the task failed to be stored: it fails with it, so the log
+      // never holds an event that was reported after one it lost. What is asked for once the failure is
+      // known (its callers were told) is stored as usual.
+      if (this.lostGroups > lostBefore) return group.settle(() => Promise.reject(new EarlierEventLost()));
+      return group.settle((all) => this.storeGroup(all));
     });
     return group.add(entries);
   }
@@ -148,6 +155,15 @@ export class TaskFeed {
     this.closed = true;
     this.unwatch();
     this.context.onIdle(this);
+  }
+
+  private async storeGroup(entries: readonly NewTaskEvent[]): Promise<StoredTaskEvent[] | undefined> {
+    try {
+      return await this.appendNow(entries, false);
+    } catch (error) {
+      this.lostGroups++;
+      throw error;
+    }
   }
 
   private async appendNow(entries: readonly NewTaskEvent[], retried: boolean): Promise<StoredTaskEvent[] | undefined> {
@@ -324,5 +340,13 @@ export class TaskFeed {
       if (isTerminalState(record.task.status.state)) this.context.onTerminal(record);
     }
     return this.record.task;
+  }
+}
+
+/** An owner's append refused because an event asked for before it could not be stored. */
+export class EarlierEventLost extends Error {
+  constructor() {
+    super("an earlier event of this task could not be stored");
+    this.name = "EarlierEventLost";
   }
 }

@@ -127,6 +127,23 @@ describe("TaskHub: events of a task this process runs", () => {
     expect((await next)?.map((e) => e.seq)).toEqual([3]);
   });
 
+  it("fails a group asked for while an earlier one was failing, unstored, so no event follows one that was lost", async () => {
+    const { hub, events, taskId } = await ownedTask();
+    const lost = hub.append(taskId, [progress(taskId, 1)]);
+    await events.started(1);
+    // Asked for while step 1's commit is under way, before anyone knows it will fail.
+    const queued = hub.append(taskId, [progress(taskId, 2)]);
+    events.failNext = true;
+    await events.release();
+    await expect(lost).rejects.toThrow("connection lost");
+    await expect(queued).rejects.toThrow("an earlier event of this task could not be stored");
+    expect(events.commits).toHaveLength(1);
+    // Asked for once the loss is known: stored as usual, numbered after what is stored.
+    const next = hub.append(taskId, [progress(taskId, 3, true)]);
+    await events.release();
+    expect((await next)?.map((e) => e.seq)).toEqual([2]);
+  });
+
   it("lets nothing join a group after the task's finished: later appends learn the task ended", async () => {
     const { hub, events, taskId } = await ownedTask();
     const first = hub.append(taskId, [progress(taskId, 1)]);
