@@ -274,7 +274,7 @@ export function defineMetricsSuite(open: () => Promise<TestDatabase>): void {
         { id: randomUUID(), workflowId: (ds.workflows[0] as { id: string }).id, at: "2026-01-01T00:00:00Z" },
       ];
       await insertDataset(db, ds);
-      const [execution] = ds.executions as [{ id: string; workflowId: string }];
+      const execution = ds.executions[0] as { id: string; workflowId: string };
       const inserts: [string, string, unknown[]][] = [
         [
           "telemetry_events",
