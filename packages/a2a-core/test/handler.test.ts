@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { toFetchHandler } from "../src/adapters/fetch.js";
 import { ERROR_CODES } from "../src/errors.js";
 import type { TaskExecutionContext, TaskOutcome } from "../src/executor/task-executor.js";
@@ -630,6 +630,30 @@ describe("recovery and shutdown", () => {
       await waitFor(() => context?.signal.aborted === true, 1_000);
     } finally {
       await b.close({ graceMs: 0 });
+    }
+  });
+
+  it("prints an executor's throw on the console when the application passed no logger", async () => {
+    const printed: unknown[][] = [];
+    const consoleError = vi.spyOn(console, "error").mockImplementation((...args: unknown[]) => {
+      printed.push(args);
+    });
+    try {
+      const jammed = new Error("robot arm jammed");
+      const executor = Object.assign(new ScriptedExecutor(), {
+        execute: async () => {
+          throw jammed;
+        },
+      });
+      const h = harness(executor, { logger: undefined });
+      const frames = await readFrames(await start(h));
+      expect(frames.at(-2)?.result.status.state).toBe("failed");
+      expect(printed).toContainEqual([
+        expect.stringContaining("executor failed"),
+        expect.objectContaining({ err: jammed }),
+      ]);
+    } finally {
+      consoleError.mockRestore();
     }
   });
 

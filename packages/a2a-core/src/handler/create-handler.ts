@@ -37,10 +37,10 @@ import { listTasks } from "./list-tasks.js";
 import {
   type A2AHandlerOptions,
   type AuthOutcome,
+  consoleLogger,
   DEFAULTS,
   type HeaderReader,
   type Logger,
-  silentLogger,
 } from "./options.js";
 import { type RateLimiter, TokenBucketRateLimiter } from "./rate-limiter.js";
 import { type A2AHandlerResponse, type A2AStreamResponse, SSE_HEADERS } from "./response.js";
@@ -100,7 +100,7 @@ const TASK_EVENT_SEQ = 1;
 /** The framework-agnostic A2A request handler. Adapters: `toFetchHandler`, `toNodeHandler`. */
 export function createA2AHandler(options: A2AHandlerOptions): A2AHandler {
   const { stores, executor, authenticate } = options;
-  const logger: Logger = options.logger ?? silentLogger;
+  const logger: Logger = options.logger ?? consoleLogger;
   const now = options.now ?? (() => new Date());
   const generateId = options.generateId ?? (() => crypto.randomUUID());
   const leaseMs = options.leaseMs ?? DEFAULTS.leaseMs;

@@ -49,6 +49,12 @@ export interface A2AHandlerOptions {
   now?: () => Date;
   /** Id generator for task, context and message ids. Defaults to `crypto.randomUUID`. */
   generateId?: () => string;
+  /**
+   * Where the handler reports what an operator must see: a store that failed, an executor that threw, a
+   * task whose end could not be stored. Defaults to warnings and errors on the console (`console.warn`,
+   * `console.error`), nothing at info level; pass a pino logger, or `{ info() {}, warn() {}, error() {} }`
+   * to silence it.
+   */
   logger?: Logger;
   /** Names this process as the holder of the tasks it runs. Defaults to a random id. */
   instanceId?: string;
@@ -96,4 +102,16 @@ export const DEFAULTS = {
   terminalTaskCacheSize: 10_000,
 } as const;
 
-export const silentLogger: Logger = { info() {}, warn() {}, error() {} };
+/**
+ * The default logger: warnings and errors on the console, so a failing store or executor is never
+ * silent in an application that passed no logger; info (a task started, a stream ended) is not.
+ */
+export const consoleLogger: Logger = {
+  info() {},
+  warn(obj, msg) {
+    console.warn(`a2a: ${msg ?? "warning"}`, obj);
+  },
+  error(obj, msg) {
+    console.error(`a2a: ${msg ?? "error"}`, obj);
+  },
+};

@@ -94,6 +94,8 @@ export function makeHarness(executor = new ScriptedExecutor(), options: Partial<
     executor,
     authenticate: authenticateTestToken,
     leaseMs: 60_000,
+    // Quiet by default (the handler's own default prints warnings and errors); a test passes its own.
+    logger: { info() {}, warn() {}, error() {} },
     ...options,
   });
   const fetchHandler = toFetchHandler(handler);
