@@ -1,8 +1,9 @@
 import type { NewTaskEvent, StoredTaskEvent } from "../../stores/types.js";
 
 interface Caller {
-  from: number;
-  to: number;
+  entries: readonly NewTaskEvent[];
+  /** How many of the task's groups had been lost when this caller asked (see `settle`). */
+  lostBefore: number;
   resolve(stored: StoredTaskEvent[] | undefined): void;
   reject(error: unknown): void;
 }
@@ -14,7 +15,6 @@ interface Caller {
  * only of its own events, and only once they are durable.
  */
 export class AppendGroup {
-  readonly entries: NewTaskEvent[] = [];
   private readonly callers: Caller[] = [];
   private endsTask = false;
 
@@ -23,22 +23,50 @@ export class AppendGroup {
     return !this.endsTask;
   }
 
-  add(entries: readonly NewTaskEvent[]): Promise<StoredTaskEvent[] | undefined> {
+  /** `lostBefore`: how many of the task's groups had failed to be stored when these entries were asked for. */
+  add(entries: readonly NewTaskEvent[], lostBefore: number): Promise<StoredTaskEvent[] | undefined> {
     return new Promise((resolve, reject) => {
-      const from = this.entries.length;
-      this.entries.push(...entries);
-      this.callers.push({ from, to: this.entries.length, resolve, reject });
+      this.callers.push({ entries, lostBefore, resolve, reject });
       if (entries.some((entry) => entry.event === "finished")) this.endsTask = true;
     });
   }
 
-  /** Stores the group with `store` and answers every caller: its own events, or why not. */
-  async settle(store: (entries: readonly NewTaskEvent[]) => Promise<StoredTaskEvent[] | undefined>): Promise<void> {
-    try {
-      const stored = await store(this.entries);
-      for (const caller of this.callers) caller.resolve(stored?.slice(caller.from, caller.to));
-    } catch (error) {
-      for (const caller of this.callers) caller.reject(error);
+  /**
+   * Stores the group with `store` and answers every caller: its own events, or why not. `lost` is how
+   * many of the task's groups have failed to be stored by now: an update asked for before the newest of
+   * those failures is refused unstored, so the log never holds progress reported after progress it lost
+   * (its caller had not heard of the loss yet). A task's end is stored whenever it was asked for, and so
+   * is whatever was asked for once the loss was known.
+   */
+  async settle(
+    store: (entries: readonly NewTaskEvent[]) => Promise<StoredTaskEvent[] | undefined>,
+    lost: number,
+  ): Promise<void> {
+    const kept: Caller[] = [];
+    for (const caller of this.callers) {
+      const ends = caller.entries.some((entry) => entry.event === "finished");
+      if (caller.lostBefore < lost && !ends) caller.reject(new EarlierEventLost());
+      else kept.push(caller);
     }
+    if (kept.length === 0) return;
+    try {
+      const stored = await store(kept.flatMap((caller) => caller.entries));
+      let from = 0;
+      for (const caller of kept) {
+        const to = from + caller.entries.length;
+        caller.resolve(stored?.slice(from, to));
+        from = to;
+      }
+    } catch (error) {
+      for (const caller of kept) caller.reject(error);
+    }
+  }
+}
+
+/** An update refused because progress asked for before it could not be stored (see `AppendGroup.settle`). */
+export class EarlierEventLost extends Error {
+  constructor() {
+    super("an earlier event of this task could not be stored");
+    this.name = "EarlierEventLost";
   }
 }

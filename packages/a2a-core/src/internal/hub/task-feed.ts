@@ -96,20 +96,16 @@ export class TaskFeed {
    * together: they are stored in one commit or not at all). Undefined: the task had ended.
    */
   append(entries: readonly NewTaskEvent[]): Promise<StoredTaskEvent[] | undefined> {
-    if (this.waiting?.isOpen) return this.waiting.add(entries);
+    if (this.waiting?.isOpen) return this.waiting.add(entries, this.lostGroups);
     const group = new AppendGroup();
     this.waiting = group;
-    const lostBefore = this.lostGroups;
     this.chain = this.chain.then(() => {
-      // From here on the group is being stored: later appends form the next one.
+      // From here on the group is being stored: later appends form the next one. Progress asked for before
+      // an earlier group failed to be stored is refused there (see AppendGroup.settle).
       if (this.waiting === group) this.waiting = undefined;
-      // Asked for before an earlier group of the task failed to be stored: it fails with it, so the log
-      // never holds an event that was reported after one it lost. What is asked for once the failure is
-      // known (its callers were told) is stored as usual.
-      if (this.lostGroups > lostBefore) return group.settle(() => Promise.reject(new EarlierEventLost()));
-      return group.settle((all) => this.storeGroup(all));
+      return group.settle((all) => this.storeGroup(all), this.lostGroups);
     });
-    return group.add(entries);
+    return group.add(entries, this.lostGroups);
   }
 
   /** A stream joins, positioned after `cursor` (its `task` frame is already written). */
@@ -340,13 +336,5 @@ export class TaskFeed {
       if (isTerminalState(record.task.status.state)) this.context.onTerminal(record);
     }
     return this.record.task;
-  }
-}
-
-/** An owner's append refused because an event asked for before it could not be stored. */
-export class EarlierEventLost extends Error {
-  constructor() {
-    super("an earlier event of this task could not be stored");
-    this.name = "EarlierEventLost";
   }
 }

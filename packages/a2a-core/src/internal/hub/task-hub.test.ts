@@ -127,21 +127,34 @@ describe("TaskHub: events of a task this process runs", () => {
     expect((await next)?.map((e) => e.seq)).toEqual([3]);
   });
 
-  it("fails a group asked for while an earlier one was failing, unstored, so no event follows one that was lost", async () => {
+  it("refuses progress asked for while an earlier commit was failing, unstored, so no event follows one that was lost", async () => {
     const { hub, events, taskId } = await ownedTask();
     const lost = hub.append(taskId, [progress(taskId, 1)]);
     await events.started(1);
     // Asked for while step 1's commit is under way, before anyone knows it will fail.
     const queued = hub.append(taskId, [progress(taskId, 2)]);
+    // Asked for by code that saw step 1 fail, in the same turn: it knows, so it is stored.
+    const afterSeeingIt = lost.catch(() => hub.append(taskId, [progress(taskId, 3)]));
     events.failNext = true;
     await events.release();
     await expect(lost).rejects.toThrow("connection lost");
     await expect(queued).rejects.toThrow("an earlier event of this task could not be stored");
-    expect(events.commits).toHaveLength(1);
-    // Asked for once the loss is known: stored as usual, numbered after what is stored.
-    const next = hub.append(taskId, [progress(taskId, 3, true)]);
     await events.release();
-    expect((await next)?.map((e) => e.seq)).toEqual([2]);
+    expect((await afterSeeingIt)?.map((e) => e.seq)).toEqual([2]);
+    expect(events.commits.map((c) => c.events.map((e) => e.seq))).toEqual([[2], [2]]);
+  });
+
+  it("stores the task's end even when it was asked for while an earlier commit was failing", async () => {
+    const { hub, events, taskId } = await ownedTask();
+    const lost = hub.append(taskId, [progress(taskId, 1)]);
+    await events.started(1);
+    // A cancel arriving while step 1's commit is under way: the task ends, whatever happened to step 1.
+    const ending = hub.append(taskId, [progress(taskId, 2, true)]);
+    events.failNext = true;
+    await events.release();
+    await expect(lost).rejects.toThrow("connection lost");
+    await events.release();
+    expect((await ending)?.map((e) => [e.seq, e.event])).toEqual([[2, "finished"]]);
   });
 
   it("lets nothing join a group after the task's finished: later appends learn the task ended", async () => {
