@@ -59,7 +59,7 @@ export class TaskFeed {
   private waiting: AppendGroup | undefined;
   /** The sequence number of the owner's append under way, 0 when none is. */
   private inFlight = 0;
-  /** Groups of the owner's appends that could not be stored (see `append`). */
+  /** Groups of the owner's appends that could not be stored (see `AppendGroup.settle`). */
   private lostGroups = 0;
   private reading = false;
   private readAgain = false;
