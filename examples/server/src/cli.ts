@@ -37,7 +37,15 @@ async function main(argv: string[]): Promise<number> {
         await telemetry?.stop();
         throw error;
       });
+      let stopping = false;
       const shutdown = (signal: string) => {
+        // A repeated signal (a supervisor's, or the terminal's Ctrl-C reaching both pnpm and node) does not
+        // cut the graceful shutdown short: running tasks still get their grace. SIGKILL does.
+        if (stopping) {
+          logger.info({ signal }, "signal received again: already shutting down");
+          return;
+        }
+        stopping = true;
         logger.info({ signal }, "signal received");
         running
           .stop()
@@ -50,8 +58,8 @@ async function main(argv: string[]): Promise<number> {
             },
           );
       };
-      process.once("SIGTERM", () => shutdown("SIGTERM"));
-      process.once("SIGINT", () => shutdown("SIGINT"));
+      process.on("SIGTERM", () => shutdown("SIGTERM"));
+      process.on("SIGINT", () => shutdown("SIGINT"));
       return -1; // keep running
     }
     case "migrate":

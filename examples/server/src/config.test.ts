@@ -46,4 +46,40 @@ describe("loadConfig", () => {
     }
     expect(loadConfig({ PUBLIC_URL: "https://a2a.example.com/" }).publicUrl).toBe("https://a2a.example.com");
   });
+
+  it("refuses a value the server would misuse, naming the variable: ports, timings, log level, database URL", () => {
+    const refused: [Record<string, string>, RegExp][] = [
+      [{ PORT: "99999" }, /PORT must be a TCP port \(0 to 65535\), got "99999"/],
+      [{ METRICS_PORT: "70000" }, /METRICS_PORT must be a TCP port/],
+      // Number() takes these; a timer set with 1e300 ms fires after 1 ms.
+      [{ SHUTDOWN_GRACE_MS: "1e300" }, /SHUTDOWN_GRACE_MS must be a non-negative integer, got "1e300"/],
+      [{ PORT: "0x50" }, /PORT must be a non-negative integer/],
+      [{ TASK_LEASE_MS: "9999999999" }, /TASK_LEASE_MS must be between 1000 and 2147483647/],
+      // A zero lease would renew and sweep in a busy loop, and turn the periodic orphan sweep off.
+      [{ TASK_LEASE_MS: "0" }, /TASK_LEASE_MS must be between 1000/],
+      [
+        { LOG_LEVEL: "verbose" },
+        /LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "verbose"/,
+      ],
+      [{ DATABASE_URL: "notaurl" }, /DATABASE_URL must be a postgres:\/\/ or postgresql:\/\/ URL, got "notaurl"/],
+      [{ DATABASE_URL: "mysql://u:secret@db/x" }, /got "mysql:\/\/u:\*\*\*@db\/x"/],
+    ];
+    for (const [env, message] of refused) {
+      expect(() => loadConfig(env), JSON.stringify(env)).toThrow(ConfigError);
+      expect(() => loadConfig(env), JSON.stringify(env)).toThrow(message);
+    }
+  });
+
+  it("accepts the edges of each range", () => {
+    const config = loadConfig({
+      PORT: "65535",
+      METRICS_PORT: "0",
+      TASK_LEASE_MS: "1000",
+      SHUTDOWN_GRACE_MS: "2147483647",
+      LOG_LEVEL: "WARN",
+      DATABASE_URL: "postgresql://postgres@127.0.0.1:5432/test",
+    });
+    expect(config).toMatchObject({ port: 65535, metricsPort: 0, taskLeaseMs: 1000, shutdownGraceMs: 2147483647 });
+    expect(config.logLevel).toBe("warn");
+  });
 });

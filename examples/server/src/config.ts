@@ -42,25 +42,25 @@ export interface ServerConfig {
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
-  const port = integer(env.PORT, 8080, "PORT");
+  const port = tcpPort(env.PORT, 8080, "PORT");
   return {
     port,
     host: env.HOST || "127.0.0.1",
     publicUrl: publicUrl(env.PUBLIC_URL, port),
     publicUrlSet: Boolean(env.PUBLIC_URL),
-    databaseUrl: env.DATABASE_URL || undefined,
+    databaseUrl: databaseUrl(env.DATABASE_URL),
     dataDir: env.DATA_DIR || "./.data/pglite",
-    logLevel: env.LOG_LEVEL || "info",
-    robotStepMs: integer(env.ROBOT_STEP_MS, 400, "ROBOT_STEP_MS"),
-    taskLeaseMs: integer(env.TASK_LEASE_MS, 30_000, "TASK_LEASE_MS"),
-    shutdownGraceMs: integer(env.SHUTDOWN_GRACE_MS, 10_000, "SHUTDOWN_GRACE_MS"),
+    logLevel: logLevel(env.LOG_LEVEL),
+    robotStepMs: duration(env.ROBOT_STEP_MS, 400, "ROBOT_STEP_MS"),
+    taskLeaseMs: duration(env.TASK_LEASE_MS, 30_000, "TASK_LEASE_MS", MIN_LEASE_MS),
+    shutdownGraceMs: duration(env.SHUTDOWN_GRACE_MS, 10_000, "SHUTDOWN_GRACE_MS"),
     rateLimitPerSecond: integer(env.RATE_LIMIT_PER_SECOND, 1000, "RATE_LIMIT_PER_SECOND"),
     maxStreamsPerToken: integer(env.MAX_STREAMS_PER_TOKEN, 1000, "MAX_STREAMS_PER_TOKEN"),
-    requestTimeoutMs: integer(env.REQUEST_TIMEOUT_MS, 30_000, "REQUEST_TIMEOUT_MS"),
+    requestTimeoutMs: duration(env.REQUEST_TIMEOUT_MS, 30_000, "REQUEST_TIMEOUT_MS"),
     maxConnections: integer(env.MAX_CONNECTIONS, 20_000, "MAX_CONNECTIONS"),
     maxRequestsInFlight: integer(env.MAX_REQUESTS_IN_FLIGHT, 2_048, "MAX_REQUESTS_IN_FLIGHT"),
     metricsRateLimitPerSecond: integer(env.METRICS_RATE_LIMIT_PER_SECOND, 20, "METRICS_RATE_LIMIT_PER_SECOND"),
-    metricsPort: env.METRICS_PORT ? integer(env.METRICS_PORT, 0, "METRICS_PORT") : undefined,
+    metricsPort: env.METRICS_PORT ? tcpPort(env.METRICS_PORT, 0, "METRICS_PORT") : undefined,
     metricsHost: env.METRICS_HOST || "127.0.0.1",
   };
 }
@@ -105,10 +105,62 @@ function publicUrl(value: string | undefined, port: number): string {
   return value.replace(/\/+$/, "");
 }
 
+/** Decimal digits only: `Number` would also take `1e3`, `0x10` or `1e300`. */
 function integer(value: string | undefined, fallback: number, name: string): number {
   if (value === undefined || value === "") return fallback;
-  const parsed = Number(value);
-  if (!Number.isInteger(parsed) || parsed < 0)
-    throw new ConfigError(`${name} must be a non-negative integer, got "${value}"`);
+  const parsed = /^\d+$/.test(value) ? Number(value) : Number.NaN;
+  if (!Number.isSafeInteger(parsed)) throw new ConfigError(`${name} must be a non-negative integer, got "${value}"`);
   return parsed;
+}
+
+function tcpPort(value: string | undefined, fallback: number, name: string): number {
+  const port = integer(value, fallback, name);
+  if (port > 65_535) throw new ConfigError(`${name} must be a TCP port (0 to 65535), got "${value}"`);
+  return port;
+}
+
+/** The longest delay node's timers take; a longer one would fire after 1 ms (TimeoutOverflowWarning). */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+/** A lease is renewed every third of it and the orphan sweep runs every half: below a second is a busy loop. */
+const MIN_LEASE_MS = 1_000;
+
+/** Milliseconds a timer is set with: within what node's timers take, and not below `min`. */
+function duration(value: string | undefined, fallback: number, name: string, min = 0): number {
+  const ms = integer(value, fallback, name);
+  if (ms < min || ms > MAX_TIMER_MS) {
+    throw new ConfigError(`${name} must be between ${min} and ${MAX_TIMER_MS} (milliseconds), got "${value}"`);
+  }
+  return ms;
+}
+
+/** pino's levels; anything else made the logger throw at start with a message that named no variable. */
+const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"];
+
+function logLevel(value: string | undefined): string {
+  if (!value) return "info";
+  const level = value.toLowerCase();
+  if (!LOG_LEVELS.includes(level)) {
+    throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}, got "${value}"`);
+  }
+  return level;
+}
+
+/** A postgres(ql):// URL; anything else failed later as a DNS error about a host the value never named. */
+function databaseUrl(value: string | undefined): string | undefined {
+  if (!value) return undefined;
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch {
+    url = undefined;
+  }
+  if (!url || (url.protocol !== "postgres:" && url.protocol !== "postgresql:")) {
+    throw new ConfigError(`DATABASE_URL must be a postgres:// or postgresql:// URL, got "${redacted(value)}"`);
+  }
+  return value;
+}
+
+/** A connection string as it may appear in a message: without a password. */
+function redacted(value: string): string {
+  return value.replace(/\/\/([^:/@]*):[^@/]*@/, "//$1:***@");
 }

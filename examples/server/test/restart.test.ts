@@ -129,6 +129,26 @@ describe.each(backends)("a real server process on %s, stopped mid-task", (backen
     expect(rest.at(-2)?.result).toMatchObject({ status: { state: "failed" }, metadata: { reason: "shutdown" } });
   });
 
+  it("SIGTERM twice: the second does not cut the grace short, and the process still exits 0", async () => {
+    // A supervisor, or a terminal's Ctrl-C reaching both pnpm and node, can deliver the signal again.
+    const first = await serve({ SHUTDOWN_GRACE_MS: "1000" });
+    const stream = await start(first, "Restock aisle 6");
+    await stream.until(updates(1));
+    const exited = first.kill("SIGTERM");
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    process.kill(first.pid, "SIGTERM");
+    const exit = await exited;
+    expect(exit, first.log()).toEqual({ code: 0, signal: null });
+    expect(first.log()).toContain("already shutting down");
+    await stream.done;
+    const taskId = stream.frames[0]?.result.id as string;
+
+    const second = await serve();
+    const { body } = await rpc(second.a2aUrl, bed.token, "GetTask", { id: taskId });
+    expect(body.result.status.state).toBe("failed");
+    expect(statusText(body.result.status)).toBe(SHUTDOWN_REASON);
+  });
+
   it("SIGTERM: a task that finishes within the grace completes; its stream was ended at once", async () => {
     const first = await serve({ SHUTDOWN_GRACE_MS: "8000" });
     const stream: StreamRecorder = await start(first, "Count inventory in aisle 7"); // three steps
