@@ -25,8 +25,21 @@ Exit codes: 0 done, 1 failed, 2 usage error, ${EXIT_CODES.dataDirectoryInUse} th
 ${EXIT_CODES.config} configuration refused (see the message).
 `;
 
+/** Commands that take no arguments: anything after them is a mistake, not something to ignore. */
+const WITHOUT_ARGUMENTS = new Set(["serve", "migrate", "seed"]);
+
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
+  // Help needs no configuration, and never runs the command it is asked about (`seed --help` used to seed).
+  const help = ["help", "--help", "-h"];
+  if (command === undefined || help.includes(command) || rest.some((arg) => help.includes(arg))) {
+    process.stdout.write(USAGE);
+    return command === undefined ? EXIT_CODES.usage : EXIT_CODES.ok;
+  }
+  if (WITHOUT_ARGUMENTS.has(command) && rest.length > 0) {
+    process.stderr.write(`${command} takes no arguments, got: ${rest.join(" ")}\n\n${USAGE}`);
+    return EXIT_CODES.usage;
+  }
   const config = loadConfig();
   const logger = createLogger(config.logLevel);
   switch (command) {
@@ -83,11 +96,6 @@ async function main(argv: string[]): Promise<number> {
       return tokenCommand(config, rest);
     case "generate":
       return generateCommand(config, rest);
-    case undefined:
-    case "help":
-    case "--help":
-      process.stdout.write(USAGE);
-      return command === undefined ? EXIT_CODES.usage : EXIT_CODES.ok;
     default:
       process.stderr.write(`Unknown command: ${command}\n\n${USAGE}`);
       return EXIT_CODES.usage;

@@ -51,6 +51,20 @@ describe("CLI with a running embedded server", () => {
     expect(second.stderr).toMatch(new RegExp(`is in use by server \\(pid ${suite.server.pid} `));
   });
 
+  it("answers --help for every command without running it or reading the configuration", async () => {
+    const before = await list();
+    for (const args of [["seed", "--help"], ["migrate", "-h"], ["serve", "--help"], ["token", "--help"], ["help"]]) {
+      // PORT=abc would stop any command that loads the configuration (exit 78).
+      const answer = await runCli(args, { ...suite.store.env, PORT: "abc" });
+      expect({ args, code: answer.code }).toEqual({ args, code: EXIT_CODES.ok });
+      expect(answer.stdout).toContain("Usage: pnpm cli <command>");
+    }
+    expect(await list()).toEqual(before); // `seed --help` minted no tokens
+    const extra = await runCli(["seed", "now"], suite.store.env);
+    expect(extra.code).toBe(EXIT_CODES.usage);
+    expect(extra.stderr).toContain("seed takes no arguments, got: now");
+  });
+
   it("lists tokens with id, kind, workspace, label, dates and hash prefix, never a token's value", async () => {
     const { token, id } = await createPartnerToken();
     const listed = await runCli(["token", "list", "--workspace", "demo"], suite.store.env);
