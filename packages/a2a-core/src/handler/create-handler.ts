@@ -363,7 +363,7 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHandler {
 
   function reattachRetry(call: StreamCall, record: TaskRecord, message: Message, storeId: string): A2AHandlerResponse {
     telemetry.taskOf(call.trace, record.task.id);
-    warnIfRetryDiffers(record, textOfMessage(message), storeId);
+    warnIfRetryDiffers(record, textOfMessage(message), storeId, call.trace);
     return stream(call, record, reattachCursor(record, call.headers));
   }
 
@@ -382,7 +382,7 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHandler {
     };
   }
 
-  function warnIfRetryDiffers(record: TaskRecord, text: string, storeId: string): void {
+  function warnIfRetryDiffers(record: TaskRecord, text: string, storeId: string, trace: RequestTrace): void {
     const original = record.task.history[0];
     const originalText = original ? textOfMessage(original) : undefined;
     if (originalText !== text || record.task.metadata.storeId !== storeId) {
@@ -391,6 +391,7 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHandler {
           taskId: record.task.id,
           messageId: record.messageId,
           storeIdDiffers: record.task.metadata.storeId !== storeId,
+          ...telemetry.logFields(trace),
         },
         "retry with a known messageId differs from the original request; returning the original task",
       );
