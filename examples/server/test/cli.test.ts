@@ -31,6 +31,7 @@ describe("CLI with a running embedded server", () => {
     return listed.stdout
       .trim()
       .split("\n")
+      .filter((line) => line !== "") // no tokens yet: no lines
       .map((line) => JSON.parse(line) as TokenListing);
   }
 
@@ -63,6 +64,9 @@ describe("CLI with a running embedded server", () => {
     const extra = await runCli(["seed", "now"], suite.store.env);
     expect(extra.code).toBe(EXIT_CODES.usage);
     expect(extra.stderr).toContain("seed takes no arguments, got: now");
+    const unknownOption = await runCli(["token", "create", "--workspace", "demo", "--bogus"], suite.store.env);
+    expect(unknownOption.code).toBe(EXIT_CODES.usage);
+    expect(unknownOption.stderr).toMatch(/Unknown option '--bogus'/);
   });
 
   it("lists tokens with id, kind, workspace, label, dates and hash prefix, never a token's value", async () => {

@@ -24,18 +24,14 @@ export const TOKEN_USAGE = `  token create --workspace <slug> --kind partner|use
 
 /** `token create | list | revoke`; throws AdminUsageError for a malformed command line. */
 export async function tokenCommand(config: ServerConfig, args: string[]): Promise<number> {
-  const { positionals, values } = parseArgs({
-    args,
-    allowPositionals: true,
-    options: {
-      workspace: { type: "string" },
-      kind: { type: "string" },
-      user: { type: "string" },
-      "expires-in": { type: "string" },
-      activate: { type: "boolean" },
-      stdin: { type: "boolean" },
-    },
-  });
+  let parsed: ReturnType<typeof parseTokenArgs>;
+  try {
+    parsed = parseTokenArgs(args);
+  } catch (error) {
+    // An unknown option or a missing value is a wrong command line: exit 2, like every other.
+    throw new AdminUsageError(`${error instanceof Error ? error.message : String(error)}\n\n${TOKEN_USAGE}`);
+  }
+  const { positionals, values } = parsed;
   switch (positionals[0]) {
     case "create":
       return create(config, values);
@@ -98,4 +94,19 @@ async function hashOfStdin(): Promise<string> {
   const token = (await text(process.stdin)).trim();
   if (!token) throw new AdminUsageError("token revoke --stdin read no token");
   return hashToken(token).toString("hex");
+}
+
+function parseTokenArgs(args: string[]) {
+  return parseArgs({
+    args,
+    allowPositionals: true,
+    options: {
+      workspace: { type: "string" },
+      kind: { type: "string" },
+      user: { type: "string" },
+      "expires-in": { type: "string" },
+      activate: { type: "boolean" },
+      stdin: { type: "boolean" },
+    },
+  });
 }
