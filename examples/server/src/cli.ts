@@ -31,8 +31,13 @@ const WITHOUT_ARGUMENTS = new Set(["serve", "migrate", "seed"]);
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   // Help needs no configuration, and never runs the command it is asked about (`seed --help` used to seed).
-  const help = ["help", "--help", "-h"];
-  if (command === undefined || help.includes(command) || rest.some((arg) => help.includes(arg))) {
+  const helpFlags = ["--help", "-h"];
+  if (
+    command === undefined ||
+    command === "help" ||
+    helpFlags.includes(command) ||
+    rest.some((arg) => helpFlags.includes(arg))
+  ) {
     process.stdout.write(USAGE);
     return command === undefined ? EXIT_CODES.usage : EXIT_CODES.ok;
   }
