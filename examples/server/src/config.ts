@@ -90,16 +90,16 @@ export function isLoopbackHost(host: string): boolean {
   return canonical === "::1" || /^::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}$/.test(canonical);
 }
 
+/** An absolute URL with one of `protocols` (`"https:"`, with the colon). */
+function isUrlOf(value: string, protocols: readonly string[]): boolean {
+  const url = URL.parse(value);
+  return url !== null && protocols.includes(url.protocol);
+}
+
 function publicUrl(value: string | undefined, port: number): string {
   // localhost, not 127.0.0.1: conformance tools compare the card's URL with the one they were given.
   if (!value) return `http://localhost:${port}`;
-  let url: URL | undefined;
-  try {
-    url = new URL(value);
-  } catch {
-    url = undefined;
-  }
-  if (!url || (url.protocol !== "http:" && url.protocol !== "https:")) {
+  if (!isUrlOf(value, ["http:", "https:"])) {
     throw new ConfigError(`PUBLIC_URL must be an absolute http(s) URL, got "${value}"`);
   }
   return value.replace(/\/+$/, "");
@@ -148,13 +148,7 @@ function logLevel(value: string | undefined): string {
 /** A postgres(ql):// URL; anything else failed later as a DNS error about a host the value never named. */
 function databaseUrl(value: string | undefined): string | undefined {
   if (!value) return undefined;
-  let url: URL | undefined;
-  try {
-    url = new URL(value);
-  } catch {
-    url = undefined;
-  }
-  if (!url || (url.protocol !== "postgres:" && url.protocol !== "postgresql:")) {
+  if (!isUrlOf(value, ["postgres:", "postgresql:"])) {
     throw new ConfigError(`DATABASE_URL must be a postgres:// or postgresql:// URL, got "${redacted(value)}"`);
   }
   return value;

@@ -3,22 +3,33 @@ import type { Task, TaskExecutionContext } from "@a2a-partner/a2a-core";
 import { GroupCommitWriter } from "@a2a-partner/postgres-store";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, POSTGRES_URL, postgresAvailable, type TestDatabase } from "../../test/support/backends.ts";
+import {
+  type Backend,
+  createTestDatabase,
+  POSTGRES_URL,
+  postgresAvailable,
+  type TestDatabase,
+} from "../../test/support/backends.ts";
 import { DEMO, seed } from "../seed.ts";
 import { SimulatedRobotFleet } from "./simulated-robot-fleet.ts";
 
 // PostgreSQL only: the race needs a second connection (PGlite runs every statement in the order asked).
+/** A test database of `backend` with the demo workspace seeded, and that workspace's id. */
+async function seededDemo(backend: Backend): Promise<{ database: TestDatabase; workspaceId: string }> {
+  const database = await createTestDatabase(backend);
+  await seed(database.db);
+  const { rows } = await database.db.query<{ id: string }>("select id from workspaces where slug = $1", [
+    DEMO.workspaceSlug,
+  ]);
+  return { database, workspaceId: rows[0]?.id as string };
+}
+
 describe.runIf(await postgresAvailable())("SimulatedRobotFleet on PostgreSQL", () => {
   let database: TestDatabase;
   let workspaceId: string;
 
   beforeAll(async () => {
-    database = await createTestDatabase("postgres");
-    await seed(database.db);
-    const { rows } = await database.db.query<{ id: string }>("select id from workspaces where slug = $1", [
-      DEMO.workspaceSlug,
-    ]);
-    workspaceId = rows[0]?.id as string;
+    ({ database, workspaceId } = await seededDemo("postgres"));
   });
   afterAll(() => database?.drop());
 
@@ -76,12 +87,7 @@ describe("SimulatedRobotFleet when a write of its run fails", () => {
   let workspaceId: string;
 
   beforeAll(async () => {
-    database = await createTestDatabase("pglite");
-    await seed(database.db);
-    const { rows } = await database.db.query<{ id: string }>("select id from workspaces where slug = $1", [
-      DEMO.workspaceSlug,
-    ]);
-    workspaceId = rows[0]?.id as string;
+    ({ database, workspaceId } = await seededDemo("pglite"));
   });
   afterAll(() => database?.drop());
 
