@@ -53,6 +53,18 @@ describe("named statements on PGlite", () => {
     ]);
   });
 
+  it("refuses a statement whose columns changed under it instead of naming its rows by the old ones", async () => {
+    // The columns are described once, when the statement is prepared; this is PostgreSQL's promise that
+    // makes that safe.
+    const db = pgliteDatabase(instance, { closeInstance: false });
+    await db.exec("create table shapes (id int, label text); insert into shapes values (1, 'a')");
+    const select = "select * from shapes";
+    expect((await db.query(select, [], { name: "t_shape" })).rows).toEqual([{ id: 1, label: "a" }]);
+    await db.exec("alter table shapes drop column label, add column size int default 7");
+    await expect(db.query(select, [], { name: "t_shape" })).rejects.toMatchObject({ code: "0A000" });
+    expect((await db.query(select)).rows).toEqual([{ id: 1, size: 7 }]);
+  });
+
   it("prepares again a statement that was deallocated, and leaves alone a name prepared by other code", async () => {
     const db = pgliteDatabase(instance, { closeInstance: false });
     await db.exec("deallocate all");

@@ -365,6 +365,17 @@ export function defineStoreContractCases(current: () => StoreContractContext): v
       expect((await stores.idempotency.get(workspaceA, messageId))?.task.id).toBe(taskId);
     });
 
+    it("answers a created task with the task as given, in an object of its own", async () => {
+      const { stores, workspaceA, fixtures } = current();
+      const input = fixtures.newTask(workspaceA);
+      const sent = structuredClone(input.task);
+      const { record, created } = await stores.idempotency.createOrGet(`msg-${randomUUID()}`, input);
+      expect(created).toBe(true);
+      expect(record.task).toEqual(sent);
+      record.task.history.push({ role: "agent", messageId: "m-local", parts: [{ kind: "text", text: "local" }] });
+      expect(input.task).toEqual(sent);
+    });
+
     it("returns the original task for a retry even when the new request differs", async () => {
       const { stores, otherStores, workspaceA, fixtures } = current();
       const messageId = `msg-${randomUUID()}`;

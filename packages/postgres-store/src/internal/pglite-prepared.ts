@@ -35,6 +35,12 @@ interface Prepared {
   sql: string;
   /** The parameter types PostgreSQL inferred when it parsed the statement. */
   paramTypes: number[];
+  /**
+   * The columns of its rows (undefined for a statement that returns none), described once with the
+   * statement: a prepared statement's result shape cannot change under it (PostgreSQL refuses to execute
+   * one whose result type changed), so no execution needs a Describe of its own.
+   */
+  rowDescription: BackendMessage | undefined;
 }
 
 /**
@@ -107,20 +113,23 @@ export class PGlitePreparedStatements {
           if (!statement) {
             await send(serialize.parse({ name, text: sql }));
             const described = await send(serialize.describe({ type: "S", name }));
-            statement = { sql, paramTypes: parse.parseDescribeStatementResults(described) };
+            statement = {
+              sql,
+              paramTypes: parse.parseDescribeStatementResults(described),
+              rowDescription: described.find((message) => message.name === "rowDescription"),
+            };
             this.prepared.set(name, statement);
           }
-          const { paramTypes } = statement;
+          const { paramTypes, rowDescription } = statement;
           const values = params.map((value, i) => {
             if (value === null || value === undefined) return null;
             const serializer = instance.serializers[paramTypes[i] as number];
             return serializer ? serializer(value) : String(value);
           });
-          messages.push(
-            ...(await send(serialize.bind({ statement: name, values }))),
-            ...(await send(serialize.describe({ type: "P" }))),
-            ...(await send(serialize.execute({}))),
-          );
+          messages.push(...(await send(serialize.bind({ statement: name, values }))));
+          // The result parser takes the columns from the row description ahead of the rows.
+          if (rowDescription) messages.push(rowDescription);
+          messages.push(...(await send(serialize.execute({}))));
         } finally {
           messages.push(...(await send(serialize.sync())));
         }
