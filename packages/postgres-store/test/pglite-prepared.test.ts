@@ -65,6 +65,15 @@ describe("named statements on PGlite", () => {
     expect((await db.query(select)).rows).toEqual([{ id: 1, size: 7 }]);
   });
 
+  it("describes at each execution a statement whose columns are those of what it reads (an EXECUTE)", async () => {
+    const db = pgliteDatabase(instance, { closeInstance: false });
+    await db.exec("prepare t_sql_level as select 1 as a");
+    expect((await db.query("execute t_sql_level", [], { name: "t_execute" })).rows).toEqual([{ a: 1 }]);
+    await db.exec("deallocate t_sql_level; prepare t_sql_level as select 'y'::text as b");
+    expect((await db.query("execute t_sql_level", [], { name: "t_execute" })).rows).toEqual([{ b: "y" }]);
+    await db.exec("deallocate t_sql_level");
+  });
+
   it("prepares again a statement that was deallocated, and leaves alone a name prepared by other code", async () => {
     const db = pgliteDatabase(instance, { closeInstance: false });
     await db.exec("deallocate all");

@@ -36,12 +36,21 @@ interface Prepared {
   /** The parameter types PostgreSQL inferred when it parsed the statement. */
   paramTypes: number[];
   /**
-   * The columns of its rows (undefined for a statement that returns none), described once with the
-   * statement: a prepared statement's result shape cannot change under it (PostgreSQL refuses to execute
-   * one whose result type changed), so no execution needs a Describe of its own.
+   * A query's columns (undefined: it returns no rows), described once with the statement: PostgreSQL
+   * checks a query's result shape before each execution and refuses one that changed, so its executions
+   * need no Describe of their own. Null for any other statement (`FETCH`, `EXECUTE` …): its columns are
+   * those of what it reads at the time, described at each execution.
    */
-  rowDescription: BackendMessage | undefined;
+  rowDescription: BackendMessage | undefined | null;
 }
+
+/**
+ * Statements whose result shape PostgreSQL checks before each execution: a query, after any leading
+ * whitespace and comments (a comment holding another, which PostgreSQL nests, is not recognised).
+ * Anything not recognised is described at each execution, which is always right.
+ */
+const CHECKED_RESULT_SHAPE =
+  /^(?:\s|--[^\n]*(?:\n|$)|\/\*(?:[^*/]|\*(?!\/)|\/(?!\*))*\*\/)*(?:select|insert|update|delete|merge|with|values|table)\b/i;
 
 /**
  * Named statements on PGlite. PGlite's `query` parses, describes and plans its statement on every call,
@@ -116,7 +125,9 @@ export class PGlitePreparedStatements {
             statement = {
               sql,
               paramTypes: parse.parseDescribeStatementResults(described),
-              rowDescription: described.find((message) => message.name === "rowDescription"),
+              rowDescription: CHECKED_RESULT_SHAPE.test(sql)
+                ? described.find((message) => message.name === "rowDescription")
+                : null,
             };
             this.prepared.set(name, statement);
           }
@@ -128,7 +139,8 @@ export class PGlitePreparedStatements {
           });
           messages.push(...(await send(serialize.bind({ statement: name, values }))));
           // The result parser takes the columns from the row description ahead of the rows.
-          if (rowDescription) messages.push(rowDescription);
+          if (rowDescription === null) messages.push(...(await send(serialize.describe({ type: "P" }))));
+          else if (rowDescription) messages.push(rowDescription);
           messages.push(...(await send(serialize.execute({}))));
         } finally {
           messages.push(...(await send(serialize.sync())));
