@@ -2,6 +2,8 @@ import type { NewTaskEvent, StoredTaskEvent } from "../../stores/types.js";
 
 interface Caller {
   entries: readonly NewTaskEvent[];
+  /** Whether the entries hold the task's `finished`. */
+  ends: boolean;
   /** How many of the task's groups had been lost when this caller asked (see `settle`). */
   lostBefore: number;
   resolve(stored: StoredTaskEvent[] | undefined): void;
@@ -26,8 +28,9 @@ export class AppendGroup {
   /** `lostBefore`: how many of the task's groups had failed to be stored when these entries were asked for. */
   add(entries: readonly NewTaskEvent[], lostBefore: number): Promise<StoredTaskEvent[] | undefined> {
     return new Promise((resolve, reject) => {
-      this.callers.push({ entries, lostBefore, resolve, reject });
-      if (entries.some((entry) => entry.event === "finished")) this.endsTask = true;
+      const ends = entries.some((entry) => entry.event === "finished");
+      this.callers.push({ entries, ends, lostBefore, resolve, reject });
+      if (ends) this.endsTask = true;
     });
   }
 
@@ -44,8 +47,7 @@ export class AppendGroup {
   ): Promise<void> {
     const kept: Caller[] = [];
     for (const caller of this.callers) {
-      const ends = caller.entries.some((entry) => entry.event === "finished");
-      if (caller.lostBefore < lost && !ends) caller.reject(new EarlierEventLost());
+      if (caller.lostBefore < lost && !caller.ends) caller.reject(new EarlierEventLost());
       else kept.push(caller);
     }
     if (kept.length === 0) return;
