@@ -19,6 +19,7 @@ const LATER = [
   "a2a-store/0002_no_statistics_on_json",
   "a2a-store/0003_list_ended_tasks_by_index",
   "a2a-store/0004_lease_renewals_heap_only",
+  "a2a-store/0005_status_at_from_the_writer",
   "metrics/0002_no_statistics_on_payload",
   "metrics/0003_timestamps_within_window_range",
 ];

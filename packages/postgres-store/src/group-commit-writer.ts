@@ -3,7 +3,7 @@ import { checkNumberedAppend, isTerminalState, type NumberedAppend } from "@a2a-
 import type { SpanContext } from "@opentelemetry/api";
 import type { Database } from "./database.js";
 import { isRowError } from "./internal/data-error.js";
-import { sqlTimestamp } from "./internal/rows.js";
+import { setStatusAt, sqlTimestamp, statusAtOf } from "./internal/rows.js";
 import { TASK_EVENTS_CHANNEL } from "./internal/task-events-channel.js";
 import { isUuid } from "./is-uuid.js";
 import { storeTelemetry } from "./telemetry/store-telemetry.js";
@@ -32,14 +32,19 @@ const IDENTIFIER = /^[a-z_][a-z0-9_]{0,62}$/;
  * holds a few thousand rows (a generic plan's EXPLAIN: a sequential scan at 300 tasks, the index at
  * 3,000). A named statement keeps its plan until ANALYZE changes the table's statistics: autovacuum's
  * on PostgreSQL, the store's stand-in for it on PGlite.
+ *
+ * `status_at` comes with the snapshot (migration 0005); where the batch has none for a task, the column is
+ * left as it was and the table's trigger derives it.
  */
 const EVENT_CTES = `
 batch as (
   select * from jsonb_to_recordset($1::jsonb)
-    as b(task_id uuid, prev_seq integer, last_seq integer, snapshot jsonb, state text, terminal boolean)
+    as b(task_id uuid, prev_seq integer, last_seq integer, snapshot jsonb, state text, terminal boolean,
+         status_at timestamptz)
 ), moved as (
   update tasks t
-     set snapshot = b.snapshot, state = b.state, terminal = b.terminal, last_seq = b.last_seq, updated_at = now()
+     set snapshot = b.snapshot, state = b.state, terminal = b.terminal, last_seq = b.last_seq, updated_at = now(),
+         ${setStatusAt("b.status_at", "b.terminal")}
     from batch b
    where t.id = any(array(select task_id from batch)) and t.id = b.task_id and t.last_seq = b.prev_seq
      and not t.terminal
@@ -365,6 +370,7 @@ function taskRowOf(append: NumberedAppend) {
     snapshot: append.snapshot,
     state: append.snapshot.status.state,
     terminal: isTerminalState(append.snapshot.status.state),
+    status_at: statusAtOf(append.snapshot),
   };
 }
 

@@ -10,7 +10,14 @@ import {
 } from "@a2a-partner/a2a-core";
 import type { Database } from "./database.js";
 import { GroupCommitWriter } from "./group-commit-writer.js";
-import { sqlTimestamp, TASK_EVENT_COLUMNS, type TaskEventRow, toStoredEvent } from "./internal/rows.js";
+import {
+  setStatusAt,
+  sqlTimestamp,
+  statusAtOf,
+  TASK_EVENT_COLUMNS,
+  type TaskEventRow,
+  toStoredEvent,
+} from "./internal/rows.js";
 import { parseTaskEventsPayload, TASK_EVENTS_CHANNEL } from "./internal/task-events-channel.js";
 import { isUuid } from "./is-uuid.js";
 import { storeTelemetry } from "./telemetry/store-telemetry.js";
@@ -101,9 +108,17 @@ export class PostgresEventLog implements EventLog {
         [taskId, seq, entry.event, JSON.stringify(entry.result), createdAt],
       );
       await tx.query(
-        `update tasks set snapshot = $2::jsonb, state = $3, terminal = $4, last_seq = $5, updated_at = now()
-          where id = $1`,
-        [taskId, JSON.stringify(snapshot), snapshot.status.state, isTerminalState(snapshot.status.state), seq],
+        `update tasks t set snapshot = $2::jsonb, state = $3, terminal = $4, last_seq = $5, updated_at = now(),
+                ${setStatusAt("$6::timestamptz", "$4")}
+          where t.id = $1`,
+        [
+          taskId,
+          JSON.stringify(snapshot),
+          snapshot.status.state,
+          isTerminalState(snapshot.status.state),
+          seq,
+          statusAtOf(snapshot),
+        ],
       );
       await tx.query("select pg_notify($1, $2)", [TASK_EVENTS_CHANNEL, `${taskId.toLowerCase()} ${seq}`]);
       const row = inserted.rows[0];

@@ -3,7 +3,8 @@ import { cp, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { storeFixtures } from "../../a2a-core/test/support/store-fixtures.js";
+import { applyTaskEvent, isTerminalState, type NewTaskEvent, type Task } from "@a2a-partner/a2a-core";
+import { must, storeFixtures } from "../../a2a-core/test/support/store-fixtures.js";
 import {
   createPostgresStores,
   type Database,
@@ -13,6 +14,32 @@ import {
   storeMigrations,
 } from "../src/index.js";
 import { LEGACY_SERIES, migrateBaselinesOnly, recordAsLegacy } from "./support/legacy-schema-migrations.js";
+
+/** A task and its events in the first file's schema, whose trigger derives `status_at` from the snapshot. */
+async function insertLegacyTask(db: Database, workspaceId: string, task: Task, events: NewTaskEvent[]): Promise<void> {
+  let snapshot = task;
+  for (const event of events) snapshot = applyTaskEvent(snapshot, event.result);
+  await db.query(
+    `insert into tasks (id, workspace_id, context_id, snapshot, state, terminal, last_seq, lease_owner, lease_expires_at)
+     values ($1, $2, $3, $4::jsonb, $5, $6, $7, 'runner-legacy', now() + interval '1 hour')`,
+    [
+      task.id,
+      workspaceId,
+      task.contextId,
+      JSON.stringify(snapshot),
+      snapshot.status.state,
+      isTerminalState(snapshot.status.state),
+      1 + events.length,
+    ],
+  );
+  const rows = [{ event: "task", result: task, createdAt: task.status.timestamp }, ...events];
+  for (const [i, row] of rows.entries()) {
+    await db.query(
+      "insert into task_events (task_id, seq, event, result, created_at) values ($1, $2, $3, $4::jsonb, $5)",
+      [task.id, i + 1, row.event, JSON.stringify(row.result), row.createdAt],
+    );
+  }
+}
 
 async function schemaMigrations(db: Database): Promise<string[]> {
   const { rows } = await db.query<{ row: string }>(
@@ -51,9 +78,15 @@ describe("a database migrated by the legacy series", () => {
 
   it("is adopted: nothing re-runs, the baseline is recorded, the old rows and the data stay", async () => {
     const stores = createPostgresStores(db);
-    const stored = await stores.tasks.create(newTask(workspaceId));
-    const ended = await stores.tasks.create(newTask(workspaceId));
-    await stores.events.append(ended.task.id, finished(ended.task));
+    // Rows as the legacy schema holds them, written the way its release wrote them (this release's store
+    // writes columns that only its later files add).
+    const running = newTask(workspaceId).task;
+    const started = newTask(workspaceId).task;
+    await insertLegacyTask(db, workspaceId, running, []);
+    await insertLegacyTask(db, workspaceId, started, [finished(started)]);
+    const stored = must(await stores.tasks.get(workspaceId, running.id));
+    const ended = must(await stores.tasks.get(workspaceId, started.id));
+    expect(ended.task.status.state).toBe("completed");
     await recordAsLegacy(db, LEGACY_SERIES);
     const { rows: legacyRows } = await db.query<{ row: string }>(
       "select version || '/' || checksum as row from schema_migrations order by version",
@@ -65,6 +98,7 @@ describe("a database migrated by the legacy series", () => {
         "a2a-store/0002_no_statistics_on_json",
         "a2a-store/0003_list_ended_tasks_by_index",
         "a2a-store/0004_lease_renewals_heap_only",
+        "a2a-store/0005_status_at_from_the_writer",
       ],
       adopted: ["a2a-store/0001_tasks"],
     });
@@ -72,7 +106,7 @@ describe("a database migrated by the legacy series", () => {
     expect(after.filter((row) => row.startsWith("legacy/"))).toEqual(legacyRows.map((r) => `legacy/${r.row}`));
     expect(
       after.filter((row) => !row.startsWith("legacy/")).map((row) => row.split("/").slice(0, 2).join("/")),
-    ).toEqual(["a2a-store/1", "a2a-store/2", "a2a-store/3", "a2a-store/4"]);
+    ).toEqual(["a2a-store/1", "a2a-store/2", "a2a-store/3", "a2a-store/4", "a2a-store/5"]);
     expect(await stores.tasks.get(workspaceId, stored.task.id)).toEqual(stored);
     // Tasks that ended before the later files ran are listed by them as any other (0003 moved ListTasks'
     // index of ended tasks to a column it filled in).

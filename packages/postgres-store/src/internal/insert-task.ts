@@ -3,7 +3,7 @@ import type { Queryable } from "../database.js";
 import { isUuid } from "../is-uuid.js";
 import { STORE_ATTR, storeTelemetry } from "../telemetry/store-telemetry.js";
 import { asRequestDataError } from "./data-error.js";
-import { leaseDuration, sqlTimestamp, TASK_COLUMNS, type TaskRow, toTaskRecord } from "./rows.js";
+import { leaseDuration, sqlTimestamp, statusAtOf, TASK_COLUMNS, type TaskRow, toTaskRecord } from "./rows.js";
 
 /**
  * The created row as the start statement returns it: its snapshot is the caller's own task, so it is
@@ -16,15 +16,15 @@ const CREATED_TASK_COLUMNS = TASK_COLUMNS.replace("snapshot", "null::jsonb as sn
  * A task start in one statement (one round trip, its own transaction): the task row and its seq-1
  * `task` event, or — when (workspace, messageId) already names a task — nothing written and that task
  * returned. The unique constraint decides, so this holds across processes too. Without a messageId
- * ($4 null) nothing can conflict.
+ * ($4 null) nothing can conflict. `status_at` is written here, not by the trigger (migration 0005).
  */
 const START_TASK = `
 with created as (
   insert into tasks
     (id, workspace_id, context_id, message_id, snapshot, state, terminal, last_seq, lease_owner, lease_expires_at,
-     created_at, updated_at)
+     created_at, updated_at, status_at, final_status_at)
   values ($1, $2, $3, $4, $5::jsonb, $6, $7, 1, $8, now() + $9::double precision * interval '1 millisecond',
-          $10::timestamptz, $10::timestamptz)
+          $10::timestamptz, $10::timestamptz, $11::timestamptz, case when $7 then $11::timestamptz end)
   on conflict (workspace_id, message_id) do nothing
   returning ${TASK_COLUMNS}
 ), first_event as (
@@ -71,6 +71,7 @@ export async function startTask(
         input.lease.owner,
         leaseDuration(input.lease.durationMs),
         sqlTimestamp(input.createdAt, "createdAt"),
+        statusAtOf(task),
       ],
       { name: "a2a_start_task" },
     ));

@@ -57,6 +57,29 @@ export function toStoredEvent(row: TaskEventRow): StoredTaskEvent {
   };
 }
 
+/** The format `tasks_status_at` (migration 0001) accepts before it casts; anything else reads as now(). */
+const STATUS_TIMESTAMP = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{1,9})?(Z|[+-]\d\d:\d\d)$/;
+
+/**
+ * A snapshot's `status_at` as the store writes it with the snapshot (migration 0005): its status
+ * timestamp, sent as given for PostgreSQL to cast as the trigger would. Null when the trigger's rule would
+ * not take it as is: the statement then leaves the column to the trigger, which applies the whole rule.
+ */
+export function statusAtOf(snapshot: { status: { timestamp?: unknown } }): string | null {
+  const timestamp = snapshot.status.timestamp;
+  return typeof timestamp === "string" && STATUS_TIMESTAMP.test(timestamp) ? timestamp : null;
+}
+
+/**
+ * The SET of an update of `tasks t` that writes `status_at` with the snapshot (migration 0005), given the
+ * SQL of the new value (null: none) and of the new `terminal`. Without a value the column keeps its old
+ * one, which is what makes the table's trigger derive both columns from the snapshot instead.
+ */
+export function setStatusAt(statusAt: string, terminal: string): string {
+  const value = `coalesce(${statusAt}, t.status_at)`;
+  return `status_at = ${value}, final_status_at = case when ${terminal} then ${value} end`;
+}
+
 /**
  * Timestamps go to SQL as canonical ISO text (so PostgreSQL never guesses at a format); an unparseable
  * one is a caller bug, reported before any SQL runs.

@@ -88,7 +88,7 @@ export function defineStoreSuite(name: string, makeTarget: () => Promise<SuiteTa
     let migrations: MigrateResult[];
     let context: SuiteContext;
     const fixtures = storeFixtures();
-    const { newTask, update } = fixtures;
+    const { newTask, update, finished } = fixtures;
 
     beforeAll(async () => {
       target = await makeTarget();
@@ -125,11 +125,12 @@ export function defineStoreSuite(name: string, makeTarget: () => Promise<SuiteTa
         for (const source of SOURCES) {
           for (const m of await loadMigrations(source.dir)) files.push(`${source.name}/${m.name}`);
         }
-        expect(files.slice(0, 5)).toEqual([
+        expect(files.slice(0, 6)).toEqual([
           "a2a-store/0001_tasks",
           "a2a-store/0002_no_statistics_on_json",
           "a2a-store/0003_list_ended_tasks_by_index",
           "a2a-store/0004_lease_renewals_heap_only",
+          "a2a-store/0005_status_at_from_the_writer",
           "store-suite/0001_fixture_tables",
         ]);
         const applied = migrations.flatMap((result) => result.applied);
@@ -251,6 +252,73 @@ export function defineStoreSuite(name: string, makeTarget: () => Promise<SuiteTa
         // scans off, a table without a usable partial index is read through its primary key instead).
         expect(plans[0]).toMatch(/tasks_running_idx/);
         expect(plans[0]).not.toMatch(/Seq Scan on tasks|using tasks_pkey/);
+      });
+    });
+
+    describe("status_at, ListTasks' order", () => {
+      /** Tasks whose status_at or final_status_at differ from what the table's rule derives from the snapshot. */
+      const DERIVED_DIFFERENTLY = `select id::text from tasks where id = any($1::text[]::uuid[])
+          and (status_at is distinct from tasks_status_at(snapshot)
+               or final_status_at is distinct from case when terminal then tasks_status_at(snapshot) end)`;
+
+      it("is written by every write path of the store as the table's rule derives it from the snapshot", async () => {
+        const { db, stores, workspaceA } = context;
+        const derivedDifferently = async (id: string) => (await db.query(DERIVED_DIFFERENTLY, [[id]])).rows;
+        // Started (the start statement), then moved through the group commit or through a locked append,
+        // and ended the same way; the progress timestamp carries an offset, which the rule's cast normalises.
+        for (const path of ["group commit", "locked append"]) {
+          const { task } = await stores.tasks.create(newTask(workspaceA));
+          expect(await derivedDifferently(task.id)).toEqual([]);
+          const progress = update(task, 50);
+          (progress.result as { status: { timestamp: string } }).status.timestamp = "2025-06-01T12:00:00.5+02:00";
+          const moved = applyTaskEvent(task, progress.result);
+          const ended = finished(moved);
+          if (path === "group commit") {
+            const events = [{ taskId: task.id, seq: 2, ...progress }];
+            expect(await stores.events.appendNumbered({ taskId: task.id, prevSeq: 1, events, snapshot: moved })).toBe(
+              true,
+            );
+          } else {
+            await stores.events.append(task.id, progress);
+          }
+          expect(await derivedDifferently(task.id), path).toEqual([]);
+          if (path === "group commit") {
+            const events = [{ taskId: task.id, seq: 3, ...ended }];
+            const snapshot = applyTaskEvent(moved, ended.result);
+            expect(await stores.events.appendNumbered({ taskId: task.id, prevSeq: 2, events, snapshot })).toBe(true);
+          } else {
+            await stores.events.append(task.id, ended);
+          }
+          expect(await derivedDifferently(task.id), path).toEqual([]);
+          const { rows } = await db.query<{ final: Date | null }>(
+            "select final_status_at as final from tasks where id = $1",
+            [task.id],
+          );
+          expect(rows[0]?.final?.toISOString()).toBe(new Date(ended.createdAt).toISOString());
+        }
+      });
+
+      it("is still derived by the table for a writer that leaves it alone (an older instance, a fix in SQL)", async () => {
+        const { db, stores, workspaceA } = context;
+        const { task } = await stores.tasks.create(newTask(workspaceA));
+        const inserted = randomUUID();
+        await db.query(
+          `insert into tasks (id, workspace_id, context_id, snapshot, state, lease_owner, lease_expires_at)
+           select $1::text::uuid, workspace_id, context_id, jsonb_set(snapshot, '{id}', to_jsonb($1::text)), state,
+                  lease_owner, lease_expires_at
+             from tasks where id = $2`,
+          [inserted, task.id],
+        );
+        await db.query(
+          `update tasks set snapshot = jsonb_set(snapshot, '{status}', '{"state": "completed", "timestamp": "2025-07-01T00:00:00Z"}'),
+                  state = 'completed', terminal = true
+            where id = $1`,
+          [task.id],
+        );
+        const { rows } = await db.query<{ id: string }>(DERIVED_DIFFERENTLY, [[task.id, inserted]]);
+        expect(rows).toEqual([]);
+        const moved = await db.query<{ status_at: Date }>("select status_at from tasks where id = $1", [task.id]);
+        expect(moved.rows[0]?.status_at.toISOString()).toBe("2025-07-01T00:00:00.000Z");
       });
     });
 
