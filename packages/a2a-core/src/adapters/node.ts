@@ -62,9 +62,10 @@ export function toNodeHandler(handler: A2AHandler, options: NodeHandlerOptions =
     }
     // The headers leave together with the first frame, which the stream writes at once.
     res.writeHead(answer.status, withExtra(answer.headers));
-    flattenStoredHeader(res);
     stopStream = answer.start(new NodeSink(res));
     if (gone) stopStream();
+    // Once the first frame has left (node sends it when this turn's work is done), not before it.
+    setImmediate(flattenStoredHeader, res);
   };
 }
 
