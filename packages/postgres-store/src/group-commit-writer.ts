@@ -33,18 +33,19 @@ const IDENTIFIER = /^[a-z_][a-z0-9_]{0,62}$/;
  * 3,000). A named statement keeps its plan until ANALYZE changes the table's statistics: autovacuum's
  * on PostgreSQL, the store's stand-in for it on PGlite.
  *
- * `status_at` comes with the snapshot (migration 0005); where the batch has none for a task, the column is
- * left as it was and the table's trigger derives it.
+ * `status_at` comes with the snapshot (migration 0005), as text cast only for the rows that move (an
+ * append refused for its stale `prev_seq` stays refused, whatever its timestamp); where the batch has
+ * none for a task, the column is left as it was and the table's trigger derives it.
  */
 const EVENT_CTES = `
 batch as (
   select * from jsonb_to_recordset($1::jsonb)
     as b(task_id uuid, prev_seq integer, last_seq integer, snapshot jsonb, state text, terminal boolean,
-         status_at timestamptz)
+         status_at text)
 ), moved as (
   update tasks t
      set snapshot = b.snapshot, state = b.state, terminal = b.terminal, last_seq = b.last_seq, updated_at = now(),
-         ${setStatusAt("b.status_at", "b.terminal")}
+         ${setStatusAt("b.status_at::timestamptz", "b.terminal")}
     from batch b
    where t.id = any(array(select task_id from batch)) and t.id = b.task_id and t.last_seq = b.prev_seq
      and not t.terminal
