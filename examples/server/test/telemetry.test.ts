@@ -1,3 +1,4 @@
+import { createServer } from "node:net";
 import { afterAll, describe, expect, it } from "vitest";
 import {
   createPgliteStore,
@@ -69,5 +70,59 @@ describe("the reference server with METRICS_PORT", () => {
     // The scrape endpoint answers only /metrics; the A2A port serves no metrics.
     expect((await fetch(new URL("/other", metricsUrl))).status).toBe(404);
     expect((await fetch(`${server.url}/metrics`)).status).toBe(404);
+  }, 120_000);
+});
+
+/** A local port nothing listens on. */
+function closedPort(): Promise<number> {
+  return new Promise((resolve) => {
+    const probe = createServer();
+    probe.listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+describe("the reference server exporting over OTLP", () => {
+  let store: ProcessStore;
+  afterAll(async () => {
+    await stopAllServerProcesses();
+    await store?.drop();
+  });
+
+  it("logs an export that fails, in its own JSON log, instead of dropping it silently", async () => {
+    store = await createPgliteStore();
+    const seeded = await seedWithCli(store.env);
+    const server = await startServerProcess(
+      {
+        ...store.env,
+        OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${await closedPort()}`,
+        OTEL_METRIC_EXPORT_INTERVAL: "500",
+      },
+      { startTimeoutMs: 60_000 },
+    );
+    // Something to export: a request's span and measurements.
+    await fetch(server.a2aUrl, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${seeded.partnerToken}` },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tasks/get", params: { id: "no-such-task" } }),
+    });
+    const failed = () =>
+      server
+        .log()
+        .split("\n")
+        .flatMap((line) => {
+          try {
+            return [JSON.parse(line) as { level: number; component?: string; msg: string }];
+          } catch {
+            return [];
+          }
+        })
+        .find((entry) => entry.component === "opentelemetry" && entry.level >= 50 && /export/i.test(entry.msg));
+    const deadline = Date.now() + 20_000;
+    while (!failed() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+    // "… metrics export failed (… ECONNREFUSED …)", or "… timed out" when the refusal takes longer.
+    expect(failed()?.msg).toMatch(/export (failed|timed out)/);
   }, 120_000);
 });

@@ -1,9 +1,11 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { diag } from "@opentelemetry/api";
 import type { PrometheusExporter } from "@opentelemetry/exporter-prometheus";
 import type { IMetricReader } from "@opentelemetry/sdk-metrics";
 import type { ServerConfig } from "../config.ts";
 import type { Logger } from "../logger.ts";
+import { sdkDiagnosticsLevel, sdkDiagnosticsLogger } from "./sdk-diagnostics.ts";
 
 /** The running OpenTelemetry SDK of the server, if switched on. */
 export interface Telemetry {
@@ -40,6 +42,8 @@ function otlpMetricsRequested(env: NodeJS.ProcessEnv): boolean {
  * - the standard `OTEL_*` variables (`OTEL_EXPORTER_OTLP_ENDPOINT`, `OTEL_TRACES_EXPORTER`,
  *   `OTEL_TRACES_SAMPLER`, `OTEL_SERVICE_NAME` …): traces, and metrics unless `OTEL_METRICS_EXPORTER`
  *   says otherwise, exported over OTLP.
+ * The SDK's own diagnostics (a failing export above all) go to the server's log at warn and above, or at
+ * `OTEL_LOG_LEVEL`.
  */
 export async function startTelemetry(
   config: Pick<ServerConfig, "metricsPort" | "metricsHost">,
@@ -77,6 +81,11 @@ export async function startTelemetry(
     // Without an OTLP destination there is nowhere to send spans: no TracerProvider, spans stay no-ops.
     ...(otlp ? {} : { spanProcessors: [] }),
   });
+  // After the SDK's constructor, which puts a console logger in place when OTEL_LOG_LEVEL is set.
+  diag.setLogger(sdkDiagnosticsLogger(logger), {
+    logLevel: sdkDiagnosticsLevel(env),
+    suppressOverrideMessage: true,
+  });
   sdk.start();
   let scrape: Server | undefined;
   let metricsUrl: string | undefined;
@@ -107,6 +116,7 @@ export async function startTelemetry(
     async stop() {
       await new Promise<void>((resolve) => (scrape ? scrape.close(() => resolve()) : resolve()));
       await sdk.shutdown().catch((error: unknown) => logger.warn({ err: error }, "OpenTelemetry shutdown failed"));
+      diag.disable();
     },
   };
 }
