@@ -11,30 +11,57 @@ function capturingLogger() {
 }
 
 describe("the OpenTelemetry SDK's diagnostics in the server's log", () => {
-  it("turns an error the SDK caught and printed as JSON back into the line's message and err", () => {
+  it("turns an error the SDK caught and printed as JSON back into the line's message and err, fields kept", () => {
     const { logger, lines } = capturingLogger();
-    const error = new Error("metrics export failed (connect ECONNREFUSED 127.0.0.1:4318)");
-    sdkDiagnosticsLogger(logger).error(JSON.stringify({ stack: error.stack, message: error.message, name: "Error" }));
+    const error = Object.assign(new Error("Unauthorized"), { code: 401, data: "missing api key" });
+    sdkDiagnosticsLogger(logger).error(
+      JSON.stringify({
+        stack: error.stack,
+        message: error.message,
+        name: "OTLPExporterError",
+        code: 401,
+        data: "missing api key",
+      }),
+    );
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatchObject({ level: 50, component: "opentelemetry", msg: error.message });
-    expect(lines[0]?.err).toMatchObject({ stack: expect.stringContaining("ECONNREFUSED") });
+    expect(lines[0]).toMatchObject({ level: 50, component: "opentelemetry", msg: "Unauthorized" });
+    expect(lines[0]?.err).toMatchObject({ name: "OTLPExporterError", code: 401, data: "missing api key" });
+    expect(lines[0]?.err).toMatchObject({ stack: expect.stringContaining("Unauthorized") });
   });
 
-  it("keeps a plain message and its arguments", () => {
+  it("keeps a plain message and its arguments, and a component's name with what it says", () => {
     const { logger, lines } = capturingLogger();
-    sdkDiagnosticsLogger(logger).warn("exporter misconfigured", { endpoint: "x" }, new Error("bad url"));
+    const diagnostics = sdkDiagnosticsLogger(logger);
+    diagnostics.warn("exporter misconfigured", { endpoint: "x" }, new Error("bad url"));
+    diagnostics.warn("OTLPExportDelegate", "Export failed", { status: 404 });
     expect(lines[0]).toMatchObject({
       level: 40,
       msg: "exporter misconfigured",
       details: [{ endpoint: "x" }],
       err: { message: "bad url" },
     });
+    expect(lines[1]).toMatchObject({ msg: "OTLPExportDelegate: Export failed", details: [{ status: 404 }] });
   });
 
-  it("logs warnings and errors unless OTEL_LOG_LEVEL, read as the SDK reads it, says otherwise", () => {
-    expect(sdkDiagnosticsLevel({})).toBe(DiagLogLevel.WARN);
-    expect(sdkDiagnosticsLevel({ OTEL_LOG_LEVEL: " debug " })).toBe(DiagLogLevel.DEBUG);
-    expect(sdkDiagnosticsLevel({ OTEL_LOG_LEVEL: "NONE" })).toBe(DiagLogLevel.NONE);
-    expect(sdkDiagnosticsLevel({ OTEL_LOG_LEVEL: "loud" })).toBe(DiagLogLevel.WARN);
+  it("writes a line repeated within 10 s once, and the count with its next appearance", () => {
+    const { logger, lines } = capturingLogger();
+    let clock = 0;
+    const diagnostics = sdkDiagnosticsLogger(logger, () => clock);
+    for (let i = 0; i < 500; i++) diagnostics.error("span export failed", "Unauthorized");
+    diagnostics.error("another failure");
+    clock = 10_000;
+    diagnostics.error("span export failed", "Unauthorized");
+    expect(lines.map((line) => [line.msg, line.repeated])).toEqual([
+      ["span export failed: Unauthorized", undefined],
+      ["another failure", undefined],
+      ["span export failed: Unauthorized", 499],
+    ]);
+  });
+
+  it("logs warnings and errors unless OTEL_LOG_LEVEL names a level (in any case, spaces ignored)", () => {
+    expect(sdkDiagnosticsLevel({})).toEqual({ level: DiagLogLevel.WARN });
+    expect(sdkDiagnosticsLevel({ OTEL_LOG_LEVEL: " debug " })).toEqual({ level: DiagLogLevel.DEBUG });
+    expect(sdkDiagnosticsLevel({ OTEL_LOG_LEVEL: "NONE" })).toEqual({ level: DiagLogLevel.NONE });
+    expect(sdkDiagnosticsLevel({ OTEL_LOG_LEVEL: "loud" })).toEqual({ level: DiagLogLevel.WARN, unknown: "loud" });
   });
 });

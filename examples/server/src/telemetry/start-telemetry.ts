@@ -60,6 +60,19 @@ export async function startTelemetry(
       import("@opentelemetry/sdk-metrics"),
       import("@opentelemetry/sdk-node"),
     ]);
+  // Before the exporters are built (they read their configuration then), and again after the SDK's
+  // constructor.
+  const diagnostics = sdkDiagnosticsLevel(env);
+  const diagnosticsLogger = sdkDiagnosticsLogger(logger);
+  const useLog = () =>
+    diag.setLogger(diagnosticsLogger, { logLevel: diagnostics.level, suppressOverrideMessage: true });
+  useLog();
+  if (diagnostics.unknown !== undefined) {
+    logger.warn(
+      { OTEL_LOG_LEVEL: diagnostics.unknown },
+      "OTEL_LOG_LEVEL names no level; logging the SDK's warnings and errors",
+    );
+  }
   const readers: IMetricReader[] = [];
   let prometheus: PrometheusExporter | undefined;
   if (config.metricsPort !== undefined) {
@@ -75,17 +88,15 @@ export async function startTelemetry(
       }),
     );
   }
+  // The constructor installs a console logger of its own when OTEL_LOG_LEVEL is set; ours returns after it.
+  diag.disable();
   const sdk = new NodeSDK({
     serviceName: env.OTEL_SERVICE_NAME || "a2a-reference-server",
     metricReaders: readers,
     // Without an OTLP destination there is nowhere to send spans: no TracerProvider, spans stay no-ops.
     ...(otlp ? {} : { spanProcessors: [] }),
   });
-  // After the SDK's constructor, which puts a console logger in place when OTEL_LOG_LEVEL is set.
-  diag.setLogger(sdkDiagnosticsLogger(logger), {
-    logLevel: sdkDiagnosticsLevel(env),
-    suppressOverrideMessage: true,
-  });
+  useLog();
   sdk.start();
   let scrape: Server | undefined;
   let metricsUrl: string | undefined;
@@ -104,6 +115,7 @@ export async function startTelemetry(
       server.listen(config.metricsPort, config.metricsHost, () => resolve());
     }).catch(async (error: unknown) => {
       await sdk.shutdown();
+      diag.disable();
       throw error;
     });
     const address = server.address() as AddressInfo;
