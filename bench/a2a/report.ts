@@ -134,7 +134,10 @@ export function resultTable(results: Result[], counts: number[], subscribeCounts
       return measured(v) ? format(v) : "–";
     });
     const ratios = pairs.map(([a, b]) => {
-      const r = ratio(get(a), get(b));
+      const denominator = get(b);
+      // Against a figure the table shows as zero (an idle SDK's 0.03 % of a core) a ratio reads as nonsense.
+      if (measured(denominator) && Number(format(denominator)) === 0) return "–";
+      const r = ratio(get(a), denominator);
       return measured(r) ? `${r.toFixed(2)}×` : "–";
     });
     lines.push(`| ${[name, ...cells, ...ratios, better].join(" | ")} |`);
