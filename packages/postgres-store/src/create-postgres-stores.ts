@@ -9,11 +9,15 @@ export interface PostgresStores {
   idempotency: PostgresIdempotencyStore;
 }
 
-/** The three stores over one database (migrated first: see `migrate`). */
+/**
+ * The three stores over one database (migrated first: see `migrate`). On PGlite, whose one connection runs
+ * every statement in turn, task starts ride the event log's group commits as well.
+ */
 export function createPostgresStores(db: Database, options: PostgresEventLogOptions = {}): PostgresStores {
+  const events = new PostgresEventLog(db, options);
   return {
     tasks: new PostgresTaskStore(db),
-    events: new PostgresEventLog(db, options),
-    idempotency: new PostgresIdempotencyStore(db),
+    events,
+    idempotency: new PostgresIdempotencyStore(db, db.kind === "pglite" ? { writer: events.writer } : {}),
   };
 }

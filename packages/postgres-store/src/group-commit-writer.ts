@@ -1,8 +1,25 @@
 import { createHash } from "node:crypto";
-import { checkNumberedAppend, isTerminalState, type NumberedAppend } from "@a2a-partner/a2a-core";
+import {
+  type CreateOrGetResult,
+  checkNumberedAppend,
+  isTerminalState,
+  type NewTask,
+  type NumberedAppend,
+} from "@a2a-partner/a2a-core";
 import type { SpanContext } from "@opentelemetry/api";
 import type { Database } from "./database.js";
+import {
+  type BatchedStart,
+  batchedStart,
+  NO_TASK_COLUMNS,
+  START_ANSWERS,
+  type StartAnswerRow,
+  startCtes,
+  startResultOf,
+  startsParameter,
+} from "./internal/batched-starts.js";
 import { isRowError } from "./internal/data-error.js";
+import type { StartTaskResult } from "./internal/insert-task.js";
 import { setStatusAt, sqlTimestamp, statusAtOf } from "./internal/rows.js";
 import { TASK_EVENTS_CHANNEL } from "./internal/task-events-channel.js";
 import { isUuid } from "./is-uuid.js";
@@ -73,6 +90,7 @@ interface Waiting<T> {
 
 type Item =
   | ({ kind: "append"; append: NumberedAppend } & Waiting<boolean>)
+  | ({ kind: "start"; start: BatchedStart } & Waiting<StartTaskResult>)
   | ({ kind: "insert"; table: string; columns: readonly string[]; rows: readonly Row[] } & Waiting<void>)
   | ({ kind: "update"; table: string; key: string; columns: readonly string[]; rows: readonly Row[] } & Waiting<void>);
 
@@ -126,6 +144,31 @@ export class GroupCommitWriter {
       return Promise.reject(error);
     }
     return this.enqueue<boolean>((waiting) => ({ kind: "append", append, ...waiting }));
+  }
+
+  /**
+   * Whether tasks' events are being stored (a commit under way, or events waiting for the next): a start
+   * asked for now is better off joining them (`startTask`). Rows alone waiting (a robot fleet's last
+   * records of a task) do not count: a start on an otherwise quiet server goes out on its own.
+   */
+  get busy(): boolean {
+    return this.inFlight > 0 || this.queue.some((item) => item.kind === "append");
+  }
+
+  /**
+   * Starts a task with the next commit, as the start statement would: the created task, the one
+   * `messageId` already names in the workspace, or undefined when a start of the same key in the same
+   * commit took it (ask again). For a store whose one connection is the writer (PGlite), where a start of
+   * its own would wait for the commit under way and then pay for a statement and a commit of its own.
+   */
+  startTask(input: NewTask, messageId: string | undefined): Promise<CreateOrGetResult | undefined> {
+    let start: BatchedStart;
+    try {
+      start = batchedStart(input, messageId);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return this.enqueue<StartTaskResult>((waiting) => ({ kind: "start", start, ...waiting }));
   }
 
   /**
@@ -216,7 +259,7 @@ export class GroupCommitWriter {
     let rows = 0;
     let full = false;
     for (const item of this.queue) {
-      const size = item.kind === "append" ? item.append.events.length : item.rows.length;
+      const size = item.kind === "append" ? item.append.events.length : item.kind === "start" ? 1 : item.rows.length;
       // Once one item does not fit, neither does anything after it: rows commit in the order asked for.
       full ||= batch.length > 0 && (rows + size > MAX_ROWS_PER_BATCH || tasks.size >= MAX_TASKS_PER_BATCH);
       if (full || (item.kind === "append" && tasks.has(item.append.taskId.toLowerCase()))) {
@@ -245,17 +288,24 @@ export class GroupCommitWriter {
       batch.map((item) => item.caller),
     );
     const startedAt = performance.now();
-    let rows: { id: string | null }[];
+    let rows: AnswerRow[];
     try {
-      ({ rows } = await this.db.query<{ id: string | null }>(sql, params, { name: this.nameOf(sql) }));
+      ({ rows } = await this.db.query<AnswerRow>(sql, params, { name: this.nameOf(sql) }));
     } catch (error) {
       this.telemetry.endWrite("group_commit", span, startedAt, undefined, error);
       throw error;
     }
     this.telemetry.endWrite("group_commit", span, startedAt, batchSize(batch));
-    const moved = new Set(rows.flatMap((row) => (row.id ? [row.id.toLowerCase()] : [])));
+    const moved = new Set<string>();
+    const started = new Map<number, StartAnswerRow>();
+    for (const row of rows) {
+      if (row.kind === "moved") moved.add(row.id.toLowerCase());
+      else started.set(row.ord, row);
+    }
+    let ord = 0;
     for (const item of batch) {
       if (item.kind === "append") item.resolve(moved.has(item.append.taskId.toLowerCase()));
+      else if (item.kind === "start") item.resolve(startResultOf(started.get(ord++), item.start));
       else item.resolve();
     }
   }
@@ -297,6 +347,9 @@ function batchSize(batch: readonly Item[]): { items: number; events: number; row
     if (item.kind === "append") {
       events += item.append.events.length;
       tasks++; // a batch holds at most one append per task
+    } else if (item.kind === "start") {
+      events++; // its seq-1 `task` event
+      tasks++;
     } else {
       rows += item.rows.length;
     }
@@ -318,6 +371,9 @@ function rejectAll(items: Item[], error: unknown): void {
  * and column list, in the order they were first asked for. Data-modifying CTEs always run, and all of
  * them form one atomic statement; foreign keys are checked at its end.
  */
+/** A row of a batch's answer: a task the events moved, or the outcome of a start. */
+type AnswerRow = { kind: "moved"; id: string } | StartAnswerRow;
+
 function batchStatement(batch: Item[]): { sql: string; params: unknown[] } {
   // Task rows in id order, as lease renewal takes them: two multi-row updates of the same rows then lock
   // them in the same order and cannot deadlock each other.
@@ -327,12 +383,18 @@ function batchStatement(batch: Item[]): { sql: string; params: unknown[] } {
   const params: unknown[] = [];
   const ctes: string[] = [];
   if (appends.length > 0) {
+    // First: EVENT_CTES names its parameters $1 and $2.
     params.push(JSON.stringify(appends.map(taskRowOf)), JSON.stringify(appends.flatMap(eventRowsOf)));
     ctes.push(EVENT_CTES);
   }
-  const groups = new Map<string, { item: Exclude<Item, { kind: "append" }>; rows: Row[] }>();
+  const starts = batch.flatMap((item) => (item.kind === "start" ? [item.start] : []));
+  if (starts.length > 0) {
+    params.push(startsParameter(starts));
+    ctes.push(startCtes(params.length));
+  }
+  const groups = new Map<string, { item: Extract<Item, { kind: "insert" | "update" }>; rows: Row[] }>();
   for (const item of batch) {
-    if (item.kind === "append") continue;
+    if (item.kind === "append" || item.kind === "start") continue;
     const key = `${item.kind} ${item.table} ${item.kind === "update" ? item.key : ""} ${item.columns.join(",")}`;
     const group = groups.get(key);
     if (group) group.rows.push(...item.rows);
@@ -355,10 +417,16 @@ function batchStatement(batch: Item[]): { sql: string; params: unknown[] } {
       );
     }
   }
-  const select =
-    appends.length > 0
-      ? "select m.id::text as id, (select count(*) from notified) as notified from moved m"
-      : "select null::text as id where false";
+  const answers: string[] = [];
+  if (appends.length > 0) {
+    // Naming `notified` here is what runs its NOTIFY (a plain CTE runs only when read).
+    answers.push(
+      "select 'moved' as kind, m.id::text as id, null::integer as ord, (select count(*) from notified) as notified, " +
+        `${NO_TASK_COLUMNS} from moved m`,
+    );
+  }
+  if (starts.length > 0) answers.push(START_ANSWERS);
+  const select = answers.length > 0 ? answers.join("\nunion all\n") : "select null::text as kind where false";
   return { sql: `with ${ctes.join(",\n")}\n${select}`, params };
 }
 

@@ -18,5 +18,5 @@ export { defaultMigrationsDir, storeMigrations } from "./migrations-dir.js";
 export { DEFAULT_PGLITE_DATA_DIR, type OpenDatabaseOptions, openDatabase } from "./open-database.js";
 export { type PGliteAutovacuumOptions, type PGliteDatabaseOptions, pgliteDatabase } from "./pglite-database.js";
 export { PostgresEventLog, type PostgresEventLogOptions } from "./postgres-event-log.js";
-export { PostgresIdempotencyStore } from "./postgres-idempotency-store.js";
+export { PostgresIdempotencyStore, type PostgresIdempotencyStoreOptions } from "./postgres-idempotency-store.js";
 export { PostgresTaskStore } from "./postgres-task-store.js";

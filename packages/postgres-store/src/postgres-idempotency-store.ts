@@ -1,5 +1,6 @@
 import type { CreateOrGetResult, IdempotencyStore, NewTask, TaskRecord } from "@a2a-partner/a2a-core";
 import type { Database } from "./database.js";
+import type { GroupCommitWriter } from "./group-commit-writer.js";
 import { asRequestDataError } from "./internal/data-error.js";
 import { createTask, startTask } from "./internal/insert-task.js";
 import { TASK_COLUMNS, type TaskRow, toTaskRecord } from "./internal/rows.js";
@@ -8,13 +9,29 @@ import { isUuid } from "./is-uuid.js";
 /** How often a start is asked again when a concurrent start with the same key was not yet visible. */
 const ATTEMPTS = 3;
 
+export interface PostgresIdempotencyStoreOptions {
+  /**
+   * Starts ride this writer's commits instead of each being a statement and a commit of its own. For a
+   * database whose one connection is the writer anyway (PGlite: `createPostgresStores` passes the event
+   * log's writer there); on PostgreSQL a start runs on a connection of its own, beside the writer's commit.
+   */
+  writer?: GroupCommitWriter;
+}
+
 /**
  * Idempotent task starts keyed by (workspace, messageId). The unique constraint on those columns
  * decides: of concurrent inserts, in this process or another, one writes the task and the others' `on
  * conflict do nothing` leaves them to read the winner's row.
  */
 export class PostgresIdempotencyStore implements IdempotencyStore {
-  constructor(private readonly db: Database) {}
+  private readonly writer: GroupCommitWriter | undefined;
+
+  constructor(
+    private readonly db: Database,
+    options: PostgresIdempotencyStoreOptions = {},
+  ) {
+    this.writer = options.writer;
+  }
 
   async get(workspaceId: string, messageId: string): Promise<TaskRecord | undefined> {
     if (!isUuid(workspaceId)) return undefined;
@@ -34,10 +51,10 @@ export class PostgresIdempotencyStore implements IdempotencyStore {
   async createOrGet(messageId: string | undefined, input: NewTask): Promise<CreateOrGetResult> {
     if (!isUuid(input.workspaceId)) throw new TypeError("workspaceId must be a UUID");
     // Without a key nothing can conflict: the one statement inserts or throws, so there is nothing to ask again.
-    if (messageId === undefined) return { record: await createTask(this.db, input), created: true };
+    if (messageId === undefined) return { record: await createTask(this.db, input, this.writer), created: true };
     for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
       // One round trip: the new task, or the one the key already names.
-      const started = await startTask(this.db, input, messageId);
+      const started = await startTask(this.db, input, messageId, this.writer);
       if (started) return started;
     }
     throw new Error("the task for this messageId could not be read while it was being started; retry");

@@ -2,8 +2,8 @@ import { randomUUID } from "node:crypto";
 import { cp, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { applyTaskEvent, isTerminalState, type NewTaskEvent, type Task } from "@a2a-partner/a2a-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { must, storeFixtures } from "../../a2a-core/test/support/store-fixtures.js";
 import {
   createPostgresStores,

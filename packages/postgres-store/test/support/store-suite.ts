@@ -4,10 +4,17 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
-import { applyTaskEvent, ERROR_CODES, isA2AError, type NewTaskEvent, type Task } from "@a2a-partner/a2a-core";
+import {
+  applyTaskEvent,
+  ERROR_CODES,
+  isA2AError,
+  type NewTaskEvent,
+  type Task,
+  type TaskRecord,
+} from "@a2a-partner/a2a-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { defineStoreContractCases } from "../../../a2a-core/test/support/store-contract-suite.js";
-import { type StoreFixtures, storeFixtures, within } from "../../../a2a-core/test/support/store-fixtures.js";
+import { must, type StoreFixtures, storeFixtures, within } from "../../../a2a-core/test/support/store-fixtures.js";
 import type { Database } from "../../src/database.js";
 import {
   createPostgresStores,
@@ -628,6 +635,62 @@ export function defineStoreSuite(name: string, makeTarget: () => Promise<SuiteTa
         expectInvalidParams(refused);
         const started = await context.stores.idempotency.createOrGet(messageId, newTask(context.workspaceA));
         expect(started.created).toBe(true);
+      });
+
+      it("creates one task for starts of one key asked for beside an append (one commit on PGlite)", async () => {
+        const { stores, workspaceA } = context;
+        const { task } = await stores.tasks.create(newTask(workspaceA));
+        const progress = update(task, 40);
+        const messageId = `msg-${randomUUID()}`;
+        const inputs = Array.from({ length: 5 }, () => newTask(workspaceA));
+        const [appended, ...results] = await Promise.all([
+          stores.events.appendNumbered({
+            taskId: task.id,
+            prevSeq: 1,
+            events: [{ taskId: task.id, seq: 2, ...progress }],
+            snapshot: applyTaskEvent(task, progress.result),
+          }),
+          ...inputs.map((input) => stores.idempotency.createOrGet(messageId, input)),
+        ]);
+        expect(appended).toBe(true);
+        const started = results as { record: TaskRecord; created: boolean }[];
+        expect(started.filter((result) => result.created)).toHaveLength(1);
+        expect(new Set(started.map((result) => result.record.task.id)).size).toBe(1);
+        const taskId = must(started[0]).record.task.id;
+        expect(await stores.events.readAfter(taskId, 0)).toHaveLength(1);
+        expect((await stores.idempotency.get(workspaceA, messageId))?.task.id).toBe(taskId);
+      });
+
+      it("refuses only that start among starts and appends asked for at once (one commit on PGlite)", async () => {
+        const { stores, workspaceA } = context;
+        const { task } = await stores.tasks.create(newTask(workspaceA));
+        const progress = update(task, 40);
+        const good = [newTask(workspaceA), newTask(workspaceA)];
+        const bad = withLoneSurrogate(workspaceA);
+        const [appended, first, refused, second] = await Promise.allSettled([
+          stores.events.appendNumbered({
+            taskId: task.id,
+            prevSeq: 1,
+            events: [{ taskId: task.id, seq: 2, ...progress }],
+            snapshot: applyTaskEvent(task, progress.result),
+          }),
+          stores.idempotency.createOrGet(`msg-${randomUUID()}`, must(good[0])),
+          stores.idempotency.createOrGet(`msg-${randomUUID()}`, bad),
+          stores.idempotency.createOrGet(undefined, must(good[1])),
+        ]);
+        expect(appended).toEqual({ status: "fulfilled", value: true });
+        expect(refused.status).toBe("rejected");
+        expectInvalidParams((refused as PromiseRejectedResult).reason);
+        for (const [i, result] of [first, second].entries()) {
+          expect(result.status).toBe("fulfilled");
+          const { record, created } = (result as PromiseFulfilledResult<{ record: TaskRecord; created: boolean }>)
+            .value;
+          expect(created).toBe(true);
+          expect(record.task).toEqual(good[i]?.task);
+          expect(await stores.tasks.get(workspaceA, record.task.id)).toEqual(record);
+          expect(await stores.events.readAfter(record.task.id, 0)).toHaveLength(1);
+        }
+        expect(await stores.tasks.get(workspaceA, bad.task.id)).toBeUndefined();
       });
     });
 

@@ -1,0 +1,93 @@
+import { isTerminalState, type NewTask } from "@a2a-partner/a2a-core";
+import { isUuid } from "../is-uuid.js";
+import { type StartTaskResult, startedRecord } from "./insert-task.js";
+import { leaseDuration, sqlTimestamp, statusAtOf, type TaskRow } from "./rows.js";
+
+/**
+ * A task start as it rides a group commit (PGlite, whose one connection is the writer): the values of the
+ * start statement (insert-task.ts) as one element of the batch's `starts` parameter, its snapshot already
+ * JSON (the created record is parsed from it, as a start on its own does).
+ */
+export interface BatchedStart {
+  input: NewTask;
+  /** The element without `ord` and `snapshot`, as JSON object members: `"id":…,"workspace_id":…`. */
+  members: string;
+  snapshotJson: string;
+}
+
+/** Checks a start the way the start statement's caller does, and shapes its batch element. */
+export function batchedStart(input: NewTask, messageId: string | undefined): BatchedStart {
+  const { task } = input;
+  if (!isUuid(task.id)) throw new TypeError("task.id must be a UUID");
+  if (!isUuid(input.workspaceId)) throw new TypeError("workspaceId must be a UUID");
+  const members = JSON.stringify({
+    id: task.id,
+    workspace_id: input.workspaceId,
+    context_id: task.contextId,
+    message_id: messageId ?? null,
+    state: task.status.state,
+    terminal: isTerminalState(task.status.state),
+    lease_owner: input.lease.owner,
+    lease_ms: leaseDuration(input.lease.durationMs),
+    created_at: sqlTimestamp(input.createdAt, "createdAt"),
+    status_at: statusAtOf(task),
+  }).slice(1, -1);
+  return { input, members, snapshotJson: JSON.stringify(task) };
+}
+
+/** The batch's `starts` parameter: each start numbered by its place (`ord`), which the answers name. */
+export function startsParameter(starts: readonly BatchedStart[]): string {
+  return `[${starts.map((start, ord) => `{"ord":${ord},${start.members},"snapshot":${start.snapshotJson}}`).join(",")}]`;
+}
+
+/**
+ * The starts of a batch, given its parameter number: inserted as the start statement inserts one (the task
+ * row and its seq-1 `task` event; a key that already names a task inserts nothing), in the order asked for.
+ */
+export function startCtes(param: number): string {
+  return `starts as (
+  select * from jsonb_to_recordset($${param}::jsonb)
+    as s(ord integer, id uuid, workspace_id uuid, context_id text, message_id text, snapshot jsonb, state text,
+         terminal boolean, lease_owner text, lease_ms double precision, created_at timestamptz, status_at text)
+), started as (
+  insert into tasks
+    (id, workspace_id, context_id, message_id, snapshot, state, terminal, last_seq, lease_owner, lease_expires_at,
+     created_at, updated_at, status_at, final_status_at)
+  select id, workspace_id, context_id, message_id, snapshot, state, terminal, 1, lease_owner,
+         now() + lease_ms * interval '1 millisecond', created_at, created_at, status_at::timestamptz,
+         case when terminal then status_at::timestamptz end
+    from starts order by ord
+  on conflict (workspace_id, message_id) do nothing
+  returning id, workspace_id, message_id, snapshot, last_seq, lease_owner, lease_expires_at, created_at
+), started_events as (
+  insert into task_events (task_id, seq, event, result, created_at)
+  select id, 1, 'task', snapshot, created_at from started
+)`;
+}
+
+/**
+ * The answer rows of a batch's starts: the created task (its snapshot not sent back: the caller has it),
+ * or the task the key already names. A start with neither met a start of the same key in the same batch
+ * (or, on PostgreSQL, one that committed after this statement began): it is asked again.
+ */
+export const START_ANSWERS = `
+select 'created' as kind, s.id::text as id, i.ord, null::bigint as notified, s.workspace_id, s.message_id,
+       null::jsonb as snapshot, s.last_seq, s.lease_owner, s.lease_expires_at, s.created_at
+  from started s join starts i on i.id = s.id
+union all
+select 'existing', t.id::text, i.ord, null::bigint, t.workspace_id, t.message_id, t.snapshot, t.last_seq,
+       t.lease_owner, t.lease_expires_at, t.created_at
+  from starts i join tasks t on t.workspace_id = i.workspace_id and t.message_id = i.message_id
+ where not exists (select 1 from started s where s.id = i.id)`;
+
+/** The task columns of `START_ANSWERS`, null, for the other rows of a batch's answer. */
+export const NO_TASK_COLUMNS =
+  "null::uuid as workspace_id, null::text as message_id, null::jsonb as snapshot, null::integer as last_seq, " +
+  "null::text as lease_owner, null::timestamptz as lease_expires_at, null::timestamptz as created_at";
+
+export type StartAnswerRow = TaskRow & { kind: "created" | "existing"; ord: number };
+
+/** A batched start's outcome from its answer row (none: a start of the same key in the batch took it). */
+export function startResultOf(row: StartAnswerRow | undefined, start: BatchedStart): StartTaskResult {
+  return row ? startedRecord(row, row.kind === "created", start.input, start.snapshotJson) : undefined;
+}
