@@ -147,8 +147,8 @@ export class GroupCommitWriter {
   }
 
   /**
-   * Whether tasks' events are being stored (a commit under way, or events waiting for the next): a start
-   * asked for now is better off joining them (`startTask`). Rows alone waiting (a robot fleet's last
+   * Whether a commit is under way or tasks' events wait for the next: a start asked for now is better off
+   * joining them (`startTask`). Rows alone waiting (a robot fleet's last
    * records of a task) do not count: a start on an otherwise quiet server goes out on its own.
    */
   get busy(): boolean {
@@ -256,10 +256,22 @@ export class GroupCommitWriter {
     const batch: Item[] = [];
     const rest: Item[] = [];
     const tasks = new Set<string>();
+    const started = new Set<string>();
     let rows = 0;
     let full = false;
     for (const item of this.queue) {
-      const size = item.kind === "append" ? item.append.events.length : item.kind === "start" ? 1 : item.rows.length;
+      if (item.kind === "start") {
+        // Nothing asked for earlier waits on a start, so a start never waits behind a backlog: it joins the
+        // next commit, unless one of its task id is already there (each start is answered by its task's row).
+        const id = item.start.input.task.id.toLowerCase();
+        if (started.has(id) || started.size >= MAX_TASKS_PER_BATCH) rest.push(item);
+        else {
+          started.add(id);
+          batch.push(item);
+        }
+        continue;
+      }
+      const size = item.kind === "append" ? item.append.events.length : item.rows.length;
       // Once one item does not fit, neither does anything after it: rows commit in the order asked for.
       full ||= batch.length > 0 && (rows + size > MAX_ROWS_PER_BATCH || tasks.size >= MAX_TASKS_PER_BATCH);
       if (full || (item.kind === "append" && tasks.has(item.append.taskId.toLowerCase()))) {
@@ -295,13 +307,17 @@ export class GroupCommitWriter {
       this.telemetry.endWrite("group_commit", span, startedAt, undefined, error);
       throw error;
     }
-    this.telemetry.endWrite("group_commit", span, startedAt, batchSize(batch));
     const moved = new Set<string>();
     const started = new Map<number, StartAnswerRow>();
+    let created = 0;
     for (const row of rows) {
       if (row.kind === "moved") moved.add(row.id.toLowerCase());
-      else started.set(row.ord, row);
+      else {
+        started.set(row.ord, row);
+        if (row.kind === "created") created++;
+      }
     }
+    this.telemetry.endWrite("group_commit", span, startedAt, batchSize(batch, created));
     let ord = 0;
     for (const item of batch) {
       if (item.kind === "append") item.resolve(moved.has(item.append.taskId.toLowerCase()));
@@ -338,19 +354,22 @@ class UnserializableItemError extends Error {
   }
 }
 
-/** What one commit stored: its items, the events and other rows among them, the tasks they move. */
-function batchSize(batch: readonly Item[]): { items: number; events: number; rows: number; tasks: number } {
-  let events = 0;
+/**
+ * What one commit stored: its items, the events and other rows among them, the tasks they move (a start
+ * that created its task counts as one more task and its seq-1 event; one whose key was taken wrote nothing).
+ */
+function batchSize(
+  batch: readonly Item[],
+  createdStarts: number,
+): { items: number; events: number; rows: number; tasks: number } {
+  let events = createdStarts;
   let rows = 0;
-  let tasks = 0;
+  let tasks = createdStarts;
   for (const item of batch) {
     if (item.kind === "append") {
       events += item.append.events.length;
       tasks++; // a batch holds at most one append per task
-    } else if (item.kind === "start") {
-      events++; // its seq-1 `task` event
-      tasks++;
-    } else {
+    } else if (item.kind !== "start") {
       rows += item.rows.length;
     }
   }

@@ -9,11 +9,13 @@ import { isUuid } from "./is-uuid.js";
 /** How often a start is asked again when a concurrent start with the same key was not yet visible. */
 const ATTEMPTS = 3;
 
+/** Options of `PostgresIdempotencyStore`. */
 export interface PostgresIdempotencyStoreOptions {
   /**
-   * Starts ride this writer's commits instead of each being a statement and a commit of its own. For a
-   * database whose one connection is the writer anyway (PGlite: `createPostgresStores` passes the event
-   * log's writer there); on PostgreSQL a start runs on a connection of its own, beside the writer's commit.
+   * PGlite only: starts asked for while this writer is busy ride its commits instead of each being a
+   * statement and a commit of its own (`createPostgresStores` passes the event log's writer). Refused on
+   * PostgreSQL, where a start has a connection of its own beside the writer's commit, and where starts
+   * batched in the order asked for could take two instances' keys in opposite orders.
    */
   writer?: GroupCommitWriter;
 }
@@ -30,6 +32,9 @@ export class PostgresIdempotencyStore implements IdempotencyStore {
     private readonly db: Database,
     options: PostgresIdempotencyStoreOptions = {},
   ) {
+    if (options.writer && db.kind !== "pglite") {
+      throw new TypeError("the writer option is for PGlite: on PostgreSQL a task start runs on its own connection");
+    }
     this.writer = options.writer;
   }
 

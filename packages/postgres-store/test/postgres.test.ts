@@ -54,6 +54,12 @@ defineStoreSuite(
   {
     skip: !reachable,
     extra: (context) => {
+      it("keeps task starts off the writer: a start has a connection of its own here", async () => {
+        const { PostgresIdempotencyStore } = await import("../src/index.js");
+        const { db, stores } = context();
+        expect(() => new PostgresIdempotencyStore(db, { writer: stores.events.writer })).toThrow(/for PGlite/);
+      });
+
       it("shares one listening connection among all waiters and survives losing it", async () => {
         const { createPostgresStores } = await import("../src/index.js");
         const db = await openInSchema("listen");

@@ -637,12 +637,13 @@ export function defineStoreSuite(name: string, makeTarget: () => Promise<SuiteTa
         expect(started.created).toBe(true);
       });
 
-      it("creates one task for starts of one key asked for beside an append (one commit on PGlite)", async () => {
+      it("creates one task for starts of one key asked for beside an append, the same start twice among them", async () => {
         const { stores, workspaceA } = context;
         const { task } = await stores.tasks.create(newTask(workspaceA));
         const progress = update(task, 40);
         const messageId = `msg-${randomUUID()}`;
         const inputs = Array.from({ length: 5 }, () => newTask(workspaceA));
+        inputs.push(must(inputs[0])); // the same start asked twice (one task id, one key)
         const [appended, ...results] = await Promise.all([
           stores.events.appendNumbered({
             taskId: task.id,
