@@ -148,8 +148,8 @@ export class GroupCommitWriter {
 
   /**
    * Whether a commit is under way or tasks' events wait for the next: a start asked for now is better off
-   * joining them (`startTask`). Rows alone waiting (a robot fleet's last
-   * records of a task) do not count: a start on an otherwise quiet server goes out on its own.
+   * joining them (`startTask`). Rows alone waiting (a robot fleet's last records of a task) do not count:
+   * a start on an otherwise quiet server goes out on its own.
    */
   get busy(): boolean {
     return this.inFlight > 0 || this.queue.some((item) => item.kind === "append");
@@ -262,7 +262,7 @@ export class GroupCommitWriter {
     for (const item of this.queue) {
       if (item.kind === "start") {
         // Nothing asked for earlier waits on a start, so a start never waits behind a backlog: it joins the
-        // next commit, unless one of its task id is already there (each start is answered by its task's row).
+        // next commit, unless a start of the same task id is already in it (each is answered by that id's row).
         const id = item.start.input.task.id.toLowerCase();
         if (started.has(id) || started.size >= MAX_TASKS_PER_BATCH) rest.push(item);
         else {
