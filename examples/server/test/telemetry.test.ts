@@ -1,5 +1,6 @@
 import { createServer } from "node:net";
 import { afterAll, describe, expect, it } from "vitest";
+import { rpc } from "./support/rpc.ts";
 import {
   createPgliteStore,
   type ProcessStore,
@@ -8,18 +9,34 @@ import {
   stopAllServerProcesses,
 } from "./support/server-process.ts";
 
+interface LogEntry {
+  level: number;
+  msg: string;
+  component?: string;
+  metricsUrl?: string;
+  err?: { stack?: string };
+}
+
+/** The server's JSON log lines (anything else it wrote to stderr is skipped). */
+function logEntries(log: string): LogEntry[] {
+  return log.split("\n").flatMap((line) => {
+    try {
+      return [JSON.parse(line) as LogEntry];
+    } catch {
+      return [];
+    }
+  });
+}
+
 /** The `metricsUrl` the server logged when it started OpenTelemetry. */
 function metricsUrlOf(log: string): string {
-  for (const line of log.split("\n")) {
-    try {
-      const entry = JSON.parse(line) as { msg?: string; metricsUrl?: string };
-      if (entry.msg === "OpenTelemetry started" && entry.metricsUrl) return entry.metricsUrl;
-    } catch {
-      // not a JSON line
-    }
-  }
-  throw new Error(`no metrics endpoint in the log:\n${log}`);
+  const started = logEntries(log).find((entry) => entry.msg === "OpenTelemetry started" && entry.metricsUrl);
+  if (!started?.metricsUrl) throw new Error(`no metrics endpoint in the log:\n${log}`);
+  return started.metricsUrl;
 }
+
+/** A request the server answers with an error (-32001, task not found): measured and traced like any. */
+const getUnknownTask = (a2aUrl: string, token: string) => rpc(a2aUrl, token, "tasks/get", { id: "no-such-task" });
 
 /** The value of the first sample whose name and labels match, or 0 when there is none yet. */
 function sample(exposition: string, name: string, labels: Record<string, string>): number {
@@ -55,12 +72,7 @@ describe("the reference server with METRICS_PORT", () => {
     const name = "a2a_server_request_duration_count";
     const labels = { rpc_method: "GetTask", rpc_jsonrpc_error_code: "-32001" };
     const before = sample(await scrape(metricsUrl), name, labels);
-    const res = await fetch(server.a2aUrl, {
-      method: "POST",
-      headers: { "content-type": "application/json", authorization: `Bearer ${seeded.partnerToken}` },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tasks/get", params: { id: "no-such-task" } }),
-    });
-    expect((await res.json()).error.code).toBe(-32001);
+    expect((await getUnknownTask(server.a2aUrl, seeded.partnerToken)).body.error.code).toBe(-32001);
 
     const after = await scrape(metricsUrl);
     expect(sample(after, name, labels)).toBe(before + 1);
@@ -106,23 +118,11 @@ describe("the reference server exporting over OTLP", () => {
       { startTimeoutMs: 60_000 },
     );
     // Something to export: a request's span and measurements.
-    await fetch(server.a2aUrl, {
-      method: "POST",
-      headers: { "content-type": "application/json", authorization: `Bearer ${seeded.partnerToken}` },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tasks/get", params: { id: "no-such-task" } }),
-    });
+    await getUnknownTask(server.a2aUrl, seeded.partnerToken);
     const failed = () =>
-      server
-        .log()
-        .split("\n")
-        .flatMap((line) => {
-          try {
-            return [JSON.parse(line) as { level: number; component?: string; msg: string; err?: { stack?: string } }];
-          } catch {
-            return [];
-          }
-        })
-        .find((entry) => entry.component === "opentelemetry" && entry.level >= 50 && /export/i.test(entry.msg));
+      logEntries(server.log()).find(
+        (entry) => entry.component === "opentelemetry" && entry.level >= 50 && /export/i.test(entry.msg),
+      );
     const deadline = Date.now() + 20_000;
     while (!failed() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
     expect(failed()?.msg).toMatch(/metrics export failed.*ECONNREFUSED/);

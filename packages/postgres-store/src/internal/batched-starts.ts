@@ -1,7 +1,6 @@
-import { isTerminalState, type NewTask } from "@a2a-partner/a2a-core";
-import { isUuid } from "../is-uuid.js";
-import { type StartTaskResult, startedRecord } from "./insert-task.js";
-import { leaseDuration, sqlTimestamp, statusAtOf, type TaskRow } from "./rows.js";
+import type { NewTask } from "@a2a-partner/a2a-core";
+import { type StartTaskResult, startedRecord, startRowValues } from "./insert-task.js";
+import type { TaskRow } from "./rows.js";
 
 /**
  * A task start as it rides a group commit (PGlite, whose one connection is the writer): the values of the
@@ -15,24 +14,10 @@ export interface BatchedStart {
   snapshotJson: string;
 }
 
-/** Checks a start the way the start statement's caller does, and shapes its batch element. */
+/** Checks a start as a statement of its own would, and shapes its batch element. */
 export function batchedStart(input: NewTask, messageId: string | undefined): BatchedStart {
-  const { task } = input;
-  if (!isUuid(task.id)) throw new TypeError("task.id must be a UUID");
-  if (!isUuid(input.workspaceId)) throw new TypeError("workspaceId must be a UUID");
-  const members = JSON.stringify({
-    id: task.id,
-    workspace_id: input.workspaceId,
-    context_id: task.contextId,
-    message_id: messageId ?? null,
-    state: task.status.state,
-    terminal: isTerminalState(task.status.state),
-    lease_owner: input.lease.owner,
-    lease_ms: leaseDuration(input.lease.durationMs),
-    created_at: sqlTimestamp(input.createdAt, "createdAt"),
-    status_at: statusAtOf(task),
-  }).slice(1, -1);
-  return { input, members, snapshotJson: JSON.stringify(task) };
+  const members = JSON.stringify(startRowValues(input, messageId)).slice(1, -1);
+  return { input, members, snapshotJson: JSON.stringify(input.task) };
 }
 
 /** The batch's `starts` parameter: each start numbered by its place (`ord`), which the answers name. */

@@ -1,4 +1,4 @@
-import { isTerminalState, type NewTask, type TaskRecord } from "@a2a-partner/a2a-core";
+import { type CreateOrGetResult, isTerminalState, type NewTask, type TaskRecord } from "@a2a-partner/a2a-core";
 import type { Queryable } from "../database.js";
 import type { GroupCommitWriter } from "../group-commit-writer.js";
 import { isUuid } from "../is-uuid.js";
@@ -37,7 +37,29 @@ union all
 select false as created, ${TASK_COLUMNS} from tasks
  where workspace_id = $2 and message_id = $4 and not exists (select 1 from created)`;
 
-export type StartTaskResult = { created: boolean; record: TaskRecord } | undefined;
+export type StartTaskResult = CreateOrGetResult | undefined;
+
+/**
+ * A start's row values (all but its snapshot), checked: the one source of what a start writes, whether
+ * it is a statement of its own or rides a group commit (batched-starts.ts).
+ */
+export function startRowValues(input: NewTask, messageId: string | undefined) {
+  const { task } = input;
+  if (!isUuid(task.id)) throw new TypeError("task.id must be a UUID");
+  if (!isUuid(input.workspaceId)) throw new TypeError("workspaceId must be a UUID");
+  return {
+    id: task.id,
+    workspace_id: input.workspaceId,
+    context_id: task.contextId,
+    message_id: messageId ?? null,
+    state: task.status.state,
+    terminal: isTerminalState(task.status.state),
+    lease_owner: input.lease.owner,
+    lease_ms: leaseDuration(input.lease.durationMs),
+    created_at: sqlTimestamp(input.createdAt, "createdAt"),
+    status_at: statusAtOf(task),
+  };
+}
 
 /**
  * Starts a task: `created` true with the new record, or false with the task the key already names.
@@ -75,22 +97,22 @@ export async function startTask(
 }
 
 async function startStatement(db: Queryable, input: NewTask, messageId: string | undefined): Promise<StartTaskResult> {
-  const { task } = input;
-  const snapshot = JSON.stringify(task);
+  const v = startRowValues(input, messageId);
+  const snapshot = JSON.stringify(input.task);
   const { rows } = await db.query<TaskRow & { created: boolean }>(
     START_TASK,
     [
-      task.id,
-      input.workspaceId,
-      task.contextId,
-      messageId ?? null,
+      v.id,
+      v.workspace_id,
+      v.context_id,
+      v.message_id,
       snapshot,
-      task.status.state,
-      isTerminalState(task.status.state),
-      input.lease.owner,
-      leaseDuration(input.lease.durationMs),
-      sqlTimestamp(input.createdAt, "createdAt"),
-      statusAtOf(task),
+      v.state,
+      v.terminal,
+      v.lease_owner,
+      v.lease_ms,
+      v.created_at,
+      v.status_at,
     ],
     { name: "a2a_start_task" },
   );
