@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import { type Database, isDataDirectoryLockedError, openDatabase } from "@a2a-partner/postgres-store";
 import { createApp, type ServerApp } from "./app.ts";
-import { assertServable, type ServerConfig } from "./config.ts";
+import { assertServable, ConfigError, type ServerConfig } from "./config.ts";
 import { controlPaths } from "./control/control-paths.ts";
 import { startControlSocket } from "./control/control-socket.ts";
 import type { Logger } from "./logger.ts";
@@ -36,7 +36,11 @@ export async function openConfiguredDatabase(
   if (!config.databaseUrl) {
     // PGlite has no autovacuum of its own: the store runs its stand-in, and a pass that fails is logged.
     const onError = (error: unknown) => logger?.warn({ err: error }, "embedded store: vacuum pass failed");
-    return openDatabase({ dataDir: config.dataDir, lock: { owner }, autovacuum: { onError } });
+    return openDatabase({ dataDir: config.dataDir, lock: { owner }, autovacuum: { onError } }).catch(
+      (error: unknown) => {
+        throw dataDirRefused(error, config.dataDir) ?? error;
+      },
+    );
   }
   // Fail fast while PostgreSQL is unreachable (requests answer 503 / -32603) instead of queueing forever.
   // A query on a connection whose packets vanish would wait forever: bound it, and probe idle sockets.
@@ -50,6 +54,29 @@ export async function openConfiguredDatabase(
       max: 20,
     },
   });
+}
+
+/**
+ * DATA_DIR naming something that cannot become the data directory (a file, a path under a file, a place
+ * the server may not write): the operator's setting to fix, so a configuration error (exit 78) that says
+ * which setting, not the bare EEXIST of the `mkdir` that found it.
+ */
+function dataDirRefused(error: unknown, dataDir: string): ConfigError | undefined {
+  if (typeof error !== "object" || error === null) return undefined;
+  const { code, syscall } = error as NodeJS.ErrnoException;
+  if (syscall !== "mkdir") return undefined;
+  const reasons: Record<string, string> = {
+    EEXIST: "exists and is not a directory",
+    ENOTDIR: "lies under a file, not a directory",
+    EACCES: "cannot be created: permission denied",
+    EROFS: "cannot be created: read-only file system",
+  };
+  const reason = code === undefined ? undefined : reasons[code];
+  if (!reason) return undefined;
+  return new ConfigError(
+    `DATA_DIR=${dataDir} ${reason}; point DATA_DIR at a directory the server may create or write to`,
+    { cause: error },
+  );
 }
 
 /**
