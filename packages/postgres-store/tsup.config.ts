@@ -3,7 +3,8 @@ import { packageBuild } from "../../tsup.base.ts";
 
 export default defineConfig({
   ...packageBuild,
-  entry: ["src/index.ts"],
+  // The PGlite worker thread's entry is a file of its own, loaded by path (src/pglite-worker-database.ts).
+  entry: ["src/index.ts", "src/pglite-worker.ts"],
   // The CJS build locates migrations/ through import.meta.url (see src/migrations-dir.ts).
   shims: true,
 });

@@ -16,6 +16,13 @@ export interface QueryOptions {
    * On PGlite too (outside a transaction), where planning in WASM is a large part of a statement's cost.
    */
   name?: string;
+  /**
+   * No reply waits on this statement at once (a group commit, a vacuum pass). PGlite in a worker thread
+   * (`openDatabase`'s default) then never makes the calling thread sleep for it: other statements on an
+   * idle worker are waited for synchronously, quicker than a trip through the event loop but holding up
+   * the thread for as long as they run. Ignored elsewhere.
+   */
+  background?: boolean;
 }
 
 export interface Queryable {
@@ -34,6 +41,12 @@ export interface Queryable {
 
 export interface Database extends Queryable {
   readonly kind: "pglite" | "postgres";
+  /**
+   * Statements execute on a worker thread, one at a time and in the order they were asked for (PGlite
+   * in a worker, `openDatabase`'s embedded default). The group commit writer then keeps the next commit
+   * queued behind the one executing, so the database never waits for this thread between commits.
+   */
+  readonly inWorker?: boolean;
   /**
    * Runs `fn` inside one transaction: committed if it resolves, rolled back if it throws. Use only `tx`
    * inside `fn`: PGlite has a single connection, so a query on the database itself would wait for the

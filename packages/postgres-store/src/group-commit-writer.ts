@@ -107,6 +107,9 @@ export interface GroupCommitWriterOptions {
    * PostgreSQL its node executions can then fail on their foreign key. The default stays 1 for that
    * order and because a second commit bought little: measured on a 2-core machine with the fleet's rows
    * put in order, 2 in flight +5 % tasks/s for +7 % CPU per task, 4 −6 % (docs/performance.md).
+   * The exception is a database that runs its statements in the order asked for on a worker thread
+   * (`Database.inWorker`): there a later commit cannot overtake an earlier one, and the default is 2,
+   * so the worker executes one commit while this thread prepares the next.
    */
   maxCommitsInFlight?: number;
 }
@@ -124,6 +127,8 @@ export class GroupCommitWriter {
   private inFlight = 0;
   private scheduled = false;
   private readonly maxInFlight: number;
+  /** Start the next commit as soon as one has committed, before its callers are answered. */
+  private readonly nextBeforeAnswers: boolean;
   private readonly named = new Map<string, string>();
   private readonly telemetry = storeTelemetry();
 
@@ -131,7 +136,11 @@ export class GroupCommitWriter {
     private readonly db: Database,
     options: GroupCommitWriterOptions = {},
   ) {
-    this.maxInFlight = Math.max(1, options.maxCommitsInFlight ?? 1);
+    this.maxInFlight = Math.max(1, options.maxCommitsInFlight ?? (db.inWorker ? 2 : 1));
+    // Answering a commit's callers (their SSE frames, the robots' next steps) takes this thread a while;
+    // a database on a worker thread would sit idle through it. On this thread's own database (PGlite on
+    // the main thread) the next commit would instead run before those answers and hold them up.
+    this.nextBeforeAnswers = db.inWorker === true;
   }
 
   /** Stores an owner-numbered event (see EventLog.appendNumbered): true once durable, false if refused. */
@@ -212,16 +221,23 @@ export class GroupCommitWriter {
     while (this.queue.length > 0 && this.inFlight < this.maxInFlight) {
       const batch = this.takeBatch();
       this.inFlight++;
-      void this.commitBatch(batch).finally(() => {
+      // Room for the next batch once this one is done with: once its callers are answered, or with
+      // `nextBeforeAnswers` as soon as it has committed (`commit` calls it then; a batch that fails and
+      // is split up releases only once its items have been tried alone, so they keep their order).
+      let released = false;
+      const release = () => {
+        if (released) return;
+        released = true;
         this.inFlight--;
         this.startCommits();
-      });
+      };
+      void this.commitBatch(batch, this.nextBeforeAnswers ? release : undefined).finally(release);
     }
   }
 
-  private async commitBatch(batch: Item[]): Promise<void> {
+  private async commitBatch(batch: Item[], committed?: () => void): Promise<void> {
     try {
-      await this.commitRetryingDeadlocks(batch);
+      await this.commitRetryingDeadlocks(batch, committed);
     } catch (error) {
       // One bad row (or one value JSON cannot hold) must not fail its neighbours: commit each item alone.
       // Only for an error an item can cause: during an outage every retry would fail too, each after its
@@ -240,10 +256,10 @@ export class GroupCommitWriter {
    * The statement is atomic, so one chosen as a deadlock victim (against a lease renewal or another
    * instance's cancel touching the same task rows) or failing serialisation wrote nothing: run it again.
    */
-  private async commitRetryingDeadlocks(batch: Item[]): Promise<void> {
+  private async commitRetryingDeadlocks(batch: Item[], committed?: () => void): Promise<void> {
     for (let attempt = 1; ; attempt++) {
       try {
-        await this.commit(batch);
+        await this.commit(batch, committed);
         return;
       } catch (error) {
         if (attempt >= DEADLOCK_ATTEMPTS || !isDeadlock(error)) throw error;
@@ -286,7 +302,7 @@ export class GroupCommitWriter {
     return batch;
   }
 
-  private async commit(batch: Item[]): Promise<void> {
+  private async commit(batch: Item[], committed?: () => void): Promise<void> {
     let statement: { sql: string; params: unknown[] };
     try {
       statement = batchStatement(batch);
@@ -302,7 +318,7 @@ export class GroupCommitWriter {
     const startedAt = performance.now();
     let rows: AnswerRow[];
     try {
-      ({ rows } = await this.db.query<AnswerRow>(sql, params, { name: this.nameOf(sql) }));
+      ({ rows } = await this.db.query<AnswerRow>(sql, params, { name: this.nameOf(sql), background: true }));
     } catch (error) {
       this.telemetry.endWrite("group_commit", span, startedAt, undefined, error);
       throw error;
@@ -318,6 +334,7 @@ export class GroupCommitWriter {
       }
     }
     this.telemetry.endWrite("group_commit", span, startedAt, batchSize(batch, created));
+    committed?.();
     let ord = 0;
     for (const item of batch) {
       if (item.kind === "append") item.resolve(moved.has(item.append.taskId.toLowerCase()));

@@ -5,6 +5,7 @@ import { lockDataDirectory } from "./data-directory-lock.js";
 import type { Database } from "./database.js";
 import { pgDatabase } from "./internal/pg-database.js";
 import { type PGliteAutovacuumOptions, pgliteDatabase } from "./pglite-database.js";
+import { openPGliteWorkerDatabase } from "./pglite-worker-database.js";
 
 export interface OpenDatabaseOptions {
   /** A PostgreSQL connection string (e.g. `DATABASE_URL`). Set: node-postgres; unset: embedded PGlite. */
@@ -21,6 +22,11 @@ export interface OpenDatabaseOptions {
   lock?: false | { owner?: string };
   /** PGlite only: its stand-in for PostgreSQL's autovacuum (see `PGliteDatabaseOptions`). Default on. */
   autovacuum?: boolean | PGliteAutovacuumOptions;
+  /**
+   * PGlite only: run it in a worker thread (default true), so that PostgreSQL in WASM executes on another
+   * core than the caller's requests. `false`: on the calling thread, as `pgliteDatabase` does.
+   */
+  worker?: boolean;
 }
 
 export const DEFAULT_PGLITE_DATA_DIR = "./.data/pglite";
@@ -32,17 +38,27 @@ export const DEFAULT_PGLITE_DATA_DIR = "./.data/pglite";
  */
 export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<Database> {
   if (options.url) return openPostgres(options.url, options.pool ?? {});
-  return openPGlite(options.dataDir ?? DEFAULT_PGLITE_DATA_DIR, options.lock ?? {}, options.autovacuum ?? true);
+  return openPGlite(
+    options.dataDir ?? DEFAULT_PGLITE_DATA_DIR,
+    options.lock ?? {},
+    options.autovacuum ?? true,
+    options.worker ?? true,
+  );
 }
 
 async function openPGlite(
   dataDir: string,
   lockOptions: false | { owner?: string },
   autovacuum: boolean | PGliteAutovacuumOptions,
+  inWorker: boolean,
 ): Promise<Database> {
   const { PGlite } = await loadDriver(() => import("@electric-sql/pglite"), "@electric-sql/pglite");
+  const open = (location: string) =>
+    inWorker
+      ? openPGliteWorkerDatabase(location, { autovacuum })
+      : PGlite.create(location).then((instance) => pgliteDatabase(instance, { autovacuum }));
   const hasScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(dataDir);
-  if (hasScheme) return pgliteDatabase(await PGlite.create(dataDir), { autovacuum });
+  if (hasScheme) return open(dataDir);
   const location = resolve(dataDir);
   // Owner-only, as PostgreSQL wants its data directory (applies when it is created here).
   await mkdir(location, { recursive: true, mode: 0o700 });
@@ -50,7 +66,7 @@ async function openPGlite(
   const lock = lockOptions === false ? undefined : await lockDataDirectory(location, lockOptions);
   let db: Database;
   try {
-    db = pgliteDatabase(await PGlite.create(location), { autovacuum });
+    db = await open(location);
   } catch (error) {
     await lock?.release();
     throw error;

@@ -51,4 +51,31 @@ describe("the built package", () => {
     expect(esm.files).toContain("0001_tasks.sql");
     expect(cjs.files).toEqual(esm.files);
   });
+
+  it("runs the embedded database on its worker thread from ESM and from CJS", async () => {
+    // The worker's entry is a file of its own in dist/, located from whichever build was loaded.
+    const query = `const db = await m.openDatabase({ dataDir: "memory://" });
+const { rows } = await db.query("select 41 + 1 as answer");
+await db.close();
+console.log(JSON.stringify({ inWorker: db.inWorker, rows }));`;
+    const [esm, cjs] = await Promise.all([
+      run(
+        process.execPath,
+        ["--input-type=module", "-e", `import * as m from "@a2a-partner/postgres-store";\n${query}`],
+        {
+          cwd: packageDir,
+        },
+      ),
+      run(
+        process.execPath,
+        ["-e", `const m = require("@a2a-partner/postgres-store");\n(async () => {\n${query}\n})();`],
+        {
+          cwd: packageDir,
+        },
+      ),
+    ]);
+    for (const { stdout } of [esm, cjs]) {
+      expect(JSON.parse(stdout)).toEqual({ inWorker: true, rows: [{ answer: 42 }] });
+    }
+  });
 });

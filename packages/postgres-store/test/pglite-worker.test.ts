@@ -1,0 +1,191 @@
+import { execFile } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Database } from "../src/database.js";
+import { GroupCommitWriter, openDatabase } from "../src/index.js";
+import { defineStoreSuite } from "./support/store-suite.js";
+
+// `openDatabase`'s embedded default: PGlite on a worker thread. The whole store suite runs through it (the
+// suite's instances share the one worker, as PGlite wrappers share one instance on the calling thread).
+defineStoreSuite("PGlite in a worker thread", async () => {
+  const db = await openDatabase({ dataDir: "memory://" });
+  expect(db.inWorker).toBe(true);
+  return {
+    // Each suite instance closes what it opened; the worker itself closes with the target.
+    async open() {
+      return { ...db, close: async () => undefined };
+    },
+    close: () => db.close(),
+  };
+});
+
+describe("PGlite in a worker thread", () => {
+  let db: Database;
+  beforeAll(async () => {
+    db = await openDatabase({ dataDir: "memory://" });
+  });
+  afterAll(async () => {
+    await db?.close();
+  });
+
+  it("hands back values as PGlite on the calling thread does", async () => {
+    const onThread = await openDatabase({ dataDir: "memory://", worker: false });
+    try {
+      const sql = `select now() as at, 9007199254740993::int8 as big, 42::int8 as small, '\\x00ff'::bytea as bytes,
+                          '{"a": [1, "two"]}'::jsonb as doc, null::text as nothing, 'é'::text as text, $1::int as param`;
+      const inWorker = await db.query(sql, [7]);
+      const calling = await onThread.query(sql, [7]);
+      expect(inWorker.rows[0]?.at).toBeInstanceOf(Date);
+      expect({ ...inWorker.rows[0], at: null }).toEqual({ ...calling.rows[0], at: null });
+      expect(inWorker.rows[0]).toMatchObject({ big: 9007199254740993n, small: 42, bytes: new Uint8Array([0, 255]) });
+      expect(inWorker.rowCount).toBe(1);
+    } finally {
+      await onThread.close();
+    }
+  });
+
+  it("keeps a database error's SQLSTATE and details, so callers can act on them", async () => {
+    await db.exec("create table parents (id int primary key)");
+    await db.query("insert into parents values (1)");
+    const duplicate = await db.query("insert into parents values (1)").catch((error: unknown) => error);
+    expect(duplicate).toBeInstanceOf(Error);
+    expect(duplicate).toMatchObject({
+      code: "23505",
+      constraint: "parents_pkey",
+      detail: "Key (id)=(1) already exists.",
+    });
+    const badText = await db.query("select $1::int", ["nope"]).catch((error: unknown) => error);
+    expect(badText).toMatchObject({ code: "22P02" });
+    // A value structured clone cannot carry fails its own statement, and the database goes on.
+    await expect(db.query("select $1::text", [() => 1])).rejects.toThrow();
+    expect((await db.query("select 1 as one")).rows).toEqual([{ one: 1 }]);
+  });
+
+  it("commits a transaction whose function resolves and rolls back one that throws", async () => {
+    await db.exec("create table ledger (id int primary key)");
+    await db.transaction(async (tx) => {
+      await tx.query("insert into ledger values (1)");
+      await tx.query("insert into ledger values (2)");
+    });
+    const failure = new Error("changed my mind");
+    await expect(
+      db.transaction(async (tx) => {
+        await tx.query("insert into ledger values (3)");
+        throw failure;
+      }),
+    ).rejects.toBe(failure);
+    // A statement that fails inside rolls back the rest of it too.
+    await expect(
+      db.transaction(async (tx) => {
+        await tx.query("insert into ledger values (4)");
+        await tx.query("insert into ledger values (1)");
+      }),
+    ).rejects.toMatchObject({ code: "23505" });
+    expect((await db.query<{ id: number }>("select id from ledger order by id")).rows.map((r) => r.id)).toEqual([1, 2]);
+  });
+
+  it("runs a statement asked for outside an open transaction after it, not inside it", async () => {
+    await db.exec("create table visits (id int primary key)");
+    let outside: Promise<unknown> | undefined;
+    await db.transaction(async (tx) => {
+      await tx.query("insert into visits values (1)");
+      // Waits for the transaction (PGlite has one connection): it must neither see its rows uncommitted
+      // nor hold up this thread while the transaction still needs it.
+      outside = db.query<{ n: number }>("select count(*)::int as n from visits");
+      await tx.query("insert into visits values (2)");
+    });
+    expect(((await outside) as { rows: { n: number }[] }).rows).toEqual([{ n: 2 }]);
+  });
+
+  it("delivers NOTIFYs to listeners until they stop", async () => {
+    const heard: string[] = [];
+    const stop = await db.listen("worker_test", (payload) => heard.push(payload));
+    await db.notify("worker_test", "one");
+    await db.transaction(async (tx) => {
+      await tx.query("select pg_notify('worker_test', 'two')");
+    });
+    await expect.poll(() => heard).toEqual(["one", "two"]);
+    await stop();
+    await db.notify("worker_test", "three");
+    await db.query("select 1");
+    expect(heard).toEqual(["one", "two"]);
+  });
+
+  it("never holds up the calling thread for a statement marked background", async () => {
+    // How long each call keeps this thread before it returns its promise. A statement on an idle worker is
+    // waited for with the thread asleep (bounded: then the event loop takes over); a background one never.
+    const held = async (options?: { background: true }) => {
+      const started = performance.now();
+      const answer = db.query("select pg_sleep(0.1)", [], options);
+      const heldMs = performance.now() - started;
+      await answer;
+      return heldMs;
+    };
+    const waited = await held();
+    const background = await held({ background: true });
+    expect(waited).toBeGreaterThan(5);
+    expect(background).toBeLessThan(waited / 2);
+  });
+
+  it("keeps commits in order with two in flight: a row may refer to one handed over just before it", async () => {
+    await db.exec(
+      "create table orders (id uuid primary key); create table lines (id serial primary key, order_id uuid not null references orders (id))",
+    );
+    const writer = new GroupCommitWriter(db);
+    // Handed over without waiting, as the robot fleet hands over a workflow execution and its node
+    // executions; commits that overtook one another would fail the lines' foreign key.
+    const writes: Promise<void>[] = [];
+    for (let i = 0; i < 300; i++) {
+      const id = randomUUID();
+      writes.push(writer.insertRows("orders", ["id"], [{ id }]));
+      writes.push(writer.insertRows("lines", ["order_id"], [{ order_id: id }, { order_id: id }]));
+      if (i % 7 === 0) await new Promise((resolve) => setImmediate(resolve));
+    }
+    await Promise.all(writes);
+    expect((await db.query("select count(*)::int as n from lines")).rows).toEqual([{ n: 600 }]);
+  });
+
+  it("rejects the open with PGlite's own error when PGlite cannot open", async () => {
+    // IndexedDB does not exist in Node: PGlite fails inside the worker, and the caller gets that failure.
+    await expect(openDatabase({ dataDir: "idb://not-in-node" })).rejects.toThrow(/indexedDB/);
+  });
+
+  it("refuses statements once closed", async () => {
+    const closing = await openDatabase({ dataDir: "memory://" });
+    await closing.close();
+    await expect(closing.query("select 1")).rejects.toThrow(/closed/);
+    await closing.close(); // twice is fine
+  });
+});
+
+describe("a process with the embedded database open", () => {
+  const parent = mkdtemp(join(tmpdir(), "pglite-worker-"));
+  afterAll(async () => rm(await parent, { recursive: true, force: true }));
+
+  it("exits when its work is done (even one failed open), as with PGlite on the calling thread, and its data is there", async () => {
+    const dataDir = join(await parent, "data");
+    const entry = new URL("../dist/index.js", import.meta.url).href; // what npm consumers run
+    // No close(): the worker must not keep the process alive once nothing is asked of it. (The data
+    // directory stays locked by a lock file whose holder is gone; the next open takes it over.)
+    const script = `
+      const { openDatabase } = await import(${JSON.stringify(entry)});
+      // A worker whose PGlite could not open must not keep the process alive either.
+      await openDatabase({ dataDir: "idb://not-in-node" }).catch(() => undefined);
+      const db = await openDatabase({ dataDir: ${JSON.stringify(dataDir)}, autovacuum: false });
+      await db.exec("create table kept (note text)");
+      await db.query("insert into kept values ($1)", ["written before exit"]);
+    `;
+    const run = promisify(execFile);
+    await run(process.execPath, ["--input-type=module", "-e", script], { timeout: 30_000 });
+    const db = await openDatabase({ dataDir });
+    try {
+      expect((await db.query("select note from kept")).rows).toEqual([{ note: "written before exit" }]);
+    } finally {
+      await db.close();
+    }
+  });
+});
