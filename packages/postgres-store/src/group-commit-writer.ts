@@ -109,7 +109,9 @@ export interface GroupCommitWriterOptions {
    * put in order, 2 in flight +5 % tasks/s for +7 % CPU per task, 4 −6 % (docs/performance.md).
    * The exception is a database that runs its statements in the order asked for on a worker thread
    * (`Database.inWorker`): there a later commit cannot overtake an earlier one, and the default is 2,
-   * so the worker executes one commit while this thread prepares the next.
+   * so the worker executes one commit while this thread prepares the next. When a batch fails and its
+   * items are committed one by one, a later batch that failed too waits for them; one that succeeded
+   * held no row that needed theirs (a row referring to a row it did not find fails its batch).
    */
   maxCommitsInFlight?: number;
 }
@@ -129,6 +131,9 @@ export class GroupCommitWriter {
   private readonly maxInFlight: number;
   /** Start the next commit as soon as one has committed, before its callers are answered. */
   private readonly nextBeforeAnswers: boolean;
+  /** The failed batches being committed item by item, in the order they failed (see `commitOneByOne`). */
+  private splitting: Promise<void> = Promise.resolve();
+  private splitsUnderWay = 0;
   private readonly named = new Map<string, string>();
   private readonly telemetry = storeTelemetry();
 
@@ -222,8 +227,8 @@ export class GroupCommitWriter {
       const batch = this.takeBatch();
       this.inFlight++;
       // Room for the next batch once this one is done with: once its callers are answered, or with
-      // `nextBeforeAnswers` as soon as it has committed (`commit` calls it then; a batch that fails and
-      // is split up releases only once its items have been tried alone, so they keep their order).
+      // `nextBeforeAnswers` as soon as it has committed (`commit` calls it then; a batch that fails
+      // keeps its room until its items have been tried one by one).
       let released = false;
       const release = () => {
         if (released) return;
@@ -242,14 +247,33 @@ export class GroupCommitWriter {
       // One bad row (or one value JSON cannot hold) must not fail its neighbours: commit each item alone.
       // Only for an error an item can cause: during an outage every retry would fail too, each after its
       // own connect timeout.
-      if (batch.length === 1 || !(isRowError(error) || error instanceof UnserializableItemError)) {
+      const itemsCaused = isRowError(error) || error instanceof UnserializableItemError;
+      // A batch of one is its item's answer, unless an earlier batch is being retried item by item: its
+      // row may be missing only because that batch's rows are not in yet, so it is tried again after them.
+      if (!itemsCaused || (batch.length === 1 && this.splitsUnderWay === 0)) {
         rejectAll(batch, error);
       } else {
-        for (const item of batch) {
-          await this.commitRetryingDeadlocks([item]).catch((alone: unknown) => rejectAll([item], alone));
-        }
+        await this.commitOneByOne(batch);
       }
     }
+  }
+
+  /**
+   * A failed batch's items, each in a commit of its own, in order. With more than one commit in flight a
+   * later batch may have failed too (on a row that refers to one of this batch's, say): its items go only
+   * after this batch's, so the rows still land in the order they were asked for.
+   */
+  private commitOneByOne(batch: Item[]): Promise<void> {
+    this.splitsUnderWay++;
+    const mine = this.splitting.then(async () => {
+      for (const item of batch) {
+        await this.commitRetryingDeadlocks([item]).catch((alone: unknown) => rejectAll([item], alone));
+      }
+    });
+    this.splitting = mine.finally(() => {
+      this.splitsUnderWay--;
+    });
+    return this.splitting;
   }
 
   /**

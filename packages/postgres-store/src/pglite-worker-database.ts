@@ -164,9 +164,11 @@ class PGliteWorkerConnection {
   }
 
   async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
-    const tx = (await this.send({ op: "begin" }, true)) as number;
+    // Counted from the moment it is asked for: a statement asked for in the same turn as the answer to
+    // `begin` arrives must not put this thread to sleep behind it.
     this.openTransactions++;
     try {
+      const tx = (await this.send({ op: "begin" }, true)) as number;
       return await this.runTransaction(tx, fn);
     } finally {
       this.openTransactions--;
@@ -210,12 +212,13 @@ class PGliteWorkerConnection {
 
   close(): Promise<void> {
     this.closing ??= (async () => {
-      this.worker.ref(); // until it has gone, as a close awaited by its caller should
-      if (!this.failure) await this.send({ op: "close" }, false).catch(() => undefined);
-      this.closed = true;
-      // Once PGlite has closed, the worker's thread ends by itself; it is terminated only if it does not.
+      // Once PGlite has closed, the worker's thread ends by itself; it is terminated if it has not within
+      // the grace period (a statement that does not end, a worker that hangs).
       const timer = setTimeout(() => void this.worker.terminate(), CLOSE_GRACE_MS);
       try {
+        if (!this.failure) await this.send({ op: "close" }, false).catch(() => undefined);
+        this.closed = true;
+        this.worker.ref(); // until it has gone, as a close awaited by its caller should
         await this.exited;
       } finally {
         clearTimeout(timer);
@@ -225,7 +228,10 @@ class PGliteWorkerConnection {
   }
 
   private send(request: Request, mayBlock: boolean): Promise<unknown> {
-    if (this.closing && request.op !== "close") return Promise.reject(new Error("the embedded database is closed"));
+    // While closing, only what ends the work under way still goes: an open transaction's end, the close.
+    if (this.closing && request.op !== "close" && request.op !== "end") {
+      return Promise.reject(new Error("the embedded database is closed"));
+    }
     if (this.failure) return Promise.reject(this.failure);
     const id = this.nextId++;
     const answered = new Promise<unknown>((resolve, reject) => {
@@ -245,7 +251,8 @@ class PGliteWorkerConnection {
     // through the event loop. With others ahead of it, the wait could be a group commit's, and with a
     // transaction open it could wait for that transaction's next statement from this very thread: never
     // block then (a statement inside the transaction is its own next statement, and may).
-    const alone = this.pending.size === 1 && (this.openTransactions === 0 || "tx" in request);
+    const othersOpen = this.openTransactions - (request.op === "begin" ? 1 : 0);
+    const alone = this.pending.size === 1 && (othersOpen === 0 || "tx" in request);
     if (mayBlock && alone) this.waitBlocking(id);
     return answered;
   }

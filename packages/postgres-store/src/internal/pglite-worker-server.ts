@@ -60,7 +60,9 @@ export async function serveDatabase(init: WorkerInit): Promise<void> {
     }
     Atomics.add(control, POSTED_REPLIES, 1);
     Atomics.notify(control, POSTED_REPLIES);
+    answered++;
   };
+  let answered = 0;
 
   let db: Database;
   try {
@@ -78,9 +80,19 @@ export async function serveDatabase(init: WorkerInit): Promise<void> {
   let unfinished = 0;
   let closing = false;
 
-  const answer = (id: number, run: () => Promise<unknown>) => {
+  // Requests outside a transaction reach PGlite one after another, in the order they were asked for
+  // (PGlite's locks alone would let a statement that first loads something overtake the one before it);
+  // a transaction's own statements go straight to it, or they would wait behind requests that wait for it.
+  let lane: Promise<unknown> = Promise.resolve();
+  const inOrder = <T>(step: () => Promise<T>): Promise<T> => {
+    const next = lane.then(step, step);
+    lane = next.catch(() => undefined);
+    return next;
+  };
+
+  const answer = (id: number, run: () => Promise<unknown>, inTransaction = false) => {
     unfinished++;
-    run()
+    (inTransaction ? run() : inOrder(run))
       .then(
         (value) => reply({ id, ok: true, value }),
         (error: unknown) => reply({ id, ok: false, error: transferError(error) }),
@@ -94,7 +106,12 @@ export async function serveDatabase(init: WorkerInit): Promise<void> {
     return open.tx;
   };
 
-  const begin = (id: number) => {
+  /** Resolves once the transaction has begun or failed to: the next request in order may go then. */
+  const begin = (id: number) =>
+    new Promise<void>((settled) => {
+      beginTransaction(id, settled);
+    });
+  const beginTransaction = (id: number, settled: () => void) => {
     unfinished++;
     let begun = false;
     let finish!: (commit: boolean) => void;
@@ -102,8 +119,11 @@ export async function serveDatabase(init: WorkerInit): Promise<void> {
       finish = resolve;
     });
     db.transaction(async (tx) => {
+      // Asked for before the close, begun after it was asked for: nobody will end it.
+      if (closing) throw new Error("the embedded database is closed");
       transactions.set(id, { tx, finish });
       begun = true;
+      settled();
       unfinished--; // from here on it waits for the owner's statements, not for this thread
       reply({ id, ok: true, value: id });
       if (!(await decided)) throw ROLLBACK;
@@ -118,6 +138,7 @@ export async function serveDatabase(init: WorkerInit): Promise<void> {
         transactions.delete(id);
         if (!begun) {
           unfinished--;
+          settled();
           reply({ id, ok: false, error: transferError(error) });
         } else if (endId !== undefined) {
           reply(
@@ -133,17 +154,20 @@ export async function serveDatabase(init: WorkerInit): Promise<void> {
   const handle = (request: WorkerRequest) => {
     switch (request.op) {
       case "query":
-        return answer(request.id, async () =>
-          queryableFor(request.tx).query(
-            request.sql,
-            request.params,
-            request.name ? { name: request.name } : undefined,
-          ),
+        return answer(
+          request.id,
+          async () =>
+            queryableFor(request.tx).query(
+              request.sql,
+              request.params,
+              request.name ? { name: request.name } : undefined,
+            ),
+          request.tx !== undefined,
         );
       case "exec":
-        return answer(request.id, async () => queryableFor(request.tx).exec(request.sql));
+        return answer(request.id, async () => queryableFor(request.tx).exec(request.sql), request.tx !== undefined);
       case "begin":
-        return begin(request.id);
+        return void inOrder(() => begin(request.id));
       case "end": {
         const open = transactions.get(request.tx);
         if (!open) return reply({ id: request.id, ok: false, error: transferError(new Error("no such transaction")) });
@@ -176,14 +200,16 @@ export async function serveDatabase(init: WorkerInit): Promise<void> {
   // its event loop it would take far longer, and every statement pays that wake.
   for (;;) {
     const seen = Atomics.load(control, POSTED_REQUESTS);
+    const answeredBefore = answered;
     for (let message = receiveMessageOnPort(init.requests); message; message = receiveMessageOnPort(init.requests)) {
       handle(message.message as WorkerRequest);
     }
     await nextTurn();
     if (closing && unfinished === 0) break;
-    if (Atomics.load(control, POSTED_REQUESTS) !== seen || awaitChange(control, POSTED_REQUESTS, seen, STAY_AWAKE_MS)) {
-      continue;
-    }
+    if (Atomics.load(control, POSTED_REQUESTS) !== seen) continue;
+    // Awake a while after answering something (the owner's next statement is likely on its way), not
+    // while everything left waits for the owner (requests behind an open transaction).
+    if (answered !== answeredBefore && awaitChange(control, POSTED_REQUESTS, seen, STAY_AWAKE_MS)) continue;
     // Something unfinished that waits for neither the owner nor PGlite's synchronous work (a file call
     // PGlite makes asynchronously, say): wake often enough to let the event loop finish it.
     Atomics.wait(control, POSTED_REQUESTS, seen, unfinished === 0 ? IDLE_WAKE_MS : POLL_WHILE_BUSY_MS);
