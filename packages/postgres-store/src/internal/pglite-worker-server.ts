@@ -27,7 +27,8 @@ const IDLE_WAKE_MS = 1_000;
  * runs (a task's events, the next task's start); a thread woken from sleep takes tens of microseconds to
  * wake and then runs PGlite with cold caches: on the 2-vCPU development machine an insert asked for
  * 1.5 ms after the previous one took 0.28–0.52 ms (p90 ~1.4) in a worker that had slept and 0.17–0.29 ms
- * in one kept awake. Costs at most this much CPU each time the store falls idle.
+ * in one kept awake. Only while requests come in runs (see the loop): a trickle of statements would
+ * pay this much CPU for each.
  */
 const STAY_AWAKE_MS = 2;
 
@@ -198,18 +199,31 @@ export async function serveDatabase(init: WorkerInit): Promise<void> {
   // behind its promises, so one turn of the event loop finishes what does not wait for the owner), then
   // sleep until the owner posts again. Asleep in Atomics.wait, this thread wakes in microseconds; asleep in
   // its event loop it would take far longer, and every statement pays that wake.
+  // When the thread last fell idle, and whether the request that ended its previous idle spell came soon
+  // enough for staying awake to have caught it: statements that come in runs keep it awake, a trickle
+  // (a robot's step every few hundred milliseconds) lets it sleep at once.
+  let idleSince: number | undefined;
+  let runsOfRequests = true;
   for (;;) {
     const seen = Atomics.load(control, POSTED_REQUESTS);
     const answeredBefore = answered;
+    let received = false;
     for (let message = receiveMessageOnPort(init.requests); message; message = receiveMessageOnPort(init.requests)) {
+      received = true;
       handle(message.message as WorkerRequest);
+    }
+    if (received && idleSince !== undefined) {
+      runsOfRequests = performance.now() - idleSince <= STAY_AWAKE_MS;
+      idleSince = undefined;
     }
     await nextTurn();
     if (closing && unfinished === 0) break;
     if (Atomics.load(control, POSTED_REQUESTS) !== seen) continue;
-    // Awake a while after answering something (the owner's next statement is likely on its way), not
-    // while everything left waits for the owner (requests behind an open transaction).
-    if (answered !== answeredBefore && awaitChange(control, POSTED_REQUESTS, seen, STAY_AWAKE_MS)) continue;
+    // Awake a while after answering something when requests come in runs (the owner's next statement is
+    // likely on its way), not while everything left waits for the owner (behind an open transaction).
+    idleSince ??= performance.now();
+    const justAnswered = answered !== answeredBefore;
+    if (justAnswered && runsOfRequests && awaitChange(control, POSTED_REQUESTS, seen, STAY_AWAKE_MS)) continue;
     // Something unfinished that waits for neither the owner nor PGlite's synchronous work (a file call
     // PGlite makes asynchronously, say): wake often enough to let the event loop finish it.
     Atomics.wait(control, POSTED_REQUESTS, seen, unfinished === 0 ? IDLE_WAKE_MS : POLL_WHILE_BUSY_MS);
