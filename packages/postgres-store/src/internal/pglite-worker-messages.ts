@@ -68,12 +68,3 @@ export function restoreError(transferred: TransferredError): Error {
   if (transferred.stack) error.stack = `${error.stack}\n    --- in the PGlite worker ---\n${transferred.stack}`;
   return error;
 }
-
-/** Watches `slot` for up to `ms` without sleeping; whether it moved from `seen`. */
-export function awaitChange(control: Int32Array, slot: number, seen: number, ms: number): boolean {
-  const until = performance.now() + ms;
-  while (performance.now() < until) {
-    if (Atomics.load(control, slot) !== seen) return true;
-  }
-  return false;
-}

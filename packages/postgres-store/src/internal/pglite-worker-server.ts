@@ -3,7 +3,6 @@ import { receiveMessageOnPort } from "node:worker_threads";
 import type { Database, Queryable } from "../database.js";
 import { pgliteDatabase } from "../pglite-database.js";
 import {
-  awaitChange,
   POSTED_REPLIES,
   POSTED_REQUESTS,
   transferError,
@@ -61,9 +60,7 @@ export async function serveDatabase(init: WorkerInit): Promise<void> {
     }
     Atomics.add(control, POSTED_REPLIES, 1);
     Atomics.notify(control, POSTED_REPLIES);
-    answered++;
   };
-  let answered = 0;
 
   let db: Database;
   try {
@@ -206,7 +203,7 @@ export async function serveDatabase(init: WorkerInit): Promise<void> {
   let runsOfRequests = true;
   for (;;) {
     const seen = Atomics.load(control, POSTED_REQUESTS);
-    const answeredBefore = answered;
+    const answeredBefore = Atomics.load(control, POSTED_REPLIES);
     let received = false;
     for (let message = receiveMessageOnPort(init.requests); message; message = receiveMessageOnPort(init.requests)) {
       received = true;
@@ -222,7 +219,7 @@ export async function serveDatabase(init: WorkerInit): Promise<void> {
     // Awake a while after answering something when requests come in runs (the owner's next statement is
     // likely on its way), not while everything left waits for the owner (behind an open transaction).
     idleSince ??= performance.now();
-    const justAnswered = answered !== answeredBefore;
+    const justAnswered = Atomics.load(control, POSTED_REPLIES) !== answeredBefore;
     if (justAnswered && runsOfRequests && awaitChange(control, POSTED_REQUESTS, seen, STAY_AWAKE_MS)) continue;
     // Something unfinished that waits for neither the owner nor PGlite's synchronous work (a file call
     // PGlite makes asynchronously, say): wake often enough to let the event loop finish it.
@@ -230,4 +227,13 @@ export async function serveDatabase(init: WorkerInit): Promise<void> {
   }
   init.requests.close();
   init.replies.close();
+}
+
+/** Watches `slot` for up to `ms` without sleeping; whether it moved from `seen`. */
+function awaitChange(control: Int32Array, slot: number, seen: number, ms: number): boolean {
+  const until = performance.now() + ms;
+  while (performance.now() < until) {
+    if (Atomics.load(control, slot) !== seen) return true;
+  }
+  return false;
 }
