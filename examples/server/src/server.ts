@@ -36,7 +36,16 @@ export async function openConfiguredDatabase(
   if (!config.databaseUrl) {
     // PGlite has no autovacuum of its own: the store runs its stand-in, and a pass that fails is logged.
     const onError = (error: unknown) => logger?.warn({ err: error }, "embedded store: vacuum pass failed");
-    return openDatabase({ dataDir: config.dataDir, lock: { owner }, autovacuum: { onError } }).catch(
+    // Its thread dying is an outage of the store (requests answer 503) until a new one has taken over.
+    const worker = {
+      onWorkerLost: (error: Error) =>
+        logger?.error(
+          { err: error },
+          "embedded store: its database thread died; restarting it (requests fail meanwhile)",
+        ),
+      onWorkerRestarted: () => logger?.warn("embedded store: database thread restarted; serving again"),
+    };
+    return openDatabase({ dataDir: config.dataDir, lock: { owner }, autovacuum: { onError }, worker }).catch(
       (error: unknown) => {
         throw dataDirRefused(error, config.dataDir) ?? error;
       },

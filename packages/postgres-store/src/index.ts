@@ -17,6 +17,7 @@ export { type MigrateOptions, type MigrateResult, type MigrationSource, migrate 
 export { defaultMigrationsDir, storeMigrations } from "./migrations-dir.js";
 export { DEFAULT_PGLITE_DATA_DIR, type OpenDatabaseOptions, openDatabase } from "./open-database.js";
 export { type PGliteAutovacuumOptions, type PGliteDatabaseOptions, pgliteDatabase } from "./pglite-database.js";
+export type { PGliteWorkerEvents } from "./pglite-worker-database.js";
 export { PostgresEventLog, type PostgresEventLogOptions } from "./postgres-event-log.js";
 export { PostgresIdempotencyStore, type PostgresIdempotencyStoreOptions } from "./postgres-idempotency-store.js";
 export { PostgresTaskStore } from "./postgres-task-store.js";

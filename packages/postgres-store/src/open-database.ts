@@ -5,7 +5,7 @@ import { lockDataDirectory } from "./data-directory-lock.js";
 import type { Database } from "./database.js";
 import { pgDatabase } from "./internal/pg-database.js";
 import { type PGliteAutovacuumOptions, pgliteDatabase } from "./pglite-database.js";
-import { openPGliteWorkerDatabase } from "./pglite-worker-database.js";
+import { openPGliteWorkerDatabase, type PGliteWorkerEvents } from "./pglite-worker-database.js";
 
 export interface OpenDatabaseOptions {
   /** A PostgreSQL connection string (e.g. `DATABASE_URL`). Set: node-postgres; unset: embedded PGlite. */
@@ -24,9 +24,11 @@ export interface OpenDatabaseOptions {
   autovacuum?: boolean | PGliteAutovacuumOptions;
   /**
    * PGlite only: run it in a worker thread (default true), so that PostgreSQL in WASM executes on another
-   * core than the caller's requests. `false`: on the calling thread, as `pgliteDatabase` does.
+   * core than the caller's requests. `false`: on the calling thread, as `pgliteDatabase` does. An object:
+   * in a worker thread, and the application is told when that thread dies and when a new one has opened
+   * the data directory again (statements fail in between, as in a database outage).
    */
-  worker?: boolean;
+  worker?: boolean | PGliteWorkerEvents;
 }
 
 export const DEFAULT_PGLITE_DATA_DIR = "./.data/pglite";
@@ -50,12 +52,12 @@ async function openPGlite(
   dataDir: string,
   lockOptions: false | { owner?: string },
   autovacuum: boolean | PGliteAutovacuumOptions,
-  inWorker: boolean,
+  worker: boolean | PGliteWorkerEvents,
 ): Promise<Database> {
   const { PGlite } = await loadDriver(() => import("@electric-sql/pglite"), "@electric-sql/pglite");
   const open = (location: string) =>
-    inWorker
-      ? openPGliteWorkerDatabase(location, { autovacuum })
+    worker !== false
+      ? openPGliteWorkerDatabase(location, { autovacuum, ...(worker === true ? {} : worker) })
       : PGlite.create(location).then((instance) => pgliteDatabase(instance, { autovacuum }));
   const hasScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(dataDir);
   if (hasScheme) return open(dataDir);

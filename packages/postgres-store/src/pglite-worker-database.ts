@@ -11,9 +11,22 @@ import {
   type WorkerRequest,
 } from "./internal/pglite-worker-messages.js";
 
-export interface PGliteWorkerDatabaseOptions {
+export interface PGliteWorkerDatabaseOptions extends PGliteWorkerEvents {
   /** PGlite's stand-in for autovacuum (see `PGliteDatabaseOptions.autovacuum`). Default on. */
   autovacuum?: boolean | PGliteAutovacuumOptions;
+}
+
+/** What happens to the embedded database's worker thread, for the application's log. */
+export interface PGliteWorkerEvents {
+  /**
+   * The worker thread died (PGlite's WASM aborted, say). Statements fail from then on, as in a database
+   * outage, until a new worker has opened the data directory again: it is restarted after 0.1 s, then
+   * ever more slowly (up to every 5 s) while it cannot open. An in-memory database (`memory://`) is not
+   * restarted (its data went with the thread): it fails from then on.
+   */
+  onWorkerLost?: (error: Error) => void;
+  /** A new worker opened the data directory after one was lost: statements run again. */
+  onWorkerRestarted?: () => void;
 }
 
 /**
@@ -32,11 +45,35 @@ const MAX_BLOCKING_WAIT_MS = 20;
 /** How long a closed worker may take to end on its own before it is terminated. */
 const CLOSE_GRACE_MS = 5_000;
 
+/** The wait before restarting a worker that died, doubled after each restart that fails, up to the last. */
+const RESTART_DELAYS_MS = [100, 200, 400, 800, 1_600, 3_200, 5_000];
+
 type Request = WorkerRequest extends infer R ? (R extends { id: number } ? Omit<R, "id"> : never) : never;
 
 interface Pending {
   resolve(value: unknown): void;
   reject(error: Error): void;
+}
+
+interface Listener {
+  channel: string;
+  onPayload(payload: string): void;
+  onLost?(): void;
+  onReconnect?(): void;
+  /** The id of the `listen` request that opened it in the current worker (it names its NOTIFYs so). */
+  id?: number;
+}
+
+/** One worker thread and what is shared with it; a worker that dies is replaced by a new thread. */
+interface WorkerThread {
+  worker: Worker;
+  control: Int32Array;
+  requests: MessagePort;
+  replies: MessagePort;
+  /** Opened (or failed to open: rejects). */
+  ready: Promise<void>;
+  /** Resolves once the thread has ended, however it ended. */
+  exited: Promise<void>;
 }
 
 /**
@@ -51,7 +88,7 @@ export async function openPGliteWorkerDatabase(
   dataDir: string,
   options: PGliteWorkerDatabaseOptions = {},
 ): Promise<Database> {
-  const connection = new PGliteWorkerConnection(dataDir);
+  const connection = new PGliteWorkerConnection(dataDir, options);
   await connection.ready;
   const autovacuumOptions = options.autovacuum ?? true;
   const autovacuum =
@@ -65,13 +102,13 @@ export async function openPGliteWorkerDatabase(
           autovacuumOptions === true ? {} : autovacuumOptions,
           () => !connection.closed,
         );
-  return {
+  const database: Database = {
     kind: "pglite",
     inWorker: true,
     query: (sql, params, queryOptions) => connection.query(sql, params, queryOptions),
     exec: (sql) => connection.exec(sql),
     transaction: (fn) => connection.transaction(fn),
-    listen: (channel, onPayload) => connection.listen(channel, onPayload),
+    listen: (channel, onPayload, listenOptions) => connection.listen(channel, onPayload, listenOptions),
     async notify(channel, payload) {
       await connection.query("select pg_notify($1, $2)", [channel, payload]);
     },
@@ -80,66 +117,160 @@ export async function openPGliteWorkerDatabase(
       await connection.close();
     },
   };
+  connections.set(database, connection);
+  return database;
+}
+
+/** For tests: each open database's connection, to end its worker as a crash would (`endWorkerOf`). */
+const connections = new WeakMap<Database, PGliteWorkerConnection>();
+
+/**
+ * Ends the worker thread of a database opened by `openPGliteWorkerDatabase` from outside, as a crash of
+ * PGlite's WASM would end it. Internal: tests of what callers see when that happens.
+ */
+export async function endWorkerOf(database: Database): Promise<void> {
+  const connection = connections.get(database);
+  if (!connection) throw new TypeError("not a database opened by openPGliteWorkerDatabase");
+  await connection.endWorker();
 }
 
 class PGliteWorkerConnection {
+  /** The first worker has opened the data directory (rejects if it could not). */
   readonly ready: Promise<void>;
   closed = false;
-  private readonly worker: Worker;
-  private readonly control = new Int32Array(new SharedArrayBuffer(CONTROL_SLOTS * Int32Array.BYTES_PER_ELEMENT));
-  private readonly requests: MessagePort;
-  private readonly replies: MessagePort;
+  private thread: WorkerThread;
   private readonly pending = new Map<number, Pending>();
-  private readonly listeners = new Map<number, (payload: string) => void>();
+  /** Every listener not stopped, listening in the current worker or to listen again in the next. */
+  private readonly listeners = new Set<Listener>();
+  /** The listeners listening in the current worker, by id. */
+  private readonly listening = new Map<number, Listener>();
   private nextId = 1;
   /** Begun and not yet ended: the worker cannot run other statements before their owners go on. */
   private openTransactions = 0;
-  /** Why the worker can no longer answer (it exited, or threw): every later request fails with it. */
+  /** Why the worker cannot answer now (it died; a new one is on its way unless closed): requests fail with it. */
   private failure: Error | undefined;
+  private restartTimer: NodeJS.Timeout | undefined;
+  private failedRestarts = 0;
+  /** Until the first worker has opened: a worker lost before that is a failed open, not restarted. */
+  private opened = false;
   private closing: Promise<void> | undefined;
-  /** Resolves once the worker's thread has ended, however it ended. */
-  private readonly exited: Promise<void>;
 
-  constructor(dataDir: string) {
+  constructor(
+    private readonly dataDir: string,
+    private readonly options: PGliteWorkerEvents,
+  ) {
+    this.thread = this.spawn();
+    this.ready = this.thread.ready.then(() => {
+      this.opened = true;
+    });
+  }
+
+  /** Starts a worker thread that opens the data directory; `ready` settles when it has (or could not). */
+  private spawn(): WorkerThread {
+    const control = new Int32Array(new SharedArrayBuffer(CONTROL_SLOTS * Int32Array.BYTES_PER_ELEMENT));
     const requests = new MessageChannel();
     const replies = new MessageChannel();
-    this.requests = requests.port1;
-    this.replies = replies.port1;
     const init: WorkerInit = {
-      dataDir,
-      control: this.control.buffer as SharedArrayBuffer,
+      dataDir: this.dataDir,
+      control: control.buffer as SharedArrayBuffer,
       requests: requests.port2,
       replies: replies.port2,
     };
-    this.worker = new Worker(WORKER_ENTRY, {
+    const worker = new Worker(WORKER_ENTRY, {
       workerData: init,
       transferList: [requests.port2, replies.port2],
       // Not the process's flags: some are refused in a worker (`--input-type`), none concern it.
       execArgv: [],
     });
     let opened!: (error?: Error) => void;
-    this.ready = new Promise<void>((resolve, reject) => {
+    const ready = new Promise<void>((resolve, reject) => {
       opened = (error) => (error ? reject(error) : resolve());
     });
-    this.replies.on("message", (message: WorkerReply) => {
+    const thread: WorkerThread = {
+      worker,
+      control,
+      requests: requests.port1,
+      replies: replies.port1,
+      ready,
+      exited: new Promise<void>((resolve) => worker.once("exit", () => resolve())),
+    };
+    thread.replies.on("message", (message: WorkerReply) => {
       if (!("ready" in message)) return this.onReply(message);
       // Kept alive only while it has requests to answer (see `send`): an idle database keeps no process
       // running, as PGlite on the calling thread does not.
-      if (this.pending.size === 0) this.worker.unref();
+      if (this.pending.size === 0) worker.unref();
       // PGlite could not open (a damaged data directory …): the worker serves nothing, so it goes now.
-      if (message.error) void this.worker.terminate();
+      if (message.error) void worker.terminate();
       opened(message.error && restoreError(message.error));
     });
-    this.worker.on("error", (error) => {
-      this.fail(new Error(`the embedded database's worker failed: ${error.message}`, { cause: error }));
-      opened(this.failure);
-    });
-    this.exited = new Promise<void>((resolve) => this.worker.once("exit", () => resolve()));
-    this.worker.on("exit", (code) => {
-      this.fail(new Error(`the embedded database's worker exited (code ${code})`));
-      opened(this.failure);
-    });
-    this.replies.unref();
+    const died = (error: Error) => {
+      opened(error); // a worker that dies while opening did not open
+      if (this.thread === thread) this.lost(error);
+    };
+    worker.on("error", (error) =>
+      died(new Error(`the embedded database's worker failed: ${error.message}`, { cause: error })),
+    );
+    worker.on("exit", (code) => died(new Error(`the embedded database's worker exited (code ${code})`)));
+    thread.replies.unref();
+    return thread;
+  }
+
+  /** The current worker died: what it was asked fails, and a new one is started unless there is no point. */
+  private lost(error: Error): void {
+    if (this.failure) return;
+    this.failure = error;
+    for (const pending of this.pending.values()) pending.reject(error);
+    this.pending.clear();
+    this.listening.clear();
+    // Before the first open, or while closing, nobody waits for a new one.
+    if (!this.opened || this.closing) {
+      this.closed = true;
+      return;
+    }
+    // In memory, the data went with the thread: a new worker would answer from an empty database.
+    if (this.dataDir.startsWith("memory://")) {
+      this.closed = true;
+      this.options.onWorkerLost?.(error);
+      return;
+    }
+    for (const listener of this.listeners) listener.id = undefined;
+    this.scheduleRestart();
+    // Told once the state is settled: a callback that throws cannot stop the restart.
+    this.options.onWorkerLost?.(error);
+    for (const listener of this.listeners) listener.onLost?.();
+  }
+
+  private scheduleRestart(): void {
+    const delay = RESTART_DELAYS_MS[Math.min(this.failedRestarts, RESTART_DELAYS_MS.length - 1)];
+    this.restartTimer = setTimeout(() => void this.restart(), delay);
+    this.restartTimer.unref();
+  }
+
+  /** Opens the data directory in a new worker; once it is open, listeners listen again and requests go. */
+  private async restart(): Promise<void> {
+    this.restartTimer = undefined;
+    if (this.closing) return;
+    const thread = this.spawn();
+    this.thread = thread;
+    try {
+      await thread.ready;
+    } catch (error) {
+      if (this.closing) return;
+      this.failedRestarts++;
+      this.failure = new Error(`the embedded database's worker could not be restarted: ${(error as Error).message}`, {
+        cause: error,
+      });
+      this.scheduleRestart();
+      return;
+    }
+    this.failedRestarts = 0;
+    this.failure = undefined; // before the close, if one is waiting, so that it closes PGlite properly
+    if (this.closing) return;
+    // LISTEN again in the new worker (one that fails stays to be tried again after the next restart).
+    const listeners = [...this.listeners];
+    await Promise.all(listeners.map((listener) => this.startListening(listener).catch(() => undefined)));
+    this.options.onWorkerRestarted?.();
+    for (const listener of listeners) if (listener.id !== undefined) listener.onReconnect?.();
   }
 
   query<Row>(
@@ -191,35 +322,63 @@ class PGliteWorkerConnection {
     return value;
   }
 
-  async listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>> {
+  async listen(
+    channel: string,
+    onPayload: (payload: string) => void,
+    options: { onLost?: () => void; onReconnect?: () => void } = {},
+  ): Promise<() => Promise<void>> {
     quoteChannel(channel); // validates before the worker sees it
-    const listener = this.nextId; // the id `send` gives the listen request: the worker names its NOTIFYs by it
-    this.listeners.set(listener, onPayload);
-    try {
-      await this.send({ op: "listen", channel }, false);
-    } catch (error) {
-      this.listeners.delete(listener);
-      throw error;
-    }
+    const listener: Listener = { channel, onPayload, onLost: options.onLost, onReconnect: options.onReconnect };
+    await this.startListening(listener);
+    this.listeners.add(listener);
     let stopped = false;
     return async () => {
       if (stopped || this.closed) return;
       stopped = true;
       this.listeners.delete(listener);
-      await this.send({ op: "unlisten", listener }, false);
+      const id = listener.id;
+      if (id === undefined) return;
+      this.listening.delete(id);
+      await this.send({ op: "unlisten", listener: id }, false);
     };
+  }
+
+  /** LISTENs in the current worker; its NOTIFYs then come named by the listen request's id. */
+  private async startListening(listener: Listener): Promise<void> {
+    const id = this.nextId; // the id `send` gives the listen request
+    this.listening.set(id, listener);
+    listener.id = id;
+    try {
+      await this.send({ op: "listen", channel: listener.channel }, false);
+    } catch (error) {
+      this.listening.delete(id);
+      listener.id = undefined;
+      throw error;
+    }
+  }
+
+  /** Ends the current worker from outside, as a crash would (see `endWorkerOf`). */
+  async endWorker(): Promise<void> {
+    const { worker, exited } = this.thread;
+    await worker.terminate();
+    await exited;
   }
 
   close(): Promise<void> {
     this.closing ??= (async () => {
+      clearTimeout(this.restartTimer);
+      const { worker, exited, ready } = this.thread;
       // Once PGlite has closed, the worker's thread ends by itself; it is terminated if it has not within
       // the grace period (a statement that does not end, a worker that hangs).
-      const timer = setTimeout(() => void this.worker.terminate(), CLOSE_GRACE_MS);
+      const timer = setTimeout(() => void worker.terminate(), CLOSE_GRACE_MS);
       try {
+        // A restart under way finishes opening first (or fails to), so that it is closed, not cut off.
+        await ready.catch(() => undefined);
         if (!this.failure) await this.send({ op: "close" }, false).catch(() => undefined);
+        else void worker.terminate();
         this.closed = true;
-        this.worker.ref(); // until it has gone, as a close awaited by its caller should
-        await this.exited;
+        worker.ref(); // until it has gone, as a close awaited by its caller should
+        await exited;
       } finally {
         clearTimeout(timer);
       }
@@ -233,20 +392,21 @@ class PGliteWorkerConnection {
       return Promise.reject(new Error("the embedded database is closed"));
     }
     if (this.failure) return Promise.reject(this.failure);
+    const { worker, requests, control } = this.thread;
     const id = this.nextId++;
     const answered = new Promise<unknown>((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
     });
     try {
-      this.requests.postMessage({ ...request, id });
+      requests.postMessage({ ...request, id });
     } catch (error) {
       // A parameter structured clone refuses (a function, a symbol): this statement fails, nothing else.
       this.pending.delete(id);
       return Promise.reject(error);
     }
-    Atomics.add(this.control, POSTED_REQUESTS, 1);
-    Atomics.notify(this.control, POSTED_REQUESTS);
-    if (this.pending.size === 1) this.worker.ref();
+    Atomics.add(control, POSTED_REQUESTS, 1);
+    Atomics.notify(control, POSTED_REQUESTS);
+    if (this.pending.size === 1) worker.ref();
     // Alone in the worker's queue, the answer is a statement's time away: sleeping for it beats a trip
     // through the event loop. With others ahead of it, the wait could be a group commit's, and with a
     // transaction open it could wait for that transaction's next statement from this very thread: never
@@ -259,40 +419,33 @@ class PGliteWorkerConnection {
 
   /** Sleeps until the reply to `id` arrives or the bound passes, taking replies straight off the port. */
   private waitBlocking(id: number): void {
+    const { control, replies } = this.thread;
     const deadline = performance.now() + MAX_BLOCKING_WAIT_MS;
     for (;;) {
-      const seen = Atomics.load(this.control, POSTED_REPLIES);
-      for (let message = receiveMessageOnPort(this.replies); message; message = receiveMessageOnPort(this.replies)) {
+      const seen = Atomics.load(control, POSTED_REPLIES);
+      for (let message = receiveMessageOnPort(replies); message; message = receiveMessageOnPort(replies)) {
         this.onReply(message.message as WorkerReply);
       }
       const left = deadline - performance.now();
       if (!this.pending.has(id) || this.failure || left <= 0) return;
       // Asleep, not watching: the worker (and on a small machine, whatever else runs) needs the core more.
-      Atomics.wait(this.control, POSTED_REPLIES, seen, left);
+      Atomics.wait(control, POSTED_REPLIES, seen, left);
     }
   }
 
   private onReply(message: WorkerReply): void {
     if ("ready" in message) return;
     if ("listener" in message) {
-      const listener = this.listeners.get(message.listener);
+      const listener = this.listening.get(message.listener);
       // Called like a reply's continuation: never from inside another caller's `query`.
-      if (listener) queueMicrotask(() => listener(message.payload));
+      if (listener) queueMicrotask(() => listener.onPayload(message.payload));
       return;
     }
     const pending = this.pending.get(message.id);
     if (!pending) return;
     this.pending.delete(message.id);
-    if (this.pending.size === 0) this.worker.unref();
+    if (this.pending.size === 0) this.thread.worker.unref();
     if (message.ok) pending.resolve(message.value);
     else pending.reject(restoreError(message.error));
-  }
-
-  private fail(error: Error): void {
-    if (this.failure) return;
-    this.failure = error;
-    this.closed = true;
-    for (const pending of this.pending.values()) pending.reject(error);
-    this.pending.clear();
   }
 }

@@ -7,6 +7,7 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../src/database.js";
 import { GroupCommitWriter, openDatabase } from "../src/index.js";
+import { endWorkerOf, openPGliteWorkerDatabase } from "../src/pglite-worker-database.js";
 import { defineStoreSuite } from "./support/store-suite.js";
 
 // `openDatabase`'s embedded default: PGlite on a worker thread. The whole store suite runs through it (the
@@ -184,6 +185,84 @@ describe("PGlite in a worker thread", () => {
     await closing.close();
     await expect(closing.query("select 1")).rejects.toThrow(/closed/);
     await closing.close(); // twice is fine
+  });
+});
+
+describe("a worker thread that dies (PGlite's WASM aborting)", () => {
+  const parent = mkdtemp(join(tmpdir(), "pglite-worker-lost-"));
+  afterAll(async () => rm(await parent, { recursive: true, force: true }));
+
+  /** A database on a fresh directory, with what it reports about its worker. */
+  async function openWatched(dataDir: string) {
+    const lost: Error[] = [];
+    let restarts = 0;
+    const db = await openPGliteWorkerDatabase(dataDir, {
+      autovacuum: false,
+      onWorkerLost: (error) => lost.push(error),
+      onWorkerRestarted: () => restarts++,
+    });
+    return { db, lost, restarts: () => restarts };
+  }
+
+  it("fails statements as in an outage, then serves again from a new worker with every committed row", async () => {
+    const { db, lost, restarts } = await openWatched(join(await parent, "restart"));
+    try {
+      await db.exec("create table kept (note text)");
+      await db.query("insert into kept values ($1)", ["committed before the crash"]);
+      const heard: string[] = [];
+      const events: string[] = [];
+      await db.listen("lost_test", (payload) => heard.push(payload), {
+        onLost: () => events.push("lost"),
+        onReconnect: () => events.push("reconnected"),
+      });
+      const inFlight = db.query("select pg_sleep(5)", [], { background: true });
+
+      await endWorkerOf(db);
+
+      await expect(inFlight).rejects.toThrow(/worker exited/);
+      await expect(db.query("select 1")).rejects.toThrow(/worker exited/);
+      expect(lost).toHaveLength(1);
+      expect(events).toEqual(["lost"]);
+      await expect.poll(restarts, { timeout: 10_000 }).toBe(1);
+      expect((await db.query("select note from kept")).rows).toEqual([{ note: "committed before the crash" }]);
+      await db.query("insert into kept values ($1)", ["after"]);
+      // The listener listens again in the new worker, and was told to look for what it missed.
+      expect(events).toEqual(["lost", "reconnected"]);
+      await db.notify("lost_test", "heard again");
+      await expect.poll(() => heard).toEqual(["heard again"]);
+    } finally {
+      await db.close();
+    }
+    // Closed properly after a restart: the directory opens again with both rows.
+    const again = await openDatabase({ dataDir: join(await parent, "restart"), lock: false });
+    try {
+      expect((await again.query("select count(*)::int as n from kept")).rows).toEqual([{ n: 2 }]);
+    } finally {
+      await again.close();
+    }
+  });
+
+  it("closes at once while the restart waits", async () => {
+    const { db, restarts } = await openWatched(join(await parent, "close-while-down"));
+    await endWorkerOf(db);
+    await db.close();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(restarts()).toBe(0);
+    await expect(db.query("select 1")).rejects.toThrow(/closed/);
+  });
+
+  it("does not restart an in-memory database: its data went with the thread", async () => {
+    const { db, lost, restarts } = await openWatched("memory://");
+    try {
+      await db.exec("create table gone (id int)");
+      await endWorkerOf(db);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(lost).toHaveLength(1);
+      expect(restarts()).toBe(0);
+      await expect(db.query("select * from gone")).rejects.toThrow(/worker exited/);
+    } finally {
+      await db.close();
+    }
   });
 });
 
