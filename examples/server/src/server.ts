@@ -34,8 +34,14 @@ export async function openConfiguredDatabase(
   logger?: Logger,
 ): Promise<Database> {
   if (!config.databaseUrl) {
-    // PGlite has no autovacuum of its own: the store runs its stand-in, and a pass that fails is logged.
-    const onError = (error: unknown) => logger?.warn({ err: error }, "embedded store: vacuum pass failed");
+    // PGlite has no autovacuum or checkpointer of its own: the store runs its stand-ins, and a pass that
+    // fails is logged.
+    const autovacuum = {
+      onError: (error: unknown) => logger?.warn({ err: error }, "embedded store: vacuum pass failed"),
+    };
+    const checkpoints = {
+      onError: (error: unknown) => logger?.warn({ err: error }, "embedded store: checkpoint failed"),
+    };
     // Its thread dying is an outage of the store (requests answer 503) until a new one has taken over.
     const worker = {
       onWorkerLost: (error: Error) =>
@@ -45,11 +51,15 @@ export async function openConfiguredDatabase(
         ),
       onWorkerRestarted: () => logger?.warn("embedded store: database thread restarted; serving again"),
     };
-    return openDatabase({ dataDir: config.dataDir, lock: { owner }, autovacuum: { onError }, worker }).catch(
-      (error: unknown) => {
-        throw dataDirRefused(error, config.dataDir) ?? error;
-      },
-    );
+    return openDatabase({
+      dataDir: config.dataDir,
+      lock: { owner },
+      autovacuum,
+      checkpoints,
+      worker,
+    }).catch((error: unknown) => {
+      throw dataDirRefused(error, config.dataDir) ?? error;
+    });
   }
   // Fail fast while PostgreSQL is unreachable (requests answer 503 / -32603) instead of queueing forever.
   // A query on a connection whose packets vanish would wait forever: bound it, and probe idle sockets.

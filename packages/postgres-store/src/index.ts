@@ -16,7 +16,12 @@ export { isUuid } from "./is-uuid.js";
 export { type MigrateOptions, type MigrateResult, type MigrationSource, migrate } from "./migrate.js";
 export { defaultMigrationsDir, storeMigrations } from "./migrations-dir.js";
 export { DEFAULT_PGLITE_DATA_DIR, type OpenDatabaseOptions, openDatabase } from "./open-database.js";
-export { type PGliteAutovacuumOptions, type PGliteDatabaseOptions, pgliteDatabase } from "./pglite-database.js";
+export {
+  type PGliteAutovacuumOptions,
+  type PGliteCheckpointsOptions,
+  type PGliteDatabaseOptions,
+  pgliteDatabase,
+} from "./pglite-database.js";
 export type { PGliteWorkerEvents } from "./pglite-worker-database.js";
 export { PostgresEventLog, type PostgresEventLogOptions } from "./postgres-event-log.js";
 export { PostgresIdempotencyStore, type PostgresIdempotencyStoreOptions } from "./postgres-idempotency-store.js";

@@ -2,9 +2,10 @@ import { mkdir } from "node:fs/promises";
 import { resolve } from "node:path";
 import type { ClientConfig, CustomTypesConfig, PoolConfig } from "pg";
 import { lockDataDirectory } from "./data-directory-lock.js";
+import type { PGliteMaintenanceOptions } from "./internal/pglite-maintenance.js";
 import type { Database } from "./database.js";
 import { pgDatabase } from "./internal/pg-database.js";
-import { type PGliteAutovacuumOptions, pgliteDatabase } from "./pglite-database.js";
+import { type PGliteAutovacuumOptions, type PGliteCheckpointsOptions, pgliteDatabase } from "./pglite-database.js";
 import { openPGliteWorkerDatabase, type PGliteWorkerEvents } from "./pglite-worker-database.js";
 
 export interface OpenDatabaseOptions {
@@ -22,6 +23,8 @@ export interface OpenDatabaseOptions {
   lock?: false | { owner?: string };
   /** PGlite only: its stand-in for PostgreSQL's autovacuum (see `PGliteDatabaseOptions`). Default on. */
   autovacuum?: boolean | PGliteAutovacuumOptions;
+  /** PGlite only: its stand-in for PostgreSQL's checkpointer (see `PGliteDatabaseOptions`). Default on. */
+  checkpoints?: boolean | PGliteCheckpointsOptions;
   /**
    * PGlite only: run it in a worker thread (default true), so that PostgreSQL in WASM executes on another
    * core than the caller's requests. `false`: on the calling thread, as `pgliteDatabase` does. An object:
@@ -40,10 +43,11 @@ export const DEFAULT_PGLITE_DATA_DIR = "./.data/pglite";
  */
 export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<Database> {
   if (options.url) return openPostgres(options.url, options.pool ?? {});
+  const maintenance = { autovacuum: options.autovacuum, checkpoints: options.checkpoints };
   return openPGlite(
     options.dataDir ?? DEFAULT_PGLITE_DATA_DIR,
     options.lock ?? {},
-    options.autovacuum ?? true,
+    maintenance,
     options.worker ?? true,
   );
 }
@@ -51,14 +55,14 @@ export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<D
 async function openPGlite(
   dataDir: string,
   lockOptions: false | { owner?: string },
-  autovacuum: boolean | PGliteAutovacuumOptions,
+  maintenance: PGliteMaintenanceOptions,
   worker: boolean | PGliteWorkerEvents,
 ): Promise<Database> {
   const { PGlite } = await loadDriver(() => import("@electric-sql/pglite"), "@electric-sql/pglite");
   const open = (location: string) =>
     worker !== false
-      ? openPGliteWorkerDatabase(location, { autovacuum, ...(worker === true ? {} : worker) })
-      : PGlite.create(location).then((instance) => pgliteDatabase(instance, { autovacuum }));
+      ? openPGliteWorkerDatabase(location, { ...maintenance, ...(worker === true ? {} : worker) })
+      : PGlite.create(location).then((instance) => pgliteDatabase(instance, maintenance));
   const hasScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(dataDir);
   if (hasScheme) return open(dataDir);
   const location = resolve(dataDir);

@@ -1,9 +1,11 @@
 import type { PGliteInterface, Results, Transaction } from "@electric-sql/pglite";
 import { type Database, type Queryable, type QueryOptions, type QueryResult, quoteChannel } from "./database.js";
-import { PGliteAutovacuum, type PGliteAutovacuumOptions } from "./internal/pglite-autovacuum.js";
+import type { PGliteAutovacuumOptions } from "./internal/pglite-autovacuum.js";
+import type { PGliteCheckpointsOptions } from "./internal/pglite-checkpointer.js";
+import { type PGliteMaintenance, startPGliteMaintenance } from "./internal/pglite-maintenance.js";
 import { PGlitePreparedStatements } from "./internal/pglite-prepared.js";
 
-export type { PGliteAutovacuumOptions };
+export type { PGliteAutovacuumOptions, PGliteCheckpointsOptions };
 
 export interface PGliteDatabaseOptions {
   /** Close the PGlite instance when the Database closes. Default true. */
@@ -14,6 +16,13 @@ export interface PGliteDatabaseOptions {
    * the tables' sizes. Default on; `false` if you run VACUUM yourself.
    */
   autovacuum?: boolean | PGliteAutovacuumOptions;
+  /**
+   * PostgreSQL's checkpointer, which PGlite lacks too: every `intervalMs` the WAL written since the last
+   * checkpoint is read, and a `CHECKPOINT` runs when PostgreSQL's own rules say one is due
+   * (`max_wal_size`, `checkpoint_timeout`), so the WAL is recycled instead of growing without end. Default
+   * on; `false` if you run CHECKPOINT yourself.
+   */
+  checkpoints?: boolean | PGliteCheckpointsOptions;
 }
 
 function toResult<Row>(result: Results<Row>): QueryResult<Row> {
@@ -42,7 +51,7 @@ export function pgliteDatabase(instance: PGliteInterface, options: PGliteDatabas
   // Statements with a name are parsed and planned once, as on PostgreSQL (outside transactions only: the
   // hot path's statements are single statements).
   const prepared = PGlitePreparedStatements.for(instance);
-  let autovacuum: PGliteAutovacuum | undefined;
+  let maintenance: PGliteMaintenance | undefined;
   const db: Database = {
     kind: "pglite",
     async query<Row>(sql: string, params: readonly unknown[] = [], queryOptions?: QueryOptions) {
@@ -73,14 +82,11 @@ export function pgliteDatabase(instance: PGliteInterface, options: PGliteDatabas
     async close() {
       if (closed) return;
       closed = true;
-      await autovacuum?.stop();
+      await maintenance?.stop();
       if (closeInstance && !instance.closed) await instance.close();
     },
   };
-  const autovacuumOptions = options.autovacuum ?? true;
-  if (autovacuumOptions !== false) {
-    // close() stops it; the check covers an instance its owner closed (closeInstance: false).
-    autovacuum = new PGliteAutovacuum(db, autovacuumOptions === true ? {} : autovacuumOptions, () => !instance.closed);
-  }
+  // close() stops it; the check covers an instance its owner closed (closeInstance: false).
+  maintenance = startPGliteMaintenance(db, options, () => !instance.closed);
   return db;
 }

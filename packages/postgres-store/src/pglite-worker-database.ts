@@ -1,6 +1,6 @@
 import { MessageChannel, type MessagePort, receiveMessageOnPort, Worker } from "node:worker_threads";
 import { type Database, type Queryable, type QueryOptions, type QueryResult, quoteChannel } from "./database.js";
-import { PGliteAutovacuum, type PGliteAutovacuumOptions } from "./internal/pglite-autovacuum.js";
+import { type PGliteMaintenanceOptions, startPGliteMaintenance } from "./internal/pglite-maintenance.js";
 import {
   CONTROL_SLOTS,
   POSTED_REPLIES,
@@ -11,10 +11,8 @@ import {
   type WorkerRequest,
 } from "./internal/pglite-worker-messages.js";
 
-export interface PGliteWorkerDatabaseOptions extends PGliteWorkerEvents {
-  /** PGlite's stand-in for autovacuum (see `PGliteDatabaseOptions.autovacuum`). Default on. */
-  autovacuum?: boolean | PGliteAutovacuumOptions;
-}
+/** PGlite's stand-ins for autovacuum and the checkpointer: see `PGliteDatabaseOptions`. Both on by default. */
+export interface PGliteWorkerDatabaseOptions extends PGliteWorkerEvents, PGliteMaintenanceOptions {}
 
 /** What happens to the embedded database's worker thread, for the application's log. */
 export interface PGliteWorkerEvents {
@@ -90,18 +88,15 @@ export async function openPGliteWorkerDatabase(
 ): Promise<Database> {
   const connection = new PGliteWorkerConnection(dataDir, options);
   await connection.ready;
-  const autovacuumOptions = options.autovacuum ?? true;
-  const autovacuum =
-    autovacuumOptions === false
-      ? undefined
-      : new PGliteAutovacuum(
-          {
-            query: (sql, params) => connection.query(sql, params, { background: true }),
-            exec: (sql) => connection.exec(sql),
-          },
-          autovacuumOptions === true ? {} : autovacuumOptions,
-          () => !connection.closed,
-        );
+  // Their statements never hold up the calling thread.
+  const maintenance = startPGliteMaintenance(
+    {
+      query: (sql, params) => connection.query(sql, params, { background: true }),
+      exec: (sql) => connection.exec(sql),
+    },
+    options,
+    () => !connection.closed,
+  );
   const database: Database = {
     kind: "pglite",
     inWorker: true,
@@ -113,7 +108,7 @@ export async function openPGliteWorkerDatabase(
       await connection.query("select pg_notify($1, $2)", [channel, payload]);
     },
     async close() {
-      await autovacuum?.stop();
+      await maintenance.stop();
       await connection.close();
     },
   };

@@ -1,4 +1,5 @@
 import type { Queryable } from "../database.js";
+import { PeriodicPass } from "./periodic-pass.js";
 
 /** The store's stand-in for PostgreSQL's autovacuum on PGlite (see `PGliteDatabaseOptions.autovacuum`). */
 export interface PGliteAutovacuumOptions {
@@ -74,35 +75,21 @@ select null, true, false from pg_database, settings
  * table of thousands of rows; thresholds grow with the table, so the cost per row stays the same).
  */
 export class PGliteAutovacuum {
-  private readonly timer: ReturnType<typeof setInterval>;
-  private running: Promise<unknown> | undefined;
+  private readonly passes: PeriodicPass;
   private stopped = false;
 
   constructor(
     private readonly db: Queryable,
-    private readonly options: PGliteAutovacuumOptions = {},
+    options: PGliteAutovacuumOptions = {},
     /** False once the instance was closed by whoever owns it: the timer then stops instead of failing. */
-    private readonly isOpen: () => boolean = () => true,
+    isOpen: () => boolean = () => true,
   ) {
-    this.timer = setInterval(() => {
-      if (!this.isOpen()) {
-        clearInterval(this.timer);
-        return;
-      }
-      if (this.running) return; // the previous pass is still at work
-      this.running = this.runOnce()
-        .catch((error: unknown) => {
-          try {
-            this.options.onError?.(error);
-          } catch {
-            // A throwing onError must not become an unhandled rejection of a timer nobody awaits.
-          }
-        })
-        .finally(() => {
-          this.running = undefined;
-        });
-    }, options.intervalMs ?? DEFAULT_AUTOVACUUM_INTERVAL_MS);
-    this.timer.unref();
+    this.passes = new PeriodicPass(
+      () => this.runOnce(),
+      options.intervalMs ?? DEFAULT_AUTOVACUUM_INTERVAL_MS,
+      options.onError,
+      isOpen,
+    );
   }
 
   /** One pass now: the tables that were due, and what was run on each. */
@@ -129,7 +116,6 @@ export class PGliteAutovacuum {
   /** Stops the timer and waits for a pass under way (it stops after the table it is on). */
   async stop(): Promise<void> {
     this.stopped = true;
-    clearInterval(this.timer);
-    await this.running;
+    await this.passes.stop();
   }
 }
