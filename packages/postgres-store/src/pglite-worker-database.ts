@@ -1,6 +1,7 @@
 import { MessageChannel, type MessagePort, receiveMessageOnPort, Worker } from "node:worker_threads";
 import { type Database, type Queryable, type QueryOptions, type QueryResult, quoteChannel } from "./database.js";
 import { type PGliteMaintenanceOptions, startPGliteMaintenance } from "./internal/pglite-maintenance.js";
+import { safely } from "./internal/safely.js";
 import {
   CONTROL_SLOTS,
   POSTED_REPLIES,
@@ -19,8 +20,9 @@ export interface PGliteWorkerEvents {
   /**
    * The worker thread died (PGlite's WASM aborted, say). Statements fail from then on, as in a database
    * outage, until a new worker has opened the data directory again: it is restarted after 0.1 s, then
-   * ever more slowly (up to every 5 s) while it cannot open. An in-memory database (`memory://`) is not
-   * restarted (its data went with the thread): it fails from then on.
+   * ever more slowly (up to every 5 s) while it cannot open or keeps dying within 10 s of opening; each
+   * restart that fails is reported here too. An in-memory database (`memory://`) is not restarted (its
+   * data went with the thread): it fails from then on. Whatever the callbacks throw is ignored.
    */
   onWorkerLost?: (error: Error) => void;
   /** A new worker opened the data directory after one was lost: statements run again. */
@@ -43,8 +45,12 @@ const MAX_BLOCKING_WAIT_MS = 20;
 /** How long a closed worker may take to end on its own before it is terminated. */
 const CLOSE_GRACE_MS = 5_000;
 
-/** The wait before restarting a worker that died, doubled after each restart that fails, up to the last. */
+/**
+ * The wait before restarting a worker that died, doubled after each restart that fails (or whose worker
+ * died again within `STABLE_AFTER_MS`), up to the last.
+ */
 const RESTART_DELAYS_MS = [100, 200, 400, 800, 1_600, 3_200, 5_000];
+const STABLE_AFTER_MS = 10_000;
 
 type Request = WorkerRequest extends infer R ? (R extends { id: number } ? Omit<R, "id"> : never) : never;
 
@@ -148,6 +154,8 @@ class PGliteWorkerConnection {
   private failedRestarts = 0;
   /** Until the first worker has opened: a worker lost before that is a failed open, not restarted. */
   private opened = false;
+  /** When the current worker opened the data directory. */
+  private openedAt = 0;
   private closing: Promise<void> | undefined;
 
   constructor(
@@ -157,6 +165,7 @@ class PGliteWorkerConnection {
     this.thread = this.spawn();
     this.ready = this.thread.ready.then(() => {
       this.opened = true;
+      this.openedAt = performance.now();
     });
   }
 
@@ -225,14 +234,18 @@ class PGliteWorkerConnection {
     // In memory, the data went with the thread: a new worker would answer from an empty database.
     if (this.dataDir.startsWith("memory://")) {
       this.closed = true;
-      this.options.onWorkerLost?.(error);
+      safely(() => this.options.onWorkerLost?.(error));
       return;
     }
+    // A worker that dies soon after it opened (a statement that kills it, asked again and again) is
+    // restarted ever more slowly, as one that cannot open is.
+    const upMs = performance.now() - this.openedAt;
+    this.failedRestarts = upMs >= STABLE_AFTER_MS ? 0 : this.failedRestarts + 1;
     for (const listener of this.listeners) listener.id = undefined;
     this.scheduleRestart();
-    // Told once the state is settled: a callback that throws cannot stop the restart.
-    this.options.onWorkerLost?.(error);
-    for (const listener of this.listeners) listener.onLost?.();
+    // Told once the state is settled; a callback that throws is its own problem, not the restart's.
+    safely(() => this.options.onWorkerLost?.(error));
+    for (const listener of this.listeners) safely(listener.onLost);
   }
 
   private scheduleRestart(): void {
@@ -244,10 +257,13 @@ class PGliteWorkerConnection {
   /** Opens the data directory in a new worker; once it is open, listeners listen again and requests go. */
   private async restart(): Promise<void> {
     this.restartTimer = undefined;
+    // The dead thread is gone for good before another opens its data directory.
+    await this.thread.exited;
     if (this.closing) return;
-    const thread = this.spawn();
-    this.thread = thread;
+    let thread: WorkerThread;
     try {
+      thread = this.spawn();
+      this.thread = thread;
       await thread.ready;
     } catch (error) {
       if (this.closing) return;
@@ -256,16 +272,21 @@ class PGliteWorkerConnection {
         cause: error,
       });
       this.scheduleRestart();
+      safely(() => this.options.onWorkerLost?.(this.failure as Error));
       return;
     }
-    this.failedRestarts = 0;
+    this.openedAt = performance.now();
     this.failure = undefined; // before the close, if one is waiting, so that it closes PGlite properly
     if (this.closing) return;
-    // LISTEN again in the new worker (one that fails stays to be tried again after the next restart).
+    // LISTEN again in the new worker. One that fails because this worker died too listens again after the
+    // next restart (a LISTEN on a channel that was valid once does not fail otherwise).
     const listeners = [...this.listeners];
     await Promise.all(listeners.map((listener) => this.startListening(listener).catch(() => undefined)));
-    this.options.onWorkerRestarted?.();
-    for (const listener of listeners) if (listener.id !== undefined) listener.onReconnect?.();
+    if (this.thread !== thread || this.failure || this.closing) return; // died again meanwhile
+    safely(this.options.onWorkerRestarted);
+    for (const listener of listeners) {
+      if (listener.id !== undefined && this.listeners.has(listener)) safely(listener.onReconnect);
+    }
   }
 
   query<Row>(
@@ -334,7 +355,8 @@ class PGliteWorkerConnection {
       const id = listener.id;
       if (id === undefined) return;
       this.listening.delete(id);
-      await this.send({ op: "unlisten", listener: id }, false);
+      // Best effort, as on PostgreSQL: a worker that died took its LISTEN with it.
+      await this.send({ op: "unlisten", listener: id }, false).catch(() => undefined);
     };
   }
 

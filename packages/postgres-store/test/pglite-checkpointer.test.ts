@@ -55,13 +55,15 @@ describe("checkpoints on PGlite", () => {
   });
 
   it("keeps pg_wal near max_wal_size under sustained writes, in the worker that openDatabase starts", async () => {
-    /** pg_wal after ~135 MB of WAL. One database at a time: two PGlite instances in one process were seen
-     * to set off each other's checkpoints. */
+    /** pg_wal after ~135 MB of WAL. */
     const walAfterWrites = async (name: string, options: OpenDatabaseOptions) => {
       const db = await openSmallWal(name, options);
       try {
         expect(db.inWorker).toBe(true);
         for (let i = 0; i < 40; i++) await writeWal(db);
+        // Longer than the default interval: a checkpointer left running where `checkpoints: false` should
+        // have stopped it (inside the worker, say) would have checkpointed by now.
+        if (options.checkpoints === false) await new Promise((resolve) => setTimeout(resolve, 6_000));
         return await walBytes(db);
       } finally {
         await db.close();

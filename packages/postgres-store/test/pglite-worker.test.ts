@@ -242,6 +242,31 @@ describe("a worker thread that dies (PGlite's WASM aborting)", () => {
     }
   });
 
+  it("restarts whatever the application's callbacks throw", async () => {
+    const failing = () => {
+      throw new Error("a bug in the application's callback");
+    };
+    let restarted = false;
+    const db = await openPGliteWorkerDatabase(join(await parent, "throwing-callbacks"), {
+      autovacuum: false,
+      onWorkerLost: failing,
+      onWorkerRestarted: () => {
+        restarted = true;
+        failing();
+      },
+    });
+    try {
+      const heard: string[] = [];
+      await db.listen("throwing_test", (payload) => heard.push(payload), { onLost: failing, onReconnect: failing });
+      await endWorkerOf(db);
+      await expect.poll(() => restarted, { timeout: 10_000 }).toBe(true);
+      await db.notify("throwing_test", "still listening");
+      await expect.poll(() => heard).toEqual(["still listening"]);
+    } finally {
+      await db.close();
+    }
+  });
+
   it("closes at once while the restart waits", async () => {
     const { db, restarts } = await openWatched(join(await parent, "close-while-down"));
     await endWorkerOf(db);

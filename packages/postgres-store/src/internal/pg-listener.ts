@@ -1,5 +1,6 @@
 import type { Client } from "pg";
 import { quoteChannel } from "../database.js";
+import { safely } from "./safely.js";
 
 interface Subscriber {
   onPayload: (payload: string) => void;
@@ -223,14 +224,5 @@ export class PgListener {
     const entry = this.channels.get(channel);
     if (!entry) return;
     for (const subscriber of entry.subscribers) safely(() => subscriber.onPayload(payload));
-  }
-}
-
-/** A subscriber's bug must not break delivery to the others (or the connection's event loop). */
-function safely(fn: (() => void) | undefined): void {
-  try {
-    fn?.();
-  } catch {
-    // ignored on purpose
   }
 }

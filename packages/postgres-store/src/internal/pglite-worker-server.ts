@@ -65,8 +65,9 @@ export async function serveDatabase(init: WorkerInit): Promise<void> {
   let db: Database;
   try {
     const { PGlite } = await import("@electric-sql/pglite");
-    // The owner runs the autovacuum stand-in (it needs timers, and this thread sleeps between requests).
-    db = pgliteDatabase(await PGlite.create(init.dataDir), { autovacuum: false });
+    // The owner runs the autovacuum and checkpoint stand-ins (they need timers, this thread sleeps between
+    // requests, and their statements must take their turn with everyone else's).
+    db = pgliteDatabase(await PGlite.create(init.dataDir), { autovacuum: false, checkpoints: false });
   } catch (error) {
     reply({ ready: true, error: transferError(error) });
     return;
