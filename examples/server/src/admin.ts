@@ -34,8 +34,7 @@ export async function createWorkspaceToken(db: Database, request: TokenRequest):
   const lifetime = expiresInSeconds === undefined ? {} : { expiresInSeconds };
   const workspace = await db.query<{ id: string }>("select id from workspaces where slug = $1", [request.workspace]);
   const workspaceId = workspace.rows[0]?.id;
-  if (!workspaceId)
-    throw new AdminUsageError(`no workspace with slug "${request.workspace}" (run \`pnpm cli seed\` first?)`);
+  if (!workspaceId) throw noSuchWorkspace(request.workspace);
   if (request.kind === "partner") return issueToken(db, { kind: "partner", workspaceId, label: "cli", ...lifetime });
   return db.transaction(async (tx) => {
     const user = await tx.query<{ id: string }>(
@@ -82,7 +81,17 @@ export interface TokenListing {
 }
 
 /** Every token, oldest first, optionally only the partner tokens of one workspace. */
+/** A workspace named on the command line that does not exist: the operator mistyped it, or has not seeded. */
+function noSuchWorkspace(slug: string): AdminUsageError {
+  return new AdminUsageError(`no workspace with slug "${slug}" (run \`pnpm cli seed\` first?)`);
+}
+
 export async function listTokens(db: Database, filter: { workspace?: string } = {}): Promise<TokenListing[]> {
+  // A mistyped slug is an error, not an empty list that looks like a workspace without tokens.
+  if (filter.workspace !== undefined) {
+    const known = await db.query("select 1 from workspaces where slug = $1", [filter.workspace]);
+    if (known.rows.length === 0) throw noSuchWorkspace(filter.workspace);
+  }
   const { rows } = await db.query<{
     id: string;
     kind: "partner" | "user";

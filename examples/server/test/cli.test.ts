@@ -46,6 +46,13 @@ describe("CLI with a running embedded server", () => {
 
     const unknown = await runCli(["token", "create", "--workspace", "nope", "--kind", "partner"], suite.store.env);
     expect(unknown.code).toBe(EXIT_CODES.usage);
+    // Listing a mistyped workspace is refused too, not answered with nothing.
+    const unknownList = await runCli(["token", "list", "--workspace", "nope"], suite.store.env);
+    expect(unknownList.code).toBe(EXIT_CODES.usage);
+    expect(unknownList.stderr).toContain('no workspace with slug "nope"');
+    const demoList = await runCli(["token", "list", "--workspace", "demo"], suite.store.env);
+    expect(demoList.code).toBe(EXIT_CODES.ok);
+    expect(demoList.stdout).toContain('"workspace":"demo"');
 
     const second = await runCli(["serve"], { ...suite.store.env, PORT: "0" });
     expect(second.code).toBe(EXIT_CODES.dataDirectoryInUse);
