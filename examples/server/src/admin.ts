@@ -80,12 +80,12 @@ export interface TokenListing {
   hash: string;
 }
 
-/** Every token, oldest first, optionally only the partner tokens of one workspace. */
 /** A workspace named on the command line that does not exist: the operator mistyped it, or has not seeded. */
 function noSuchWorkspace(slug: string): AdminUsageError {
   return new AdminUsageError(`no workspace with slug "${slug}" (run \`pnpm cli seed\` first?)`);
 }
 
+/** Every token, oldest first, optionally only the partner tokens of one workspace. */
 export async function listTokens(db: Database, filter: { workspace?: string } = {}): Promise<TokenListing[]> {
   // A mistyped slug is an error, not an empty list that looks like a workspace without tokens.
   if (filter.workspace !== undefined) {

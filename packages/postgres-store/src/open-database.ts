@@ -2,9 +2,9 @@ import { mkdir } from "node:fs/promises";
 import { resolve } from "node:path";
 import type { ClientConfig, CustomTypesConfig, PoolConfig } from "pg";
 import { lockDataDirectory } from "./data-directory-lock.js";
-import type { PGliteMaintenanceOptions } from "./internal/pglite-maintenance.js";
 import type { Database } from "./database.js";
 import { pgDatabase } from "./internal/pg-database.js";
+import type { PGliteMaintenanceOptions } from "./internal/pglite-maintenance.js";
 import { type PGliteAutovacuumOptions, type PGliteCheckpointsOptions, pgliteDatabase } from "./pglite-database.js";
 import { openPGliteWorkerDatabase, type PGliteWorkerEvents } from "./pglite-worker-database.js";
 

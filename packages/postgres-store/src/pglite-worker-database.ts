@@ -1,7 +1,6 @@
 import { MessageChannel, type MessagePort, receiveMessageOnPort, Worker } from "node:worker_threads";
 import { type Database, type Queryable, type QueryOptions, type QueryResult, quoteChannel } from "./database.js";
 import { type PGliteMaintenanceOptions, startPGliteMaintenance } from "./internal/pglite-maintenance.js";
-import { safely } from "./internal/safely.js";
 import {
   CONTROL_SLOTS,
   POSTED_REPLIES,
@@ -11,6 +10,7 @@ import {
   type WorkerReply,
   type WorkerRequest,
 } from "./internal/pglite-worker-messages.js";
+import { safely } from "./internal/safely.js";
 
 /** PGlite's stand-ins for autovacuum and the checkpointer: see `PGliteDatabaseOptions`. Both on by default. */
 export interface PGliteWorkerDatabaseOptions extends PGliteWorkerEvents, PGliteMaintenanceOptions {}
