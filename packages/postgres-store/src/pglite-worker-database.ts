@@ -152,10 +152,11 @@ class PGliteWorkerConnection {
   private failure: Error | undefined;
   private restartTimer: NodeJS.Timeout | undefined;
   private failedRestarts = 0;
-  /** Until the first worker has opened: a worker lost before that is a failed open, not restarted. */
-  private opened = false;
-  /** When the current worker opened the data directory. */
-  private openedAt = 0;
+  /**
+   * When the current worker opened the data directory; undefined until the first one has (a worker lost
+   * before that is a failed open, not restarted).
+   */
+  private openedAt: number | undefined;
   private closing: Promise<void> | undefined;
 
   constructor(
@@ -164,7 +165,6 @@ class PGliteWorkerConnection {
   ) {
     this.thread = this.spawn();
     this.ready = this.thread.ready.then(() => {
-      this.opened = true;
       this.openedAt = performance.now();
     });
   }
@@ -227,7 +227,7 @@ class PGliteWorkerConnection {
     this.pending.clear();
     this.listening.clear();
     // Before the first open, or while closing, nobody waits for a new one.
-    if (!this.opened || this.closing) {
+    if (this.openedAt === undefined || this.closing) {
       this.closed = true;
       return;
     }
