@@ -3,15 +3,15 @@
 
 export type { FetchHandler } from "./adapters/fetch.js";
 export { toFetchHandler } from "./adapters/fetch.js";
-export type { Dialect, StreamRenderer, TaskListResult } from "./dialect/dialect.js";
-export { DIALECT_V1, DIALECT_V03, dialectFor } from "./dialect/dialect.js";
-export type { ProtocolVersion, RequestedVersion } from "./dialect/protocol-version.js";
+export type { Dialect, StreamRenderer, TaskListResult } from "./protocol/dialect/dialect.js";
+export { DIALECT_V1, DIALECT_V03, dialectFor } from "./protocol/dialect/dialect.js";
+export type { ProtocolVersion, RequestedVersion } from "./protocol/dialect/protocol-version.js";
 export {
   A2A_VERSION_HEADER,
   parseProtocolVersion,
   requestedProtocolVersion,
   SUPPORTED_PROTOCOL_VERSIONS,
-} from "./dialect/protocol-version.js";
+} from "./protocol/dialect/protocol-version.js";
 export {
   fromV1Error,
   fromV1Message,
@@ -25,7 +25,7 @@ export {
   toV1Status,
   toV1StreamResult,
   toV1Task,
-} from "./dialect/v1-mapping.js";
+} from "./protocol/dialect/v1-mapping.js";
 export {
   A2AError,
   ERROR_CODES,
@@ -43,7 +43,7 @@ export {
   TaskNotFoundError,
   UnsupportedOperationError,
   VersionNotSupportedError,
-} from "./errors.js";
+} from "./protocol/errors.js";
 export type {
   ArtifactUpdate,
   ExecutorUpdate,
@@ -51,9 +51,9 @@ export type {
   TaskExecutionContext,
   TaskExecutor,
   TaskOutcome,
-} from "./executor/task-executor.js";
-export type { A2AHandler, A2AHandlerRequest } from "./handler/create-handler.js";
-export { createA2AHandler } from "./handler/create-handler.js";
+} from "./ports/task-executor.js";
+export type { A2AHandler, A2AHandlerRequest } from "./assembly/create-handler.js";
+export { createA2AHandler } from "./assembly/create-handler.js";
 export type {
   A2AHandlerOptions,
   A2AStores,
@@ -61,13 +61,13 @@ export type {
   AuthOutcome,
   HeaderReader,
   Logger,
-} from "./handler/options.js";
-export type { RateDecision, RateLimiter, TokenBucketOptions } from "./handler/rate-limiter.js";
-export { TokenBucketRateLimiter } from "./handler/rate-limiter.js";
-export type { A2AHandlerResponse, A2AJsonResponse, A2AStreamResponse, SseSink } from "./handler/response.js";
-export { ORPHANED_REASON, SHUTDOWN_REASON } from "./internal/handler/task-runner.js";
-export { A2A_LIMITS, type A2ALimits } from "./limits.js";
-export { aliasOf, METHODS, type MethodAlias, type MethodName, resolveMethod } from "./methods.js";
+} from "./assembly/handler-options.js";
+export type { RateDecision, RateLimiter, TokenBucketOptions } from "./runtime/admission/rate-limiter.js";
+export { TokenBucketRateLimiter } from "./runtime/admission/rate-limiter.js";
+export type { A2AHandlerResponse, A2AJsonResponse, A2AStreamResponse, SseSink } from "./ports/handler-response.js";
+export { ORPHANED_REASON, SHUTDOWN_REASON } from "./runtime/runner/task-runner.js";
+export { A2A_LIMITS, type A2ALimits } from "./protocol/limits.js";
+export { aliasOf, METHODS, type MethodAlias, type MethodName, resolveMethod } from "./protocol/method-names.js";
 export {
   Artifact,
   DataPart,
@@ -87,7 +87,7 @@ export {
   TERMINAL_TASK_STATES,
   TerminalTaskState,
   TextPart,
-} from "./schemas/a2a.js";
+} from "./protocol/schemas/a2a.js";
 export {
   ArtifactV1,
   BadRequestV1,
@@ -104,7 +104,7 @@ export {
   TaskStateV1,
   type TaskStateV1Name,
   TaskV1,
-} from "./schemas/a2a-v1.js";
+} from "./protocol/schemas/a2a-v1.js";
 export {
   AgentCard,
   type AgentCardInput,
@@ -114,7 +114,7 @@ export {
   agentCardForRequest,
   buildAgentCardV1,
   buildAgentCardV03,
-} from "./schemas/agent-card.js";
+} from "./protocol/schemas/agent-card.js";
 export {
   JsonRpcErrorObject,
   JsonRpcErrorResponse,
@@ -122,8 +122,8 @@ export {
   JsonRpcRequest,
   JsonRpcResponse,
   JsonRpcSuccessResponse,
-} from "./schemas/jsonrpc.js";
-export { ListedTask, ListTasksResult, ListTasksResultV1 } from "./schemas/list-tasks.js";
+} from "./protocol/schemas/jsonrpc.js";
+export { ListedTask, ListTasksResult, ListTasksResultV1 } from "./protocol/schemas/list-tasks.js";
 export {
   CancelTaskParams,
   GetTaskParams,
@@ -132,7 +132,7 @@ export {
   SendStreamingMessageParams,
   SubscribeToTaskParams,
   TaskIdParams,
-} from "./schemas/params.js";
+} from "./protocol/schemas/params.js";
 export {
   DEFAULT_MAX_EVENT_BYTES,
   type DecodedSseEvent,
@@ -141,13 +141,13 @@ export {
   isSseDecodeError,
   SseDecodeError,
   type SseDecodeErrorReason,
-} from "./sse/decoder.js";
-export { encodeJsonSseFrame, encodeSseComment, encodeSseFrame, type SseFrame } from "./sse/encoder.js";
-export { isStreamEventName, type LoggedEventName, STREAM_EVENTS, type StreamEventName } from "./sse/event-names.js";
-export { applyTaskEvent } from "./stores/apply-task-event.js";
-export type { EventLog, NumberedAppend, TaskChangeListener } from "./stores/event-log.js";
-export { checkNumberedAppend } from "./stores/event-log.js";
-export type { CreateOrGetResult, IdempotencyStore } from "./stores/idempotency-store.js";
+} from "./protocol/sse/decoder.js";
+export { encodeJsonSseFrame, encodeSseComment, encodeSseFrame, type SseFrame } from "./protocol/sse/encoder.js";
+export { isStreamEventName, type LoggedEventName, STREAM_EVENTS, type StreamEventName } from "./protocol/sse/event-names.js";
+export { applyTaskEvent } from "./ports/apply-task-event.js";
+export type { EventLog, NumberedAppend, TaskChangeListener } from "./ports/event-log.js";
+export { checkNumberedAppend } from "./ports/event-log.js";
+export type { CreateOrGetResult, IdempotencyStore } from "./ports/idempotency-store.js";
 export {
   createInMemoryStores,
   InMemoryEventLog,
@@ -155,10 +155,10 @@ export {
   type InMemoryStores,
   InMemoryTaskStore,
 } from "./stores/in-memory.js";
-export type { TaskListCursor, TaskListPage, TaskListQuery } from "./stores/task-list.js";
-export { pageOf as pageOfTasks } from "./stores/task-list.js";
-export type { TaskStore } from "./stores/task-store.js";
-export type { NewLease, NewTask, NewTaskEvent, StoredTaskEvent, TaskLease, TaskRecord } from "./stores/types.js";
+export type { TaskListCursor, TaskListPage, TaskListQuery } from "./ports/task-list.js";
+export { pageOf as pageOfTasks } from "./ports/task-list.js";
+export type { TaskStore } from "./ports/task-store.js";
+export type { NewLease, NewTask, NewTaskEvent, StoredTaskEvent, TaskLease, TaskRecord } from "./ports/task-records.js";
 // For the companion packages (and any library of yours): the OpenTelemetry API if the application has it,
 // and instruments that follow the application's MeterProvider.
 export { MeterInstruments } from "./telemetry/meter-instruments.js";

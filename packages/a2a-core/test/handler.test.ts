@@ -1,10 +1,10 @@
 import { describe, expect, it, vi } from "vitest";
 import { toFetchHandler } from "../src/adapters/fetch.js";
-import { ERROR_CODES } from "../src/errors.js";
-import type { TaskExecutionContext, TaskOutcome } from "../src/executor/task-executor.js";
-import { createA2AHandler } from "../src/handler/create-handler.js";
-import { METHODS } from "../src/methods.js";
-import { Task, TaskStatusUpdateEvent } from "../src/schemas/a2a.js";
+import { ERROR_CODES } from "../src/protocol/errors.js";
+import type { TaskExecutionContext, TaskOutcome } from "../src/ports/task-executor.js";
+import { createA2AHandler } from "../src/assembly/create-handler.js";
+import { METHODS } from "../src/protocol/method-names.js";
+import { Task, TaskStatusUpdateEvent } from "../src/protocol/schemas/a2a.js";
 import {
   type Harness,
   harnessPerTest,

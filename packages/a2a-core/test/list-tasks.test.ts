@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ListTasksResult, ListTasksResultV1 } from "../src/schemas/list-tasks.js";
+import { ListTasksResult, ListTasksResultV1 } from "../src/protocol/schemas/list-tasks.js";
 import { type Harness, harnessPerTest, readFrames, ScriptedExecutor, startParams } from "./support/handler-harness.js";
 
 const harness = harnessPerTest();

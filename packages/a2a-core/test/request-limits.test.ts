@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULTS } from "../src/handler/options.js";
-import { A2A_LIMITS as L } from "../src/limits.js";
+import { DEFAULTS } from "../src/assembly/handler-options.js";
+import { A2A_LIMITS as L } from "../src/protocol/limits.js";
 import { harnessPerTest, readFrames } from "./support/handler-harness.js";
 
 const harness = harnessPerTest();

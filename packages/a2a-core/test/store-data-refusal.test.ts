@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ERROR_CODES, InvalidParamsError } from "../src/errors.js";
+import { ERROR_CODES, InvalidParamsError } from "../src/protocol/errors.js";
 import { harnessPerTest } from "./support/handler-harness.js";
 
 const harness = harnessPerTest();

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { ERROR_CODES } from "../src/errors.js";
+import { ERROR_CODES } from "../src/protocol/errors.js";
 import { type Harness, harnessPerTest, readFrames, startParams, waitFor } from "./support/handler-harness.js";
 import { installTestTelemetry } from "./support/telemetry-harness.js";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { Task, TaskStatusUpdateEvent } from "../src/schemas/a2a.js";
-import { ErrorInfoV1, StreamResponseV1, TaskV1 } from "../src/schemas/a2a-v1.js";
+import { Task, TaskStatusUpdateEvent } from "../src/protocol/schemas/a2a.js";
+import { ErrorInfoV1, StreamResponseV1, TaskV1 } from "../src/protocol/schemas/a2a-v1.js";
 import { type Harness, harnessPerTest, readFrames, ScriptedExecutor, startParams } from "./support/handler-harness.js";
 
 const harness = harnessPerTest();

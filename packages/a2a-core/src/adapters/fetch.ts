@@ -1,8 +1,8 @@
-import { InvalidRequestError } from "../errors.js";
-import type { A2AHandler } from "../handler/create-handler.js";
-import { type A2AHandlerResponse, JSON_HEADERS } from "../handler/response.js";
-import { jsonRpcError } from "../internal/jsonrpc/codec.js";
-import { readBodyText } from "../internal/read-body.js";
+import { InvalidRequestError } from "../protocol/errors.js";
+import type { A2AHandler } from "../assembly/create-handler.js";
+import { type A2AHandlerResponse, JSON_HEADERS } from "../ports/handler-response.js";
+import { jsonRpcError } from "../bindings/jsonrpc/codec.js";
+import { readBodyText } from "./read-body.js";
 
 export type FetchHandler = (request: Request) => Promise<Response>;
 

@@ -1,10 +1,10 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
-import { InvalidRequestError } from "../errors.js";
-import type { A2AHandler } from "../handler/create-handler.js";
-import type { HeaderReader } from "../handler/options.js";
-import { JSON_HEADERS, type SseSink } from "../handler/response.js";
-import { jsonRpcError } from "../internal/jsonrpc/codec.js";
-import { decodeUtf8, tooLarge } from "../internal/read-body.js";
+import { InvalidRequestError } from "../protocol/errors.js";
+import type { A2AHandler } from "../assembly/create-handler.js";
+import type { HeaderReader } from "../assembly/handler-options.js";
+import { JSON_HEADERS, type SseSink } from "../ports/handler-response.js";
+import { jsonRpcError } from "../bindings/jsonrpc/codec.js";
+import { decodeUtf8, tooLarge } from "./read-body.js";
 
 export type NodeHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 

@@ -9,12 +9,12 @@ import type {
   Tracer,
   UpDownCounter,
 } from "@opentelemetry/api";
-import type { HeaderReader } from "../handler/options.js";
-import type { A2AHandlerResponse } from "../handler/response.js";
-import type { StreamEndReason, TaskSubscription } from "../internal/hub/task-subscription.js";
-import type { DecodedRequest } from "../internal/jsonrpc/codec.js";
-import type { TaskState } from "../schemas/a2a.js";
-import type { StoredTaskEvent, TaskRecord } from "../stores/types.js";
+import type { HeaderReader } from "../assembly/handler-options.js";
+import type { A2AHandlerResponse } from "../ports/handler-response.js";
+import type { StreamEndReason, TaskSubscription } from "../runtime/streams/task-subscription.js";
+import type { DecodedRequest } from "../bindings/jsonrpc/codec.js";
+import type { TaskState } from "../protocol/schemas/a2a.js";
+import type { StoredTaskEvent, TaskRecord } from "../ports/task-records.js";
 import { MeterInstruments } from "./meter-instruments.js";
 import {
   ATTR,

@@ -5,10 +5,10 @@ import type {
   TaskExecutionContext,
   TaskExecutor,
   TaskOutcome,
-} from "../../src/executor/task-executor.js";
-import { type A2AHandler, createA2AHandler } from "../../src/handler/create-handler.js";
-import type { A2AHandlerOptions, Authenticate, AuthOutcome } from "../../src/handler/options.js";
-import { decodeSseStream } from "../../src/sse/decoder.js";
+} from "../../src/ports/task-executor.js";
+import { type A2AHandler, createA2AHandler } from "../../src/assembly/create-handler.js";
+import type { A2AHandlerOptions, Authenticate, AuthOutcome } from "../../src/assembly/handler-options.js";
+import { decodeSseStream } from "../../src/protocol/sse/decoder.js";
 import { createInMemoryStores, type InMemoryStores } from "../../src/stores/in-memory.js";
 
 export const TOKENS: Record<string, AuthOutcome> = {

@@ -1,0 +1,117 @@
+import type { TaskExecutor } from "../ports/task-executor.js";
+import { A2A_LIMITS } from "../protocol/limits.js";
+import type { EventLog } from "../ports/event-log.js";
+import type { IdempotencyStore } from "../ports/idempotency-store.js";
+import type { TaskStore } from "../ports/task-store.js";
+import type { RateLimiter } from "../runtime/admission/rate-limiter.js";
+
+/** Who is calling. A partner token resolves to the one workspace it is scoped to. */
+export type AuthOutcome =
+  | {
+      ok: true;
+      workspaceId: string;
+      /** Identifies the credential (e.g. the token's id): the key of rate limits and stream caps, and logged. */
+      principal?: string;
+    }
+  | {
+      ok: false;
+      /** 401: missing or invalid credential; 403: valid but not allowed here (e.g. a user session token). */
+      status: 401 | 403;
+      message: string;
+    };
+
+/** The request headers as the handler reads them: a web `Headers` fits, and so does a thin view of node's. */
+export interface HeaderReader {
+  /** The header's value (several values joined by ", "), or null when absent. Names are case-insensitive. */
+  get(name: string): string | null;
+}
+
+export type Authenticate = (headers: HeaderReader) => Promise<AuthOutcome>;
+
+/** The subset of a pino logger the handler uses; pass a pino instance or anything shaped like it. */
+export interface Logger {
+  info(obj: object, msg?: string): void;
+  warn(obj: object, msg?: string): void;
+  error(obj: object, msg?: string): void;
+}
+
+export interface A2AStores {
+  tasks: TaskStore;
+  events: EventLog;
+  idempotency: IdempotencyStore;
+}
+
+export interface A2AHandlerOptions {
+  stores: A2AStores;
+  executor: TaskExecutor;
+  authenticate: Authenticate;
+  /** The clock, injectable for tests. Defaults to `() => new Date()`. */
+  now?: () => Date;
+  /** Id generator for task, context and message ids. Defaults to `crypto.randomUUID`. */
+  generateId?: () => string;
+  /**
+   * Where the handler reports what an operator must see: a store that failed, an executor that threw, a
+   * task whose end could not be stored. Defaults to warnings and errors on the console (`console.warn`,
+   * `console.error`), nothing at info level; pass a pino logger, or `{ info() {}, warn() {}, error() {} }`
+   * to silence it.
+   */
+  logger?: Logger;
+  /** Names this process as the holder of the tasks it runs. Defaults to a random id. */
+  instanceId?: string;
+  /**
+   * How long a runner's hold on a task lasts without renewal. A task whose lease runs out (its process
+   * died) is ended `failed` by the recovery sweep of any instance. Default 30 s; renewed every third of it.
+   */
+  leaseMs?: number;
+  /** How often to look for orphaned tasks. Default: `leaseMs / 2`. 0 disables the periodic sweep. */
+  recoveryIntervalMs?: number;
+  /** Interval of `: keep-alive` comments on an idle stream. Default 15 s. */
+  keepAliveMs?: number;
+  /**
+   * Largest request body accepted by the adapters, in bytes; larger is HTTP 413. Default
+   * `A2A_LIMITS.maxBodyBytes` (256 KiB).
+   */
+  maxBodyBytes?: number;
+  /**
+   * Requests per caller (`principal`, else workspace): over it, HTTP 429 with `Retry-After`. A limiter, or
+   * the rate of a per-process token bucket. Default: no limit.
+   */
+  rateLimit?: RateLimiter | { requestsPerSecond: number; burst?: number };
+  /** Open streams one caller may hold at once; one more is HTTP 429. Default: no cap. */
+  maxOpenStreamsPerCaller?: number;
+  /**
+   * Bytes a stream's client may leave unread: over it for a third of `keepAliveMs` (checked every
+   * second), or over 8× at any moment, and the stream drops the client (it reattaches with
+   * Last-Event-ID and loses nothing), so a client that never reads holds bounded memory. Default 1 MiB.
+   */
+  maxStreamBacklogBytes?: number;
+  /**
+   * Requests being answered at once (a stream counts until its first frame is out); one more is HTTP 503
+   * with Retry-After. Default: no bound.
+   */
+  maxRequestsInFlight?: number;
+  /** Ended tasks kept in memory for GetTask and reattaches (they never change). Default 10,000. */
+  terminalTaskCacheSize?: number;
+}
+
+export const DEFAULTS = {
+  leaseMs: 30_000,
+  keepAliveMs: 15_000,
+  maxBodyBytes: A2A_LIMITS.maxBodyBytes,
+  maxStreamBacklogBytes: 1024 * 1024,
+  terminalTaskCacheSize: 10_000,
+} as const;
+
+/**
+ * The default logger: warnings and errors on the console, so a failing store or executor is never
+ * silent in an application that passed no logger; info (a task started, a stream ended) is not.
+ */
+export const consoleLogger: Logger = {
+  info() {},
+  warn(obj, msg) {
+    console.warn(`a2a: ${msg ?? "warning"}`, obj);
+  },
+  error(obj, msg) {
+    console.error(`a2a: ${msg ?? "error"}`, obj);
+  },
+};

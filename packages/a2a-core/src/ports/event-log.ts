@@ -1,0 +1,61 @@
+import type { Task } from "../protocol/schemas/a2a.js";
+import type { NewTaskEvent, StoredTaskEvent } from "./task-records.js";
+
+/**
+ * Events numbered by the process that runs the task (it holds the task's lease): one, or a few that
+ * belong together (the artifacts a task ends with and its `finished`), numbered `prevSeq + 1` on without
+ * gaps, with the snapshot after the last. Stored together, and only if the task's newest stored event is
+ * still `prevSeq` and the task has not ended: otherwise somebody else wrote to the task (a cancel on
+ * another instance, a takeover) and nothing is written.
+ */
+export interface NumberedAppend {
+  taskId: string;
+  prevSeq: number;
+  events: readonly StoredTaskEvent[];
+  snapshot: Task;
+}
+
+/**
+ * Told when a task may have events beyond what the watcher has seen: with the task's newest sequence
+ * number when the store knows it, or `undefined` when it does not (e.g. after a lost connection, or the
+ * task no longer exists): then read and see.
+ */
+export type TaskChangeListener = (newestSeq: number | undefined) => void;
+
+/**
+ * The ordered, durable log of a task's stream events. Sequence numbers start at 1 (the `task` event,
+ * written by `TaskStore.create`) and grow by one without gaps.
+ */
+export interface EventLog {
+  /**
+   * Appends the task's next event and applies it to the stored snapshot (see `applyTaskEvent`) in one
+   * atomic step. Returns `undefined` without writing when the task is already terminal, so a task has
+   * exactly one `finished` event however many writers race (a runner finishing, a cancel, a takeover).
+   * For writers that do not run the task (a cancel from another instance, the orphan sweep).
+   */
+  append(taskId: string, entry: NewTaskEvent): Promise<StoredTaskEvent | undefined>;
+  /**
+   * Stores an event the task's runner numbered (see `NumberedAppend`). Resolves `true` once it is
+   * durable, `false` when it was refused because the task moved on. Implementations may commit many
+   * concurrent appends together (group commit); each resolves when its own commit does.
+   */
+  appendNumbered(append: NumberedAppend): Promise<boolean>;
+  /** Events with `seq > afterSeq`, in order, at most `limit`. */
+  readAfter(taskId: string, afterSeq: number, limit?: number): Promise<StoredTaskEvent[]>;
+  /**
+   * Calls `listener` whenever the task may have new events, from any writer in any process, until the
+   * returned function is called. Spurious calls are allowed. Events committed before `watch` returned
+   * are not announced: register first, then read.
+   */
+  watch(taskId: string, listener: TaskChangeListener): () => void;
+}
+
+/** Throws for a numbered append whose events do not follow `prevSeq` one by one: a caller's bug. */
+export function checkNumberedAppend(append: NumberedAppend): void {
+  if (append.events.length === 0) throw new Error("a numbered append needs at least one event");
+  append.events.forEach((event, index) => {
+    if (event.seq !== append.prevSeq + 1 + index) {
+      throw new Error(`event ${event.seq} does not follow ${append.prevSeq + index}`);
+    }
+  });
+}

@@ -1,0 +1,72 @@
+import type { Artifact, Message, Task } from "../protocol/schemas/a2a.js";
+
+/** Non-terminal states an executor may report while it works. */
+export type ProgressState = "working" | "input-required" | "auth-required";
+
+/** Progress an executor reports; each becomes one `update` event, persisted before it is sent. */
+export type ExecutorUpdate =
+  | {
+      kind: "status";
+      /** Defaults to `working`. */
+      state?: ProgressState;
+      /** A short human-readable line, sent as an agent message in the status. */
+      message?: string;
+      /** Structured progress, e.g. `{ robotId, step, percent }`. */
+      metadata?: Record<string, unknown>;
+    }
+  | {
+      kind: "artifact";
+      artifact: Artifact;
+      append?: boolean;
+      lastChunk?: boolean;
+      metadata?: Record<string, unknown>;
+    };
+
+/** An artifact as an executor reports it (an `update` event of kind `artifact-update`). */
+export type ArtifactUpdate = Omit<Extract<ExecutorUpdate, { kind: "artifact" }>, "kind">;
+
+/** How an execution ended, if it was not canceled. */
+export interface TaskOutcome {
+  state: "completed" | "failed" | "rejected";
+  message?: string;
+  metadata?: Record<string, unknown>;
+  /**
+   * Artifacts the task ends with: each becomes an `update` event just before `finished`, stored in the
+   * same commit (so returning a report here instead of emitting it spares the task one commit's wait).
+   */
+  artifacts?: ArtifactUpdate[];
+}
+
+export interface TaskExecutionContext {
+  /** The task as it started: a fresh copy each time it is read, so keep what you need from it. */
+  readonly task: Task;
+  workspaceId: string;
+  /** `params.metadata.storeId`: the Environment the task runs in. */
+  storeId: string;
+  /** The task in plain language: the message's text parts joined. */
+  text: string;
+  /** The message that started the task: a fresh copy each time it is read, like `task`. */
+  readonly message: Message;
+  /** Aborted when the task is canceled (or taken from this runner); stop work promptly. */
+  signal: AbortSignal;
+  /**
+   * Persists and publishes one progress event. Resolves once it is stored. Need not be awaited before
+   * the next step: events emitted while the task's previous commit is under way are stored together, in
+   * order, in the next one. Await them all before returning.
+   */
+  emit(update: ExecutorUpdate): Promise<void>;
+}
+
+/**
+ * The work behind a task (robots, in the reference server). The handler calls `execute` once per task,
+ * in the background: a client disconnecting never cancels it.
+ */
+export interface TaskExecutor {
+  execute(context: TaskExecutionContext): Promise<TaskOutcome>;
+
+  /**
+   * Whether `storeId` names an Environment of the workspace. Optional: without it every storeId is
+   * accepted. A `false` answer fails the start with -32602 on `params.metadata.storeId`.
+   */
+  hasEnvironment?(workspaceId: string, storeId: string): Promise<boolean>;
+}

@@ -1,0 +1,96 @@
+import type { LiveEvent } from "../../runtime/hub/live-event.js";
+import type { MethodName } from "../method-names.js";
+import type { Task, TaskUpdateResult } from "../schemas/a2a.js";
+import type { JsonRpcErrorObject } from "../schemas/jsonrpc.js";
+import type { ListedTask } from "../schemas/list-tasks.js";
+import type { ProtocolVersion } from "./protocol-version.js";
+import { fromV1Message, fromV1State, toV1Error, toV1StreamResult, toV1Task } from "./v1-mapping.js";
+
+/** How a stream writes its frames' `result`s: the event names and ids are the same in every dialect. */
+export interface StreamRenderer {
+  /** The `result` JSON of a logged event (`update`, `finished`). */
+  eventJson(event: LiveEvent): string;
+  /** The `result` JSON of a `task` or `final` frame. */
+  taskJson(task: Task): string;
+}
+
+/** One page of ListTasks, in the v0.3 shapes, before the dialect renders it. */
+export interface TaskListResult {
+  tasks: ListedTask[];
+  nextPageToken: string;
+  pageSize: number;
+  totalSize: number;
+}
+
+/**
+ * What differs between the two dialects of the one endpoint. The handler works in the v0.3 shapes
+ * throughout; a dialect turns a request's params into them and the answers back out of them.
+ */
+export interface Dialect {
+  readonly version: ProtocolVersion;
+  /** The params in the v0.3 shape the method's schema checks (throws InvalidParamsError). */
+  params(method: MethodName, params: Record<string, unknown>): Record<string, unknown>;
+  /** The result of GetTask and CancelTask. */
+  task(task: Task): unknown;
+  list(result: TaskListResult): unknown;
+  readonly stream: StreamRenderer;
+  error(error: JsonRpcErrorObject): JsonRpcErrorObject;
+}
+
+const V03_STREAM: StreamRenderer = {
+  eventJson: (event) => event.resultJson,
+  taskJson: (task) => JSON.stringify(task),
+};
+
+/** Today's dialect: v0.3 payloads, exactly as the contract and docs/protocol.md describe them. */
+export const DIALECT_V03: Dialect = {
+  version: "0.3",
+  params: (_method, params) => params,
+  task: (task) => task,
+  list: (result) => result,
+  stream: V03_STREAM,
+  error: (error) => error,
+};
+
+// Every stream of a task shares one LiveEvent per event, so each is converted once, not once per stream.
+const v1EventJson = new WeakMap<LiveEvent, string>();
+
+const V1_STREAM: StreamRenderer = {
+  eventJson(event) {
+    let json = v1EventJson.get(event);
+    if (json === undefined) {
+      json = JSON.stringify(toV1StreamResult(JSON.parse(event.resultJson) as TaskUpdateResult));
+      v1EventJson.set(event, json);
+    }
+    return json;
+  },
+  taskJson: (task) => JSON.stringify(toV1StreamResult(task)),
+};
+
+/** A2A v1.0 (`A2A-Version: 1.0`): ProtoJSON payloads, `StreamResponse` results, ErrorInfo details. */
+export const DIALECT_V1: Dialect = {
+  version: "1.0",
+  params(method, params) {
+    const { tenant: _tenant, ...rest } = params;
+    switch (method) {
+      case "SendStreamingMessage":
+      case "SendMessage":
+        return rest.message === undefined ? rest : { ...rest, message: fromV1Message(rest.message) };
+      case "ListTasks":
+        return { ...rest, status: fromV1State(rest.status, "params.status") };
+      default:
+        return rest;
+    }
+  },
+  task: (task) => toV1Task(task),
+  list: (result) => ({
+    ...result,
+    tasks: result.tasks.map((task) => toV1Task(task, { omitArtifacts: task.artifacts === undefined })),
+  }),
+  stream: V1_STREAM,
+  error: toV1Error,
+};
+
+export function dialectFor(version: ProtocolVersion): Dialect {
+  return version === "1.0" ? DIALECT_V1 : DIALECT_V03;
+}

@@ -1,0 +1,110 @@
+import { z } from "zod";
+import { type BoundIssue, metadataIssues, startIssues, wellFormedIssues } from "./bounds/request-bounds.js";
+import { A2A_LIMITS } from "../limits.js";
+import { Message, Part, TaskState } from "./a2a.js";
+
+const L = A2A_LIMITS;
+
+/** An id a partner sends (messageId, contextId, taskId, storeId, a task id): stored and echoed, so bounded. */
+const Id = z.string().min(1).max(L.idLength, `must be at most ${L.idLength} characters`);
+
+const RequestMetadata = z.record(z.string(), z.unknown());
+
+/**
+ * The message of a task start: the shared Message shape with the bounds of what a partner may send. The
+ * shared shape stays unbounded, so a client still reads a Task from a server with other limits.
+ */
+const InboundMessage = Message.extend({
+  messageId: Id.optional(),
+  contextId: Id.optional(),
+  taskId: Id.optional(),
+  parts: z.array(Part).min(1).max(L.parts, `a message has at most ${L.parts} parts`),
+});
+
+/** Reports the checks that look at the request as a whole, after zod's own (which come first in `data`). */
+function checkedBy(...checks: Array<(params: unknown) => BoundIssue[]>) {
+  return (params: unknown, ctx: z.RefinementCtx) => {
+    for (const check of checks) {
+      for (const issue of check(params)) ctx.addIssue({ code: "custom", path: issue.path, message: issue.message });
+    }
+  };
+}
+
+/** params of SendStreamingMessage / message/stream. Bounds: `A2A_LIMITS`. */
+export const SendStreamingMessageParams = z
+  .object({
+    message: InboundMessage,
+    // A missing metadata object is reported on the field that is missing: params.metadata.storeId.
+    metadata: z.preprocess(
+      (value) => value ?? {},
+      z
+        .object({
+          /** Selects the target Environment. */
+          storeId: Id,
+        })
+        .catchall(z.unknown()),
+    ),
+    configuration: z.record(z.string(), z.unknown()).optional(),
+  })
+  .superRefine(checkedBy(wellFormedIssues, startIssues));
+export type SendStreamingMessageParams = z.infer<typeof SendStreamingMessageParams>;
+
+/** params of GetTask / tasks/get. */
+export const GetTaskParams = z
+  .object({
+    id: Id,
+    /** How many of the most recent history messages to return; 0 returns none. */
+    historyLength: z.number().int().min(0).optional(),
+    metadata: RequestMetadata.optional(),
+  })
+  .superRefine(checkedBy(wellFormedIssues, metadataIssues));
+export type GetTaskParams = z.infer<typeof GetTaskParams>;
+
+/** params of CancelTask / tasks/cancel and SubscribeToTask / tasks/resubscribe. */
+export const TaskIdParams = z
+  .object({
+    id: Id,
+    metadata: RequestMetadata.optional(),
+  })
+  .superRefine(checkedBy(wellFormedIssues, metadataIssues));
+export type TaskIdParams = z.infer<typeof TaskIdParams>;
+export const CancelTaskParams = TaskIdParams;
+export type CancelTaskParams = TaskIdParams;
+export const SubscribeToTaskParams = TaskIdParams;
+export type SubscribeToTaskParams = TaskIdParams;
+
+/** Page sizes of ListTasks: A2A v1.0 allows 1–100 and defaults to 50. */
+export const LIST_TASKS_PAGE_SIZE = { min: 1, max: 100, default: 50 } as const;
+
+/** ProtoJSON writes an unset string as "": both mean "no filter". */
+const absentIfEmpty = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((value) => (value === "" || value === null ? undefined : value), schema.optional());
+
+/**
+ * params of ListTasks / tasks/list, with `status` in the v0.3 spelling (the v1.0 dialect maps its
+ * `TASK_STATE_*` names first). Every filter is optional; the caller's workspace is always the scope.
+ */
+export const ListTasksParams = z
+  .object({
+    /** v1.0 multi-tenancy selector; the partner token already names the workspace, so it is ignored. */
+    tenant: z.string().max(L.idLength).optional(),
+    contextId: absentIfEmpty(Id),
+    status: absentIfEmpty(TaskState),
+    pageSize: z
+      .number()
+      .int()
+      .min(LIST_TASKS_PAGE_SIZE.min, `must be between ${LIST_TASKS_PAGE_SIZE.min} and ${LIST_TASKS_PAGE_SIZE.max}`)
+      .max(LIST_TASKS_PAGE_SIZE.max, `must be between ${LIST_TASKS_PAGE_SIZE.min} and ${LIST_TASKS_PAGE_SIZE.max}`)
+      .optional(),
+    /** The `nextPageToken` of the previous page; opaque. */
+    pageToken: absentIfEmpty(z.string().max(1024, "is not a page token of this server")),
+    /** Most recent history messages per task; 0 returns none. Default: all. */
+    historyLength: z.number().int().min(0, "must not be negative").optional(),
+    /** Only tasks whose status changed at or after this ISO-8601 instant (with offset or Z). */
+    statusTimestampAfter: absentIfEmpty(z.iso.datetime({ offset: true, message: "must be an ISO-8601 timestamp" })),
+    /** Whether each task carries its artifacts (default false: the field is left out). */
+    includeArtifacts: z.boolean().optional(),
+    metadata: RequestMetadata.optional(),
+  })
+  .superRefine(checkedBy(wellFormedIssues, metadataIssues));
+export type ListTasksParams = z.infer<typeof ListTasksParams>;

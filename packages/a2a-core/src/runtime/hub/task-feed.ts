@@ -1,0 +1,340 @@
+import type { Logger } from "../../assembly/handler-options.js";
+import { isTerminalState, type Task, type TaskUpdateResult } from "../../protocol/schemas/a2a.js";
+import { applyTaskEvent } from "../../ports/apply-task-event.js";
+import type { EventLog } from "../../ports/event-log.js";
+import type { TaskStore } from "../../ports/task-store.js";
+import type { NewTaskEvent, StoredTaskEvent, TaskRecord } from "../../ports/task-records.js";
+import { AppendGroup } from "./append-group.js";
+import { type LiveEvent, toLiveEvent } from "./live-event.js";
+import { SubscriberSet } from "./subscriber-set.js";
+import type { TaskSubscription } from "../streams/task-subscription.js";
+
+/** What a feed needs from the hub that holds it. */
+export interface FeedContext {
+  tasks: TaskStore;
+  events: EventLog;
+  logger: Logger;
+  instanceId: string;
+  /** The task ended or moved to another runner while this process ran it: stop its executor. */
+  onLost(taskId: string): void;
+  /** The task reached a terminal state (for the terminal-task cache). */
+  onTerminal(record: TaskRecord): void;
+  /** The feed has nothing left to do: forget it. */
+  onIdle(feed: TaskFeed): void;
+}
+
+/** Events read from the log per query while a stream catches up: small enough that one read never
+ * puts a client over its hard backlog bound; the socket drains between reads. */
+const READ_LIMIT = 100;
+/** How often a catching-up read looks whether a client behind has drained. */
+const BACKLOG_POLL_MS = 5;
+
+/**
+ * One task's events on their way to this process's streams. Two modes:
+ * - owned (this process runs the task): it numbers the task's events, and each one reaches the streams
+ *   from memory as soon as its write committed: no read-back.
+ * - watched (another process runs it, or nobody does): the store's change notifications wake it, and it
+ *   reads the new events from the log once for all of its streams.
+ * A feed that learns somebody else wrote to its owned task (a cancel on another instance, a takeover)
+ * re-reads the log and continues as a watched feed.
+ */
+export class TaskFeed {
+  readonly taskId: string;
+  readonly workspaceId: string;
+  /** The newest state this process knows: committed, never ahead of the log. */
+  private record: TaskRecord;
+  private owned: boolean;
+  /**
+   * Every event of an owned task after its `task` event, for streams that join late or resume (the
+   * `task` frame is always written from the snapshot, so seq 1 is never replayed from here).
+   */
+  private readonly events: LiveEvent[] = [];
+  private readonly subscribers = new SubscriberSet<TaskSubscription>();
+  /** Streams that joined while a read was under way; they take part from the next read on. */
+  private joining: SubscriberSet<TaskSubscription> | undefined; // made on first use: most feeds never need it
+  private readonly unwatch: () => void;
+  /** The owner's appends run one after another: each numbers from the one before. */
+  private chain: Promise<unknown> = Promise.resolve();
+  /** Appends asked for while one is under way: they go together, as the next one. */
+  private waiting: AppendGroup | undefined;
+  /** The sequence number of the owner's append under way, 0 when none is. */
+  private inFlight = 0;
+  /** Groups of the owner's appends that could not be stored (see `AppendGroup.settle`). */
+  private lostGroups = 0;
+  private reading = false;
+  private readAgain = false;
+  private checkExistence = false;
+  private closed = false;
+
+  constructor(
+    private readonly context: FeedContext,
+    record: TaskRecord,
+    owned: boolean,
+  ) {
+    this.taskId = record.task.id;
+    this.workspaceId = record.workspaceId;
+    this.record = record;
+    this.owned = owned;
+    this.unwatch = context.events.watch(this.taskId, (newest) => this.onChange(newest));
+  }
+
+  get isOwned(): boolean {
+    return this.owned;
+  }
+
+  /** The committed snapshot of an owned task. */
+  get current(): TaskRecord {
+    return this.record;
+  }
+
+  get isIdle(): boolean {
+    return !this.owned && this.subscribers.size === 0 && !this.joining?.size && !this.reading;
+  }
+
+  /**
+   * Owner only: numbers, stores and publishes the task's next events (one, or a few that belong
+   * together: they are stored in one commit or not at all). Undefined: the task had ended.
+   */
+  append(entries: readonly NewTaskEvent[]): Promise<StoredTaskEvent[] | undefined> {
+    if (this.waiting?.isOpen) return this.waiting.add(entries, this.lostGroups);
+    const group = new AppendGroup();
+    this.waiting = group;
+    this.chain = this.chain.then(() => {
+      // From here on the group is being stored: later appends form the next one. Progress asked for before
+      // an earlier group failed to be stored is refused there (see AppendGroup.settle).
+      if (this.waiting === group) this.waiting = undefined;
+      return group.settle((all) => this.storeGroup(all), this.lostGroups);
+    });
+    return group.add(entries, this.lostGroups);
+  }
+
+  /** A stream joins, positioned after `cursor` (its `task` frame is already written). */
+  subscribe(subscription: TaskSubscription): void {
+    if (this.owned) {
+      // Everything this process wrote is in memory: replay it now, then follow live.
+      this.subscribers.add(subscription);
+      for (const event of this.events) {
+        if (subscription.isEnded) break;
+        if (event.seq > subscription.cursor) subscription.deliver(event, () => this.record.task);
+      }
+      return;
+    }
+    this.joining ??= new SubscriberSet();
+    this.joining.add(subscription);
+    void this.read();
+  }
+
+  unsubscribe(subscription: TaskSubscription): void {
+    this.subscribers.delete(subscription);
+    this.joining?.delete(subscription);
+    if (this.isIdle) this.close();
+  }
+
+  /**
+   * Hands over every stream of this feed (the feed is being replaced by an owned one for the same task:
+   * a concurrent retry subscribed before the start that created the task took it over).
+   */
+  takeSubscribers(): TaskSubscription[] {
+    const taken = [...this.subscribers.toArray(), ...(this.joining?.toArray() ?? [])];
+    this.subscribers.clear();
+    this.joining?.clear();
+    return taken;
+  }
+
+  /** A newer snapshot read by a request (watched mode only: an owned feed is never behind). */
+  noteRecord(record: TaskRecord): void {
+    if (!this.owned && record.lastSeq > this.record.lastSeq) this.record = record;
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.unwatch();
+    this.context.onIdle(this);
+  }
+
+  private async storeGroup(entries: readonly NewTaskEvent[]): Promise<StoredTaskEvent[] | undefined> {
+    try {
+      return await this.appendNow(entries, false);
+    } catch (error) {
+      this.lostGroups++;
+      throw error;
+    }
+  }
+
+  private async appendNow(entries: readonly NewTaskEvent[], retried: boolean): Promise<StoredTaskEvent[] | undefined> {
+    if (!this.owned || isTerminalState(this.record.task.status.state)) return undefined;
+    const prevSeq = this.record.lastSeq;
+    let snapshot = this.record.task;
+    const stored: StoredTaskEvent[] = entries.map((entry, index) => {
+      snapshot = applyTaskEvent(snapshot, entry.result);
+      return {
+        taskId: this.taskId,
+        seq: prevSeq + 1 + index,
+        event: entry.event,
+        result: entry.result,
+        createdAt: entry.createdAt,
+      };
+    });
+    const lastSeq = prevSeq + stored.length;
+    this.inFlight = lastSeq;
+    let storedOk: boolean;
+    try {
+      storedOk = await this.context.events.appendNumbered({ taskId: this.taskId, prevSeq, events: stored, snapshot });
+    } finally {
+      this.inFlight = 0;
+    }
+    if (!storedOk) {
+      // Somebody else wrote to the task: learn what, then number after it (or stop, if it ended).
+      await this.resync();
+      return retried ? undefined : this.appendNow(entries, true);
+    }
+    // Each event is published with the snapshot after it, so a `finished` among them ends with the task.
+    let published = this.record.task;
+    for (const event of stored) {
+      published = applyTaskEvent(published, event.result as TaskUpdateResult);
+      this.record = { ...this.record, task: published, lastSeq: event.seq };
+      this.publish(toLiveEvent(event));
+    }
+    return stored;
+  }
+
+  /** An event of an owned task is durable: every stream gets it now, from memory. */
+  private publish(event: LiveEvent): void {
+    this.events.push(event);
+    for (const subscription of this.subscribers.toArray()) subscription.deliver(event, () => this.record.task);
+    if (event.event === "finished") this.ended();
+  }
+
+  private ended(): void {
+    this.context.onTerminal(this.record);
+    this.owned = false;
+    this.events.length = 0;
+    if (this.isIdle) this.close();
+  }
+
+  private onChange(newest: number | undefined): void {
+    if (this.owned) {
+      // Our own commits announce themselves too; only a sequence number beyond ours is news.
+      const known = Math.max(this.inFlight, this.record.lastSeq);
+      if (newest !== undefined && newest <= known) return;
+      this.chain = this.chain
+        .then(() => this.resync())
+        .catch((error: unknown) => {
+          // The store cannot be read (an outage): end the streams cleanly; their clients reattach, perhaps
+          // to an instance that can reach the database, and lose nothing. The task itself goes on.
+          this.context.logger.error({ err: error, taskId: this.taskId }, "task stream ended by an error");
+          for (const subscription of this.subscribers.toArray()) subscription.end();
+        });
+      return;
+    }
+    if (newest === undefined) this.checkExistence = true;
+    else if (!this.anyBehind(newest)) return;
+    void this.read();
+  }
+
+  /**
+   * Owner only: somebody else wrote to the task. Take over what the log has (publishing it), and give
+   * the task up if it ended or is no longer ours.
+   */
+  private async resync(): Promise<void> {
+    if (!this.owned) return;
+    const record = await this.context.tasks.get(this.workspaceId, this.taskId);
+    if (!record) {
+      this.owned = false;
+      this.context.onLost(this.taskId);
+      for (const subscription of this.subscribers.toArray()) subscription.end();
+      if (this.isIdle) this.close();
+      return;
+    }
+    const missed = await this.context.events.readAfter(this.taskId, this.record.lastSeq);
+    const lastSeq = this.record.lastSeq;
+    this.record = record;
+    // Publishing a `finished` written elsewhere ends the feed's ownership (see ended()).
+    for (const stored of missed) {
+      if (stored.seq > record.lastSeq || stored.seq <= lastSeq) continue;
+      this.publish(toLiveEvent(stored));
+    }
+    if (this.owned && (isTerminalState(record.task.status.state) || record.lease?.owner !== this.context.instanceId)) {
+      this.owned = false;
+      this.events.length = 0;
+    }
+    // Whichever way it went, a task that is no longer ours must have its executor stopped.
+    if (!this.owned) {
+      this.context.onLost(this.taskId);
+      void this.read();
+    }
+  }
+
+  private anyOverBacklog(): boolean {
+    return this.subscribers.some((subscription) => subscription.overBacklog);
+  }
+
+  private anyBehind(newest: number): boolean {
+    return this.subscribers.some((subscription) => subscription.cursor < newest) || (this.joining?.size ?? 0) > 0;
+  }
+
+  /**
+   * Watched mode: reads what the log has after the furthest-behind stream and hands it to every stream,
+   * one read at a time, again while more may have arrived.
+   */
+  private async read(): Promise<void> {
+    if (this.owned) return;
+    if (this.reading) {
+      this.readAgain = true;
+      return;
+    }
+    this.reading = true;
+    try {
+      do {
+        this.readAgain = false;
+        for (const subscription of this.joining?.toArray() ?? []) this.subscribers.add(subscription);
+        this.joining?.clear();
+        if (this.subscribers.size === 0) break;
+        let from = Number.POSITIVE_INFINITY;
+        for (const subscription of this.subscribers.toArray()) from = Math.min(from, subscription.cursor);
+        const batch = await this.context.events.readAfter(this.taskId, from, READ_LIMIT);
+        if (batch.length === 0 && this.checkExistence) {
+          this.checkExistence = false;
+          // Woken with nothing to read and no sequence number: the task may be gone (deleted).
+          if (!(await this.context.tasks.get(this.workspaceId, this.taskId))) {
+            for (const subscription of this.subscribers.toArray()) subscription.end();
+            break;
+          }
+        }
+        for (const stored of batch) {
+          const event = toLiveEvent(stored);
+          const terminal = stored.event === "finished" ? await this.terminalTask() : undefined;
+          for (const subscription of this.subscribers.toArray()) subscription.deliver(event, () => terminal);
+        }
+        if (batch.length >= READ_LIMIT) {
+          this.readAgain = true;
+          // A client catching up reads the log no faster than it takes it: the next read waits until its
+          // socket has drained below the bound. One that never drains is dropped by the keep-alive tick,
+          // and the wait ends with it.
+          while (this.anyOverBacklog()) await new Promise((resolve) => setTimeout(resolve, BACKLOG_POLL_MS));
+        }
+      } while (this.readAgain || (this.joining?.size ?? 0) > 0);
+    } catch (error) {
+      // The log cannot be read (an outage): end the streams cleanly; their clients reattach, perhaps to
+      // an instance that can reach the database, and lose nothing.
+      this.context.logger.error({ err: error, taskId: this.taskId }, "task stream ended by an error");
+      for (const subscription of [...this.subscribers.toArray(), ...(this.joining?.toArray() ?? [])])
+        subscription.end();
+    } finally {
+      this.reading = false;
+      if (this.isIdle) this.close();
+    }
+  }
+
+  /** The task after its `finished` event, for the `final` frame. */
+  private async terminalTask(): Promise<Task> {
+    if (isTerminalState(this.record.task.status.state)) return this.record.task;
+    const record = await this.context.tasks.get(this.workspaceId, this.taskId);
+    if (record) {
+      this.record = record;
+      if (isTerminalState(record.task.status.state)) this.context.onTerminal(record);
+    }
+    return this.record.task;
+  }
+}

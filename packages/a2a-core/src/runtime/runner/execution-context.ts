@@ -1,0 +1,46 @@
+import type { ExecutorUpdate, TaskExecutionContext } from "../../ports/task-executor.js";
+import type { Message, Task } from "../../protocol/schemas/a2a.js";
+import type { TaskRecord } from "../../ports/task-records.js";
+
+/**
+ * What an executor is given for one task. A class rather than an object literal: it is held for the
+ * whole run of every running task, and an instance keeps its fields in the object itself, where a
+ * literal with a getter falls back to a separate, larger property store (measured: ~0.4 KiB per task).
+ */
+export class ExecutionContext implements TaskExecutionContext {
+  readonly workspaceId: string;
+  readonly storeId: string;
+  readonly text: string;
+  readonly signal: AbortSignal;
+  /** An own property, so an executor may take it out of the context (`const { emit } = context`). */
+  readonly emit: (update: ExecutorUpdate) => Promise<void>;
+  readonly #record: TaskRecord;
+  readonly #message: Message;
+
+  constructor(
+    record: TaskRecord,
+    message: Message,
+    text: string,
+    signal: AbortSignal,
+    emit: (update: ExecutorUpdate) => Promise<void>,
+  ) {
+    this.#record = record;
+    this.workspaceId = record.workspaceId;
+    this.storeId = record.task.metadata.storeId;
+    this.text = text;
+    this.#message = message;
+    this.signal = signal;
+    this.emit = emit;
+  }
+
+  /** A copy made when asked for: most executors read a field or two, and a copy held for the whole run
+   * would double what each running task keeps in memory. */
+  get task(): Task {
+    return structuredClone(this.#record.task);
+  }
+
+  /** A copy made when asked for, like `task`: the message held is the stored task's own first message. */
+  get message(): Message {
+    return structuredClone(this.#message);
+  }
+}

@@ -1,0 +1,353 @@
+import type { ArtifactUpdate, ExecutorUpdate, TaskExecutor, TaskOutcome } from "../../ports/task-executor.js";
+import type { Logger } from "../../assembly/handler-options.js";
+import type { Message, TaskState, TaskStatus, TaskUpdateResult } from "../../protocol/schemas/a2a.js";
+import type { EventLog } from "../../ports/event-log.js";
+import type { TaskStore } from "../../ports/task-store.js";
+import type { NewLease, StoredTaskEvent, TaskRecord } from "../../ports/task-records.js";
+import type { HandlerTelemetry, RequestTrace } from "../../telemetry/handler-telemetry.js";
+import type { TaskHub } from "../hub/task-hub.js";
+import { ExecutionContext } from "./execution-context.js";
+
+export interface TaskRunnerOptions {
+  /** Numbers and publishes the events of the tasks this process runs. */
+  hub: TaskHub;
+  tasks: TaskStore;
+  events: EventLog;
+  executor: TaskExecutor;
+  logger: Logger;
+  now: () => Date;
+  generateId: () => string;
+  instanceId: string;
+  leaseMs: number;
+  recoveryIntervalMs: number;
+  telemetry: HandlerTelemetry;
+}
+
+interface Running {
+  record: TaskRecord;
+  controller: AbortController;
+  done: Promise<void>;
+  /** The task's span (undefined without an OpenTelemetry SDK). */
+  span: ReturnType<HandlerTelemetry["startTask"]>;
+}
+
+/** Why a runner stopped working on a task before its executor returned. */
+class TaskEndedElsewhere extends Error {
+  constructor() {
+    super("the task ended elsewhere (canceled, or taken over after a lost lease)");
+    this.name = "AbortError";
+  }
+}
+
+/** Orphans looked at per sweep. */
+const ORPHANS_PER_SWEEP = 100;
+
+/** How often storing an executor's outcome is retried (with backoff) before the lease decides. */
+const FINISH_RETRIES = 5;
+
+export const ORPHANED_REASON = "The server running this task stopped before the task finished.";
+export const SHUTDOWN_REASON = "The server shut down before the task finished.";
+
+/**
+ * Runs executors in the background, holds leases on the tasks it runs, and ends tasks whose runner
+ * vanished. The executor's outcome, a cancel and a takeover all end a task through the same conditional
+ * append, so whichever comes first wins and the others are no-ops.
+ */
+export class TaskRunner {
+  private readonly running = new Map<string, Running>();
+  private readonly timers: NodeJS.Timeout[] = [];
+  private closed = false;
+  /** The orphan sweep under way, if any. */
+  private sweeping: Promise<number> | undefined;
+  private renewing = false;
+
+  constructor(private readonly options: TaskRunnerOptions) {
+    const renewEvery = Math.max(10, Math.floor(options.leaseMs / 3));
+    this.timers.push(setInterval(() => void this.renewLeases(), renewEvery));
+    if (options.recoveryIntervalMs > 0) {
+      // A tick while a sweep is still running (a slow or unreachable store) is skipped, not queued.
+      this.timers.push(
+        setInterval(() => {
+          if (!this.sweeping) void this.recoverOrphans();
+        }, options.recoveryIntervalMs),
+      );
+    }
+    for (const timer of this.timers) timer.unref?.();
+  }
+
+  /** The lease a new task starts with. */
+  newLease(): NewLease {
+    return { owner: this.options.instanceId, durationMs: this.options.leaseMs };
+  }
+
+  /** Starts the executor for a freshly created task. Never awaited by a request: streams follow the log. */
+  start(record: TaskRecord, message: Message, text: string, trace?: RequestTrace): void {
+    const { telemetry } = this.options;
+    const span = telemetry.startTask(trace, record);
+    if (this.closed) {
+      span?.end();
+      // Created while the server was shutting down: end it now rather than leave it without a runner.
+      void this.finish(record, "failed", SHUTDOWN_REASON, { reason: "shutdown" }).catch(() => undefined);
+      return;
+    }
+    this.options.hub.own(record);
+    const running: Running = { record, controller: new AbortController(), done: Promise.resolve(), span };
+    this.running.set(record.task.id, running);
+    // The executor starts on the next turn of the event loop, once the request's first frame is written:
+    // started at once, its first writes would be prepared before that frame goes out.
+    running.done = new Promise<void>((resolve) => setImmediate(resolve)).then(() =>
+      telemetry.within(span, () => this.run(running, message, text)),
+    );
+  }
+
+  /** Stops the local executor of a task that was canceled (its `finished` is already written). */
+  abortLocal(taskId: string): void {
+    this.running.get(taskId)?.controller.abort(new TaskEndedElsewhere());
+  }
+
+  /**
+   * Ends a task with a terminal status-update unless it already ended, after the artifacts it ends with
+   * (a task this process runs stores them and `finished` in one commit). Returns the stored `finished`
+   * event, or undefined when the task was already terminal.
+   */
+  async finish(
+    record: TaskRecord,
+    state: TaskState,
+    text?: string,
+    metadata?: Record<string, unknown>,
+    artifacts: readonly ArtifactUpdate[] = [],
+  ): Promise<StoredTaskEvent | undefined> {
+    const result: TaskUpdateResult = {
+      kind: "status-update",
+      taskId: record.task.id,
+      contextId: record.task.contextId,
+      status: this.status(record, state, text),
+      final: true,
+      ...(metadata ? { metadata } : {}),
+    };
+    const endedAt = this.options.now();
+    const createdAt = endedAt.toISOString();
+    const entry = { event: "finished" as const, result, createdAt };
+    const { hub, events, telemetry } = this.options;
+    const span = this.running.get(record.task.id)?.span;
+    let stored: StoredTaskEvent[] | undefined;
+    if (hub.owns(record.task.id)) {
+      // A task this process runs is numbered here.
+      const updates = artifacts.map((artifact) => ({
+        event: "update" as const,
+        result: this.updateResult(record, { kind: "artifact", ...artifact }),
+        createdAt,
+      }));
+      stored = await hub.append(record.task.id, [...updates, entry]);
+    } else {
+      // Any other (a cancel of a task another instance runs, an orphan, a shutdown) is appended
+      // conditionally by the store; such an end carries no artifacts.
+      const finished = await events.append(record.task.id, entry);
+      stored = finished ? [finished] : undefined;
+    }
+    if (!stored) return undefined;
+    telemetry.eventsStored(stored, span);
+    telemetry.taskEnded(record, state, endedAt.getTime(), span);
+    return stored.at(-1);
+  }
+
+  /** Ends every orphaned task (lease expired: its runner is gone) as `failed`. Returns how many it ended. */
+  async recoverOrphans(): Promise<number> {
+    if (this.closed) return 0;
+    // One sweep at a time; an explicit call waits for the one under way, then looks again.
+    while (this.sweeping) await this.sweeping;
+    this.sweeping = this.sweepOrphans().finally(() => {
+      this.sweeping = undefined;
+    });
+    return this.sweeping;
+  }
+
+  private async sweepOrphans(): Promise<number> {
+    let orphans: TaskRecord[];
+    try {
+      orphans = await this.options.tasks.listOrphaned(ORPHANS_PER_SWEEP);
+    } catch (error) {
+      this.options.logger.error({ err: error }, "orphan recovery failed; will retry");
+      return 0;
+    }
+    let ended = 0;
+    for (const orphan of orphans) {
+      if (this.running.has(orphan.task.id)) continue;
+      // Each orphan on its own: one that cannot be ended (a bad row, a failing write) is logged and
+      // skipped, and the others are still ended by this sweep.
+      try {
+        if (await this.finish(orphan, "failed", ORPHANED_REASON, { reason: "orphaned" })) {
+          ended++;
+          this.options.logger.warn(
+            { taskId: orphan.task.id, leaseOwner: orphan.lease?.owner },
+            "ended orphaned task as failed",
+          );
+        }
+      } catch (error) {
+        this.options.logger.error({ err: error, taskId: orphan.task.id }, "could not end an orphaned task; skipped");
+      }
+    }
+    return ended;
+  }
+
+  /**
+   * Stops the timers, gives running tasks `graceMs` to finish, then ends the rest `failed` so none stays
+   * `working` forever.
+   */
+  async close(graceMs: number): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    for (const timer of this.timers) clearInterval(timer);
+    const all = [...this.running.values()].map((r) => r.done);
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      Promise.allSettled(all),
+      new Promise((r) => {
+        timer = setTimeout(r, graceMs);
+      }),
+    ]);
+    clearTimeout(timer);
+    await Promise.allSettled(
+      [...this.running.values()].map(async (running) => {
+        running.controller.abort(new TaskEndedElsewhere());
+        await this.finish(running.record, "failed", SHUTDOWN_REASON, { reason: "shutdown" });
+        await running.done;
+      }),
+    );
+  }
+
+  /**
+   * The executor's run, then its outcome stored. Written with promise reactions rather than as one async
+   * function: a task waits on its executor for most of its life, and a suspended async function would
+   * keep its frame alive all that time, for every running task.
+   */
+  private run(running: Running, message: Message, text: string): Promise<void> {
+    const { record, controller } = running;
+    // Ended before its turn came (canceled, ended elsewhere, shut down): the executor is not started at
+    // all. Started with a signal already aborted, it would wait for an abort event that never comes.
+    if (controller.signal.aborted) return this.storeOutcome(running, { state: "failed" });
+    let outcome: Promise<TaskOutcome>;
+    try {
+      outcome = Promise.resolve(
+        this.options.executor.execute(
+          new ExecutionContext(record, message, text, controller.signal, (update) =>
+            this.emit(record, update, controller),
+          ),
+        ),
+      );
+    } catch (error) {
+      outcome = Promise.reject(error);
+    }
+    return outcome.then(
+      (result) => this.storeOutcome(running, result),
+      (error: unknown) => {
+        if (!controller.signal.aborted) {
+          this.options.logger.error({ err: error, taskId: record.task.id }, "executor failed");
+        }
+        return this.storeOutcome(running, { state: "failed", message: "The task failed." });
+      },
+    );
+  }
+
+  /** Stores the executor's outcome (unless the task ended elsewhere meanwhile), then lets go of the task. */
+  private async storeOutcome(running: Running, outcome: TaskOutcome): Promise<void> {
+    const { record, controller } = running;
+    try {
+      if (controller.signal.aborted) return;
+      // The robots' outcome is worth a few retries: a brief store outage must not turn a completed task
+      // into a failed one (the recovery sweep's verdict once the lease lapses).
+      for (let attempt = 0; ; attempt++) {
+        try {
+          await this.finish(record, outcome.state, outcome.message, outcome.metadata, outcome.artifacts);
+          return;
+        } catch (error) {
+          if (attempt >= FINISH_RETRIES || this.closed) {
+            this.options.logger.error({ err: error, taskId: record.task.id }, "could not store the end of a task");
+            return;
+          }
+          await new Promise((resolve) => setTimeout(resolve, Math.min(250 * 2 ** attempt, this.options.leaseMs / 4)));
+        }
+      }
+    } finally {
+      this.running.delete(record.task.id);
+      running.span?.end();
+    }
+  }
+
+  private async emit(record: TaskRecord, update: ExecutorUpdate, controller: AbortController): Promise<void> {
+    if (controller.signal.aborted) return;
+    const stored = await this.options.hub.append(record.task.id, [
+      { event: "update", result: this.updateResult(record, update), createdAt: this.options.now().toISOString() },
+    ]);
+    // Refused: the task already ended (canceled on another instance, or taken over). Stop the robots.
+    if (!stored) controller.abort(new TaskEndedElsewhere());
+    else this.options.telemetry.eventsStored(stored, this.running.get(record.task.id)?.span);
+  }
+
+  /** The `update` event's result for an executor's progress or artifact. */
+  private updateResult(record: TaskRecord, update: ExecutorUpdate): TaskUpdateResult {
+    return update.kind === "status"
+      ? {
+          kind: "status-update",
+          taskId: record.task.id,
+          contextId: record.task.contextId,
+          status: this.status(record, update.state ?? "working", update.message),
+          final: false,
+          ...(update.metadata ? { metadata: update.metadata } : {}),
+        }
+      : {
+          kind: "artifact-update",
+          taskId: record.task.id,
+          contextId: record.task.contextId,
+          artifact: update.artifact,
+          ...(update.append === undefined ? {} : { append: update.append }),
+          ...(update.lastChunk === undefined ? {} : { lastChunk: update.lastChunk }),
+          ...(update.metadata ? { metadata: update.metadata } : {}),
+        };
+  }
+
+  private status(record: TaskRecord, state: TaskState, text: string | undefined): TaskStatus {
+    const timestamp = this.options.now().toISOString();
+    if (!text) return { state, timestamp };
+    return {
+      state,
+      timestamp,
+      message: {
+        kind: "message",
+        role: "agent",
+        messageId: this.options.generateId(),
+        parts: [{ kind: "text", text }],
+        taskId: record.task.id,
+        contextId: record.task.contextId,
+      },
+    };
+  }
+
+  private async renewLeases(): Promise<void> {
+    const ids = [...this.running.keys()];
+    if (ids.length === 0 || this.closed || this.renewing) return;
+    this.renewing = true;
+    try {
+      const renewed = await this.options.tasks.renewLeases(this.options.instanceId, ids, this.options.leaseMs);
+      if (everyOneRenewed(ids, renewed)) return;
+      // A lease that could not be renewed belongs to a task that ended or was taken over: stop its work.
+      const kept = new Set(renewed);
+      for (const id of ids) if (!kept.has(id)) this.abortLocal(id);
+    } catch (error) {
+      this.options.logger.error({ err: error }, "lease renewal failed; will retry");
+    } finally {
+      this.renewing = false;
+    }
+  }
+}
+
+/**
+ * Whether `renewed` is all of `ids`, checked without building a Set: a runner renews thousands of leases
+ * every few seconds, nearly always every one. This project's stores answer in the order they were asked;
+ * a store that answers in another order only costs the caller its Set.
+ */
+function everyOneRenewed(ids: readonly string[], renewed: readonly string[]): boolean {
+  if (renewed.length !== ids.length) return false;
+  for (let i = 0; i < ids.length; i++) if (ids[i] !== renewed[i]) return false;
+  return true;
+}
