@@ -3,7 +3,30 @@
 
 export type { FetchHandler } from "./adapters/fetch.js";
 export { toFetchHandler } from "./adapters/fetch.js";
-export type { Dialect, StreamRenderer, TaskListResult } from "./protocol/dialect/dialect.js";
+export { createA2AHandler } from "./assembly/create-handler.js";
+export type { A2AHandlerOptions } from "./assembly/handler-options.js";
+export type { A2AStores } from "./ports/a2a-stores.js";
+export { applyTaskEvent } from "./ports/apply-task-event.js";
+export type { Authenticate, AuthOutcome } from "./ports/authenticate.js";
+export type { EventLog, NumberedAppend, TaskChangeListener } from "./ports/event-log.js";
+export { checkNumberedAppend } from "./ports/event-log.js";
+export type { A2AHandler, A2AHandlerRequest } from "./ports/handler.js";
+export type { A2AHandlerResponse, A2AJsonResponse, A2AStreamResponse, SseSink } from "./ports/handler-response.js";
+export type { CreateOrGetResult, IdempotencyStore } from "./ports/idempotency-store.js";
+export type { Logger } from "./ports/logger.js";
+export type {
+  ArtifactUpdate,
+  ExecutorUpdate,
+  ProgressState,
+  TaskExecutionContext,
+  TaskExecutor,
+  TaskOutcome,
+} from "./ports/task-executor.js";
+export type { TaskListCursor, TaskListPage, TaskListQuery } from "./ports/task-list.js";
+export { pageOf as pageOfTasks } from "./ports/task-list.js";
+export type { NewLease, NewTask, NewTaskEvent, StoredTaskEvent, TaskLease, TaskRecord } from "./ports/task-records.js";
+export type { TaskStore } from "./ports/task-store.js";
+export type { Dialect, SerialisedEvent, StreamRenderer, TaskListResult } from "./protocol/dialect/dialect.js";
 export { DIALECT_V1, DIALECT_V03, dialectFor } from "./protocol/dialect/dialect.js";
 export type { ProtocolVersion, RequestedVersion } from "./protocol/dialect/protocol-version.js";
 export {
@@ -44,28 +67,7 @@ export {
   UnsupportedOperationError,
   VersionNotSupportedError,
 } from "./protocol/errors.js";
-export type {
-  ArtifactUpdate,
-  ExecutorUpdate,
-  ProgressState,
-  TaskExecutionContext,
-  TaskExecutor,
-  TaskOutcome,
-} from "./ports/task-executor.js";
-export type { A2AHandler, A2AHandlerRequest } from "./assembly/create-handler.js";
-export { createA2AHandler } from "./assembly/create-handler.js";
-export type {
-  A2AHandlerOptions,
-  A2AStores,
-  Authenticate,
-  AuthOutcome,
-  HeaderReader,
-  Logger,
-} from "./assembly/handler-options.js";
-export type { RateDecision, RateLimiter, TokenBucketOptions } from "./runtime/admission/rate-limiter.js";
-export { TokenBucketRateLimiter } from "./runtime/admission/rate-limiter.js";
-export type { A2AHandlerResponse, A2AJsonResponse, A2AStreamResponse, SseSink } from "./ports/handler-response.js";
-export { ORPHANED_REASON, SHUTDOWN_REASON } from "./runtime/runner/task-runner.js";
+export type { HeaderReader } from "./protocol/header-reader.js";
 export { A2A_LIMITS, type A2ALimits } from "./protocol/limits.js";
 export { aliasOf, METHODS, type MethodAlias, type MethodName, resolveMethod } from "./protocol/method-names.js";
 export {
@@ -99,10 +101,10 @@ export {
   StreamResponseV1,
   TASK_STATE_V1,
   TaskArtifactUpdateEventV1,
-  TaskStatusUpdateEventV1,
-  TaskStatusV1,
   TaskStateV1,
   type TaskStateV1Name,
+  TaskStatusUpdateEventV1,
+  TaskStatusV1,
   TaskV1,
 } from "./protocol/schemas/a2a-v1.js";
 export {
@@ -143,11 +145,15 @@ export {
   type SseDecodeErrorReason,
 } from "./protocol/sse/decoder.js";
 export { encodeJsonSseFrame, encodeSseComment, encodeSseFrame, type SseFrame } from "./protocol/sse/encoder.js";
-export { isStreamEventName, type LoggedEventName, STREAM_EVENTS, type StreamEventName } from "./protocol/sse/event-names.js";
-export { applyTaskEvent } from "./ports/apply-task-event.js";
-export type { EventLog, NumberedAppend, TaskChangeListener } from "./ports/event-log.js";
-export { checkNumberedAppend } from "./ports/event-log.js";
-export type { CreateOrGetResult, IdempotencyStore } from "./ports/idempotency-store.js";
+export {
+  isStreamEventName,
+  type LoggedEventName,
+  STREAM_EVENTS,
+  type StreamEventName,
+} from "./protocol/sse/event-names.js";
+export type { RateDecision, RateLimiter, TokenBucketOptions } from "./runtime/admission/rate-limiter.js";
+export { TokenBucketRateLimiter } from "./runtime/admission/rate-limiter.js";
+export { ORPHANED_REASON, SHUTDOWN_REASON } from "./runtime/runner/task-runner.js";
 export {
   createInMemoryStores,
   InMemoryEventLog,
@@ -155,10 +161,6 @@ export {
   type InMemoryStores,
   InMemoryTaskStore,
 } from "./stores/in-memory.js";
-export type { TaskListCursor, TaskListPage, TaskListQuery } from "./ports/task-list.js";
-export { pageOf as pageOfTasks } from "./ports/task-list.js";
-export type { TaskStore } from "./ports/task-store.js";
-export type { NewLease, NewTask, NewTaskEvent, StoredTaskEvent, TaskLease, TaskRecord } from "./ports/task-records.js";
 // For the companion packages (and any library of yours): the OpenTelemetry API if the application has it,
 // and instruments that follow the application's MeterProvider.
 export { MeterInstruments } from "./telemetry/meter-instruments.js";

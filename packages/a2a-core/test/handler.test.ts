@@ -1,8 +1,8 @@
 import { describe, expect, it, vi } from "vitest";
 import { toFetchHandler } from "../src/adapters/fetch.js";
-import { ERROR_CODES } from "../src/protocol/errors.js";
+import { createA2AHandler } from "../src/index.js";
 import type { TaskExecutionContext, TaskOutcome } from "../src/ports/task-executor.js";
-import { createA2AHandler } from "../src/assembly/create-handler.js";
+import { ERROR_CODES } from "../src/protocol/errors.js";
 import { METHODS } from "../src/protocol/method-names.js";
 import { Task, TaskStatusUpdateEvent } from "../src/protocol/schemas/a2a.js";
 import {

@@ -2,11 +2,11 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { type AddressInfo, connect } from "node:net";
 import fc from "fast-check";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { ERROR_CODES } from "../src/protocol/errors.js";
-import type { TaskExecutionContext, TaskOutcome } from "../src/ports/task-executor.js";
-import { type A2AHandler, createA2AHandler } from "../src/assembly/create-handler.js";
-import type { A2AHandlerOptions, Logger } from "../src/assembly/handler-options.js";
+import type { A2AHandlerOptions, Logger } from "../src/index.js";
+import { type A2AHandler, createA2AHandler } from "../src/index.js";
 import { type NodeHandlerOptions, toNodeHandler } from "../src/node.js";
+import type { TaskExecutionContext, TaskOutcome } from "../src/ports/task-executor.js";
+import { ERROR_CODES } from "../src/protocol/errors.js";
 import { JsonRpcErrorResponse } from "../src/protocol/schemas/jsonrpc.js";
 import { type DecodedSseEvent, decodeSseStream } from "../src/protocol/sse/decoder.js";
 import { createInMemoryStores, type InMemoryStores } from "../src/stores/in-memory.js";

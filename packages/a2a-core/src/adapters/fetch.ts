@@ -1,7 +1,7 @@
-import { InvalidRequestError } from "../protocol/errors.js";
-import type { A2AHandler } from "../assembly/create-handler.js";
-import { type A2AHandlerResponse, JSON_HEADERS } from "../ports/handler-response.js";
 import { jsonRpcError } from "../bindings/jsonrpc/codec.js";
+import type { A2AHandler } from "../ports/handler.js";
+import { type A2AHandlerResponse, JSON_HEADERS } from "../ports/handler-response.js";
+import { InvalidRequestError } from "../protocol/errors.js";
 import { readBodyText } from "./read-body.js";
 
 export type FetchHandler = (request: Request) => Promise<Response>;

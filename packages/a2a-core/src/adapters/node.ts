@@ -1,9 +1,9 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
-import { InvalidRequestError } from "../protocol/errors.js";
-import type { A2AHandler } from "../assembly/create-handler.js";
-import type { HeaderReader } from "../assembly/handler-options.js";
-import { JSON_HEADERS, type SseSink } from "../ports/handler-response.js";
 import { jsonRpcError } from "../bindings/jsonrpc/codec.js";
+import type { A2AHandler } from "../ports/handler.js";
+import { JSON_HEADERS, type SseSink } from "../ports/handler-response.js";
+import { InvalidRequestError } from "../protocol/errors.js";
+import type { HeaderReader } from "../protocol/header-reader.js";
 import { decodeUtf8, tooLarge } from "./read-body.js";
 
 export type NodeHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;

@@ -1,13 +1,4 @@
-/** Why a request body could not be read. */
-export class BodyReadError extends Error {
-  constructor(
-    readonly reason: "too-large" | "invalid-utf8",
-    message: string,
-  ) {
-    super(message);
-    this.name = "BodyReadError";
-  }
-}
+import { BodyReadError } from "../ports/body-read-error.js";
 
 /**
  * Reads a request body as UTF-8 text, refusing more than `maxBytes` as soon as it is exceeded (without

@@ -1,45 +1,9 @@
+import type { A2AStores } from "../ports/a2a-stores.js";
+import type { Authenticate } from "../ports/authenticate.js";
+import type { Logger } from "../ports/logger.js";
 import type { TaskExecutor } from "../ports/task-executor.js";
 import { A2A_LIMITS } from "../protocol/limits.js";
-import type { EventLog } from "../ports/event-log.js";
-import type { IdempotencyStore } from "../ports/idempotency-store.js";
-import type { TaskStore } from "../ports/task-store.js";
 import type { RateLimiter } from "../runtime/admission/rate-limiter.js";
-
-/** Who is calling. A partner token resolves to the one workspace it is scoped to. */
-export type AuthOutcome =
-  | {
-      ok: true;
-      workspaceId: string;
-      /** Identifies the credential (e.g. the token's id): the key of rate limits and stream caps, and logged. */
-      principal?: string;
-    }
-  | {
-      ok: false;
-      /** 401: missing or invalid credential; 403: valid but not allowed here (e.g. a user session token). */
-      status: 401 | 403;
-      message: string;
-    };
-
-/** The request headers as the handler reads them: a web `Headers` fits, and so does a thin view of node's. */
-export interface HeaderReader {
-  /** The header's value (several values joined by ", "), or null when absent. Names are case-insensitive. */
-  get(name: string): string | null;
-}
-
-export type Authenticate = (headers: HeaderReader) => Promise<AuthOutcome>;
-
-/** The subset of a pino logger the handler uses; pass a pino instance or anything shaped like it. */
-export interface Logger {
-  info(obj: object, msg?: string): void;
-  warn(obj: object, msg?: string): void;
-  error(obj: object, msg?: string): void;
-}
-
-export interface A2AStores {
-  tasks: TaskStore;
-  events: EventLog;
-  idempotency: IdempotencyStore;
-}
 
 export interface A2AHandlerOptions {
   stores: A2AStores;
@@ -101,17 +65,3 @@ export const DEFAULTS = {
   maxStreamBacklogBytes: 1024 * 1024,
   terminalTaskCacheSize: 10_000,
 } as const;
-
-/**
- * The default logger: warnings and errors on the console, so a failing store or executor is never
- * silent in an application that passed no logger; info (a task started, a stream ended) is not.
- */
-export const consoleLogger: Logger = {
-  info() {},
-  warn(obj, msg) {
-    console.warn(`a2a: ${msg ?? "warning"}`, obj);
-  },
-  error(obj, msg) {
-    console.error(`a2a: ${msg ?? "error"}`, obj);
-  },
-};

@@ -1,17 +1,22 @@
+import type { TaskListCursor } from "../ports/task-list.js";
+import type { TaskStore } from "../ports/task-store.js";
 import type { TaskListResult } from "../protocol/dialect/dialect.js";
 import { InvalidParamsError, UnsupportedOperationError } from "../protocol/errors.js";
 import type { Task } from "../protocol/schemas/a2a.js";
 import type { ListedTask } from "../protocol/schemas/list-tasks.js";
-import { LIST_TASKS_PAGE_SIZE, type ListTasksParams } from "../protocol/schemas/params.js";
-import type { TaskListCursor } from "../ports/task-list.js";
-import type { TaskStore } from "../ports/task-store.js";
+import { LIST_TASKS_PAGE_SIZE, ListTasksParams } from "../protocol/schemas/params.js";
+import type { UnaryMethod } from "./method.js";
 
-/** ListTasks over the caller's workspace: filters, a keyset page, history and artifacts trimmed. */
-export async function listTasks(
-  tasks: TaskStore,
-  workspaceId: string,
+/** ListTasks (`tasks/list`): a page of the caller's workspace's tasks, newest first. */
+export const listTasks: UnaryMethod<typeof ListTasksParams, TaskListResult> = {
+  streaming: false,
   params: ListTasksParams,
-): Promise<TaskListResult> {
+  run: (runtime, { params, caller }) => listTaskPage(runtime.stores.tasks, caller.workspaceId, params),
+  render: (dialect, result) => dialect.list(result),
+};
+
+/** ListTasks over a workspace: filters, a keyset page, history and artifacts trimmed. */
+async function listTaskPage(tasks: TaskStore, workspaceId: string, params: ListTasksParams): Promise<TaskListResult> {
   if (!tasks.list) throw UnsupportedOperationError.forMethod("ListTasks");
   const pageSize = params.pageSize ?? LIST_TASKS_PAGE_SIZE.default;
   const after = params.pageToken === undefined ? undefined : decodePageToken(params.pageToken);

@@ -1,10 +1,15 @@
-import { isTerminalState } from "../protocol/schemas/a2a.js";
 import { applyTaskEvent } from "../ports/apply-task-event.js";
-import { checkNumberedAppend, type EventLog, type NumberedAppend, type TaskChangeListener } from "../ports/event-log.js";
+import {
+  checkNumberedAppend,
+  type EventLog,
+  type NumberedAppend,
+  type TaskChangeListener,
+} from "../ports/event-log.js";
 import type { CreateOrGetResult, IdempotencyStore } from "../ports/idempotency-store.js";
 import { pageOf, type TaskListPage, type TaskListQuery } from "../ports/task-list.js";
-import type { TaskStore } from "../ports/task-store.js";
 import type { NewTask, NewTaskEvent, StoredTaskEvent, TaskRecord } from "../ports/task-records.js";
+import type { TaskStore } from "../ports/task-store.js";
+import { isTerminalState } from "../protocol/schemas/a2a.js";
 
 /** What readAfter returns at most when its caller names no usable limit (as the durable stores do). */
 const DEFAULT_READ_LIMIT = 1000;

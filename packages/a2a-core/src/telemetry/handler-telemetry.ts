@@ -9,12 +9,11 @@ import type {
   Tracer,
   UpDownCounter,
 } from "@opentelemetry/api";
-import type { HeaderReader } from "../assembly/handler-options.js";
 import type { A2AHandlerResponse } from "../ports/handler-response.js";
-import type { StreamEndReason, TaskSubscription } from "../runtime/streams/task-subscription.js";
-import type { DecodedRequest } from "../bindings/jsonrpc/codec.js";
-import type { TaskState } from "../protocol/schemas/a2a.js";
+import type { EndedStream, StreamEndReason } from "../ports/stream-end.js";
 import type { StoredTaskEvent, TaskRecord } from "../ports/task-records.js";
+import type { HeaderReader } from "../protocol/header-reader.js";
+import type { TaskState } from "../protocol/schemas/a2a.js";
 import { MeterInstruments } from "./meter-instruments.js";
 import {
   ATTR,
@@ -26,6 +25,15 @@ import {
   TASK_SECONDS_BUCKETS,
 } from "./names.js";
 import { type OtelApi, otelApi } from "./otel-api.js";
+
+/** What telemetry records of a decoded request, whichever binding decoded it. */
+export interface DecodedCall {
+  /** The current method name. */
+  method: string;
+  /** The name as sent (current name or alias). */
+  wireMethod: string;
+  id: string | number;
+}
 
 /** Why a request was refused before it was answered on its merits. */
 export type RefusalReason = "rate_limit" | "stream_cap" | "in_flight_limit" | "shutting_down";
@@ -102,7 +110,7 @@ export class HandlerTelemetry {
   }
 
   /** The request decoded: its span is named for the canonical method and says which name was sent. */
-  decoded(trace: RequestTrace, request: DecodedRequest): void {
+  decoded(trace: RequestTrace, request: DecodedCall): void {
     if (trace === UNTRACED) return;
     trace.method = request.method;
     const span = trace.span;
@@ -171,7 +179,7 @@ export class HandlerTelemetry {
   }
 
   /** A stream ended: counted out (as `startStream` counted it in, span or not), and its span ends. */
-  endStream(trace: RequestTrace, span: Span | undefined, subscription: TaskSubscription): void {
+  endStream(trace: RequestTrace, span: Span | undefined, subscription: EndedStream): void {
     if (trace === UNTRACED || !this.api || !this.tracer) return;
     this.metrics().openStreams.add(-1, this.attributes(this.byMethod, trace.method, ATTR.rpcMethod, trace.method));
     if (!span) return;

@@ -1,13 +1,8 @@
 import { afterEach } from "vitest";
 import { toFetchHandler } from "../../src/adapters/fetch.js";
-import type {
-  ExecutorUpdate,
-  TaskExecutionContext,
-  TaskExecutor,
-  TaskOutcome,
-} from "../../src/ports/task-executor.js";
-import { type A2AHandler, createA2AHandler } from "../../src/assembly/create-handler.js";
-import type { A2AHandlerOptions, Authenticate, AuthOutcome } from "../../src/assembly/handler-options.js";
+import type { A2AHandlerOptions, Authenticate, AuthOutcome } from "../../src/index.js";
+import { type A2AHandler, createA2AHandler } from "../../src/index.js";
+import type { ExecutorUpdate, TaskExecutionContext, TaskExecutor, TaskOutcome } from "../../src/ports/task-executor.js";
 import { decodeSseStream } from "../../src/protocol/sse/decoder.js";
 import { createInMemoryStores, type InMemoryStores } from "../../src/stores/in-memory.js";
 

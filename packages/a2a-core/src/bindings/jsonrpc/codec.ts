@@ -1,4 +1,10 @@
-import { type A2AError, InvalidRequestError, MethodNotFoundError, ParseError, toJsonRpcError } from "../../protocol/errors.js";
+import {
+  type A2AError,
+  InvalidRequestError,
+  MethodNotFoundError,
+  ParseError,
+  toJsonRpcError,
+} from "../../protocol/errors.js";
 import { A2A_LIMITS } from "../../protocol/limits.js";
 import { type MethodName, resolveMethod } from "../../protocol/method-names.js";
 import type { JsonRpcErrorResponse, JsonRpcId, JsonRpcSuccessResponse } from "../../protocol/schemas/jsonrpc.js";

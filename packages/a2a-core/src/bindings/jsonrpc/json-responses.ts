@@ -1,8 +1,8 @@
-import { InternalError, InvalidRequestError, ParseError } from "../../protocol/errors.js";
+import { BodyReadError } from "../../ports/body-read-error.js";
 import { type A2AJsonResponse, JSON_HEADERS } from "../../ports/handler-response.js";
+import { InternalError, InvalidRequestError, ParseError } from "../../protocol/errors.js";
 import type { JsonRpcId } from "../../protocol/schemas/jsonrpc.js";
 import { jsonRpcError, jsonRpcResult } from "./codec.js";
-import { BodyReadError } from "../../adapters/read-body.js";
 
 /** A JSON-RPC answer with HTTP 200: the result, or the protocol error. */
 export function jsonAnswer(id: JsonRpcId | null, error: unknown, result?: unknown): A2AJsonResponse {

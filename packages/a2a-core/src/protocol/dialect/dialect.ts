@@ -1,4 +1,3 @@
-import type { LiveEvent } from "../../runtime/hub/live-event.js";
 import type { MethodName } from "../method-names.js";
 import type { Task, TaskUpdateResult } from "../schemas/a2a.js";
 import type { JsonRpcErrorObject } from "../schemas/jsonrpc.js";
@@ -6,10 +5,18 @@ import type { ListedTask } from "../schemas/list-tasks.js";
 import type { ProtocolVersion } from "./protocol-version.js";
 import { fromV1Message, fromV1State, toV1Error, toV1StreamResult, toV1Task } from "./v1-mapping.js";
 
+/**
+ * A logged event on its way to streams, its v0.3 `result` serialised once. Every stream of a task is
+ * handed the same object, so a dialect can convert it once (keyed by identity) and not once per stream.
+ */
+export interface SerialisedEvent {
+  readonly resultJson: string;
+}
+
 /** How a stream writes its frames' `result`s: the event names and ids are the same in every dialect. */
 export interface StreamRenderer {
   /** The `result` JSON of a logged event (`update`, `finished`). */
-  eventJson(event: LiveEvent): string;
+  eventJson(event: SerialisedEvent): string;
   /** The `result` JSON of a `task` or `final` frame. */
   taskJson(task: Task): string;
 }
@@ -53,7 +60,7 @@ export const DIALECT_V03: Dialect = {
 };
 
 // Every stream of a task shares one LiveEvent per event, so each is converted once, not once per stream.
-const v1EventJson = new WeakMap<LiveEvent, string>();
+const v1EventJson = new WeakMap<SerialisedEvent, string>();
 
 const V1_STREAM: StreamRenderer = {
   eventJson(event) {

@@ -1,4 +1,4 @@
-import type { HeaderReader } from "../../assembly/handler-options.js";
+import type { HeaderReader } from "../header-reader.js";
 
 /** The A2A versions this endpoint speaks, as `Major.Minor` (patch numbers never count). */
 export const SUPPORTED_PROTOCOL_VERSIONS = ["0.3", "1.0"] as const;

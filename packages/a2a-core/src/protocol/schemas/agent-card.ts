@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { requestedProtocolVersion, SUPPORTED_PROTOCOL_VERSIONS } from "../dialect/protocol-version.js";
-import type { HeaderReader } from "../../assembly/handler-options.js";
+import type { HeaderReader } from "../header-reader.js";
 
 export const AgentSkill = z.object({
   id: z.string(),

@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { type BoundIssue, metadataIssues, startIssues, wellFormedIssues } from "./bounds/request-bounds.js";
 import { A2A_LIMITS } from "../limits.js";
 import { Message, Part, TaskState } from "./a2a.js";
+import { type BoundIssue, metadataIssues, startIssues, wellFormedIssues } from "./bounds/request-bounds.js";
 
 const L = A2A_LIMITS;
 

@@ -1,5 +1,5 @@
-import type { StreamEventName } from "../../protocol/sse/event-names.js";
 import type { StoredTaskEvent } from "../../ports/task-records.js";
+import type { StreamEventName } from "../../protocol/sse/event-names.js";
 
 /**
  * An event on its way to streams, with its JSON-RPC `result` serialised once: every stream of the task

@@ -1,13 +1,13 @@
-import type { Logger } from "../../assembly/handler-options.js";
-import { isTerminalState, type Task, type TaskUpdateResult } from "../../protocol/schemas/a2a.js";
 import { applyTaskEvent } from "../../ports/apply-task-event.js";
 import type { EventLog } from "../../ports/event-log.js";
-import type { TaskStore } from "../../ports/task-store.js";
+import type { Logger } from "../../ports/logger.js";
 import type { NewTaskEvent, StoredTaskEvent, TaskRecord } from "../../ports/task-records.js";
+import type { TaskStore } from "../../ports/task-store.js";
+import { isTerminalState, type Task, type TaskUpdateResult } from "../../protocol/schemas/a2a.js";
+import type { TaskSubscription } from "../streams/task-subscription.js";
 import { AppendGroup } from "./append-group.js";
 import { type LiveEvent, toLiveEvent } from "./live-event.js";
 import { SubscriberSet } from "./subscriber-set.js";
-import type { TaskSubscription } from "../streams/task-subscription.js";
 
 /** What a feed needs from the hub that holds it. */
 export interface FeedContext {

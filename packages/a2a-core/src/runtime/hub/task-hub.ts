@@ -1,10 +1,10 @@
-import type { Logger } from "../../assembly/handler-options.js";
-import { isTerminalState } from "../../protocol/schemas/a2a.js";
 import type { EventLog } from "../../ports/event-log.js";
-import type { TaskStore } from "../../ports/task-store.js";
+import type { Logger } from "../../ports/logger.js";
 import type { NewTaskEvent, StoredTaskEvent, TaskRecord } from "../../ports/task-records.js";
-import { type FeedContext, TaskFeed } from "./task-feed.js";
+import type { TaskStore } from "../../ports/task-store.js";
+import { isTerminalState } from "../../protocol/schemas/a2a.js";
 import type { TaskSubscription } from "../streams/task-subscription.js";
+import { type FeedContext, TaskFeed } from "./task-feed.js";
 import { TerminalTaskCache } from "./terminal-task-cache.js";
 
 export interface TaskHubOptions {

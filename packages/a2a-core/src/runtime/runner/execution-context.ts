@@ -1,6 +1,6 @@
 import type { ExecutorUpdate, TaskExecutionContext } from "../../ports/task-executor.js";
-import type { Message, Task } from "../../protocol/schemas/a2a.js";
 import type { TaskRecord } from "../../ports/task-records.js";
+import type { Message, Task } from "../../protocol/schemas/a2a.js";
 
 /**
  * What an executor is given for one task. A class rather than an object literal: it is held for the

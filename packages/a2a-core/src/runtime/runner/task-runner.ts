@@ -1,9 +1,9 @@
-import type { ArtifactUpdate, ExecutorUpdate, TaskExecutor, TaskOutcome } from "../../ports/task-executor.js";
-import type { Logger } from "../../assembly/handler-options.js";
-import type { Message, TaskState, TaskStatus, TaskUpdateResult } from "../../protocol/schemas/a2a.js";
 import type { EventLog } from "../../ports/event-log.js";
-import type { TaskStore } from "../../ports/task-store.js";
+import type { Logger } from "../../ports/logger.js";
+import type { ArtifactUpdate, ExecutorUpdate, TaskExecutor, TaskOutcome } from "../../ports/task-executor.js";
 import type { NewLease, StoredTaskEvent, TaskRecord } from "../../ports/task-records.js";
+import type { TaskStore } from "../../ports/task-store.js";
+import type { Message, TaskState, TaskStatus, TaskUpdateResult } from "../../protocol/schemas/a2a.js";
 import type { HandlerTelemetry, RequestTrace } from "../../telemetry/handler-telemetry.js";
 import type { TaskHub } from "../hub/task-hub.js";
 import { ExecutionContext } from "./execution-context.js";

@@ -1,13 +1,8 @@
-import type { StreamRenderer } from "../../protocol/dialect/dialect.js";
 import type { SseSink } from "../../ports/handler-response.js";
+import type { EndedStream, StreamEndReason } from "../../ports/stream-end.js";
+import type { StreamRenderer } from "../../protocol/dialect/dialect.js";
 import type { Task } from "../../protocol/schemas/a2a.js";
 import { KEEP_ALIVE_COMMENT, type LiveEvent, liveFrame } from "../hub/live-event.js";
-
-/**
- * Why a stream ended: its task's `final` frame went out, it was ended otherwise (an outage, the task
- * vanished), the server shut down, the client went away, or the client fell too far behind.
- */
-export type StreamEndReason = "final" | "closed" | "shutdown" | "client_gone" | "too_slow";
 
 /** How far behind a client may fall; one object shared by every stream of a handler. */
 export interface BacklogBounds {
@@ -22,7 +17,7 @@ export interface BacklogBounds {
  * holds no timer, signal, promise or generator; feeds push events into it and one process-wide tick
  * writes its keep-alives.
  */
-export class TaskSubscription {
+export class TaskSubscription implements EndedStream {
   /** Sequence number of the newest event written to this stream. */
   cursor: number;
   /** When this stream last wrote anything (ms, the keep-alive tick's clock). */

@@ -1,0 +1,116 @@
+import { invoke } from "../../methods/invoke.js";
+import type { A2AHandlerRequest } from "../../ports/handler.js";
+import type { A2AHandlerResponse } from "../../ports/handler-response.js";
+import { isRefusal, type Refusal } from "../../ports/refusal.js";
+import { DIALECT_V1, DIALECT_V03, type Dialect, dialectFor } from "../../protocol/dialect/dialect.js";
+import { requestedProtocolVersion, SUPPORTED_PROTOCOL_VERSIONS } from "../../protocol/dialect/protocol-version.js";
+import { isA2AError, VersionNotSupportedError } from "../../protocol/errors.js";
+import type { JsonRpcId } from "../../protocol/schemas/jsonrpc.js";
+import type { A2ARuntime } from "../../runtime/a2a-runtime.js";
+import type { Admission } from "../../runtime/admission/admission.js";
+import { openTaskStream } from "../../runtime/streams/open-task-stream.js";
+import type { RequestTrace } from "../../telemetry/handler-telemetry.js";
+import { decodeJsonRpcRequest } from "./codec.js";
+import { authFailure, bodyRefusal, jsonAnswer, tooManyRequests, unavailable } from "./json-responses.js";
+
+/**
+ * The JSON-RPC 2.0 binding (with SSE for streaming methods): admission, then body → envelope → method
+ * call → answer in the request's dialect. Nothing method-specific lives here.
+ */
+export function jsonRpcBinding(
+  runtime: A2ARuntime,
+  admission: Admission,
+): (request: A2AHandlerRequest) => Promise<A2AHandlerResponse> {
+  const { telemetry, logger } = runtime;
+
+  async function answer(request: A2AHandlerRequest, trace: RequestTrace): Promise<A2AHandlerResponse> {
+    // The dialect is chosen per request (A2A-Version); an unknown version is refused in v1.0 terms.
+    const requested = requestedProtocolVersion(request.headers, request.url);
+    const dialect = requested.ok ? dialectFor(requested.version) : DIALECT_V1;
+    const versionRefusal = requested.ok
+      ? undefined
+      : VersionNotSupportedError.forVersion(requested.requested, SUPPORTED_PROTOCOL_VERSIONS);
+    return inDialect(dialect, await answerIn(request, trace, dialect, versionRefusal));
+  }
+
+  async function answerIn(
+    request: A2AHandlerRequest,
+    trace: RequestTrace,
+    dialect: Dialect,
+    versionRefusal: VersionNotSupportedError | undefined,
+  ): Promise<A2AHandlerResponse> {
+    let id: JsonRpcId | null = null;
+    try {
+      const caller = await admission.identify(request.headers, trace);
+      if (isRefusal(caller)) return refusalAnswer(caller);
+      let body: string;
+      try {
+        body = typeof request.body === "string" ? request.body : await request.body();
+      } catch (error) {
+        return bodyRefusal(error);
+      }
+      const decoded = decodeJsonRpcRequest(body);
+      if (!decoded.ok) return jsonAnswer(decoded.id, decoded.error);
+      const call = decoded.request;
+      id = call.id;
+      telemetry.decoded(trace, call);
+      if (versionRefusal) throw versionRefusal;
+      const result = await invoke(runtime, {
+        method: call.method,
+        wireMethod: call.wireMethod,
+        params: call.params,
+        caller,
+        headers: request.headers,
+        dialect,
+        trace,
+      });
+      if (result.kind === "value") return jsonAnswer(call.id, undefined, result.value);
+      if (result.kind === "refusal") return refusalAnswer(result);
+      return openTaskStream(runtime, {
+        ...result.start,
+        requestIdJson: JSON.stringify(call.id),
+        render: dialect.stream,
+        release: result.release,
+        trace,
+      });
+    } catch (error) {
+      if (isA2AError(error)) {
+        // e.g. a store refusing the request's data (InvalidParamsError): the client gets -32602, the log the cause.
+        if (error.cause !== undefined) {
+          logger.warn({ err: error.cause, code: error.code, ...telemetry.logFields(trace) }, "request refused");
+        }
+        return jsonAnswer(id, error);
+      }
+      // Not a protocol error: the store failed (an outage) or a bug. Either way the caller may retry, so
+      // answer 503 + Retry-After (clients retry 5xx) with a bare -32603 that reveals nothing.
+      logger.error({ err: error, ...telemetry.logFields(trace) }, "request failed");
+      return unavailable("Service temporarily unavailable; retry the request", id);
+    }
+  }
+
+  return async function handle(request) {
+    const trace = telemetry.startRequest(request.headers);
+    const response = await admission.admit(() => answer(request, trace), refusalAnswer);
+    telemetry.endRequest(trace, response);
+    return response;
+  };
+}
+
+/** A refusal as JSON-RPC answers it: an error with id null and the refusal's HTTP status. */
+function refusalAnswer(refusal: Refusal): A2AHandlerResponse {
+  switch (refusal.status) {
+    case 401:
+    case 403:
+      return authFailure(refusal.status, refusal.message);
+    case 429:
+      return tooManyRequests(refusal.retryAfterMs ?? 1000, refusal.message);
+    case 503:
+      return unavailable(refusal.message);
+  }
+}
+
+/** A JSON error answer in the request's dialect (v1.0 error details); results are rendered where they are made. */
+function inDialect(dialect: Dialect, response: A2AHandlerResponse): A2AHandlerResponse {
+  if (dialect === DIALECT_V03 || response.kind !== "json" || !("error" in response.body)) return response;
+  return { ...response, body: { ...response.body, error: dialect.error(response.body.error) } };
+}

@@ -1,0 +1,69 @@
+import type { Caller } from "../ports/caller.js";
+import type { Refusal } from "../ports/refusal.js";
+import type { Dialect } from "../protocol/dialect/dialect.js";
+import { UnsupportedOperationError } from "../protocol/errors.js";
+import type { HeaderReader } from "../protocol/header-reader.js";
+import type { MethodName } from "../protocol/method-names.js";
+import type { A2ARuntime } from "../runtime/a2a-runtime.js";
+import type { ReleaseSlot } from "../runtime/streams/stream-slots.js";
+import type { RequestTrace } from "../telemetry/handler-telemetry.js";
+import { parseParams, type TaskStreamStart } from "./method.js";
+import { METHOD_REGISTRY } from "./registry.js";
+
+/** A decoded request of any binding: the method, its raw params in the request's dialect, who asks. */
+export interface Invocation {
+  method: MethodName;
+  /** The name as sent, for the unsupported-operation error. */
+  wireMethod: string;
+  params: Record<string, unknown>;
+  caller: Caller;
+  headers: HeaderReader;
+  dialect: Dialect;
+  trace: RequestTrace;
+}
+
+/** A method's answer, for the binding to encode: a value in the request's dialect, a stream, or a refusal. */
+export type InvocationResult =
+  | { kind: "value"; value: unknown }
+  | { kind: "stream"; start: TaskStreamStart; release: ReleaseSlot }
+  | Refusal;
+
+/**
+ * Runs one method: the params turned into the v0.3 shapes and checked, a stream slot for a streaming
+ * method, then the method itself. Throws the method's A2A errors (and store failures) to the binding.
+ */
+export async function invoke(runtime: A2ARuntime, invocation: Invocation): Promise<InvocationResult> {
+  const { method, dialect } = invocation;
+  const definition = METHOD_REGISTRY[method];
+  if (!definition) throw UnsupportedOperationError.forMethod(invocation.wireMethod);
+  // From here on the request is in the v0.3 shapes, whichever dialect it came in.
+  const raw = dialect.params(method, invocation.params);
+  const call = {
+    caller: invocation.caller,
+    headers: invocation.headers,
+    version: dialect.version,
+    trace: invocation.trace,
+  };
+  if (!definition.streaming) {
+    const result = await definition.run(runtime, { ...call, params: parseParams(definition.params, raw) });
+    return { kind: "value", value: definition.render(dialect, result) };
+  }
+  // The slot is taken before anything else, so a burst cannot get past the cap; the stream gives it back.
+  const release = runtime.slots.reserve(invocation.caller.key);
+  if (!release) {
+    runtime.telemetry.refused("stream_cap");
+    return {
+      kind: "refusal",
+      status: 429,
+      retryAfterMs: 1000,
+      message: `Too many open streams (at most ${runtime.maxOpenStreamsPerCaller} per caller); close one first`,
+    };
+  }
+  try {
+    const start = await definition.run(runtime, { ...call, params: parseParams(definition.params, raw) });
+    return { kind: "stream", start, release };
+  } catch (error) {
+    release();
+    throw error;
+  }
+}

@@ -1,0 +1,139 @@
+import type { Caller } from "../ports/caller.js";
+import type { TaskRecord } from "../ports/task-records.js";
+import { InvalidParamsError, UnsupportedOperationError } from "../protocol/errors.js";
+import type { HeaderReader } from "../protocol/header-reader.js";
+import type { Message, Task } from "../protocol/schemas/a2a.js";
+import { SendStreamingMessageParams } from "../protocol/schemas/params.js";
+import type { A2ARuntime } from "../runtime/a2a-runtime.js";
+import { TASK_EVENT_SEQ } from "../runtime/streams/open-task-stream.js";
+import type { RequestTrace } from "../telemetry/handler-telemetry.js";
+import type { StreamingMethod, TaskStreamStart } from "./method.js";
+import { findNulCharacter } from "./support/find-nul.js";
+import { reattachCursor } from "./support/reattach-cursor.js";
+import { textOfMessage } from "./support/text-of-message.js";
+
+/**
+ * SendStreamingMessage (`message/stream`): starts a task and streams it. A retry with a known
+ * `messageId` gets its original task back (contract rule 1): the robots are never dispatched twice.
+ */
+export const sendStreamingMessage: StreamingMethod<typeof SendStreamingMessageParams> = {
+  streaming: true,
+  params: SendStreamingMessageParams,
+  async run(runtime, { params, caller, headers, trace }) {
+    const { message } = params;
+    const storeId = params.metadata.storeId;
+    const text = textOfMessage(message);
+    // A retry with a known messageId gets its original task back, whatever else it says. Checked first
+    // only when the request would be refused otherwise; a valid start asks the store once ("the task for
+    // this key, or a new one") and so learns the same.
+    const refusal = await startRefusal(runtime, params, text, caller);
+    if (refusal) {
+      const existing =
+        message.messageId === undefined
+          ? undefined
+          : await runtime.stores.idempotency.get(caller.workspaceId, message.messageId);
+      if (!existing) throw refusal;
+      return reattachRetry(runtime, existing, message, storeId, headers, trace);
+    }
+
+    const task = newTask(runtime, message, storeId);
+    const input = {
+      workspaceId: caller.workspaceId,
+      task,
+      lease: runtime.runner.newLease(),
+      createdAt: task.status.timestamp,
+    };
+    // The one write of a start, inside the request's span so the store's span nests under it. Without a
+    // messageId the store always creates: every such start is a new task (contract rule 3).
+    const { record, created } = await runtime.telemetry.within(trace.span, () =>
+      runtime.stores.idempotency.createOrGet(message.messageId, input),
+    );
+    // Not created: an earlier or concurrent start with the same key won, so this request is its retry.
+    if (!created) return reattachRetry(runtime, record, message, storeId, headers, trace);
+    runtime.telemetry.taskOf(trace, record.task.id);
+    // The stored task's own first message (and its text), not `task`'s: the request's objects can then be
+    // collected while the task runs, and a running task holds one copy of its message instead of two.
+    const first = record.task.history[0] ?? message;
+    runtime.runner.start(record, first, textOfMessage(first), trace);
+    return { record, afterSeq: TASK_EVENT_SEQ };
+  },
+};
+
+/** Why a task start would be refused, or undefined if it may start. */
+async function startRefusal(
+  runtime: A2ARuntime,
+  params: SendStreamingMessageParams,
+  text: string,
+  caller: Caller,
+): Promise<Error | undefined> {
+  const { message } = params;
+  const nulAt = findNulCharacter(params);
+  if (nulAt) return InvalidParamsError.forField(nulAt, "must not contain the character U+0000");
+  if (message.role !== "user") {
+    return InvalidParamsError.forField("params.message.role", 'a partner task is sent with role "user"');
+  }
+  if (message.taskId !== undefined) {
+    return new UnsupportedOperationError(
+      "Continuing an existing task with message.taskId is not supported; start a new task or use SubscribeToTask",
+      { field: "params.message.taskId" },
+    );
+  }
+  if (text.length === 0) {
+    return InvalidParamsError.forField("params.message.parts", "the message needs at least one non-empty text part");
+  }
+  const { executor } = runtime;
+  if (executor.hasEnvironment && !(await executor.hasEnvironment(caller.workspaceId, params.metadata.storeId))) {
+    return InvalidParamsError.forField("params.metadata.storeId", "no Environment with this storeId in your workspace");
+  }
+  return undefined;
+}
+
+function reattachRetry(
+  runtime: A2ARuntime,
+  record: TaskRecord,
+  message: Message,
+  storeId: string,
+  headers: HeaderReader,
+  trace: RequestTrace,
+): TaskStreamStart {
+  runtime.telemetry.taskOf(trace, record.task.id);
+  warnIfRetryDiffers(runtime, record, textOfMessage(message), storeId, trace);
+  return { record, afterSeq: reattachCursor(record, headers) };
+}
+
+function newTask(runtime: A2ARuntime, message: Message, storeId: string): Task {
+  const id = runtime.generateId();
+  const contextId = message.contextId ?? runtime.generateId();
+  const timestamp = runtime.now().toISOString();
+  return {
+    kind: "task",
+    id,
+    contextId,
+    status: { state: "working", timestamp },
+    history: [{ ...message, kind: "message", taskId: id, contextId }],
+    artifacts: [],
+    metadata: { storeId, ...(message.messageId === undefined ? {} : { messageId: message.messageId }) },
+  };
+}
+
+function warnIfRetryDiffers(
+  runtime: A2ARuntime,
+  record: TaskRecord,
+  text: string,
+  storeId: string,
+  trace: RequestTrace,
+): void {
+  const original = record.task.history[0];
+  const originalText = original ? textOfMessage(original) : undefined;
+  if (originalText !== text || record.task.metadata.storeId !== storeId) {
+    runtime.logger.warn(
+      {
+        taskId: record.task.id,
+        messageId: record.messageId,
+        storeIdDiffers: record.task.metadata.storeId !== storeId,
+        ...runtime.telemetry.logFields(trace),
+      },
+      "retry with a known messageId differs from the original request; returning the original task",
+    );
+  }
+}

@@ -1,0 +1,26 @@
+import { UnsupportedOperationError } from "../protocol/errors.js";
+import { isTerminalState } from "../protocol/schemas/a2a.js";
+import { TaskIdParams } from "../protocol/schemas/params.js";
+import type { StreamingMethod } from "./method.js";
+import { reattachCursor } from "./support/reattach-cursor.js";
+
+/**
+ * SubscribeToTask (`tasks/resubscribe`): the task, then every event after `Last-Event-ID` (without it,
+ * only new ones), then live events until `final`.
+ */
+export const subscribeToTask: StreamingMethod<typeof TaskIdParams> = {
+  streaming: true,
+  params: TaskIdParams,
+  async run(runtime, { params, caller, headers, version, trace }) {
+    runtime.telemetry.taskOf(trace, params.id);
+    const record = await runtime.findTask(caller.workspaceId, params.id);
+    // A2A v1.0 refuses to subscribe to an ended task; the v0.3 dialect replays task, finished, final.
+    if (version === "1.0" && isTerminalState(record.task.status.state)) {
+      throw new UnsupportedOperationError(
+        `Task ${params.id} has already ended (${record.task.status.state}); read it with GetTask`,
+        { taskId: params.id, state: record.task.status.state },
+      );
+    }
+    return { record, afterSeq: reattachCursor(record, headers) };
+  },
+};

@@ -1,0 +1,35 @@
+import type { HeaderReader } from "../protocol/header-reader.js";
+import type { A2AHandlerResponse } from "./handler-response.js";
+
+export interface A2AHandlerRequest {
+  /** The request headers: a web `Headers`, or anything with the same `get`. */
+  headers: HeaderReader;
+  /**
+   * The raw request body, or a function that reads it. A function is called only once the caller is
+   * authenticated and within its rate, so an anonymous request never costs a body read; it rejects with
+   * a `BodyReadError` for a body over the limit or not UTF-8.
+   */
+  body: string | (() => Promise<string>);
+  /**
+   * The request URL (absolute, or path and query): its `A2A-Version` query parameter chooses the dialect
+   * when the header does not (docs/interop.md).
+   */
+  url?: string;
+}
+
+/** What the adapters mount: the assembled handler (`createA2AHandler`). */
+export interface A2AHandler {
+  /** Answers one JSON-RPC request: a JSON response or an SSE stream. Never throws. */
+  handle(request: A2AHandlerRequest): Promise<A2AHandlerResponse>;
+  /** The handler on web-standard Request/Response (Bun, Deno, edge runtimes, hono); see `toFetchHandler`. */
+  fetch(request: Request): Promise<Response>;
+  /** Largest request body the adapters accept. */
+  readonly maxBodyBytes: number;
+  /** Ends orphaned tasks now (it also runs periodically); returns how many it ended. */
+  recoverOrphanedTasks(): Promise<number>;
+  /**
+   * Graceful shutdown: ends open streams cleanly (clients reattach elsewhere), waits up to `graceMs` for
+   * running tasks, then ends the rest `failed` so none stays `working`.
+   */
+  close(options?: { graceMs?: number }): Promise<void>;
+}

@@ -1,0 +1,108 @@
+import type { A2AStores } from "../ports/a2a-stores.js";
+import type { Logger } from "../ports/logger.js";
+import type { TaskExecutor } from "../ports/task-executor.js";
+import type { TaskRecord } from "../ports/task-records.js";
+import { TaskNotFoundError } from "../protocol/errors.js";
+import type { HandlerTelemetry } from "../telemetry/handler-telemetry.js";
+import { TaskHub } from "./hub/task-hub.js";
+import { TaskRunner } from "./runner/task-runner.js";
+import { OpenStreams } from "./streams/open-streams.js";
+import { StreamSlots } from "./streams/stream-slots.js";
+import type { BacklogBounds } from "./streams/task-subscription.js";
+
+export interface A2ARuntimeOptions {
+  stores: A2AStores;
+  executor: TaskExecutor;
+  logger: Logger;
+  now: () => Date;
+  generateId: () => string;
+  instanceId: string;
+  leaseMs: number;
+  recoveryIntervalMs: number;
+  keepAliveMs: number;
+  maxStreamBacklogBytes: number;
+  maxOpenStreamsPerCaller: number | undefined;
+  terminalTaskCacheSize: number;
+  telemetry: HandlerTelemetry;
+}
+
+/**
+ * The engine under every method and binding: the tasks this process runs (runner), their live events
+ * (hub), the open streams and their slots. It knows no wire format; methods use it, bindings never
+ * reach past the methods into it except to open the stream a method asked for.
+ */
+export class A2ARuntime {
+  readonly stores: A2AStores;
+  readonly executor: TaskExecutor;
+  readonly logger: Logger;
+  readonly now: () => Date;
+  readonly generateId: () => string;
+  readonly telemetry: HandlerTelemetry;
+  readonly hub: TaskHub;
+  readonly runner: TaskRunner;
+  readonly slots: StreamSlots;
+  readonly openStreams: OpenStreams;
+  readonly maxOpenStreamsPerCaller: number | undefined;
+  /** Shared by every stream: past maxBytes a client has a third of keepAliveMs to catch up; past 8× none. */
+  readonly backlogBounds: BacklogBounds;
+  #closing = false;
+
+  constructor(options: A2ARuntimeOptions) {
+    this.stores = options.stores;
+    this.executor = options.executor;
+    this.logger = options.logger;
+    this.now = options.now;
+    this.generateId = options.generateId;
+    this.telemetry = options.telemetry;
+    this.maxOpenStreamsPerCaller = options.maxOpenStreamsPerCaller;
+    this.backlogBounds = { maxBytes: options.maxStreamBacklogBytes, hardMaxBytes: 8 * options.maxStreamBacklogBytes };
+    this.slots = new StreamSlots(options.maxOpenStreamsPerCaller);
+    this.openStreams = new OpenStreams(options.keepAliveMs);
+    this.hub = new TaskHub({
+      tasks: options.stores.tasks,
+      events: options.stores.events,
+      logger: options.logger,
+      instanceId: options.instanceId,
+      terminalCacheSize: options.terminalTaskCacheSize,
+      onLost: (taskId) => this.runner.abortLocal(taskId),
+    });
+    this.runner = new TaskRunner({
+      hub: this.hub,
+      tasks: options.stores.tasks,
+      events: options.stores.events,
+      executor: options.executor,
+      logger: options.logger,
+      now: options.now,
+      generateId: options.generateId,
+      instanceId: options.instanceId,
+      leaseMs: options.leaseMs,
+      telemetry: options.telemetry,
+      recoveryIntervalMs: options.recoveryIntervalMs,
+    });
+    // Tasks orphaned by an earlier crash are ended as soon as the runtime exists.
+    void this.runner.recoverOrphans();
+  }
+
+  /** Whether `close` has begun: new requests and streams are refused from then on. */
+  get closing(): boolean {
+    return this.#closing;
+  }
+
+  /** The task, from memory when this process knows it for certain, else from the store. */
+  async findTask(workspaceId: string, taskId: string): Promise<TaskRecord> {
+    const known = this.hub.known(workspaceId, taskId);
+    if (known) return known;
+    const record = await this.stores.tasks.get(workspaceId, taskId);
+    // Another workspace's task is reported exactly like an unknown one.
+    if (!record) throw TaskNotFoundError.forTask(taskId);
+    this.hub.remember(record);
+    return record;
+  }
+
+  /** Ends open streams cleanly (clients reattach elsewhere), then closes the runner (see `TaskRunner.close`). */
+  async close(graceMs: number): Promise<void> {
+    this.#closing = true;
+    this.openStreams.endAll();
+    await this.runner.close(graceMs);
+  }
+}
