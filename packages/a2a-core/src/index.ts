@@ -35,15 +35,14 @@ export {
   requestedProtocolVersion,
   SUPPORTED_PROTOCOL_VERSIONS,
 } from "./protocol/dialect/protocol-version.js";
+export { fromV1Error, toV1Error } from "./protocol/dialect/v1-errors.js";
 export {
-  fromV1Error,
   fromV1Message,
   fromV1MessageResult,
   fromV1State,
   fromV1Status,
   fromV1StreamResult,
   fromV1Task,
-  toV1Error,
   toV1Message,
   toV1Status,
   toV1StreamResult,
@@ -153,7 +152,7 @@ export {
 } from "./protocol/sse/event-names.js";
 export type { RateDecision, RateLimiter, TokenBucketOptions } from "./runtime/admission/rate-limiter.js";
 export { TokenBucketRateLimiter } from "./runtime/admission/rate-limiter.js";
-export { ORPHANED_REASON, SHUTDOWN_REASON } from "./runtime/runner/task-runner.js";
+export { ORPHANED_REASON, SHUTDOWN_REASON } from "./runtime/runner/task-end-reasons.js";
 export {
   createInMemoryStores,
   InMemoryEventLog,

@@ -14,6 +14,7 @@ import type { EndedStream, StreamEndReason } from "../ports/stream-end.js";
 import type { StoredTaskEvent, TaskRecord } from "../ports/task-records.js";
 import type { HeaderReader } from "../protocol/header-reader.js";
 import type { TaskState } from "../protocol/schemas/a2a.js";
+import { createInstruments, type Instruments } from "./handler-instruments.js";
 import { MeterInstruments } from "./meter-instruments.js";
 import {
   ATTR,
@@ -49,17 +50,6 @@ export class RequestTrace {
 
 /** Shared by every request when `@opentelemetry/api` is not installed: nothing to follow. */
 const UNTRACED = new RequestTrace(undefined, 0);
-
-interface Instruments {
-  requestDuration: Histogram;
-  errors: Counter;
-  refusals: Counter;
-  openStreams: UpDownCounter;
-  eventsAppended: Counter;
-  tasksStarted: Counter;
-  tasksEnded: Counter;
-  taskDuration: Histogram;
-}
 
 const HEADER_GETTER: TextMapGetter<HeaderReader> = {
   get: (carrier, key) => carrier.get(key) ?? undefined,
@@ -284,33 +274,4 @@ export class HandlerTelemetry {
     }
     return attributes;
   }
-}
-
-function createInstruments(meter: Meter): Instruments {
-  return {
-    requestDuration: meter.createHistogram(METRIC.requestDuration, {
-      unit: "s",
-      description: "Duration of A2A JSON-RPC requests until the answer (for a stream: its first frame)",
-      advice: { explicitBucketBoundaries: REQUEST_SECONDS_BUCKETS },
-    }),
-    errors: meter.createCounter(METRIC.errors, {
-      description: "A2A requests answered with a JSON-RPC error, by method, error code and HTTP status",
-    }),
-    refusals: meter.createCounter(METRIC.refusals, {
-      description: "A2A requests refused by a limit (rate limit, stream cap, in-flight bound, shutdown)",
-    }),
-    openStreams: meter.createUpDownCounter(METRIC.openStreams, { description: "SSE streams open now" }),
-    eventsAppended: meter.createCounter(METRIC.eventsAppended, {
-      description: "Task events made durable by this process, by event name",
-    }),
-    tasksStarted: meter.createCounter(METRIC.tasksStarted, { description: "Tasks created by this process" }),
-    tasksEnded: meter.createCounter(METRIC.tasksEnded, {
-      description: "Tasks whose end this process stored, by final state",
-    }),
-    taskDuration: meter.createHistogram(METRIC.taskDuration, {
-      unit: "s",
-      description: "Time from a task's creation to its end, by final state",
-      advice: { explicitBucketBoundaries: TASK_SECONDS_BUCKETS },
-    }),
-  };
 }

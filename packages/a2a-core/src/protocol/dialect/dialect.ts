@@ -3,7 +3,8 @@ import type { Task, TaskUpdateResult } from "../schemas/a2a.js";
 import type { JsonRpcErrorObject } from "../schemas/jsonrpc.js";
 import type { ListedTask } from "../schemas/list-tasks.js";
 import type { ProtocolVersion } from "./protocol-version.js";
-import { fromV1Message, fromV1State, toV1Error, toV1StreamResult, toV1Task } from "./v1-mapping.js";
+import { toV1Error } from "./v1-errors.js";
+import { fromV1Message, fromV1State, toV1StreamResult, toV1Task } from "./v1-mapping.js";
 
 /**
  * A logged event on its way to streams, its v0.3 `result` serialised once. Every stream of a task is

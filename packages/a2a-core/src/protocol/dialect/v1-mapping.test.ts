@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Task, TaskUpdateResult } from "../schemas/a2a.js";
-import { fromV1Error, fromV1StreamResult, fromV1Task, toV1Error, toV1StreamResult, toV1Task } from "./v1-mapping.js";
+import { fromV1Error, toV1Error } from "./v1-errors.js";
+import { fromV1StreamResult, fromV1Task, toV1StreamResult, toV1Task } from "./v1-mapping.js";
 
 const task: Task = {
   kind: "task",

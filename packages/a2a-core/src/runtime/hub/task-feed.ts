@@ -1,33 +1,12 @@
 import { applyTaskEvent } from "../../ports/apply-task-event.js";
-import type { EventLog } from "../../ports/event-log.js";
-import type { Logger } from "../../ports/logger.js";
 import type { NewTaskEvent, StoredTaskEvent, TaskRecord } from "../../ports/task-records.js";
-import type { TaskStore } from "../../ports/task-store.js";
 import { isTerminalState, type Task, type TaskUpdateResult } from "../../protocol/schemas/a2a.js";
 import type { TaskSubscription } from "../streams/task-subscription.js";
-import { AppendGroup } from "./append-group.js";
+import { AppendQueue } from "./append-queue.js";
+import { BACKLOG_POLL_MS, type FeedContext, READ_LIMIT } from "./feed-context.js";
 import { type LiveEvent, toLiveEvent } from "./live-event.js";
+import { numberEvents } from "./number-events.js";
 import { SubscriberSet } from "./subscriber-set.js";
-
-/** What a feed needs from the hub that holds it. */
-export interface FeedContext {
-  tasks: TaskStore;
-  events: EventLog;
-  logger: Logger;
-  instanceId: string;
-  /** The task ended or moved to another runner while this process ran it: stop its executor. */
-  onLost(taskId: string): void;
-  /** The task reached a terminal state (for the terminal-task cache). */
-  onTerminal(record: TaskRecord): void;
-  /** The feed has nothing left to do: forget it. */
-  onIdle(feed: TaskFeed): void;
-}
-
-/** Events read from the log per query while a stream catches up: small enough that one read never
- * puts a client over its hard backlog bound; the socket drains between reads. */
-const READ_LIMIT = 100;
-/** How often a catching-up read looks whether a client behind has drained. */
-const BACKLOG_POLL_MS = 5;
 
 /**
  * One task's events on their way to this process's streams. Two modes:
@@ -53,14 +32,10 @@ export class TaskFeed {
   /** Streams that joined while a read was under way; they take part from the next read on. */
   private joining: SubscriberSet<TaskSubscription> | undefined; // made on first use: most feeds never need it
   private readonly unwatch: () => void;
-  /** The owner's appends run one after another: each numbers from the one before. */
-  private chain: Promise<unknown> = Promise.resolve();
-  /** Appends asked for while one is under way: they go together, as the next one. */
-  private waiting: AppendGroup | undefined;
+  /** The owner's appends, one group after another; resyncs queue behind them. */
+  private readonly appends = new AppendQueue((entries) => this.appendNow(entries, false));
   /** The sequence number of the owner's append under way, 0 when none is. */
   private inFlight = 0;
-  /** Groups of the owner's appends that could not be stored (see `AppendGroup.settle`). */
-  private lostGroups = 0;
   private reading = false;
   private readAgain = false;
   private checkExistence = false;
@@ -96,16 +71,7 @@ export class TaskFeed {
    * together: they are stored in one commit or not at all). Undefined: the task had ended.
    */
   append(entries: readonly NewTaskEvent[]): Promise<StoredTaskEvent[] | undefined> {
-    if (this.waiting?.isOpen) return this.waiting.add(entries, this.lostGroups);
-    const group = new AppendGroup();
-    this.waiting = group;
-    this.chain = this.chain.then(() => {
-      // From here on the group is being stored: later appends form the next one. Progress asked for before
-      // an earlier group failed to be stored is refused there (see AppendGroup.settle).
-      if (this.waiting === group) this.waiting = undefined;
-      return group.settle((all) => this.storeGroup(all), this.lostGroups);
-    });
-    return group.add(entries, this.lostGroups);
+    return this.appends.append(entries);
   }
 
   /** A stream joins, positioned after `cursor` (its `task` frame is already written). */
@@ -153,29 +119,10 @@ export class TaskFeed {
     this.context.onIdle(this);
   }
 
-  private async storeGroup(entries: readonly NewTaskEvent[]): Promise<StoredTaskEvent[] | undefined> {
-    try {
-      return await this.appendNow(entries, false);
-    } catch (error) {
-      this.lostGroups++;
-      throw error;
-    }
-  }
-
   private async appendNow(entries: readonly NewTaskEvent[], retried: boolean): Promise<StoredTaskEvent[] | undefined> {
     if (!this.owned || isTerminalState(this.record.task.status.state)) return undefined;
     const prevSeq = this.record.lastSeq;
-    let snapshot = this.record.task;
-    const stored: StoredTaskEvent[] = entries.map((entry, index) => {
-      snapshot = applyTaskEvent(snapshot, entry.result);
-      return {
-        taskId: this.taskId,
-        seq: prevSeq + 1 + index,
-        event: entry.event,
-        result: entry.result,
-        createdAt: entry.createdAt,
-      };
-    });
+    const { stored, snapshot } = numberEvents(this.record, entries);
     const lastSeq = prevSeq + stored.length;
     this.inFlight = lastSeq;
     let storedOk: boolean;
@@ -218,14 +165,8 @@ export class TaskFeed {
       // Our own commits announce themselves too; only a sequence number beyond ours is news.
       const known = Math.max(this.inFlight, this.record.lastSeq);
       if (newest !== undefined && newest <= known) return;
-      this.chain = this.chain
-        .then(() => this.resync())
-        .catch((error: unknown) => {
-          // The store cannot be read (an outage): end the streams cleanly; their clients reattach, perhaps
-          // to an instance that can reach the database, and lose nothing. The task itself goes on.
-          this.context.logger.error({ err: error, taskId: this.taskId }, "task stream ended by an error");
-          for (const subscription of this.subscribers.toArray()) subscription.end();
-        });
+      // The task itself goes on; only its streams here end.
+      this.appends.after(() => this.resync()).catch((error: unknown) => this.endStreamsAfter(error));
       return;
     }
     if (newest === undefined) this.checkExistence = true;
@@ -316,15 +257,20 @@ export class TaskFeed {
         }
       } while (this.readAgain || (this.joining?.size ?? 0) > 0);
     } catch (error) {
-      // The log cannot be read (an outage): end the streams cleanly; their clients reattach, perhaps to
-      // an instance that can reach the database, and lose nothing.
-      this.context.logger.error({ err: error, taskId: this.taskId }, "task stream ended by an error");
-      for (const subscription of [...this.subscribers.toArray(), ...(this.joining?.toArray() ?? [])])
-        subscription.end();
+      this.endStreamsAfter(error);
     } finally {
       this.reading = false;
       if (this.isIdle) this.close();
     }
+  }
+
+  /**
+   * The store or the log cannot be read (an outage): the streams end cleanly; their clients reattach,
+   * perhaps to an instance that can reach the database, and lose nothing.
+   */
+  private endStreamsAfter(error: unknown): void {
+    this.context.logger.error({ err: error, taskId: this.taskId }, "task stream ended by an error");
+    for (const subscription of [...this.subscribers.toArray(), ...(this.joining?.toArray() ?? [])]) subscription.end();
   }
 
   /** The task after its `finished` event, for the `final` frame. */

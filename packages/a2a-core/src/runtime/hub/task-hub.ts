@@ -4,7 +4,8 @@ import type { NewTaskEvent, StoredTaskEvent, TaskRecord } from "../../ports/task
 import type { TaskStore } from "../../ports/task-store.js";
 import { isTerminalState } from "../../protocol/schemas/a2a.js";
 import type { TaskSubscription } from "../streams/task-subscription.js";
-import { type FeedContext, TaskFeed } from "./task-feed.js";
+import type { FeedContext } from "./feed-context.js";
+import { TaskFeed } from "./task-feed.js";
 import { TerminalTaskCache } from "./terminal-task-cache.js";
 
 export interface TaskHubOptions {

@@ -6,7 +6,10 @@ import type { TaskStore } from "../../ports/task-store.js";
 import type { Message, TaskState, TaskStatus, TaskUpdateResult } from "../../protocol/schemas/a2a.js";
 import type { HandlerTelemetry, RequestTrace } from "../../telemetry/handler-telemetry.js";
 import type { TaskHub } from "../hub/task-hub.js";
+import { everyOneRenewed } from "./every-one-renewed.js";
 import { ExecutionContext } from "./execution-context.js";
+import { ORPHANED_REASON, SHUTDOWN_REASON, TaskEndedElsewhere } from "./task-end-reasons.js";
+import { TaskResults } from "./task-results.js";
 
 export interface TaskRunnerOptions {
   /** Numbers and publishes the events of the tasks this process runs. */
@@ -31,22 +34,11 @@ interface Running {
   span: ReturnType<HandlerTelemetry["startTask"]>;
 }
 
-/** Why a runner stopped working on a task before its executor returned. */
-class TaskEndedElsewhere extends Error {
-  constructor() {
-    super("the task ended elsewhere (canceled, or taken over after a lost lease)");
-    this.name = "AbortError";
-  }
-}
-
 /** Orphans looked at per sweep. */
 const ORPHANS_PER_SWEEP = 100;
 
 /** How often storing an executor's outcome is retried (with backoff) before the lease decides. */
 const FINISH_RETRIES = 5;
-
-export const ORPHANED_REASON = "The server running this task stopped before the task finished.";
-export const SHUTDOWN_REASON = "The server shut down before the task finished.";
 
 /**
  * Runs executors in the background, holds leases on the tasks it runs, and ends tasks whose runner
@@ -61,7 +53,10 @@ export class TaskRunner {
   private sweeping: Promise<number> | undefined;
   private renewing = false;
 
+  private readonly results: TaskResults;
+
   constructor(private readonly options: TaskRunnerOptions) {
+    this.results = new TaskResults(options.now, options.generateId);
     const renewEvery = Math.max(10, Math.floor(options.leaseMs / 3));
     this.timers.push(setInterval(() => void this.renewLeases(), renewEvery));
     if (options.recoveryIntervalMs > 0) {
@@ -121,7 +116,7 @@ export class TaskRunner {
       kind: "status-update",
       taskId: record.task.id,
       contextId: record.task.contextId,
-      status: this.status(record, state, text),
+      status: this.results.status(record, state, text),
       final: true,
       ...(metadata ? { metadata } : {}),
     };
@@ -135,7 +130,7 @@ export class TaskRunner {
       // A task this process runs is numbered here.
       const updates = artifacts.map((artifact) => ({
         event: "update" as const,
-        result: this.updateResult(record, { kind: "artifact", ...artifact }),
+        result: this.results.update(record, { kind: "artifact", ...artifact }),
         createdAt,
       }));
       stored = await hub.append(record.task.id, [...updates, entry]);
@@ -277,50 +272,11 @@ export class TaskRunner {
   private async emit(record: TaskRecord, update: ExecutorUpdate, controller: AbortController): Promise<void> {
     if (controller.signal.aborted) return;
     const stored = await this.options.hub.append(record.task.id, [
-      { event: "update", result: this.updateResult(record, update), createdAt: this.options.now().toISOString() },
+      { event: "update", result: this.results.update(record, update), createdAt: this.options.now().toISOString() },
     ]);
     // Refused: the task already ended (canceled on another instance, or taken over). Stop the robots.
     if (!stored) controller.abort(new TaskEndedElsewhere());
     else this.options.telemetry.eventsStored(stored, this.running.get(record.task.id)?.span);
-  }
-
-  /** The `update` event's result for an executor's progress or artifact. */
-  private updateResult(record: TaskRecord, update: ExecutorUpdate): TaskUpdateResult {
-    return update.kind === "status"
-      ? {
-          kind: "status-update",
-          taskId: record.task.id,
-          contextId: record.task.contextId,
-          status: this.status(record, update.state ?? "working", update.message),
-          final: false,
-          ...(update.metadata ? { metadata: update.metadata } : {}),
-        }
-      : {
-          kind: "artifact-update",
-          taskId: record.task.id,
-          contextId: record.task.contextId,
-          artifact: update.artifact,
-          ...(update.append === undefined ? {} : { append: update.append }),
-          ...(update.lastChunk === undefined ? {} : { lastChunk: update.lastChunk }),
-          ...(update.metadata ? { metadata: update.metadata } : {}),
-        };
-  }
-
-  private status(record: TaskRecord, state: TaskState, text: string | undefined): TaskStatus {
-    const timestamp = this.options.now().toISOString();
-    if (!text) return { state, timestamp };
-    return {
-      state,
-      timestamp,
-      message: {
-        kind: "message",
-        role: "agent",
-        messageId: this.options.generateId(),
-        parts: [{ kind: "text", text }],
-        taskId: record.task.id,
-        contextId: record.task.contextId,
-      },
-    };
   }
 
   private async renewLeases(): Promise<void> {
@@ -339,15 +295,4 @@ export class TaskRunner {
       this.renewing = false;
     }
   }
-}
-
-/**
- * Whether `renewed` is all of `ids`, checked without building a Set: a runner renews thousands of leases
- * every few seconds, nearly always every one. This project's stores answer in the order they were asked;
- * a store that answers in another order only costs the caller its Set.
- */
-function everyOneRenewed(ids: readonly string[], renewed: readonly string[]): boolean {
-  if (renewed.length !== ids.length) return false;
-  for (let i = 0; i < ids.length; i++) if (ids[i] !== renewed[i]) return false;
-  return true;
 }

@@ -1,0 +1,24 @@
+import type { EventLog } from "../../ports/event-log.js";
+import type { Logger } from "../../ports/logger.js";
+import type { TaskRecord } from "../../ports/task-records.js";
+import type { TaskStore } from "../../ports/task-store.js";
+
+/** What a feed needs from the hub that holds it. */
+export interface FeedContext {
+  tasks: TaskStore;
+  events: EventLog;
+  logger: Logger;
+  instanceId: string;
+  /** The task ended or moved to another runner while this process ran it: stop its executor. */
+  onLost(taskId: string): void;
+  /** The task reached a terminal state (for the terminal-task cache). */
+  onTerminal(record: TaskRecord): void;
+  /** The feed has nothing left to do: forget it. */
+  onIdle(feed: { readonly taskId: string }): void;
+}
+
+/** Events read from the log per query while a stream catches up: small enough that one read never
+ * puts a client over its hard backlog bound; the socket drains between reads. */
+export const READ_LIMIT = 100;
+/** How often a catching-up read looks whether a client behind has drained. */
+export const BACKLOG_POLL_MS = 5;
