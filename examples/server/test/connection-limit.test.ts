@@ -1,6 +1,6 @@
 import { connect, type Socket } from "node:net";
+import { firstResponseLine } from "@a2a-partner/test-support/first-response-line";
 import { describe, expect, it } from "vitest";
-import { firstResponseLine } from "../../../packages/a2a-core/test/support/first-response-line.ts";
 import { serverProcessPerSuite } from "./support/process-suite.ts";
 import { createPgliteStore } from "./support/server-process.ts";
 

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { type AddressInfo, connect } from "node:net";
+import { firstResponseLine } from "@a2a-partner/test-support/first-response-line";
 import fc from "fast-check";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { A2AHandlerOptions, Logger } from "../src/index.js";
@@ -10,7 +11,6 @@ import { ERROR_CODES } from "../src/protocol/errors.js";
 import { JsonRpcErrorResponse } from "../src/protocol/schemas/jsonrpc.js";
 import { type DecodedSseEvent, decodeSseStream } from "../src/protocol/sse/decoder.js";
 import { createInMemoryStores, type InMemoryStores } from "../src/stores/in-memory.js";
-import { firstResponseLine } from "./support/first-response-line.js";
 import { authenticateTestToken, ScriptedExecutor, startParams, waitFor } from "./support/handler-harness.js";
 
 /**

@@ -1,7 +1,6 @@
 import { beforeAll, describe } from "vitest";
 import { createInMemoryStores } from "../src/index.js";
-import { defineStoreContractCases, type StoreContractContext } from "./support/store-contract-suite.js";
-import { storeFixtures } from "./support/store-fixtures.js";
+import { defineStoreContractTests, type StoreContractContext, storeFixtures } from "../src/testing.js";
 
 // The in-memory stores against the same contract the PostgreSQL and PGlite stores run (postgres-store's
 // test/support/store-suite.ts). One process, one instance: the "other" instance is the same stores.
@@ -11,5 +10,5 @@ describe("in-memory stores", () => {
     const stores = createInMemoryStores();
     context = { stores, otherStores: stores, workspaceA: "ws-a", workspaceB: "ws-b", fixtures: storeFixtures() };
   });
-  defineStoreContractCases(() => context);
+  defineStoreContractTests(() => context);
 });

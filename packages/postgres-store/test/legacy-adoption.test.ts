@@ -3,8 +3,8 @@ import { cp, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { applyTaskEvent, isTerminalState, type NewTaskEvent, type Task } from "@a2a-partner/a2a-core";
+import { must, storeFixtures } from "@a2a-partner/a2a-core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { must, storeFixtures } from "../../a2a-core/test/support/store-fixtures.js";
 import {
   createPostgresStores,
   type Database,

@@ -2,8 +2,8 @@ import { randomUUID } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { storeFixtures } from "@a2a-partner/a2a-core/testing";
 import { afterAll, describe, expect, it } from "vitest";
-import { storeFixtures } from "../../a2a-core/test/support/store-fixtures.js";
 import { createPostgresStores, migrate, openDatabase } from "../src/index.js";
 
 describe("openDatabase without a url (embedded PGlite)", () => {

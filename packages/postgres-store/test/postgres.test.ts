@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
+import { within } from "@a2a-partner/a2a-core/testing";
+import { POSTGRES_URL, postgresAvailable } from "@a2a-partner/test-support/postgres";
 import { expect, it } from "vitest";
-import { POSTGRES_URL, postgresAvailable } from "../../../test/support/postgres.js";
-import { within } from "../../a2a-core/test/support/store-fixtures.js";
 import { type Database, openDatabase } from "../src/index.js";
 import { defineStoreSuite } from "./support/store-suite.js";
 

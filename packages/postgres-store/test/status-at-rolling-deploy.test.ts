@@ -2,8 +2,8 @@ import { cp, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { applyTaskEvent, type Task } from "@a2a-partner/a2a-core";
+import { storeFixtures } from "@a2a-partner/a2a-core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { storeFixtures } from "../../a2a-core/test/support/store-fixtures.js";
 import { createPostgresStores, type Database, defaultMigrationsDir, migrate, openDatabase } from "../src/index.js";
 
 /** Tasks whose status_at or final_status_at differ from what the table's rule derives from the snapshot. */

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { type Database, openDatabase } from "@a2a-partner/postgres-store";
+import { POSTGRES_URL, postgresAvailable } from "@a2a-partner/test-support/postgres";
 import pg from "pg";
-import { POSTGRES_URL, postgresAvailable } from "../../../../test/support/postgres.ts";
 import { migrateReferenceSchema } from "../../src/migrations.ts";
 
 export { POSTGRES_URL, postgresAvailable };

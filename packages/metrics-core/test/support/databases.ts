@@ -1,9 +1,9 @@
 import { randomBytes } from "node:crypto";
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
+import { POSTGRES_URL } from "@a2a-partner/test-support/postgres";
 import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
-import { POSTGRES_URL } from "../../../../test/support/postgres.js";
 import { metricsMigrationsDir } from "../../src/index.js";
 
 /** What the suites need from a database: parameterised queries, multi-statement scripts, cleanup. */
@@ -90,4 +90,4 @@ export async function openPostgres(): Promise<PostgresTestDatabase> {
   };
 }
 
-export { POSTGRES_URL, postgresAvailable } from "../../../../test/support/postgres.js";
+export { POSTGRES_URL, postgresAvailable } from "@a2a-partner/test-support/postgres";

@@ -12,9 +12,14 @@ import {
   type Task,
   type TaskRecord,
 } from "@a2a-partner/a2a-core";
+import {
+  defineStoreContractTests,
+  must,
+  type StoreFixtures,
+  storeFixtures,
+  within,
+} from "@a2a-partner/a2a-core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { defineStoreContractCases } from "../../../a2a-core/test/support/store-contract-suite.js";
-import { must, type StoreFixtures, storeFixtures, within } from "../../../a2a-core/test/support/store-fixtures.js";
 import type { Database } from "../../src/database.js";
 import {
   createPostgresStores,
@@ -85,7 +90,7 @@ async function explainStatements(
 
 /**
  * The stores over one database: the store contract every implementation runs (a2a-core's
- * test/support/store-contract-suite.ts, which the in-memory stores run too), then what only a database
+ * `@a2a-partner/a2a-core/testing`, which the in-memory stores run too), then what only a database
  * has: migrations, the query interface, the group-commit writer's rows, re-reading a lost notification,
  * and values PostgreSQL refuses.
  */
@@ -124,7 +129,7 @@ export function defineStoreSuite(name: string, makeTarget: () => Promise<SuiteTa
       await target?.close();
     });
 
-    defineStoreContractCases(() => ({ ...context, fixtures }));
+    defineStoreContractTests(() => ({ ...context, fixtures }));
 
     describe("migrations", () => {
       it("applies every migration of every source exactly once when several processes start together", async () => {

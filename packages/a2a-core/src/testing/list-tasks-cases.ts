@@ -1,6 +1,8 @@
-import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import type { EventLog, Task, TaskListQuery, TaskStore } from "../../src/index.js";
+import type { EventLog } from "../ports/event-log.js";
+import type { TaskListQuery } from "../ports/task-list.js";
+import type { TaskStore } from "../ports/task-store.js";
+import type { Task } from "../protocol/schemas/a2a.js";
 import type { StoreFixtures } from "./store-fixtures.js";
 
 /** A store implementation under test, with two workspaces it knows. */
@@ -41,7 +43,7 @@ export function defineListTasksCases(current: () => ListTasksTarget) {
       });
 
     it("lists only the caller's workspace, newest status first", async () => {
-      const contextId = randomUUID();
+      const contextId = crypto.randomUUID();
       const first = await start(current().workspaceA, { contextId });
       const second = await start(current().workspaceA, { contextId });
       const foreign = await start(current().workspaceB, { contextId });
@@ -55,7 +57,7 @@ export function defineListTasksCases(current: () => ListTasksTarget) {
     });
 
     it("moves a task whose status changed to the front", async () => {
-      const contextId = randomUUID();
+      const contextId = crypto.randomUUID();
       const older = await start(current().workspaceA, { contextId });
       const newer = await start(current().workspaceA, { contextId });
       await finish(older);
@@ -67,7 +69,7 @@ export function defineListTasksCases(current: () => ListTasksTarget) {
     });
 
     it("filters by state and by status timestamp (inclusive)", async () => {
-      const contextId = randomUUID();
+      const contextId = crypto.randomUUID();
       const done = await start(current().workspaceA, { contextId });
       await finish(done, "canceled");
       const since = clock();
@@ -79,11 +81,11 @@ export function defineListTasksCases(current: () => ListTasksTarget) {
       expect(canceled.tasks.map((task) => task.id)).toEqual([done.id]);
       const recent = await list(current().workspaceA, { contextId, statusTimestampAfter: since });
       expect(recent.tasks.map((task) => task.id)).toEqual([later.id]);
-      expect((await list(current().workspaceA, { contextId: randomUUID() })).totalSize).toBe(0);
+      expect((await list(current().workspaceA, { contextId: crypto.randomUUID() })).totalSize).toBe(0);
     });
 
     it("orders tasks with the same status timestamp by id, descending, and pages through them", async () => {
-      const contextId = randomUUID();
+      const contextId = crypto.randomUUID();
       const at = clock();
       const tied = await Promise.all(Array.from({ length: 3 }, () => start(current().workspaceA, { contextId, at })));
       const expected = tied
@@ -101,7 +103,7 @@ export function defineListTasksCases(current: () => ListTasksTarget) {
     });
 
     it("pages by keyset: every task once, and tasks created meanwhile do not shift later pages", async () => {
-      const contextId = randomUUID();
+      const contextId = crypto.randomUUID();
       const tasks: Task[] = [];
       for (let i = 0; i < 5; i++) tasks.push(await start(current().workspaceA, { contextId }));
       const newestFirst = tasks.map((task) => task.id).reverse();
@@ -133,7 +135,7 @@ export function defineListTasksCases(current: () => ListTasksTarget) {
 
     it("pages through running and ended tasks as one order, the cursor crossing from one kind to the other", async () => {
       const { events, fixtures } = current();
-      const contextId = randomUUID();
+      const contextId = crypto.randomUUID();
       const [a, b, c, d] = [
         await start(current().workspaceA, { contextId }),
         await start(current().workspaceA, { contextId }),
@@ -172,7 +174,7 @@ export function defineListTasksCases(current: () => ListTasksTarget) {
     });
 
     it("hands out copies", async () => {
-      const contextId = randomUUID();
+      const contextId = crypto.randomUUID();
       const task = await start(current().workspaceA, { contextId });
       const page = await list(current().workspaceA, { contextId });
       (page.tasks[0] as Task).status.state = "failed";

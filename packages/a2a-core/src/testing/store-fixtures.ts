@@ -1,7 +1,9 @@
-import { randomUUID } from "node:crypto";
-import type { NewTask, NewTaskEvent, Task, TaskStatus } from "../../src/index.js";
+import type { NewTask, NewTaskEvent } from "../ports/task-records.js";
+import type { Task, TaskStatus } from "../protocol/schemas/a2a.js";
 
 export const HOUR_MS = 3_600_000;
+/** A lease expiry no test outlives. */
+export const FAR_FUTURE = "2100-01-01T00:00:00.000Z";
 
 /** Builds the inputs the store suites write: tasks, progress updates and endings, on a clock of its own. */
 export interface StoreFixtures {
@@ -15,6 +17,7 @@ export interface StoreFixtures {
   finished: (task: Task, state?: "completed" | "canceled" | "failed") => NewTaskEvent;
 }
 
+/** Fixtures on a clock of their own, from `start` (2025-01-01 by default), one second a step. */
 export function storeFixtures(start = Date.UTC(2025, 0, 1)): StoreFixtures {
   let tick = 0;
   const clock = () => new Date(start + tick++ * 1000).toISOString();
@@ -25,14 +28,14 @@ export function storeFixtures(start = Date.UTC(2025, 0, 1)): StoreFixtures {
       workspaceId,
       task: {
         kind: "task",
-        id: randomUUID(),
-        contextId: overrides.contextId ?? randomUUID(),
+        id: crypto.randomUUID(),
+        contextId: overrides.contextId ?? crypto.randomUUID(),
         status: { state: "working", timestamp: createdAt },
         history: [
           {
             kind: "message",
             role: "user",
-            messageId: randomUUID(),
+            messageId: crypto.randomUUID(),
             parts: [{ kind: "text", text: "restock aisle 4" }],
           },
         ],
@@ -73,7 +76,12 @@ export function storeFixtures(start = Date.UTC(2025, 0, 1)): StoreFixtures {
     statusEvent("finished", task, (timestamp) => ({
       state,
       timestamp,
-      message: { kind: "message", role: "agent", messageId: randomUUID(), parts: [{ kind: "text", text: state }] },
+      message: {
+        kind: "message",
+        role: "agent",
+        messageId: crypto.randomUUID(),
+        parts: [{ kind: "text", text: state }],
+      },
     }));
 
   return { clock, newTask, update, finished };
@@ -92,7 +100,13 @@ export async function within<T>(ms: number, promise: Promise<T>): Promise<T> {
   }
 }
 
+/** The value, or a failed test when it is undefined. */
 export function must<T>(value: T | undefined): T {
   if (value === undefined) throw new Error("expected a value");
   return value;
+}
+
+/** Resolves after `ms` (no timer module: the kit runs wherever the stores do). */
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
 }

@@ -1,0 +1,34 @@
+import { describe, expect, it } from "vitest";
+import { applyTaskEvent } from "../ports/apply-task-event.js";
+import type { NewTaskEvent, StoredTaskEvent } from "../ports/task-records.js";
+import type { StoreContractContext } from "./store-contract-context.js";
+import { FAR_FUTURE, HOUR_MS, must, sleep, within } from "./store-fixtures.js";
+
+/** Stores hand out copies: nothing a caller does to a record reaches the store, or the reverse. */
+export function defineRecordCopiesCases(current: () => StoreContractContext): void {
+  describe("records are copies", () => {
+    it("never shares objects with callers, in either direction", async () => {
+      const { stores, workspaceA, fixtures } = current();
+      const input = fixtures.newTask(workspaceA);
+      const created = await stores.tasks.create(input);
+      input.task.status.state = "failed";
+      created.task.history.length = 0;
+      const first = must(await stores.tasks.get(workspaceA, created.task.id));
+      expect(first.task.status.state).toBe("working");
+      expect(first.task.history).toHaveLength(1);
+      first.task.artifacts.push({ artifactId: "x", parts: [] });
+      first.lease = { owner: "thief", expiresAt: FAR_FUTURE };
+      const second = await stores.tasks.get(workspaceA, created.task.id);
+      expect(second).not.toBe(first);
+      expect(second?.task.artifacts).toEqual([]);
+      expect(second?.lease?.owner).toBe("runner-a");
+
+      const entry = fixtures.update(created.task, 40);
+      const appended = await stores.events.append(created.task.id, entry);
+      (entry.result as { metadata: Record<string, unknown> }).metadata.percent = -1;
+      (must(appended).result as { metadata: Record<string, unknown> }).metadata.percent = -2;
+      const [read] = await stores.events.readAfter(created.task.id, 1);
+      expect((must(read).result as { metadata: Record<string, unknown> }).metadata.percent).toBe(40);
+    });
+  });
+}
