@@ -1,13 +1,10 @@
 import { fileURLToPath } from "node:url";
-import type { MigrationSource } from "./migrate.js";
+import { MIGRATIONS_DIR_URL } from "../package-files.js";
+import type { MigrationSource } from "./migration-files.js";
 
-/**
- * The `migrations/` folder shipped in the npm package. Both `src/*.ts` and the bundled `dist/index.*`
- * sit one level below the package root, so the same relative URL works for the sources (tests), the
- * ESM build and the CJS build (where tsup's `shims` turn `import.meta.url` into the file's URL).
- */
+/** The `migrations/` folder shipped in the npm package. */
 export function defaultMigrationsDir(): string {
-  return fileURLToPath(new URL("../migrations/", import.meta.url));
+  return fileURLToPath(MIGRATIONS_DIR_URL);
 }
 
 /** This package's own migrations (tasks, task_events) as a source for `migrate`. */

@@ -1,8 +1,8 @@
 import { type CreateOrGetResult, isTerminalState, type NewTask, type TaskRecord } from "@a2a-partner/a2a-core";
 import type { Queryable } from "../database.js";
-import type { GroupCommitWriter } from "../group-commit-writer.js";
 import { isUuid } from "../is-uuid.js";
 import { STORE_ATTR, storeTelemetry } from "../telemetry/store-telemetry.js";
+import type { GroupCommitWriter } from "../writer/group-commit-writer.js";
 import { asRequestDataError } from "./data-error.js";
 import { leaseDuration, sqlTimestamp, statusAtOf, TASK_COLUMNS, type TaskRow, toTaskRecord } from "./rows.js";
 

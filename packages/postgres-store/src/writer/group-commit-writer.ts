@@ -7,7 +7,13 @@ import {
   type NumberedAppend,
 } from "@a2a-partner/a2a-core";
 import type { SpanContext } from "@opentelemetry/api";
-import type { Database } from "./database.js";
+import type { Database } from "../database.js";
+import { isUuid } from "../is-uuid.js";
+import { isRowError } from "../tasks/data-error.js";
+import type { StartTaskResult } from "../tasks/insert-task.js";
+import { setStatusAt, sqlTimestamp, statusAtOf } from "../tasks/rows.js";
+import { TASK_EVENTS_CHANNEL } from "../tasks/task-events-channel.js";
+import { storeTelemetry } from "../telemetry/store-telemetry.js";
 import {
   type BatchedStart,
   batchedStart,
@@ -17,13 +23,7 @@ import {
   startCtes,
   startResultOf,
   startsParameter,
-} from "./internal/batched-starts.js";
-import { isRowError } from "./internal/data-error.js";
-import type { StartTaskResult } from "./internal/insert-task.js";
-import { setStatusAt, sqlTimestamp, statusAtOf } from "./internal/rows.js";
-import { TASK_EVENTS_CHANNEL } from "./internal/task-events-channel.js";
-import { isUuid } from "./is-uuid.js";
-import { storeTelemetry } from "./telemetry/store-telemetry.js";
+} from "./batched-starts.js";
 
 /**
  * The channel payload lists "<taskId> <seq>" pairs separated by commas; PostgreSQL caps a payload at
