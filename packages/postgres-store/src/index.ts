@@ -26,4 +26,5 @@ export type { PGliteWorkerEvents } from "./pglite/pglite-worker-database.js";
 export { PostgresEventLog, type PostgresEventLogOptions } from "./stores/postgres-event-log.js";
 export { PostgresIdempotencyStore, type PostgresIdempotencyStoreOptions } from "./stores/postgres-idempotency-store.js";
 export { PostgresTaskStore } from "./stores/postgres-task-store.js";
-export { GroupCommitWriter } from "./writer/group-commit-writer.js";
+export type { GroupCommitRow } from "./writer/batch-statement.js";
+export { GroupCommitWriter, type GroupCommitWriterOptions } from "./writer/group-commit-writer.js";
