@@ -1,18 +1,13 @@
-import { queryEventMetrics } from "@a2a-partner/metrics-core";
-import type { Database } from "@a2a-partner/postgres-store";
-import { pino } from "pino";
-import { beforeAll, describe, expect, it } from "vitest";
-import { startRollupCompaction } from "../src/metrics/rollup-compaction.ts";
-import { type Backend, postgresAvailable } from "./support/backends.ts";
-import { databasePerSuite } from "./support/server-per-suite.ts";
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type MetricsQueryable, queryEventMetrics, startRollupCompaction } from "../src/index.js";
+import { openPglite, openPostgres, postgresAvailable, type TestDatabase } from "./support/databases.js";
 
 // Under CI=true postgresAvailable() is true, so an unreachable PostgreSQL fails this file instead of skipping.
-const backends: Backend[] = ["pglite", ...((await postgresAvailable()) ? (["postgres"] as const) : [])];
-
-async function pending(db: Database): Promise<number> {
-  const { rows } = await db.query<{ n: number }>("select count(*)::int as n from metrics_deltas_telemetry_events");
-  return rows[0]?.n ?? -1;
-}
+const backends: [string, () => Promise<TestDatabase>][] = [
+  ["PGlite", openPglite],
+  ...((await postgresAvailable()) ? [["PostgreSQL", openPostgres] as [string, () => Promise<TestDatabase>]] : []),
+];
 
 async function until(check: () => Promise<boolean>, ms = 5_000): Promise<void> {
   const deadline = Date.now() + ms;
@@ -22,28 +17,29 @@ async function until(check: () => Promise<boolean>, ms = 5_000): Promise<void> {
   }
 }
 
-describe.each(backends)("the server's rollup compaction on %s", (backend) => {
-  const suite = databasePerSuite(backend);
-  let db: Database;
-  let workspaceId: string;
+describe.each(backends)("startRollupCompaction on %s", (_name, open) => {
+  let db: TestDatabase;
   beforeAll(async () => {
-    db = suite.database.db;
-    const { rows } = await db.query<{ id: string }>(
-      "insert into workspaces (slug, name, visibility) values ('fold', 'fold', 'private') returning id",
-    );
-    workspaceId = rows[0]?.id as string;
+    db = await open();
   });
+  afterAll(() => db?.close());
+
+  async function pending(): Promise<number> {
+    const { rows } = await db.query<{ n: number }>("select count(*)::int as n from metrics_deltas_telemetry_events");
+    return rows[0]?.n ?? -1;
+  }
 
   it("folds what writers append on its timer, and stops cleanly", async () => {
+    const workspaceId = randomUUID();
     await db.query(
       `insert into telemetry_events (workspace_id, event_type, occurred_at)
        select $1, 'robot.moved', timestamptz '2026-03-01T00:00:00Z' + g * interval '17 minutes' from generate_series(1, 500) g`,
       [workspaceId],
     );
-    expect(await pending(db)).toBeGreaterThan(0);
-    const compaction = startRollupCompaction(db, pino({ level: "silent" }), 20);
+    expect(await pending()).toBeGreaterThan(0);
+    const compaction = startRollupCompaction(db, { intervalMs: 20 });
     try {
-      await until(async () => (await pending(db)) === 0);
+      await until(async () => (await pending()) === 0);
       const body = await queryEventMetrics(db, workspaceId, { start: null, end: null });
       expect(body.telemetry.total).toBe(500);
     } finally {
@@ -51,26 +47,28 @@ describe.each(backends)("the server's rollup compaction on %s", (backend) => {
     }
   });
 
-  it("logs a failed fold and keeps going", async () => {
-    const warnings: unknown[] = [];
-    const logger = pino({ level: "warn" }, { write: (line: string) => warnings.push(JSON.parse(line)) });
+  it("reports a failed fold and keeps going", async () => {
+    const errors: unknown[] = [];
     let calls = 0;
-    const failing = {
-      ...db,
+    const failing: MetricsQueryable = {
       query: async () => {
         calls += 1;
         throw new Error("database unavailable");
       },
-    } as unknown as Database;
-    const compaction = startRollupCompaction(failing, logger, 10);
+    };
+    const compaction = startRollupCompaction(failing, {
+      intervalMs: 10,
+      onError: (error) => {
+        errors.push(error);
+        throw new Error("a logger that fails"); // must not stop the timer
+      },
+    });
     try {
       await until(async () => calls >= 3);
     } finally {
       await compaction.stop();
     }
-    expect(warnings[0]).toMatchObject({
-      msg: "metrics rollup compaction failed",
-      err: { message: "database unavailable" },
-    });
+    expect(errors.length).toBeGreaterThanOrEqual(2);
+    expect(errors[0]).toMatchObject({ message: "database unavailable" });
   });
 });

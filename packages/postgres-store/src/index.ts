@@ -1,6 +1,7 @@
 // The public surface of @a2a-partner/postgres-store, name by name. Anything not listed here is internal, not
 // covered by semver, and may change or move in any release; api/postgres-store.api.md is the reviewed report of it.
 
+export { CacheInvalidation, type CacheInvalidationOptions, InvalidatedCache } from "./cache/cache-invalidation.js";
 export { createPostgresStores, type PostgresStores } from "./create-postgres-stores.js";
 export type { Database, Queryable, QueryOptions, QueryResult } from "./database.js";
 export { isUuid } from "./is-uuid.js";
