@@ -8,6 +8,7 @@ import type { MetricsQueryable } from "./query-event-metrics.js";
  */
 export const ROLLUP_COMPACTION_INTERVAL_MS = 5_000;
 
+/** Options of `startRollupCompaction`. */
 export interface RollupCompactionOptions {
   /** Time between folds. Default `ROLLUP_COMPACTION_INTERVAL_MS` (5 s). */
   intervalMs?: number;
@@ -15,6 +16,7 @@ export interface RollupCompactionOptions {
   onError?: (error: unknown) => void;
 }
 
+/** A running compaction timer (`startRollupCompaction`). */
 export interface RollupCompaction {
   /** Stops the timer and waits for a fold in progress, so the database can be closed after it. */
   stop(): Promise<void>;

@@ -1,5 +1,6 @@
 import type { Database } from "../database.js";
 
+/** Options of `CacheInvalidation`. */
 export interface CacheInvalidationOptions {
   /**
    * The channel your tables' triggers NOTIFY on when they commit a change, with the table's name as the
@@ -84,6 +85,7 @@ export class CacheInvalidation {
     set.add(clear);
   }
 
+  /** Stops listening and empties every cache: from now on they answer nothing. */
   async close(): Promise<void> {
     this.closed = true;
     clearTimeout(this.retry);

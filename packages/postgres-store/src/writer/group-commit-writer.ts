@@ -34,6 +34,7 @@ type Item =
       rows: readonly GroupCommitRow[];
     } & Waiting<void>);
 
+/** Options of `GroupCommitWriter`. */
 export interface GroupCommitWriterOptions {
   /**
    * Commits that may be under way at once. Default 1, classic group commit. With one, no item lands in

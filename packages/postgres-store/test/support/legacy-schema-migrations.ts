@@ -2,8 +2,8 @@ import { cp, mkdir, mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Database } from "../../src/database.js";
-import type { MigrationSource } from "../../src/migrations/migration-files.js";
 import { migrate } from "../../src/migrations/migrate.js";
+import type { MigrationSource } from "../../src/migrations/migration-files.js";
 
 export { LEGACY_SERIES } from "../../src/migrations/legacy-series.js";
 
