@@ -5,8 +5,7 @@ export default defineConfig([
   {
     ...packageBuild,
     entry: ["src/index.ts"],
-    // The CJS build locates migrations/ and the worker's file through import.meta.url (src/migrations-dir.ts,
-    // src/pglite-worker-database.ts).
+    // The CJS build locates migrations/ and the worker's file through import.meta.url (src/package-files.ts).
     shims: true,
   },
   {

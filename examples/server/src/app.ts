@@ -1,16 +1,18 @@
 import { type RequestListener, STATUS_CODES } from "node:http";
 import { type A2AHandler, agentCardForRequest, createA2AHandler, type TaskExecutor } from "@a2a-partner/a2a-core";
 import { toNodeHandler } from "@a2a-partner/a2a-core/node";
-import { createPostgresStores, type Database } from "@a2a-partner/postgres-store";
+import { startRollupCompaction } from "@a2a-partner/metrics-core";
+import { CacheInvalidation, createPostgresStores, type Database } from "@a2a-partner/postgres-store";
 import express, { type ErrorRequestHandler, type Express, type RequestHandler } from "express";
 import { A2A_PATH, agentCardInput } from "./agent-card.ts";
 import { partnerAuthenticator } from "./auth/partner-auth.ts";
-import { CacheInvalidation } from "./cache/cache-invalidation.ts";
 import type { ServerConfig } from "./config.ts";
 import { SimulatedRobotFleet } from "./fleet/simulated-robot-fleet.ts";
 import type { Logger } from "./logger.ts";
-import { startRollupCompaction } from "./metrics/rollup-compaction.ts";
 import { metricsRouter } from "./routes/metrics.ts";
+
+/** The channel the reference server migration's triggers NOTIFY on; the payload is the changed table's name. */
+export const CACHE_CHANGES_CHANNEL = "a2a_cache_changes";
 
 export interface ServerApp {
   app: Express;
@@ -36,7 +38,11 @@ export interface CreateAppOptions {
 export function createApp({ db, config, logger, executor }: CreateAppOptions): ServerApp {
   const stores = createPostgresStores(db);
   // Tokens, Environments and workflows are served from memory while every change to them is announced.
-  const invalidation = new CacheInvalidation(db, logger);
+  const invalidation = new CacheInvalidation(db, {
+    channel: CACHE_CHANGES_CHANNEL,
+    onUnavailable: (error) =>
+      logger.warn({ err: error }, "cache invalidation unavailable; serving every lookup from the database"),
+  });
   const listening = invalidation.start();
   // The task events' LISTEN from the start, so the first streams never wait for the periodic re-check.
   void stores.events.listen().catch((error: unknown) => logger.warn({ err: error }, "LISTEN failed; will retry"));
@@ -62,7 +68,9 @@ export function createApp({ db, config, logger, executor }: CreateAppOptions): S
     : undefined;
   reconcile?.unref();
   // Folds the metrics deltas the raw tables' triggers append into the rollups, every few seconds.
-  const compaction = startRollupCompaction(db, logger);
+  const compaction = startRollupCompaction(db, {
+    onError: (error) => logger.warn({ err: error }, "metrics rollup compaction failed"),
+  });
   const handler = createA2AHandler({
     stores,
     executor: executor ?? (fleet as SimulatedRobotFleet),

@@ -6,6 +6,12 @@ export { parseMetricsTimestamp } from "./internal/window/parse-timestamp.js";
 export { metricsMigrations, metricsMigrationsDir } from "./migrations-dir.js";
 export { type MetricsQueryable, queryEventMetrics } from "./query-event-metrics.js";
 export {
+  ROLLUP_COMPACTION_INTERVAL_MS,
+  type RollupCompaction,
+  type RollupCompactionOptions,
+  startRollupCompaction,
+} from "./rollup-compaction.js";
+export {
   AlertMetrics,
   EventMetricsResponse,
   TelemetryMetrics,

@@ -1,7 +1,7 @@
 import type { Database } from "./database.js";
-import { PostgresEventLog, type PostgresEventLogOptions } from "./postgres-event-log.js";
-import { PostgresIdempotencyStore } from "./postgres-idempotency-store.js";
-import { PostgresTaskStore } from "./postgres-task-store.js";
+import { PostgresEventLog, type PostgresEventLogOptions } from "./stores/postgres-event-log.js";
+import { PostgresIdempotencyStore } from "./stores/postgres-idempotency-store.js";
+import { PostgresTaskStore } from "./stores/postgres-task-store.js";
 
 export interface PostgresStores {
   tasks: PostgresTaskStore;

@@ -1,7 +1,14 @@
-// The public surface of @a2a-partner/postgres-store, name by name. Anything not listed here is internal
-// (see src/internal/) and may change in any release; api/postgres-store.api.md is the reviewed report of it.
+// The public surface of @a2a-partner/postgres-store, name by name. Anything not listed here is internal, not
+// covered by semver, and may change or move in any release; api/postgres-store.api.md is the reviewed report of it.
 
+export { CacheInvalidation, type CacheInvalidationOptions, InvalidatedCache } from "./cache/cache-invalidation.js";
 export { createPostgresStores, type PostgresStores } from "./create-postgres-stores.js";
+export type { Database, Queryable, QueryOptions, QueryResult } from "./database.js";
+export { isUuid } from "./is-uuid.js";
+export { type MigrateOptions, type MigrateResult, migrate } from "./migrations/migrate.js";
+export type { MigrationSource } from "./migrations/migration-files.js";
+export { defaultMigrationsDir, storeMigrations } from "./migrations/migrations-dir.js";
+export { DEFAULT_PGLITE_DATA_DIR, type OpenDatabaseOptions, openDatabase } from "./open-database.js";
 export {
   type DataDirectoryLock,
   DataDirectoryLockedError,
@@ -9,20 +16,16 @@ export {
   LOCK_FILE_NAME,
   type LockHolder,
   lockDataDirectory,
-} from "./data-directory-lock.js";
-export type { Database, Queryable, QueryOptions, QueryResult } from "./database.js";
-export { GroupCommitWriter } from "./group-commit-writer.js";
-export { isUuid } from "./is-uuid.js";
-export { type MigrateOptions, type MigrateResult, type MigrationSource, migrate } from "./migrate.js";
-export { defaultMigrationsDir, storeMigrations } from "./migrations-dir.js";
-export { DEFAULT_PGLITE_DATA_DIR, type OpenDatabaseOptions, openDatabase } from "./open-database.js";
+} from "./pglite/data-directory-lock.js";
 export {
   type PGliteAutovacuumOptions,
   type PGliteCheckpointsOptions,
   type PGliteDatabaseOptions,
   pgliteDatabase,
-} from "./pglite-database.js";
-export type { PGliteWorkerEvents } from "./pglite-worker-database.js";
-export { PostgresEventLog, type PostgresEventLogOptions } from "./postgres-event-log.js";
-export { PostgresIdempotencyStore, type PostgresIdempotencyStoreOptions } from "./postgres-idempotency-store.js";
-export { PostgresTaskStore } from "./postgres-task-store.js";
+} from "./pglite/pglite-database.js";
+export type { PGliteWorkerEvents } from "./pglite/pglite-worker-database.js";
+export { PostgresEventLog, type PostgresEventLogOptions } from "./stores/postgres-event-log.js";
+export { PostgresIdempotencyStore, type PostgresIdempotencyStoreOptions } from "./stores/postgres-idempotency-store.js";
+export { PostgresTaskStore } from "./stores/postgres-task-store.js";
+export type { GroupCommitRow } from "./writer/batch-statement.js";
+export { GroupCommitWriter, type GroupCommitWriterOptions } from "./writer/group-commit-writer.js";

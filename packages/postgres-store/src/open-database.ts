@@ -1,12 +1,16 @@
 import { mkdir } from "node:fs/promises";
 import { resolve } from "node:path";
 import type { ClientConfig, CustomTypesConfig, PoolConfig } from "pg";
-import { lockDataDirectory } from "./data-directory-lock.js";
 import type { Database } from "./database.js";
-import { pgDatabase } from "./internal/pg-database.js";
-import type { PGliteMaintenanceOptions } from "./internal/pglite-maintenance.js";
-import { type PGliteAutovacuumOptions, type PGliteCheckpointsOptions, pgliteDatabase } from "./pglite-database.js";
-import { openPGliteWorkerDatabase, type PGliteWorkerEvents } from "./pglite-worker-database.js";
+import { lockDataDirectory } from "./pglite/data-directory-lock.js";
+import {
+  type PGliteAutovacuumOptions,
+  type PGliteCheckpointsOptions,
+  pgliteDatabase,
+} from "./pglite/pglite-database.js";
+import type { PGliteMaintenanceOptions } from "./pglite/pglite-maintenance.js";
+import { openPGliteWorkerDatabase, type PGliteWorkerEvents } from "./pglite/pglite-worker-database.js";
+import { pgDatabase } from "./postgres/pg-database.js";
 
 export interface OpenDatabaseOptions {
   /** A PostgreSQL connection string (e.g. `DATABASE_URL`). Set: node-postgres; unset: embedded PGlite. */

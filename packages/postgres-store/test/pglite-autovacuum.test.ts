@@ -1,7 +1,7 @@
 import { PGlite } from "@electric-sql/pglite";
 import { afterEach, describe, expect, it } from "vitest";
 import { type Database, openDatabase, pgliteDatabase } from "../src/index.js";
-import { PGliteAutovacuum } from "../src/internal/pglite-autovacuum.js";
+import { PGliteAutovacuum } from "../src/pglite/pglite-autovacuum.js";
 
 // PGlite has no autovacuum: without the store's stand-in, rows rewritten again and again (a task row at
 // every step) leave dead versions behind for ever, and tables are never analyzed.

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { type Database, type OpenDatabaseOptions, openDatabase } from "../src/index.js";
-import { PGliteCheckpointer } from "../src/internal/pglite-checkpointer.js";
+import { PGliteCheckpointer } from "../src/pglite/pglite-checkpointer.js";
 
 // PGlite runs PostgreSQL as one single-user backend: nothing checkpoints until it shuts down, so without
 // the store's stand-in every WAL segment written since the start stays in pg_wal.

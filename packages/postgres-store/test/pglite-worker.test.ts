@@ -7,7 +7,7 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../src/database.js";
 import { GroupCommitWriter, openDatabase } from "../src/index.js";
-import { endWorkerOf, openPGliteWorkerDatabase } from "../src/pglite-worker-database.js";
+import { endWorkerOf, openPGliteWorkerDatabase } from "../src/pglite/pglite-worker-database.js";
 import { defineStoreSuite } from "./support/store-suite.js";
 
 // `openDatabase`'s embedded default: PGlite on a worker thread. The whole store suite runs through it (the

@@ -1,6 +1,5 @@
 import type { Authenticate, AuthOutcome } from "@a2a-partner/a2a-core";
-import type { Queryable } from "@a2a-partner/postgres-store";
-import { type CacheInvalidation, InvalidatedCache } from "../cache/cache-invalidation.ts";
+import { type CacheInvalidation, InvalidatedCache, type Queryable } from "@a2a-partner/postgres-store";
 import { bearerToken, hashToken, resolveToken } from "./tokens.ts";
 
 /** Live partner tokens remembered per process (by hash), emptied whenever api_tokens changes. */

@@ -1,7 +1,11 @@
 import { randomUUID } from "node:crypto";
 import type { TaskExecutionContext, TaskExecutor, TaskOutcome } from "@a2a-partner/a2a-core";
-import { type Database, GroupCommitWriter } from "@a2a-partner/postgres-store";
-import { type CacheInvalidation, InvalidatedCache } from "../cache/cache-invalidation.ts";
+import {
+  type CacheInvalidation,
+  type Database,
+  GroupCommitWriter,
+  InvalidatedCache,
+} from "@a2a-partner/postgres-store";
 import { planWorkflow } from "./plan-workflow.ts";
 import { type Environment, type RobotRow, RobotRun, type RobotRunHost, type StepRecord } from "./robot-run.ts";
 

@@ -2,9 +2,10 @@ import { cp, mkdir, mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Database } from "../../src/database.js";
-import { type MigrationSource, migrate } from "../../src/migrate.js";
+import { migrate } from "../../src/migrations/migrate.js";
+import type { MigrationSource } from "../../src/migrations/migration-files.js";
 
-export { LEGACY_SERIES } from "../../src/internal/legacy-series.js";
+export { LEGACY_SERIES } from "../../src/migrations/legacy-series.js";
 
 /**
  * Earlier releases migrated with one series (0001..0007) recorded by version alone. Those files are gone;

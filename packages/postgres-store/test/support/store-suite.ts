@@ -30,8 +30,8 @@ import {
   type PostgresStores,
   storeMigrations,
 } from "../../src/index.js";
-import { loadMigrations } from "../../src/internal/migration-files.js";
-import { listTasksPage } from "../../src/list-tasks-query.js";
+import { loadMigrations } from "../../src/migrations/migration-files.js";
+import { listTasksPage } from "../../src/stores/list-tasks-query.js";
 
 /** The store's migrations, then an embedder's own (tables for the writer and query tests). */
 const SOURCES: readonly MigrationSource[] = [

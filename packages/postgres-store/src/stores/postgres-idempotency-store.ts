@@ -1,10 +1,10 @@
 import type { CreateOrGetResult, IdempotencyStore, NewTask, TaskRecord } from "@a2a-partner/a2a-core";
-import type { Database } from "./database.js";
-import type { GroupCommitWriter } from "./group-commit-writer.js";
-import { asRequestDataError } from "./internal/data-error.js";
-import { createTask, startTask } from "./internal/insert-task.js";
-import { TASK_COLUMNS, type TaskRow, toTaskRecord } from "./internal/rows.js";
-import { isUuid } from "./is-uuid.js";
+import type { Database } from "../database.js";
+import { isUuid } from "../is-uuid.js";
+import { asRequestDataError } from "../tasks/data-error.js";
+import { createTask, startTask } from "../tasks/insert-task.js";
+import { TASK_COLUMNS, type TaskRow, toTaskRecord } from "../tasks/rows.js";
+import type { GroupCommitWriter } from "../writer/group-commit-writer.js";
 
 /** How often a start is asked again when a concurrent start with the same key was not yet visible. */
 const ATTEMPTS = 3;

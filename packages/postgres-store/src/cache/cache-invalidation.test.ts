@@ -1,14 +1,14 @@
-import type { Database } from "@a2a-partner/postgres-store";
 import { describe, expect, it, vi } from "vitest";
-import { CacheInvalidation, InvalidatedCache } from "./cache-invalidation.ts";
-
-const silent = { info() {}, warn() {}, error() {}, debug() {}, child: () => silent } as never;
+import type { Database } from "../database.js";
+import { CacheInvalidation, InvalidatedCache } from "./cache-invalidation.js";
 
 /** A Database whose LISTEN fails `failures` times, then works; `notify` reaches its listener. */
 function flakyListenDb(failures: number) {
   let onPayload: ((payload: string) => void) | undefined;
+  const channels: string[] = [];
   const db = {
-    async listen(_channel: string, handler: (payload: string) => void) {
+    async listen(channel: string, handler: (payload: string) => void) {
+      channels.push(channel);
       if (failures-- > 0) throw new Error("connection refused");
       onPayload = handler;
       return async () => {
@@ -16,13 +16,18 @@ function flakyListenDb(failures: number) {
       };
     },
   } as unknown as Database;
-  return { db, notify: (table: string) => onPayload?.(table) };
+  return { db, channels, notify: (table: string) => onPayload?.(table) };
 }
 
 describe("CacheInvalidation", () => {
   it("bypasses the caches while LISTEN cannot start, tries again, and trusts them once it runs", async () => {
-    const { db, notify } = flakyListenDb(2);
-    const invalidation = new CacheInvalidation(db, silent, 10);
+    const { db, channels, notify } = flakyListenDb(2);
+    const reported: unknown[] = [];
+    const invalidation = new CacheInvalidation(db, {
+      channel: "cache_changes",
+      retryMs: 10,
+      onUnavailable: (error) => reported.push(error),
+    });
     const cache = new InvalidatedCache<string>(invalidation, ["api_tokens"], 10);
     await invalidation.start();
     expect(invalidation.trusted).toBe(false);
@@ -31,6 +36,8 @@ describe("CacheInvalidation", () => {
     await vi.waitFor(() => expect(invalidation.trusted).toBe(true), { timeout: 1_000 });
     cache.remember("k", "v", cache.ticket());
     expect(cache.get("k")).toBe("v");
+    expect(reported).toHaveLength(2); // each failed LISTEN was reported
+    expect(new Set(channels)).toEqual(new Set(["cache_changes"]));
     notify("api_tokens");
     expect(cache.get("k")).toBeUndefined();
     await invalidation.close();
@@ -38,7 +45,7 @@ describe("CacheInvalidation", () => {
 
   it("never remembers a value read before a change it was told of", async () => {
     const { db, notify } = flakyListenDb(0);
-    const invalidation = new CacheInvalidation(db, silent);
+    const invalidation = new CacheInvalidation(db, { channel: "cache_changes" });
     const cache = new InvalidatedCache<string>(invalidation, ["environments"], 10);
     await invalidation.start();
     const ticket = cache.ticket(); // a lookup starts …

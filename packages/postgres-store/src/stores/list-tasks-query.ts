@@ -1,6 +1,6 @@
 import { isTerminalState, type Task, type TaskListPage, type TaskListQuery } from "@a2a-partner/a2a-core";
-import type { Database } from "./database.js";
-import { isUuid } from "./is-uuid.js";
+import type { Database } from "../database.js";
+import { isUuid } from "../is-uuid.js";
 
 /**
  * The two kinds of task rows ListTasks reads, each by an index of its own (migration 0003): ended tasks

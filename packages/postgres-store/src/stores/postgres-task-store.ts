@@ -1,8 +1,8 @@
 import type { NewTask, TaskListPage, TaskListQuery, TaskRecord, TaskStore } from "@a2a-partner/a2a-core";
-import type { Database } from "./database.js";
-import { createTask } from "./internal/insert-task.js";
-import { leaseDuration, TASK_COLUMNS, type TaskRow, toTaskRecord } from "./internal/rows.js";
-import { canonicalUuid, isUuid } from "./is-uuid.js";
+import type { Database } from "../database.js";
+import { canonicalUuid, isUuid } from "../is-uuid.js";
+import { createTask } from "../tasks/insert-task.js";
+import { leaseDuration, TASK_COLUMNS, type TaskRow, toTaskRecord } from "../tasks/rows.js";
 import { listTasksPage } from "./list-tasks-query.js";
 
 /** Tasks in PostgreSQL (or PGlite): the `tasks` row holds the snapshot; `task_events` holds the log. */

@@ -1,7 +1,7 @@
 import { setImmediate as nextTurn } from "node:timers/promises";
 import { receiveMessageOnPort } from "node:worker_threads";
 import type { Database, Queryable } from "../database.js";
-import { pgliteDatabase } from "../pglite-database.js";
+import { pgliteDatabase } from "./pglite-database.js";
 import {
   POSTED_REPLIES,
   POSTED_REQUESTS,

@@ -2,6 +2,17 @@ import { createHash } from "node:crypto";
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 
+/** One package's ordered migrations: a folder of `NNNN_name.sql` files, recorded under `name`. */
+export interface MigrationSource {
+  /**
+   * Keys the source's rows in `schema_migrations`; never rename a source once a database recorded it.
+   * This package's own is `a2a-store`, metrics-core's `metrics`.
+   */
+  name: string;
+  /** Folder of `NNNN_name.sql` files; each source numbers its files on its own. */
+  dir: string;
+}
+
 export interface Migration {
   /** The number the file name starts with; migrations run in ascending order. */
   version: number;

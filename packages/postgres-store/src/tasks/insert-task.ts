@@ -1,6 +1,5 @@
 import { type CreateOrGetResult, isTerminalState, type NewTask, type TaskRecord } from "@a2a-partner/a2a-core";
 import type { Queryable } from "../database.js";
-import type { GroupCommitWriter } from "../group-commit-writer.js";
 import { isUuid } from "../is-uuid.js";
 import { STORE_ATTR, storeTelemetry } from "../telemetry/store-telemetry.js";
 import { asRequestDataError } from "./data-error.js";
@@ -40,6 +39,16 @@ select false as created, ${TASK_COLUMNS} from tasks
 export type StartTaskResult = CreateOrGetResult | undefined;
 
 /**
+ * What a start asks of the group-commit writer (`GroupCommitWriter` is one): whether a commit is under
+ * way, and a start that rides the next one. Named here so the tasks' statements do not import the writer
+ * that builds on them.
+ */
+export interface StartBatcher {
+  readonly busy: boolean;
+  startTask(input: NewTask, messageId: string | undefined): Promise<StartTaskResult>;
+}
+
+/**
  * A start's row values (all but its snapshot), checked: the one source of what a start writes, whether
  * it is a statement of its own or rides a group commit (batched-starts.ts).
  */
@@ -72,7 +81,7 @@ export async function startTask(
   db: Queryable,
   input: NewTask,
   messageId: string | undefined,
-  writer?: GroupCommitWriter,
+  writer?: StartBatcher,
 ): Promise<StartTaskResult> {
   const { task } = input;
   if (!isUuid(task.id)) throw new TypeError("task.id must be a UUID");
@@ -135,7 +144,7 @@ export function startedRecord(row: TaskRow, created: boolean, input: NewTask, sn
 }
 
 /** A task start without an idempotency key: nothing can conflict, so it either inserts or throws. */
-export async function createTask(db: Queryable, input: NewTask, writer?: GroupCommitWriter): Promise<TaskRecord> {
+export async function createTask(db: Queryable, input: NewTask, writer?: StartBatcher): Promise<TaskRecord> {
   const started = await startTask(db, input, undefined, writer);
   if (!started?.created) throw new Error(`task ${input.task.id} was not stored`);
   return started.record;

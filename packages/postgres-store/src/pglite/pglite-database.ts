@@ -1,9 +1,9 @@
 import type { PGliteInterface, Results, Transaction } from "@electric-sql/pglite";
-import { type Database, type Queryable, type QueryOptions, type QueryResult, quoteChannel } from "./database.js";
-import type { PGliteAutovacuumOptions } from "./internal/pglite-autovacuum.js";
-import type { PGliteCheckpointsOptions } from "./internal/pglite-checkpointer.js";
-import { type PGliteMaintenance, startPGliteMaintenance } from "./internal/pglite-maintenance.js";
-import { PGlitePreparedStatements } from "./internal/pglite-prepared.js";
+import { type Database, type Queryable, type QueryOptions, type QueryResult, quoteChannel } from "../database.js";
+import type { PGliteAutovacuumOptions } from "./pglite-autovacuum.js";
+import type { PGliteCheckpointsOptions } from "./pglite-checkpointer.js";
+import { type PGliteMaintenance, startPGliteMaintenance } from "./pglite-maintenance.js";
+import { PGlitePreparedStatements } from "./pglite-prepared.js";
 
 export type { PGliteAutovacuumOptions, PGliteCheckpointsOptions };
 

@@ -8,8 +8,8 @@ import {
   type Task,
   type TaskChangeListener,
 } from "@a2a-partner/a2a-core";
-import type { Database } from "./database.js";
-import { GroupCommitWriter } from "./group-commit-writer.js";
+import type { Database } from "../database.js";
+import { isUuid } from "../is-uuid.js";
 import {
   setStatusAt,
   sqlTimestamp,
@@ -17,12 +17,12 @@ import {
   TASK_EVENT_COLUMNS,
   type TaskEventRow,
   toStoredEvent,
-} from "./internal/rows.js";
-import { parseTaskEventsPayload, TASK_EVENTS_CHANNEL } from "./internal/task-events-channel.js";
-import { isUuid } from "./is-uuid.js";
-import { storeTelemetry } from "./telemetry/store-telemetry.js";
+} from "../tasks/rows.js";
+import { parseTaskEventsPayload, TASK_EVENTS_CHANNEL } from "../tasks/task-events-channel.js";
+import { storeTelemetry } from "../telemetry/store-telemetry.js";
+import { GroupCommitWriter } from "../writer/group-commit-writer.js";
 
-export { TASK_EVENTS_CHANNEL } from "./internal/task-events-channel.js";
+export { TASK_EVENTS_CHANNEL } from "../tasks/task-events-channel.js";
 
 export interface PostgresEventLogOptions {
   /**

@@ -1,6 +1,6 @@
 import type { NewTask } from "@a2a-partner/a2a-core";
-import { type StartTaskResult, startedRecord, startRowValues } from "./insert-task.js";
-import type { TaskRow } from "./rows.js";
+import { type StartTaskResult, startedRecord, startRowValues } from "../tasks/insert-task.js";
+import type { TaskRow } from "../tasks/rows.js";
 
 /**
  * A task start as it rides a group commit (PGlite, whose one connection is the writer): the values of the

@@ -1,6 +1,8 @@
 import { MessageChannel, type MessagePort, receiveMessageOnPort, Worker } from "node:worker_threads";
-import { type Database, type Queryable, type QueryOptions, type QueryResult, quoteChannel } from "./database.js";
-import { type PGliteMaintenanceOptions, startPGliteMaintenance } from "./internal/pglite-maintenance.js";
+import { type Database, type Queryable, type QueryOptions, type QueryResult, quoteChannel } from "../database.js";
+import { WORKER_ENTRY_URL } from "../package-files.js";
+import { safely } from "../safely.js";
+import { type PGliteMaintenanceOptions, startPGliteMaintenance } from "./pglite-maintenance.js";
 import {
   CONTROL_SLOTS,
   POSTED_REPLIES,
@@ -9,8 +11,7 @@ import {
   type WorkerInit,
   type WorkerReply,
   type WorkerRequest,
-} from "./internal/pglite-worker-messages.js";
-import { safely } from "./internal/safely.js";
+} from "./pglite-worker-messages.js";
 
 /** PGlite's stand-ins for autovacuum and the checkpointer: see `PGliteDatabaseOptions`. Both on by default. */
 export interface PGliteWorkerDatabaseOptions extends PGliteWorkerEvents, PGliteMaintenanceOptions {}
@@ -28,12 +29,6 @@ export interface PGliteWorkerEvents {
   /** A new worker opened the data directory after one was lost: statements run again. */
   onWorkerRestarted?: () => void;
 }
-
-/**
- * The worker's entry, built next to the package's index (`dist/pglite-worker.js`). The same relative URL
- * holds from the bundled `dist/index.*` and from `src/*.ts` (tests run the built worker: build first).
- */
-const WORKER_ENTRY = new URL("../dist/pglite-worker.js", import.meta.url);
 
 /**
  * How long the calling thread may sleep waiting for a statement it asked for on an idle worker before it
@@ -180,7 +175,7 @@ class PGliteWorkerConnection {
       requests: requests.port2,
       replies: replies.port2,
     };
-    const worker = new Worker(WORKER_ENTRY, {
+    const worker = new Worker(WORKER_ENTRY_URL, {
       workerData: init,
       transferList: [requests.port2, replies.port2],
       // Not the process's flags: some are refused in a worker (`--input-type`), none concern it.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Database, QueryResult } from "./database.js";
+import type { Database, QueryResult } from "../database.js";
 import { PostgresEventLog, TASK_EVENTS_CHANNEL } from "./postgres-event-log.js";
 
 const TASK = "7d0f4d3e-1c7a-4a53-9d1e-3f1f2a0c9b11";

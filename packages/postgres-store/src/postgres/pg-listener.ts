@@ -1,6 +1,6 @@
 import type { Client } from "pg";
 import { quoteChannel } from "../database.js";
-import { safely } from "./safely.js";
+import { safely } from "../safely.js";
 
 interface Subscriber {
   onPayload: (payload: string) => void;

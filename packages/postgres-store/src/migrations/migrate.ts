@@ -1,19 +1,8 @@
-import type { Database, Queryable } from "./database.js";
-import { LEGACY_BASELINES, LEGACY_SOURCE } from "./internal/legacy-series.js";
-import { loadMigrations, type Migration } from "./internal/migration-files.js";
-import { type AppliedMigration, readSchemaMigrations } from "./internal/schema-migrations.js";
+import type { Database, Queryable } from "../database.js";
+import { LEGACY_BASELINES, LEGACY_SOURCE } from "./legacy-series.js";
+import { loadMigrations, type Migration, type MigrationSource } from "./migration-files.js";
 import { storeMigrations } from "./migrations-dir.js";
-
-/** One package's ordered migrations: a folder of `NNNN_name.sql` files, recorded under `name`. */
-export interface MigrationSource {
-  /**
-   * Keys the source's rows in `schema_migrations`; never rename a source once a database recorded it.
-   * This package's own is `a2a-store`, metrics-core's `metrics`.
-   */
-  name: string;
-  /** Folder of `NNNN_name.sql` files; each source numbers its files on its own. */
-  dir: string;
-}
+import { type AppliedMigration, readSchemaMigrations } from "./schema-migrations.js";
 
 export interface MigrateOptions {
   /**

@@ -1,8 +1,17 @@
-import type { Database } from "@a2a-partner/postgres-store";
-import type { Logger } from "../logger.ts";
+import type { Database } from "../database.js";
 
-/** The channel the 0003 migration's triggers NOTIFY on; the payload is the changed table's name. */
-export const CACHE_CHANGES_CHANNEL = "a2a_cache_changes";
+/** Options of `CacheInvalidation`. */
+export interface CacheInvalidationOptions {
+  /**
+   * The channel your tables' triggers NOTIFY on when they commit a change, with the table's name as the
+   * payload (`perform pg_notify('<channel>', tg_table_name)`; see the README).
+   */
+  channel: string;
+  /** How long to wait before trying LISTEN again when it could not start. Default 5000 ms. */
+  retryMs?: number;
+  /** LISTEN could not start (it is tried again after `retryMs`); meanwhile every lookup goes to the database. */
+  onUnavailable?: (error: unknown) => void;
+}
 
 /**
  * Tells the in-memory caches of this process when a table they copy from changes, in any process. A
@@ -16,14 +25,15 @@ export class CacheInvalidation {
   private retry: ReturnType<typeof setTimeout> | undefined;
   private closed = false;
   private readonly db: Database;
-  private readonly logger: Logger;
+  private readonly channel: string;
   private readonly retryMs: number;
+  private readonly onUnavailable: ((error: unknown) => void) | undefined;
 
-  /** `retryMs`: how long to wait before trying LISTEN again when it could not start. */
-  constructor(db: Database, logger: Logger, retryMs = 5_000) {
+  constructor(db: Database, options: CacheInvalidationOptions) {
     this.db = db;
-    this.logger = logger;
-    this.retryMs = retryMs;
+    this.channel = options.channel;
+    this.retryMs = options.retryMs ?? 5_000;
+    this.onUnavailable = options.onUnavailable;
   }
 
   /** Whether caches may answer now. */
@@ -38,7 +48,7 @@ export class CacheInvalidation {
   async start(): Promise<void> {
     if (this.closed) return;
     try {
-      this.stop = await this.db.listen(CACHE_CHANGES_CHANNEL, (table) => this.clear(table), {
+      this.stop = await this.db.listen(this.channel, (table) => this.clear(table), {
         onLost: () => {
           this.listening = false;
           this.clearAll();
@@ -55,7 +65,11 @@ export class CacheInvalidation {
       }
       this.listening = true;
     } catch (error) {
-      this.logger.warn({ err: error }, "cache invalidation unavailable; serving every lookup from the database");
+      try {
+        this.onUnavailable?.(error);
+      } catch {
+        // A failing report must not stop the retries.
+      }
       this.retry = setTimeout(() => void this.start(), this.retryMs);
       this.retry.unref?.();
     }
@@ -71,6 +85,7 @@ export class CacheInvalidation {
     set.add(clear);
   }
 
+  /** Stops listening and empties every cache: from now on they answer nothing. */
   async close(): Promise<void> {
     this.closed = true;
     clearTimeout(this.retry);

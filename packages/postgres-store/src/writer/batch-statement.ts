@@ -1,0 +1,191 @@
+import type { NumberedAppend } from "@a2a-partner/a2a-core";
+import { isTerminalState } from "@a2a-partner/a2a-core";
+import { setStatusAt, statusAtOf } from "../tasks/rows.js";
+import { TASK_EVENTS_CHANNEL } from "../tasks/task-events-channel.js";
+import {
+  type BatchedStart,
+  NO_TASK_COLUMNS,
+  START_ANSWERS,
+  type StartAnswerRow,
+  startCtes,
+  startsParameter,
+} from "./batched-starts.js";
+
+// The SQL of a group commit: what a batch of queued items becomes (one statement), and what it answers.
+// The queue that forms the batches is group-commit-writer.ts.
+
+const IDENTIFIER = /^[a-z_][a-z0-9_]{0,62}$/;
+
+/**
+ * The events part of a batch: the snapshot moves only where the task is still at the runner's
+ * `prev_seq` (nobody else wrote to it and it has not ended), events are inserted only for the tasks
+ * that moved, and one NOTIFY names them all. The unique (task_id, seq) stays the guard.
+ *
+ * Rows to update are also named by `= any(array(...))` of their keys: the planner guesses 100 rows for
+ * any `jsonb_to_recordset`, and with that guess a hash join over a sequential scan of the whole table
+ * looks cheaper than 100 index probes until a table holds tens of thousands of rows, so every batch read
+ * every task ever stored. Keys in an array it guesses at 10, and it turns to the primary key once a table
+ * holds a few thousand rows (a generic plan's EXPLAIN: a sequential scan at 300 tasks, the index at
+ * 3,000). A named statement keeps its plan until ANALYZE changes the table's statistics: autovacuum's
+ * on PostgreSQL, the store's stand-in for it on PGlite.
+ *
+ * `status_at` comes with the snapshot (migration 0005), as text cast only for the rows that move (an
+ * append refused for its stale `prev_seq` stays refused, whatever its timestamp); where the batch has
+ * none for a task, the column is left as it was and the table's trigger derives it.
+ */
+const EVENT_CTES = `
+batch as (
+  select * from jsonb_to_recordset($1::jsonb)
+    as b(task_id uuid, prev_seq integer, last_seq integer, snapshot jsonb, state text, terminal boolean,
+         status_at text)
+), moved as (
+  update tasks t
+     set snapshot = b.snapshot, state = b.state, terminal = b.terminal, last_seq = b.last_seq, updated_at = now(),
+         ${setStatusAt("b.status_at::timestamptz", "b.terminal")}
+    from batch b
+   where t.id = any(array(select task_id from batch)) and t.id = b.task_id and t.last_seq = b.prev_seq
+     and not t.terminal
+  returning t.id, t.last_seq
+), inserted as (
+  insert into task_events (task_id, seq, event, result, created_at)
+  select e.task_id, e.seq, e.event, e.result, e.created_at
+    from jsonb_to_recordset($2::jsonb) as e(task_id uuid, seq integer, event text, result jsonb, created_at timestamptz)
+    join moved m on m.id = e.task_id
+  returning 1
+), notified as (
+  select pg_notify('${TASK_EVENTS_CHANNEL}', string_agg(m.id::text || ' ' || m.last_seq, ',')) as sent
+    from moved m having count(*) > 0
+)`;
+
+/** A row for `insertRows` / `updateRows`: column name → value (a jsonb column takes the value itself). */
+export type GroupCommitRow = Readonly<Record<string, unknown>>;
+
+/** One thing asked of a commit, as the statement sees it (the queue adds who waits for it). */
+export type BatchEntry =
+  | { kind: "append"; append: NumberedAppend }
+  | { kind: "start"; start: BatchedStart }
+  | { kind: "insert"; table: string; columns: readonly string[]; rows: readonly GroupCommitRow[] }
+  | { kind: "update"; table: string; key: string; columns: readonly string[]; rows: readonly GroupCommitRow[] };
+
+/**
+ * What one commit stored: its items, the events and other rows among them, the tasks they move (a start
+ * that created its task counts as one more task and its seq-1 event; one whose key was taken wrote nothing).
+ */
+export function batchSize(
+  batch: readonly BatchEntry[],
+  createdStarts: number,
+): { items: number; events: number; rows: number; tasks: number } {
+  let events = createdStarts;
+  let rows = 0;
+  let tasks = createdStarts;
+  for (const item of batch) {
+    if (item.kind === "append") {
+      events += item.append.events.length;
+      tasks++; // a batch holds at most one append per task
+    } else if (item.kind !== "start") {
+      rows += item.rows.length;
+    }
+  }
+  return { items: batch.length, events, rows, tasks };
+}
+
+export function checkIdentifiers(names: readonly string[]): TypeError | undefined {
+  const bad = names.find((name) => !IDENTIFIER.test(name));
+  return bad === undefined ? undefined : new TypeError(`invalid identifier ${JSON.stringify(bad)}`);
+}
+
+/** A row of a batch's answer: a task the events moved, or the outcome of a start. */
+export type AnswerRow = { kind: "moved"; id: string } | StartAnswerRow;
+
+/**
+ * The whole batch as one statement: the events' CTEs (when there are events), then one CTE per table
+ * and column list, in the order they were first asked for. Data-modifying CTEs always run, and all of
+ * them form one atomic statement; foreign keys are checked at its end.
+ */
+export function batchStatement(batch: readonly BatchEntry[]): { sql: string; params: unknown[] } {
+  // Task rows in id order, as lease renewal takes them: two multi-row updates of the same rows then lock
+  // them in the same order and cannot deadlock each other.
+  const appends = batch
+    .flatMap((item) => (item.kind === "append" ? [item.append] : []))
+    .sort((a, b) => (a.taskId < b.taskId ? -1 : a.taskId > b.taskId ? 1 : 0));
+  const params: unknown[] = [];
+  const ctes: string[] = [];
+  if (appends.length > 0) {
+    // First: EVENT_CTES names its parameters $1 and $2.
+    params.push(JSON.stringify(appends.map(taskRowOf)), JSON.stringify(appends.flatMap(eventRowsOf)));
+    ctes.push(EVENT_CTES);
+  }
+  const starts = batch.flatMap((item) => (item.kind === "start" ? [item.start] : []));
+  if (starts.length > 0) {
+    params.push(startsParameter(starts));
+    ctes.push(startCtes(params.length));
+  }
+  const groups = new Map<
+    string,
+    { item: Extract<BatchEntry, { kind: "insert" | "update" }>; rows: GroupCommitRow[] }
+  >();
+  for (const item of batch) {
+    if (item.kind === "append" || item.kind === "start") continue;
+    const key = `${item.kind} ${item.table} ${item.kind === "update" ? item.key : ""} ${item.columns.join(",")}`;
+    const group = groups.get(key);
+    if (group) group.rows.push(...item.rows);
+    else groups.set(key, { item, rows: [...item.rows] });
+  }
+  for (const { item, rows } of groups.values()) {
+    const columns = item.kind === "update" ? [item.key, ...item.columns] : item.columns;
+    params.push(JSON.stringify(rows.map((row) => pick(row, columns))));
+    const source = `jsonb_populate_recordset(null::${item.table}, $${params.length}::jsonb)`;
+    const name = `rows_${ctes.length}`;
+    if (item.kind === "insert") {
+      const columns = item.columns.join(", ");
+      ctes.push(`${name} as (insert into ${item.table} (${columns}) select ${columns} from ${source} returning 1)`);
+    } else {
+      const set = item.columns.map((column) => `${column} = r.${column}`).join(", ");
+      ctes.push(
+        `${name} as (update ${item.table} t set ${set} from ${source} r where t.${item.key} = r.${item.key}` +
+          // The keys as an array too, so the planner turns to the index early (see EVENT_CTES).
+          ` and t.${item.key} = any(array(select k.${item.key} from ${source} k)) returning 1)`,
+      );
+    }
+  }
+  const answers: string[] = [];
+  if (appends.length > 0) {
+    // Naming `notified` here is what runs its NOTIFY (a plain CTE runs only when read).
+    answers.push(
+      "select 'moved' as kind, m.id::text as id, null::integer as ord, (select count(*) from notified) as notified, " +
+        `${NO_TASK_COLUMNS} from moved m`,
+    );
+  }
+  if (starts.length > 0) answers.push(START_ANSWERS);
+  const select = answers.length > 0 ? answers.join("\nunion all\n") : "select null::text as kind where false";
+  return { sql: `with ${ctes.join(",\n")}\n${select}`, params };
+}
+
+/** The task row moves from the append's `prev_seq` to its last event (several events move it once). */
+function taskRowOf(append: NumberedAppend) {
+  return {
+    task_id: append.taskId,
+    prev_seq: append.prevSeq,
+    last_seq: append.prevSeq + append.events.length,
+    snapshot: append.snapshot,
+    state: append.snapshot.status.state,
+    terminal: isTerminalState(append.snapshot.status.state),
+    status_at: statusAtOf(append.snapshot),
+  };
+}
+
+function eventRowsOf(append: NumberedAppend) {
+  return append.events.map((event) => ({
+    task_id: append.taskId,
+    seq: event.seq,
+    event: event.event,
+    result: event.result,
+    created_at: new Date(event.createdAt).toISOString(),
+  }));
+}
+
+function pick(row: GroupCommitRow, columns: readonly string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const column of columns) out[column] = row[column] ?? null;
+  return out;
+}

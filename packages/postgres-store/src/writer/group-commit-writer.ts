@@ -1,0 +1,303 @@
+import { createHash } from "node:crypto";
+import { type CreateOrGetResult, checkNumberedAppend, type NewTask, type NumberedAppend } from "@a2a-partner/a2a-core";
+import type { SpanContext } from "@opentelemetry/api";
+import type { Database } from "../database.js";
+import { isUuid } from "../is-uuid.js";
+import { isRowError } from "../tasks/data-error.js";
+import type { StartTaskResult } from "../tasks/insert-task.js";
+import { sqlTimestamp } from "../tasks/rows.js";
+import { storeTelemetry } from "../telemetry/store-telemetry.js";
+import { cutBatch } from "./batch-cut.js";
+import { type AnswerRow, batchSize, batchStatement, checkIdentifiers, type GroupCommitRow } from "./batch-statement.js";
+import { type BatchedStart, batchedStart, type StartAnswerRow, startResultOf } from "./batched-starts.js";
+import { DEADLOCK_ATTEMPTS, isDeadlock, UnserializableItemError } from "./commit-errors.js";
+
+/** Distinct batch shapes given a name (planned once per connection); more are run unnamed. */
+const MAX_NAMED_SHAPES = 64;
+
+interface Waiting<T> {
+  resolve(value: T): void;
+  reject(error: unknown): void;
+  /** The span the write was asked for in (when traced): the commit's span links back to it. */
+  caller?: SpanContext | undefined;
+}
+
+type Item =
+  | ({ kind: "append"; append: NumberedAppend } & Waiting<boolean>)
+  | ({ kind: "start"; start: BatchedStart } & Waiting<StartTaskResult>)
+  | ({ kind: "insert"; table: string; columns: readonly string[]; rows: readonly GroupCommitRow[] } & Waiting<void>)
+  | ({
+      kind: "update";
+      table: string;
+      key: string;
+      columns: readonly string[];
+      rows: readonly GroupCommitRow[];
+    } & Waiting<void>);
+
+/** Options of `GroupCommitWriter`. */
+export interface GroupCommitWriterOptions {
+  /**
+   * Commits that may be under way at once. Default 1, classic group commit. With one, no item lands in
+   * an earlier commit than a row insert or update asked for before it (a task's second event waits for
+   * the commit after its first, and later items may pass that one), so a row may refer to a row handed
+   * over just before it: a parent row may be handed over and, without waiting, the rows that refer to it
+   * (keys are checked at the end of the statement). Rows in one commit are one statement, though, so an
+   * update there does not see a row inserted with it: await an insert before updating its row. With more
+   * than one, a later item may commit first, and whoever needs one item durable before another must
+   * await the first, or its rows can fail on their foreign key on PostgreSQL. The default stays 1 for
+   * that order and because a second commit bought little: measured on a 2-core machine with the
+   * reference server's workload, 2 in flight +5 % tasks/s for +7 % CPU per task, 4 −6 %
+   * (docs/performance.md).
+   * The exception is a database that runs its statements in the order asked for on a worker thread
+   * (`Database.inWorker`): there a later commit cannot overtake an earlier one, and the default is 2,
+   * so the worker executes one commit while this thread prepares the next. When a batch fails and its
+   * items are committed one by one, a later batch that failed too waits for them; one that succeeded
+   * held no row that needed theirs (a row referring to a row it did not find fails its batch).
+   */
+  maxCommitsInFlight?: number;
+}
+
+/**
+ * One writer per process (group commit). Whatever is asked of it while a commit is in flight — events of
+ * any number of tasks, task starts, rows of the application's own tables that ride along (`insertRows`,
+ * `updateRows`) — goes into the next commit together, as ONE statement: the events, every table's rows (one multi-row insert or update per
+ * table, through data-modifying CTEs) and one NOTIFY, so a batch is one round trip and its own
+ * transaction. Every promise resolves once its own commit has; nothing needs a timer, because batches
+ * form while the previous commit is under way.
+ */
+export class GroupCommitWriter {
+  private queue: Item[] = [];
+  private inFlight = 0;
+  private scheduled = false;
+  private readonly maxInFlight: number;
+  /** Start the next commit as soon as one has committed, before its callers are answered. */
+  private readonly nextBeforeAnswers: boolean;
+  /** The failed batches being committed item by item, in the order they failed (see `commitOneByOne`). */
+  private splitting: Promise<void> = Promise.resolve();
+  private splitsUnderWay = 0;
+  private readonly named = new Map<string, string>();
+  private readonly telemetry = storeTelemetry();
+
+  constructor(
+    private readonly db: Database,
+    options: GroupCommitWriterOptions = {},
+  ) {
+    this.maxInFlight = Math.max(1, options.maxCommitsInFlight ?? (db.inWorker ? 2 : 1));
+    // Answering a commit's callers (their SSE frames, their executors' next steps) takes this thread a while;
+    // a database on a worker thread would sit idle through it. On this thread's own database (PGlite on
+    // the main thread) the next commit would instead run before those answers and hold them up.
+    this.nextBeforeAnswers = db.inWorker === true;
+  }
+
+  /** Stores an owner-numbered event (see EventLog.appendNumbered): true once durable, false if refused. */
+  appendNumbered(append: NumberedAppend): Promise<boolean> {
+    if (!isUuid(append.taskId)) return Promise.reject(new Error(`unknown task ${JSON.stringify(append.taskId)}`));
+    try {
+      checkNumberedAppend(append);
+      for (const event of append.events) sqlTimestamp(event.createdAt, "createdAt");
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return this.enqueue<boolean>((waiting) => ({ kind: "append", append, ...waiting }));
+  }
+
+  /**
+   * Whether a commit is under way or tasks' events wait for the next: a start asked for now is better off
+   * joining them (`startTask`). Rows alone waiting (an application's last records of a task) do not count:
+   * a start on an otherwise quiet server goes out on its own.
+   */
+  get busy(): boolean {
+    return this.inFlight > 0 || this.queue.some((item) => item.kind === "append");
+  }
+
+  /**
+   * Starts a task with the next commit, as the start statement would: the created task, the one
+   * `messageId` already names in the workspace, or undefined when a start of the same key in the same
+   * commit took it (ask again). For a store whose one connection is the writer (PGlite), where a start of
+   * its own would wait for the commit under way and then pay for a statement and a commit of its own.
+   */
+  startTask(input: NewTask, messageId: string | undefined): Promise<CreateOrGetResult | undefined> {
+    let start: BatchedStart;
+    try {
+      start = batchedStart(input, messageId);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return this.enqueue<StartTaskResult>((waiting) => ({ kind: "start", start, ...waiting }));
+  }
+
+  /**
+   * Inserts rows of any table of yours with the next commit: they ride the same statement (and
+   * transaction) as the task events committed with them, in the order asked for, and the promise resolves
+   * once that commit has. Identifiers are checked against a strict pattern; values travel as one JSON
+   * parameter per table (a jsonb column takes the value itself, a Date its ISO text). Rows of one table
+   * and column list become one multi-row INSERT, so the table's statement triggers fire once per commit.
+   * A row the database refuses fails its own call only: the batch is then committed item by item.
+   */
+  insertRows(table: string, columns: readonly string[], rows: readonly GroupCommitRow[]): Promise<void> {
+    const invalid = checkIdentifiers([table, ...columns]);
+    if (invalid) return Promise.reject(invalid);
+    if (rows.length === 0) return Promise.resolve();
+    return this.enqueue<void>((waiting) => ({ kind: "insert", table, columns, rows, ...waiting }));
+  }
+
+  /**
+   * Sets `columns` of the rows of `table` whose `key` matches, with the next commit (as `insertRows`).
+   * A row inserted in the same commit is not seen: await its insert first.
+   */
+  updateRows(table: string, key: string, columns: readonly string[], rows: readonly GroupCommitRow[]): Promise<void> {
+    const invalid = checkIdentifiers([table, key, ...columns]);
+    if (invalid) return Promise.reject(invalid);
+    if (rows.length === 0) return Promise.resolve();
+    return this.enqueue<void>((waiting) => ({ kind: "update", table, key, columns, rows, ...waiting }));
+  }
+
+  private enqueue<T>(make: (waiting: Waiting<T>) => Item): Promise<T> {
+    const caller = this.telemetry.callerSpanContext();
+    return new Promise<T>((resolve, reject) => {
+      this.queue.push(make({ resolve, reject, caller } as Waiting<T>));
+      if (!this.scheduled && this.inFlight < this.maxInFlight) {
+        this.scheduled = true;
+        // One turn of the event loop lets what is being asked right now join the same commit.
+        setImmediate(() => {
+          this.scheduled = false;
+          this.startCommits();
+        });
+      }
+    });
+  }
+
+  /** Starts commits while there is work and room; each one finished makes room for the next batch. */
+  private startCommits(): void {
+    while (this.queue.length > 0 && this.inFlight < this.maxInFlight) {
+      const batch = this.takeBatch();
+      this.inFlight++;
+      // Room for the next batch once this one is done with: once its callers are answered, or with
+      // `nextBeforeAnswers` as soon as it has committed (`commit` calls it then; a batch that fails
+      // keeps its room until its items have been tried one by one).
+      let released = false;
+      const release = () => {
+        if (released) return;
+        released = true;
+        this.inFlight--;
+        this.startCommits();
+      };
+      void this.commitBatch(batch, this.nextBeforeAnswers ? release : undefined).finally(release);
+    }
+  }
+
+  private async commitBatch(batch: Item[], committed?: () => void): Promise<void> {
+    try {
+      await this.commitRetryingDeadlocks(batch, committed);
+    } catch (error) {
+      // One bad row (or one value JSON cannot hold) must not fail its neighbours: commit each item alone.
+      // Only for an error an item can cause: during an outage every retry would fail too, each after its
+      // own connect timeout.
+      const itemsCaused = isRowError(error) || error instanceof UnserializableItemError;
+      // A batch of one is its item's answer, unless an earlier batch is being retried item by item: its
+      // row may be missing only because that batch's rows are not in yet, so it is tried again after them.
+      if (!itemsCaused || (batch.length === 1 && this.splitsUnderWay === 0)) {
+        rejectAll(batch, error);
+      } else {
+        await this.commitOneByOne(batch);
+      }
+    }
+  }
+
+  /**
+   * A failed batch's items, each in a commit of its own, in order. With more than one commit in flight a
+   * later batch may have failed too (on a row that refers to one of this batch's, say): its items go only
+   * after this batch's, so the rows still land in the order they were asked for.
+   */
+  private commitOneByOne(batch: Item[]): Promise<void> {
+    this.splitsUnderWay++;
+    const mine = this.splitting.then(async () => {
+      for (const item of batch) {
+        await this.commitRetryingDeadlocks([item]).catch((alone: unknown) => rejectAll([item], alone));
+      }
+    });
+    this.splitting = mine.finally(() => {
+      this.splitsUnderWay--;
+    });
+    return this.splitting;
+  }
+
+  /**
+   * The statement is atomic, so one chosen as a deadlock victim (against a lease renewal or another
+   * instance's cancel touching the same task rows) or failing serialisation wrote nothing: run it again.
+   */
+  private async commitRetryingDeadlocks(batch: Item[], committed?: () => void): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.commit(batch, committed);
+        return;
+      } catch (error) {
+        if (attempt >= DEADLOCK_ATTEMPTS || !isDeadlock(error)) throw error;
+      }
+    }
+  }
+
+  /** The next commit's items, in order (see `cutBatch`); the rest wait for a later one. */
+  private takeBatch(): Item[] {
+    const batch: Item[] = [];
+    const rest: Item[] = [];
+    cutBatch(this.queue, batch, rest);
+    this.queue = rest;
+    return batch;
+  }
+
+  private async commit(batch: Item[], committed?: () => void): Promise<void> {
+    let statement: { sql: string; params: unknown[] };
+    try {
+      statement = batchStatement(batch);
+    } catch (error) {
+      throw new UnserializableItemError(error);
+    }
+    const { sql, params } = statement;
+    const span = this.telemetry.startWrite(
+      "group_commit",
+      this.db.kind,
+      batch.map((item) => item.caller),
+    );
+    const startedAt = performance.now();
+    let rows: AnswerRow[];
+    try {
+      ({ rows } = await this.db.query<AnswerRow>(sql, params, { name: this.nameOf(sql), background: true }));
+    } catch (error) {
+      this.telemetry.endWrite("group_commit", span, startedAt, undefined, error);
+      throw error;
+    }
+    const moved = new Set<string>();
+    const started = new Map<number, StartAnswerRow>();
+    let created = 0;
+    for (const row of rows) {
+      if (row.kind === "moved") moved.add(row.id.toLowerCase());
+      else {
+        started.set(row.ord, row);
+        if (row.kind === "created") created++;
+      }
+    }
+    this.telemetry.endWrite("group_commit", span, startedAt, batchSize(batch, created));
+    committed?.();
+    let ord = 0;
+    for (const item of batch) {
+      if (item.kind === "append") item.resolve(moved.has(item.append.taskId.toLowerCase()));
+      else if (item.kind === "start") item.resolve(startResultOf(started.get(ord++), item.start));
+      else item.resolve();
+    }
+  }
+
+  /** A stable name per batch shape (which tables, which columns), so each is planned once per connection. */
+  private nameOf(sql: string): string | undefined {
+    let name = this.named.get(sql);
+    if (!name && this.named.size < MAX_NAMED_SHAPES) {
+      name = `a2a_batch_${createHash("sha1").update(sql).digest("hex").slice(0, 16)}`;
+      this.named.set(sql, name);
+    }
+    return name;
+  }
+}
+
+function rejectAll(items: Item[], error: unknown): void {
+  for (const item of items) item.reject(error);
+}
