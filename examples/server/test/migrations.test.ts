@@ -1,11 +1,7 @@
 import { compactMetricsRollups } from "@a2a-partner/metrics-core";
-import type { Database } from "@a2a-partner/postgres-store";
+import { type Database, LEGACY_MIGRATION_SERIES as LEGACY_SERIES, migrate } from "@a2a-partner/postgres-store";
+import { migrateBaselinesOnly, recordAsLegacy } from "@a2a-partner/test-support/legacy-schema";
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
-import {
-  LEGACY_SERIES,
-  migrateBaselinesOnly,
-  recordAsLegacy,
-} from "../../../packages/postgres-store/test/support/legacy-schema-migrations.ts";
 import { migrateReferenceSchema, referenceSchemaSources } from "../src/migrations.ts";
 import { seed } from "../src/seed.ts";
 import { type Backend, createTestDatabase, postgresAvailable, type TestDatabase } from "./support/backends.ts";
@@ -71,7 +67,7 @@ describe.each(backends)("the reference schema on %s", (backend) => {
   it("adopts a legacy database: nothing re-runs, the baselines are recorded, the data stays", async () => {
     // What the legacy series built: the baselines' schema, none of the later files.
     const legacyDatabase = await createTestDatabase(backend, {
-      migrateWith: (db) => migrateBaselinesOnly(db, referenceSchemaSources()),
+      migrateWith: (db) => migrateBaselinesOnly(db, referenceSchemaSources(), migrate),
     });
     onTestFinished(() => legacyDatabase.drop());
     const { db } = legacyDatabase;

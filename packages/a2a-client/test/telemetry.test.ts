@@ -1,9 +1,9 @@
 // The client and a2a-core's real handler in one process with a real OpenTelemetry SDK: the client's
 // traceparent makes the server's spans part of the application's trace.
 import { createA2AHandler, createInMemoryStores, type TaskExecutor, toFetchHandler } from "@a2a-partner/a2a-core";
+import { installTestTelemetry } from "@a2a-partner/test-support/telemetry";
 import { context, ROOT_CONTEXT, trace } from "@opentelemetry/api";
 import { afterAll, describe, expect, it } from "vitest";
-import { installTestTelemetry } from "../../a2a-core/test/support/telemetry-harness.js";
 import { A2AClient, TaskNotFoundError } from "../src/index.js";
 
 const otel = installTestTelemetry();

@@ -1,6 +1,6 @@
+import { installTestTelemetry } from "@a2a-partner/test-support/telemetry";
 import { afterAll, describe, expect, it } from "vitest";
 import { harnessPerTest, readFrames, startParams } from "./support/handler-harness.js";
-import { installTestTelemetry } from "./support/telemetry-harness.js";
 
 // Metrics without tracing: the API hands out placeholder spans, and the handler keeps none of them.
 const otel = installTestTelemetry({ traces: false });

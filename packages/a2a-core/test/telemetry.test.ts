@@ -1,7 +1,7 @@
+import { installTestTelemetry } from "@a2a-partner/test-support/telemetry";
 import { afterAll, describe, expect, it } from "vitest";
 import { ERROR_CODES } from "../src/protocol/errors.js";
 import { type Harness, harnessPerTest, readFrames, startParams, waitFor } from "./support/handler-harness.js";
-import { installTestTelemetry } from "./support/telemetry-harness.js";
 
 // Registered before any handler exists, as an application registers its SDK first.
 const otel = installTestTelemetry();

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
+import { installTestTelemetry } from "@a2a-partner/test-support/telemetry";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { installTestTelemetry } from "../../a2a-core/test/support/telemetry-harness.js";
 import { parseMetricsWindow, queryEventMetrics } from "../src/index.js";
 import { openPglite, type TestDatabase } from "./support/databases.js";
 

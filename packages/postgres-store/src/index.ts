@@ -5,6 +5,7 @@ export { CacheInvalidation, type CacheInvalidationOptions, InvalidatedCache } fr
 export { createPostgresStores, type PostgresStores } from "./create-postgres-stores.js";
 export type { Database, Queryable, QueryOptions, QueryResult } from "./database.js";
 export { isUuid } from "./is-uuid.js";
+export { LEGACY_MIGRATION_SERIES } from "./migrations/legacy-series.js";
 export { type MigrateOptions, type MigrateResult, migrate } from "./migrations/migrate.js";
 export type { MigrationSource } from "./migrations/migration-files.js";
 export { defaultMigrationsDir, storeMigrations } from "./migrations/migrations-dir.js";

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
+import { POSTGRES_URL, postgresAvailable } from "@a2a-partner/test-support/postgres";
 import { PGlite } from "@electric-sql/pglite";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { POSTGRES_URL, postgresAvailable } from "../../../test/support/postgres.js";
 import { CacheInvalidation, type Database, InvalidatedCache, openDatabase, pgliteDatabase } from "../src/index.js";
 
 // A channel of this file's own: NOTIFY is database-wide, and other suites share the PostgreSQL server.

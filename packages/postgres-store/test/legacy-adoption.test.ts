@@ -4,16 +4,17 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { applyTaskEvent, isTerminalState, type NewTaskEvent, type Task } from "@a2a-partner/a2a-core";
 import { must, storeFixtures } from "@a2a-partner/a2a-core/testing";
+import { migrateBaselinesOnly, recordAsLegacy } from "@a2a-partner/test-support/legacy-schema";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   createPostgresStores,
   type Database,
   defaultMigrationsDir,
+  LEGACY_MIGRATION_SERIES as LEGACY_SERIES,
   migrate,
   openDatabase,
   storeMigrations,
 } from "../src/index.js";
-import { LEGACY_SERIES, migrateBaselinesOnly, recordAsLegacy } from "./support/legacy-schema-migrations.js";
 
 /** A task and its events in the first file's schema, whose trigger derives `status_at` from the snapshot. */
 async function insertLegacyTask(db: Database, workspaceId: string, task: Task, events: NewTaskEvent[]): Promise<void> {
@@ -55,7 +56,7 @@ describe("a database migrated by the legacy series", () => {
 
   beforeAll(async () => {
     db = await openDatabase({ dataDir: "memory://" });
-    await migrateBaselinesOnly(db, [storeMigrations()]);
+    await migrateBaselinesOnly(db, [storeMigrations()], migrate);
   });
   afterAll(async () => db?.close());
 

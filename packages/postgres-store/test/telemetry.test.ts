@@ -6,9 +6,9 @@ import {
   type TaskExecutor,
   toFetchHandler,
 } from "@a2a-partner/a2a-core";
+import { installTestTelemetry } from "@a2a-partner/test-support/telemetry";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { installTestTelemetry } from "../../a2a-core/test/support/telemetry-harness.js";
 import { createPostgresStores, type Database, migrate, openDatabase } from "../src/index.js";
 
 // Registered before any handler or store exists, as an application registers its SDK first.

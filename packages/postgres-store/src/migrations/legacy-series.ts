@@ -5,9 +5,10 @@
  * files together create exactly the schema the legacy series left behind.
  *
  * The checksums are the fingerprint of a genuine legacy database: only a `schema_migrations` that records
- * all seven files with these checksums is adopted.
+ * all seven files with these checksums is adopted. Public for tools (and tests) that look at or build
+ * such a database; version → sha256 of the file.
  */
-export const LEGACY_SERIES: ReadonlyMap<number, string> = new Map([
+export const LEGACY_MIGRATION_SERIES: ReadonlyMap<number, string> = new Map([
   [1, "c467f1f464412dbaa79be080c2b68ed0d29ca1c8159c51e59d3544a624e9f720"],
   [2, "c44e153b932fb47a1cd0445c40650675e660b70da1f7c3d2ac6a6bd3f0423f23"],
   [3, "cf0cd4fb80ecf5bb9b2ec7731bb14f18f078c12d695b1fda64f6daed3c6a70dd"],
@@ -32,18 +33,18 @@ export const LEGACY_BASELINES: ReadonlyMap<string, number> = new Map([
 
 /** Why a legacy `schema_migrations` (rows of version → checksum) cannot be adopted, or undefined if it can. */
 export function legacyRefusal(recorded: ReadonlyMap<number, string>): string | undefined {
-  const unknown = [...recorded.keys()].filter((version) => !LEGACY_SERIES.has(version));
+  const unknown = [...recorded.keys()].filter((version) => !LEGACY_MIGRATION_SERIES.has(version));
   if (unknown.length > 0) {
     return `it records migration versions this release does not know (${unknown.join(", ")})`;
   }
-  const missing = [...LEGACY_SERIES.keys()].filter((version) => !recorded.has(version));
+  const missing = [...LEGACY_MIGRATION_SERIES.keys()].filter((version) => !recorded.has(version));
   if (missing.length > 0) {
     return (
       `it is only partly migrated (versions ${missing.join(", ")} of 1..7 are missing): migrate it with the ` +
       "previous release of @a2a-partner/postgres-store first, then run this one"
     );
   }
-  const edited = [...LEGACY_SERIES].filter(([version, sum]) => recorded.get(version) !== sum).map(([v]) => v);
+  const edited = [...LEGACY_MIGRATION_SERIES].filter(([version, sum]) => recorded.get(version) !== sum).map(([v]) => v);
   if (edited.length > 0) {
     return `versions ${edited.join(", ")} were applied from files other than the released ones`;
   }

@@ -1,11 +1,21 @@
 import { cp, mkdir, mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Database } from "../../src/database.js";
-import { migrate } from "../../src/migrations/migrate.js";
-import type { MigrationSource } from "../../src/migrations/migration-files.js";
 
-export { LEGACY_SERIES } from "../../src/migrations/legacy-series.js";
+/** What these helpers run SQL through: a postgres-store `Database` fits. */
+interface Sql {
+  exec(sql: string): Promise<unknown>;
+  query(sql: string, params?: unknown[]): Promise<unknown>;
+}
+
+/** A source of migrations as postgres-store's `migrate` takes them. */
+interface MigrationSource {
+  name: string;
+  dir: string;
+}
+
+/** postgres-store's `migrate`, passed in so this private package needs none of the packages it tests. */
+type Migrate = (db: Sql, options: { sources: MigrationSource[] }) => Promise<unknown>;
 
 /**
  * Earlier releases migrated with one series (0001..0007) recorded by version alone. Those files are gone;
@@ -13,7 +23,7 @@ export { LEGACY_SERIES } from "../../src/migrations/legacy-series.js";
  * legacy database is made from those by replacing `schema_migrations` with one of the old layout
  * recording `versions` (version → checksum).
  */
-export async function recordAsLegacy(db: Database, versions: Iterable<[number, string]>): Promise<void> {
+export async function recordAsLegacy(db: Sql, versions: Iterable<[number, string]>): Promise<void> {
   await db.exec(`drop table schema_migrations;
     create table schema_migrations (
       version integer primary key,
@@ -34,7 +44,7 @@ export async function recordAsLegacy(db: Database, versions: Iterable<[number, s
  * The schema a legacy database holds: each source's baseline (its first file) applied, none of the files
  * after it, which an adoption must then run.
  */
-export async function migrateBaselinesOnly(db: Database, sources: MigrationSource[]): Promise<void> {
+export async function migrateBaselinesOnly(db: Sql, sources: MigrationSource[], migrate: Migrate): Promise<void> {
   const root = await mkdtemp(join(tmpdir(), "a2a-baselines-"));
   try {
     const baselines: MigrationSource[] = [];
