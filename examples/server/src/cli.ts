@@ -92,35 +92,42 @@ async function main(argv: string[]): Promise<number> {
 
 async function serveCommand(config: ServerConfig): Promise<number> {
   const logger = createLogger(config.logLevel);
+  // The handlers are in place before the server listens: a signal in between would otherwise kill the
+  // process outright (no grace for tasks, and pnpm reports the signal as a failed command).
+  let stop: (() => Promise<void>) | undefined;
+  let signalled = false;
+  const finish = (stopServer: () => Promise<void>) =>
+    stopServer().then(
+      () => process.exit(EXIT_CODES.ok),
+      (error) => {
+        logger.error({ err: error }, "shutdown failed");
+        process.exit(EXIT_CODES.failure);
+      },
+    );
+  const shutdown = (signal: string) => {
+    // A repeated signal (a supervisor's, or the terminal's Ctrl-C reaching both pnpm and node) does not
+    // cut the graceful shutdown short: running tasks still get their grace. SIGKILL does.
+    if (signalled) {
+      logger.info({ signal }, "signal received again: already shutting down");
+      return;
+    }
+    signalled = true;
+    logger.info({ signal }, "signal received");
+    if (stop) void finish(stop); // else: still starting; it stops as soon as it is up
+  };
+  process.on("SIGTERM", () => shutdown("SIGTERM"));
+  process.on("SIGINT", () => shutdown("SIGINT"));
   // First: the cores report through the global OpenTelemetry API the SDK registers.
   const telemetry = await startTelemetry(config, logger);
   const running = await startServer(config, logger).catch(async (error: unknown) => {
     await telemetry?.stop();
     throw error;
   });
-  let stopping = false;
-  const shutdown = (signal: string) => {
-    // A repeated signal (a supervisor's, or the terminal's Ctrl-C reaching both pnpm and node) does not
-    // cut the graceful shutdown short: running tasks still get their grace. SIGKILL does.
-    if (stopping) {
-      logger.info({ signal }, "signal received again: already shutting down");
-      return;
-    }
-    stopping = true;
-    logger.info({ signal }, "signal received");
-    running
-      .stop()
-      .then(() => telemetry?.stop())
-      .then(
-        () => process.exit(EXIT_CODES.ok),
-        (error) => {
-          logger.error({ err: error }, "shutdown failed");
-          process.exit(EXIT_CODES.failure);
-        },
-      );
+  stop = async () => {
+    await running.stop();
+    await telemetry?.stop();
   };
-  process.on("SIGTERM", () => shutdown("SIGTERM"));
-  process.on("SIGINT", () => shutdown("SIGINT"));
+  if (signalled) void finish(stop);
   return -1; // keep running
 }
 
