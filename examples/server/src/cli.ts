@@ -91,7 +91,7 @@ async function main(argv: string[]): Promise<number> {
 }
 
 async function serveCommand(config: ServerConfig): Promise<number> {
-  const logger = createLogger(config.logLevel);
+  const logger = createLogger(config.logLevel, { format: config.logFormat });
   // The handlers are in place before the server listens: a signal in between would otherwise kill the
   // process outright (no grace for tasks, and pnpm reports the signal as a failed command).
   let stop: (() => Promise<void>) | undefined;

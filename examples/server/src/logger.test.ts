@@ -12,7 +12,7 @@ describe("log lines", () => {
 
   it("written while a span is active carry its trace_id and span_id, across awaits; others carry none", async () => {
     const lines: Array<Record<string, unknown>> = [];
-    const logger = createLogger("info", { write: (line: string) => lines.push(JSON.parse(line)) });
+    const logger = createLogger("info", { destination: { write: (line: string) => lines.push(JSON.parse(line)) } });
     // The server's own start-up with telemetry on (here the scrape port only): what keeps the context.
     telemetry = await startTelemetry({ metricsPort: 0, metricsHost: "127.0.0.1" }, logger, {});
     // A span as a request continuing a caller's traceparent has it (recorded or not).

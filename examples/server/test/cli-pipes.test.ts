@@ -10,7 +10,7 @@ import { EXIT_CODES } from "../src/exit-codes.ts";
 const SERVER_DIR = fileURLToPath(new URL("..", import.meta.url));
 const REPO_ROOT = fileURLToPath(new URL("../../..", import.meta.url));
 
-/** A shell pipeline as a user types it; bash for PIPESTATUS (the CLI's own exit code, not the reader's). */
+/** A shell pipeline as a user types it; bash for $PIPESTATUS (the first command's exit code, not the reader's). */
 async function pipeline(script: string, env: Record<string, string>, cwd = SERVER_DIR) {
   const run = promisify(execFile);
   const { stdout, stderr } = await run("bash", ["-c", script], {
@@ -37,14 +37,11 @@ describe("CLI output in a pipe", () => {
 
   it("a reader that closes the pipe early: the command ends quietly with its own exit code", async () => {
     // `true` exits before seed writes its line, so the write meets a closed pipe (EPIPE).
-    const { stdout, stderr } = await pipeline('node src/cli.ts seed | true; echo "exit ${PIPESTATUS[0]}"', env);
+    const { stdout, stderr } = await pipeline('node src/cli.ts seed | true; echo "exit $PIPESTATUS"', env);
     expect(stderr).toBe(""); // no "Unhandled 'error' event" and no stack trace
     expect(stdout.trim()).toBe(`exit ${EXIT_CODES.ok}`);
     // A failed command keeps its code even when nobody reads its output.
-    const failed = await pipeline(
-      'node src/cli.ts token list --workspace nope | true; echo "exit ${PIPESTATUS[0]}"',
-      env,
-    );
+    const failed = await pipeline('node src/cli.ts token list --workspace nope | true; echo "exit $PIPESTATUS"', env);
     expect(failed.stdout.trim()).toBe(`exit ${EXIT_CODES.usage}`);
   });
 
