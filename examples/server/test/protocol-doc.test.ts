@@ -13,14 +13,12 @@ function firstTable(heading: string): string[][] {
   const lines = PROTOCOL.slice(start + heading.length + 2).split("\n");
   const first = lines.findIndex((line) => line.startsWith("|"));
   const after = lines.slice(first).findIndex((line) => !line.startsWith("|"));
-  return lines
-    .slice(first + 2, after < 0 ? undefined : first + after)
-    .map((line) =>
-      line
-        .slice(1, -1)
-        .split("|")
-        .map((cell) => cell.trim()),
-    );
+  return lines.slice(first + 2, after < 0 ? undefined : first + after).map((line) =>
+    line
+      .slice(1, -1)
+      .split("|")
+      .map((cell) => cell.trim()),
+  );
 }
 
 describe("docs/protocol.md agrees with the code", () => {
@@ -35,7 +33,11 @@ describe("docs/protocol.md agrees with the code", () => {
       expect(row?.[2]).not.toBe("");
       expect(row?.[3]).not.toBe("");
     }
-    expect([...documented.keys()].sort()).toEqual(Object.keys(METHODS).map((name) => `\`${name}\``).sort());
+    expect([...documented.keys()].sort()).toEqual(
+      Object.keys(METHODS)
+        .map((name) => `\`${name}\``)
+        .sort(),
+    );
   });
 
   it("lists every code of ERROR_CODES under Errors, by code, and no other", () => {
