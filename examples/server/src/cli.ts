@@ -16,7 +16,7 @@ const USAGE = `Usage: pnpm cli <command>
        pnpm -s cli <command> | …   (in a pipe: -s keeps pnpm's own "> script" header off stdout)
 
 Commands:
-  serve                                   run the reference server (PORT, HOST, PUBLIC_URL, DATABASE_URL, LOG_LEVEL)
+  serve                                   run the reference server (PORT, HOST, PUBLIC_URL, DATABASE_URL, LOG_LEVEL, LOG_FORMAT)
   migrate                                 apply database migrations
   seed                                    create the demo workspace, Environment and robots; print new tokens as JSON
 ${TOKEN_USAGE}  generate --workspace <slug> --events N --days D [--seed S] [--end <ISO-8601>]
