@@ -1,7 +1,7 @@
 import { context, TraceFlags, trace } from "@opentelemetry/api";
 import { afterAll, describe, expect, it } from "vitest";
 import { createLogger } from "./logger.ts";
-import { type Telemetry, startTelemetry } from "./telemetry/start-telemetry.ts";
+import { startTelemetry, type Telemetry } from "./telemetry/start-telemetry.ts";
 
 const TRACE_ID = "0af7651916cd43dd8448eb211c80319c";
 const SPAN_ID = "b7ad6b7169203331";
