@@ -69,8 +69,10 @@ export async function createWorkspaceToken(db: Database, request: TokenRequest):
 export interface TokenListing {
   id: string;
   kind: "partner" | "user";
-  /** The workspace a partner token acts for (a user token acts for its user, in any workspace). */
+  /** The workspace a partner token acts for; null for a user token (it acts for its user). */
   workspace: string | null;
+  /** A user token's reach: the workspaces its user is an active member of (slugs, sorted); absent for a partner token. */
+  workspaces?: string[];
   user: string | null;
   label: string | null;
   created: string;
@@ -85,7 +87,10 @@ function noSuchWorkspace(slug: string): AdminUsageError {
   return new AdminUsageError(`no workspace with slug "${slug}" (run \`pnpm cli seed\` first?)`);
 }
 
-/** Every token, oldest first, optionally only the partner tokens of one workspace. */
+/**
+ * Every token, oldest first; with a workspace, the tokens that act in it: its partner tokens and the user
+ * tokens of its active members.
+ */
 export async function listTokens(db: Database, filter: { workspace?: string } = {}): Promise<TokenListing[]> {
   // A mistyped slug is an error, not an empty list that looks like a workspace without tokens.
   if (filter.workspace !== undefined) {
@@ -96,6 +101,7 @@ export async function listTokens(db: Database, filter: { workspace?: string } = 
     id: string;
     kind: "partner" | "user";
     workspace: string | null;
+    workspaces: string | null;
     user: string | null;
     label: string | null;
     created: Date;
@@ -104,32 +110,42 @@ export async function listTokens(db: Database, filter: { workspace?: string } = 
     hash: string;
   }>(
     `select t.id, t.kind, w.slug as workspace, u.email as user, t.label, t.created_at as created,
-            t.revoked_at as revoked, t.expires_at as expires, left(encode(t.token_hash, 'hex'), 12) as hash
+            t.revoked_at as revoked, t.expires_at as expires, left(encode(t.token_hash, 'hex'), 12) as hash,
+            -- As JSON text: the same value from pg and PGlite, whatever their array parsing.
+            (select coalesce(json_agg(mw.slug order by mw.slug), '[]'::json)::text
+               from memberships m join workspaces mw on mw.id = m.workspace_id
+              where m.user_id = t.user_id and m.status = 'active') as workspaces
        from api_tokens t
        left join workspaces w on w.id = t.workspace_id
        left join users u on u.id = t.user_id
-      where $1::text is null or w.slug = $1
+      where $1::text is null
+         or w.slug = $1
+         or exists (select 1 from memberships m join workspaces mw on mw.id = m.workspace_id
+                     where m.user_id = t.user_id and m.status = 'active' and mw.slug = $1)
       order by t.created_at, t.id`,
     [filter.workspace ?? null],
   );
-  return rows.map((row) => ({
+  return rows.map(({ workspaces, ...row }) => ({
     ...row,
+    ...(row.kind === "user" ? { workspaces: JSON.parse(workspaces ?? "[]") as string[] } : {}),
     created: row.created.toISOString(),
     revoked: row.revoked ? row.revoked.toISOString() : null,
     expires: row.expires ? row.expires.toISOString() : null,
   }));
 }
 
-const HASH_PREFIX = /^[0-9a-f]{8,64}$/i;
+/** What `token revoke` accepts besides a whole id: a prefix of an id (as git takes a hash's) or of the hash. */
+const PREFIX = /^[0-9a-f][0-9a-f-]{7,63}$/i;
 
 /**
- * Revokes a live token, named by its id or by (a prefix of at least 8 hex digits of) its SHA-256, as
- * `token list` shows them; every request with it is refused (401) from then on. Never by its value: a
- * secret on a command line lands in shell history and in `ps`.
+ * Revokes a live token, named by its id, by a unique prefix (at least 8 characters) of its id, or by a
+ * unique prefix of its SHA-256 (hex), as `token list` shows them; every request with it is refused (401)
+ * from then on. A prefix that matches several live tokens is refused with the matches listed. Never by its
+ * value: a secret on a command line lands in shell history and in `ps`.
  */
 export async function revokeToken(db: Database, ref: string): Promise<{ revoked: string }> {
-  const trimmed = ref.trim();
-  if (/^a2a_[pu]_/.test(trimmed)) {
+  const trimmed = ref.trim().toLowerCase();
+  if (/^a2a_[pu]_/.test(ref.trim())) {
     throw new AdminUsageError(
       "pass the token's id or hash prefix (see `token list`), not the token itself; to revoke by value, " +
         "pipe it in: `… | pnpm cli token revoke --stdin`",
@@ -138,23 +154,41 @@ export async function revokeToken(db: Database, ref: string): Promise<{ revoked:
   let id: string;
   if (isUuid(trimmed)) {
     id = trimmed;
-  } else if (HASH_PREFIX.test(trimmed)) {
-    const { rows } = await db.query<{ id: string }>(
-      "select id from api_tokens where left(encode(token_hash, 'hex'), $2) = $1 and revoked_at is null limit 2",
-      [trimmed.toLowerCase(), trimmed.length],
+  } else if (PREFIX.test(trimmed)) {
+    const hex = trimmed.replaceAll("-", "");
+    const { rows } = await db.query<{ id: string; kind: string; owner: string | null }>(
+      `select t.id, t.kind, coalesce(w.slug, u.email) as owner
+         from api_tokens t
+         left join workspaces w on w.id = t.workspace_id
+         left join users u on u.id = t.user_id
+        where t.revoked_at is null
+          and (left(t.id::text, $2) = $1 or ($3 <> '' and left(encode(t.token_hash, 'hex'), $4) = $3))
+        order by t.created_at, t.id
+        limit 11`,
+      [trimmed, trimmed.length, hex === trimmed ? hex : "", hex.length],
     );
     if (rows.length > 1) {
-      throw new AdminUsageError(`more than one live token's hash starts with ${trimmed}: give more digits, or the id`);
+      const shown = rows.slice(0, 10).map((row) => `  ${row.id} (${row.kind}, ${row.owner ?? "?"})`);
+      throw new AdminUsageError(
+        `${rows.length > 10 ? "more than 10" : rows.length} live tokens match ${trimmed}; give more characters, ` +
+          `or the whole id:\n${shown.join("\n")}`,
+      );
     }
     id = rows[0]?.id ?? "00000000-0000-0000-0000-000000000000";
   } else {
-    throw new AdminUsageError("token revoke needs a token id (a UUID) or at least 8 hex digits of its hash");
+    throw new AdminUsageError(
+      "token revoke needs a token id (a UUID), or at least 8 characters of its id or its hash (see `token list`)",
+    );
   }
   // Always this plain UPDATE of revoked_at, so whatever watches api_tokens (a cache-invalidation trigger)
   // sees every revocation, however the token was named.
   const { rowCount } = await db.query("update api_tokens set revoked_at = now() where id = $1 and revoked_at is null", [
     id,
   ]);
-  if (rowCount === 0) throw new AdminUsageError(`no live token with ${isUuid(trimmed) ? "id" : "hash"} ${trimmed}`);
+  if (rowCount === 0) {
+    throw new AdminUsageError(
+      isUuid(trimmed) ? `no live token with id ${trimmed}` : `no live token whose id or hash starts with ${trimmed}`,
+    );
+  }
   return { revoked: id };
 }

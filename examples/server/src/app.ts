@@ -74,7 +74,7 @@ export function createApp({ db, config, logger, executor }: CreateAppOptions): S
   const handler = createA2AHandler({
     stores,
     executor: executor ?? (fleet as SimulatedRobotFleet),
-    authenticate: partnerAuthenticator(db, invalidation),
+    authenticate: partnerAuthenticator(db, invalidation, logger.child({ component: "auth" })),
     logger: logger.child({ component: "a2a" }),
     leaseMs: config.taskLeaseMs,
     ...(config.rateLimitPerSecond > 0 ? { rateLimit: { requestsPerSecond: config.rateLimitPerSecond } } : {}),
@@ -120,7 +120,7 @@ export function createApp({ db, config, logger, executor }: CreateAppOptions): S
 
   // Measured: Express's router kept ~0.5 KiB of closures and a parsed URL alive per open stream and
   // cost a few µs per request; the endpoint's own adapter needs none of it.
-  const listener: RequestListener = (req, res) => {
+  const route: RequestListener = (req, res) => {
     if (isA2APath(req.url) || (req.method === "POST" && isRootPath(req.url))) {
       // The adapter writes the security headers with the answer's own (no header map kept per stream).
       void a2a(req, res);
@@ -128,6 +128,7 @@ export function createApp({ db, config, logger, executor }: CreateAppOptions): S
     }
     app(req, res);
   };
+  const listener = withRequestLog(route, logger.child({ component: "http" }));
 
   return {
     app,
@@ -187,6 +188,27 @@ function errorHandler(logger: Logger): ErrorRequestHandler {
         status,
         ...(status === 503 ? { detail: "Temporarily unavailable; retry the request" } : {}),
       });
+  };
+}
+
+/**
+ * At debug, a line per request once its answer ends (a stream: when it closes): method, path without the
+ * query, status and duration. Nothing from headers or body. At info and above it costs one level check.
+ */
+function withRequestLog(route: RequestListener, logger: Logger): RequestListener {
+  return (req, res) => {
+    if (logger.isLevelEnabled("debug")) {
+      const started = performance.now();
+      const path = req.url?.split("?", 1)[0];
+      res.once("close", () => {
+        const ms = Math.round((performance.now() - started) * 10) / 10;
+        logger.debug(
+          { method: req.method, path, status: res.statusCode, ms, ...(res.writableFinished ? {} : { aborted: true }) },
+          "request",
+        );
+      });
+    }
+    route(req, res);
   };
 }
 

@@ -1,6 +1,7 @@
 import { isDataDirectoryLockedError } from "@a2a-partner/postgres-store";
 import { AdminUsageError } from "./admin.ts";
 import { printLine, runAdminCommand } from "./cli/admin-command.ts";
+import { endQuietlyOnClosedPipe } from "./cli/closed-pipe.ts";
 import { TOKEN_USAGE, tokenCommand } from "./cli/token-command.ts";
 import { ConfigError, loadConfig, type ServerConfig } from "./config.ts";
 import { EXIT_CODES } from "./exit-codes.ts";
@@ -12,9 +13,10 @@ import { startServer } from "./server.ts";
 import { startTelemetry } from "./telemetry/start-telemetry.ts";
 
 const USAGE = `Usage: pnpm cli <command>
+       pnpm -s cli <command> | …   (in a pipe: -s keeps pnpm's own "> script" header off stdout)
 
 Commands:
-  serve                                   run the reference server (PORT, HOST, PUBLIC_URL, DATABASE_URL, LOG_LEVEL)
+  serve                                   run the reference server (PORT, HOST, PUBLIC_URL, DATABASE_URL, LOG_LEVEL, LOG_FORMAT)
   migrate                                 apply database migrations
   seed                                    create the demo workspace, Environment and robots; print new tokens as JSON
 ${TOKEN_USAGE}  generate --workspace <slug> --events N --days D [--seed S] [--end <ISO-8601>]
@@ -25,70 +27,29 @@ Exit codes: 0 done, 1 failed, 2 usage error, ${EXIT_CODES.dataDirectoryInUse} th
 ${EXIT_CODES.config} configuration refused (see the message).
 `;
 
-/** Commands that take no arguments: anything after them is a mistake, not something to ignore. */
-const WITHOUT_ARGUMENTS = new Set(["serve", "migrate", "seed"]);
+/** What a command does with the rest of the command line; the number is its exit code (-1: keeps running). */
+type Command = (config: ServerConfig, args: string[]) => Promise<number>;
 
-async function main(argv: string[]): Promise<number> {
-  const [command, ...rest] = argv;
-  // Help needs no configuration, and never runs the command it is asked about (`seed --help` used to seed).
-  const helpFlags = ["--help", "-h"];
-  if (
-    command === undefined ||
-    command === "help" ||
-    helpFlags.includes(command) ||
-    rest.some((arg) => helpFlags.includes(arg))
-  ) {
-    process.stdout.write(USAGE);
-    return command === undefined ? EXIT_CODES.usage : EXIT_CODES.ok;
-  }
-  if (WITHOUT_ARGUMENTS.has(command) && rest.length > 0) {
-    process.stderr.write(`${command} takes no arguments, got: ${rest.join(" ")}\n\n${USAGE}`);
-    return EXIT_CODES.usage;
-  }
-  const config = loadConfig();
-  const logger = createLogger(config.logLevel);
-  switch (command) {
-    case "serve": {
-      // First: the cores report through the global OpenTelemetry API the SDK registers.
-      const telemetry = await startTelemetry(config, logger);
-      const running = await startServer(config, logger).catch(async (error: unknown) => {
-        await telemetry?.stop();
-        throw error;
-      });
-      let stopping = false;
-      const shutdown = (signal: string) => {
-        // A repeated signal (a supervisor's, or the terminal's Ctrl-C reaching both pnpm and node) does not
-        // cut the graceful shutdown short: running tasks still get their grace. SIGKILL does.
-        if (stopping) {
-          logger.info({ signal }, "signal received again: already shutting down");
-          return;
-        }
-        stopping = true;
-        logger.info({ signal }, "signal received");
-        running
-          .stop()
-          .then(() => telemetry?.stop())
-          .then(
-            () => process.exit(EXIT_CODES.ok),
-            (error) => {
-              logger.error({ err: error }, "shutdown failed");
-              process.exit(EXIT_CODES.failure);
-            },
-          );
-      };
-      process.on("SIGTERM", () => shutdown("SIGTERM"));
-      process.on("SIGINT", () => shutdown("SIGINT"));
-      return -1; // keep running
-    }
-    case "migrate":
-      return runAdminCommand(config, {
+/**
+ * Every command, one entry each: the dispatch, `--help` and "unknown command" all read this table, so a
+ * new command is one line here (and one in USAGE). `arguments: false` refuses anything after the name.
+ */
+const COMMANDS: Record<string, { arguments: boolean; run: Command }> = {
+  serve: { arguments: false, run: (config) => serveCommand(config) },
+  migrate: {
+    arguments: false,
+    run: (config) =>
+      runAdminCommand(config, {
         name: "migrate",
         request: {},
         run: (db) => migrateReferenceSchema(db),
         print: printLine,
-      });
-    case "seed":
-      return runAdminCommand(config, {
+      }),
+  },
+  seed: {
+    arguments: false,
+    run: (config) =>
+      runAdminCommand(config, {
         name: "seed",
         request: {},
         run: async (db) => {
@@ -96,15 +57,78 @@ async function main(argv: string[]): Promise<number> {
           return seed(db);
         },
         print: printLine,
-      });
-    case "token":
-      return tokenCommand(config, rest);
-    case "generate":
-      return generateCommand(config, rest);
-    default:
-      process.stderr.write(`Unknown command: ${command}\n\n${USAGE}`);
-      return EXIT_CODES.usage;
+      }),
+  },
+  token: { arguments: true, run: tokenCommand },
+  generate: { arguments: true, run: generateCommand },
+};
+
+const HELP_FLAGS = ["--help", "-h"];
+
+async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === "help" || HELP_FLAGS.includes(name)) {
+    process.stdout.write(USAGE);
+    return name === undefined ? EXIT_CODES.usage : EXIT_CODES.ok;
   }
+  // Checked before --help: `workspace --help` must say the command does not exist, not print the usage
+  // and exit 0 as if it did.
+  const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
+  if (!command) {
+    process.stderr.write(`Unknown command: ${name}\n\n${USAGE}`);
+    return EXIT_CODES.usage;
+  }
+  // Help needs no configuration, and never runs the command it is asked about (`seed --help` used to seed).
+  if (rest.some((arg) => HELP_FLAGS.includes(arg))) {
+    process.stdout.write(USAGE);
+    return EXIT_CODES.ok;
+  }
+  if (!command.arguments && rest.length > 0) {
+    process.stderr.write(`${name} takes no arguments, got: ${rest.join(" ")}\n\n${USAGE}`);
+    return EXIT_CODES.usage;
+  }
+  return command.run(loadConfig(), rest);
+}
+
+async function serveCommand(config: ServerConfig): Promise<number> {
+  const logger = createLogger(config.logLevel, { format: config.logFormat });
+  // The handlers are in place before the server listens: a signal in between would otherwise kill the
+  // process outright (no grace for tasks, and pnpm reports the signal as a failed command).
+  let stop: (() => Promise<void>) | undefined;
+  let signalled = false;
+  const finish = (stopServer: () => Promise<void>) =>
+    stopServer().then(
+      () => process.exit(EXIT_CODES.ok),
+      (error) => {
+        logger.error({ err: error }, "shutdown failed");
+        process.exit(EXIT_CODES.failure);
+      },
+    );
+  const shutdown = (signal: string) => {
+    // A repeated signal (a supervisor's, or the terminal's Ctrl-C reaching both pnpm and node) does not
+    // cut the graceful shutdown short: running tasks still get their grace. SIGKILL does.
+    if (signalled) {
+      logger.info({ signal }, "signal received again: already shutting down");
+      return;
+    }
+    signalled = true;
+    logger.info({ signal }, "signal received");
+    if (stop) void finish(stop); // else: still starting; it stops as soon as it is up
+  };
+  process.on("SIGTERM", () => shutdown("SIGTERM"));
+  process.on("SIGINT", () => shutdown("SIGINT"));
+  // First: the cores report through the global OpenTelemetry API the SDK registers.
+  const telemetry = await startTelemetry(config, logger);
+  const running = await startServer(config, logger).catch(async (error: unknown) => {
+    await telemetry?.stop();
+    throw error;
+  });
+  stop = async () => {
+    await running.stop();
+    await telemetry?.stop();
+  };
+  if (signalled) void finish(stop);
+  return -1; // keep running
 }
 
 function generateCommand(config: ServerConfig, args: string[]): Promise<number> {
@@ -143,6 +167,8 @@ function failure(error: unknown): number {
   return EXIT_CODES.failure;
 }
 
+endQuietlyOnClosedPipe(process.stdout);
+endQuietlyOnClosedPipe(process.stderr);
 main(process.argv.slice(2)).then(
   (code) => {
     if (code >= 0) process.exitCode = code;

@@ -61,6 +61,7 @@ describe("loadConfig", () => {
         { LOG_LEVEL: "verbose" },
         /LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "verbose"/,
       ],
+      [{ LOG_FORMAT: "text" }, /LOG_FORMAT must be json or pretty/],
       [{ DATABASE_URL: "notaurl" }, /DATABASE_URL must be a postgres:\/\/ or postgresql:\/\/ URL, got "notaurl"/],
       [{ DATABASE_URL: "mysql://u:secret@db/x" }, /got "mysql:\/\/u:\*\*\*@db\/x"/],
     ];
@@ -81,5 +82,7 @@ describe("loadConfig", () => {
     });
     expect(config).toMatchObject({ port: 65535, metricsPort: 0, taskLeaseMs: 1000, shutdownGraceMs: 2147483647 });
     expect(config.logLevel).toBe("warn");
+    expect(loadConfig({}).logFormat).toBeUndefined(); // decided by whether stderr is a terminal
+    expect(loadConfig({ LOG_FORMAT: "json" }).logFormat).toBe("json");
   });
 });

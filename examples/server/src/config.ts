@@ -17,6 +17,8 @@ export interface ServerConfig {
   databaseUrl: string | undefined;
   dataDir: string;
   logLevel: string;
+  /** LOG_FORMAT: `json` or `pretty`; unset, pretty when stderr is a terminal and JSON otherwise. */
+  logFormat?: "json" | "pretty" | undefined;
   /** Delay between robot steps in the simulated fleet (ms). */
   robotStepMs: number;
   /** How long a server's hold on a running task lasts without renewal (ms). */
@@ -51,6 +53,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     databaseUrl: databaseUrl(env.DATABASE_URL),
     dataDir: env.DATA_DIR || "./.data/pglite",
     logLevel: logLevel(env.LOG_LEVEL),
+    logFormat: logFormat(env.LOG_FORMAT),
     robotStepMs: duration(env.ROBOT_STEP_MS, 400, "ROBOT_STEP_MS"),
     taskLeaseMs: duration(env.TASK_LEASE_MS, 30_000, "TASK_LEASE_MS", MIN_LEASE_MS),
     shutdownGraceMs: duration(env.SHUTDOWN_GRACE_MS, 10_000, "SHUTDOWN_GRACE_MS"),
@@ -135,6 +138,12 @@ function duration(value: string | undefined, fallback: number, name: string, min
 
 /** pino's levels; anything else made the logger throw at start with a message that named no variable. */
 const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"];
+
+function logFormat(value: string | undefined): "json" | "pretty" | undefined {
+  if (!value) return undefined;
+  if (value === "json" || value === "pretty") return value;
+  throw new ConfigError(`LOG_FORMAT must be json or pretty (unset: pretty in a terminal, else json), got "${value}"`);
+}
 
 function logLevel(value: string | undefined): string {
   if (!value) return "info";

@@ -1,5 +1,6 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { resolve as resolvePath } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { type Database, isDataDirectoryLockedError, openDatabase } from "@a2a-partner/postgres-store";
 import { createApp, type ServerApp } from "./app.ts";
@@ -99,6 +100,43 @@ function dataDirRefused(error: unknown, dataDir: string): ConfigError | undefine
 }
 
 /**
+ * A port another process holds, or one this user may not bind: the operator's PORT / HOST to change, said
+ * so (the bare `listen EADDRINUSE` named neither).
+ */
+function listenRefused(error: unknown, config: ServerConfig): Error | undefined {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  const where = `${config.host}:${config.port}`;
+  if (code === "EADDRINUSE") {
+    return new Error(
+      `PORT=${config.port} is already in use on ${config.host} (another server running?): stop it, or set PORT ` +
+        "to a free port (PORT=0 picks one)",
+      { cause: error },
+    );
+  }
+  if (code === "EACCES") {
+    return new Error(`cannot listen on ${where}: permission denied; set PORT to 1024 or above`, { cause: error });
+  }
+  if (code === "EADDRNOTAVAIL") {
+    return new Error(`HOST=${config.host} is not an address of this machine; set HOST to one (e.g. 127.0.0.1)`, {
+      cause: error,
+    });
+  }
+  return undefined;
+}
+
+/** The data's place for the listening line: the data directory, or the database without its password. */
+function whereTheDataIs(config: ServerConfig): string {
+  if (!config.databaseUrl) return resolvePath(config.dataDir);
+  try {
+    const url = new URL(config.databaseUrl);
+    url.password = "";
+    return url.toString();
+  } catch {
+    return "PostgreSQL (DATABASE_URL)";
+  }
+}
+
+/**
  * The HTTP server for an app. requestTimeout bounds receiving a request (slow-loris uploads) and is checked
  * often enough to matter; it never cuts a response, so SSE streams live as long as they need. Idle
  * keep-alive sockets close after keepAliveTimeout.
@@ -162,11 +200,15 @@ export async function startServer(config: ServerConfig, logger: Logger): Promise
     await app.close();
     await new Promise<void>((resolve) => (control ? control.close(() => resolve()) : resolve()));
     await db.close();
-    throw error;
+    throw listenRefused(error, config) ?? error;
   }
   const address = server.address() as AddressInfo;
   const url = `http://${address.address.includes(":") ? `[${address.address}]` : address.address}:${address.port}`;
-  logger.info({ url, store: db.kind, publicUrl: config.publicUrl }, "reference server listening");
+  // Where to point a client, and where its data is kept: the two things a first start needs to say.
+  logger.info(
+    { url, store: db.kind, data: whereTheDataIs(config), publicUrl: config.publicUrl },
+    "reference server listening",
+  );
 
   let stopping: Promise<void> | undefined;
   const stop = () => {

@@ -88,7 +88,9 @@ describe("CLI with a running embedded server", () => {
     expect(row).toMatchObject({ kind: "partner", workspace: "demo", label: "cli", revoked: null, expires: null });
     expect(row?.hash).toBe(createHash("sha256").update(token).digest("hex").slice(0, 12));
     expect(Date.parse(row?.created ?? "")).toBeGreaterThan(Date.now() - 60_000);
-    expect(rows.every((r) => r.kind === "partner" && r.workspace === "demo")).toBe(true);
+    // The workspace's partner tokens, and the user tokens of its members (seed's demo user among them).
+    expect(rows.every((r) => r.workspace === "demo" || r.workspaces?.includes("demo"))).toBe(true);
+    expect(rows.some((r) => r.kind === "user" && r.user === "demo@example.com")).toBe(true);
   });
 
   it("revokes by id: refused from the next request on, and listed as revoked", async () => {

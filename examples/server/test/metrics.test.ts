@@ -459,6 +459,18 @@ describe.each(backends)("GET /api/v1/metrics/events/{workspace} on %s", (backend
       else expect(body.detail).toMatch(/start_timestamp.*end_timestamp/);
     });
 
+    it.each([
+      ["a typo for start_timestamp", "?start=2026-11-20", "start"],
+      ["an unknown one beside valid bounds", "?start_timestamp=2026-03-01&limit=10", "limit"],
+    ])("answers 400 for %s, naming it and the accepted ones (never all-time data)", async (_name, query, name) => {
+      const res = await get("fixed", tokens.fixedMember, query);
+      expect(res.status).toBe(400);
+      const body = await res.json();
+      expect(body).toMatchObject({ status: 400, parameter: name, reason: "unknown_parameter" });
+      expect(body.detail).toContain(`"${name}"`);
+      expect(body.detail).toMatch(/start_timestamp and end_timestamp/);
+    });
+
     it("answers 405 with Allow for other methods", async () => {
       const res = await fetch(`${server.url}/api/v1/metrics/events/fixed`, {
         method: "POST",

@@ -1,4 +1,5 @@
 import { isUuid, type Queryable } from "@a2a-partner/postgres-store";
+import { missingTokenReason, type RefusalReason } from "./refusal-reason.ts";
 import { bearerToken, resolveToken } from "./tokens.ts";
 
 /**
@@ -18,22 +19,35 @@ export type UserAuthResult =
       detail: string;
       /** The `WWW-Authenticate` challenge to send (RFC 6750 §3). */
       challenge: string;
+      /** For the log: why, in a fixed phrase (never the credential). */
+      reason: RefusalReason;
     };
 
 export async function authenticateUser(db: Queryable, authorization: string | undefined): Promise<UserAuthResult> {
   const token = bearerToken(authorization);
   if (!token) {
-    return refused(401, "Missing bearer token: send Authorization: Bearer <user session token>", "Bearer");
+    return refused(
+      401,
+      "Missing bearer token: send Authorization: Bearer <user session token>",
+      "Bearer",
+      missingTokenReason(authorization),
+    );
   }
   const resolved = await resolveToken(db, token);
   if (!resolved) {
-    return refused(401, "Invalid or revoked bearer token", 'Bearer error="invalid_token"');
+    return refused(
+      401,
+      "Invalid or revoked bearer token",
+      'Bearer error="invalid_token"',
+      "unknown, revoked or expired token",
+    );
   }
   if (resolved.kind !== "user" || !resolved.userId) {
     return refused(
       403,
       "A partner token is not accepted here: use a user session token",
       'Bearer error="insufficient_scope"',
+      "partner token on a user endpoint",
     );
   }
   return { ok: true, userId: resolved.userId, tokenId: resolved.id };
@@ -83,6 +97,6 @@ export async function findReadableWorkspace(
   return row?.readable ? { id: row.id, slug: row.slug } : undefined;
 }
 
-function refused(status: 401 | 403, detail: string, challenge: string): UserAuthResult {
-  return { ok: false, status, detail, challenge };
+function refused(status: 401 | 403, detail: string, challenge: string, reason: RefusalReason): UserAuthResult {
+  return { ok: false, status, detail, challenge, reason };
 }

@@ -17,8 +17,10 @@ export const TOKEN_USAGE = `  token create --workspace <slug> --kind partner|use
                                           create a token and print it (its id goes to stderr); --activate
                                           makes the user's inactive membership active again
   token list [--workspace <slug>]         list tokens (id, kind, workspace, user, label, created, revoked,
-                                          expires, hash prefix) as JSON lines; never a token's value
-  token revoke <id | hash prefix>         revoke a token (see \`token list\`): every server refuses it within ms
+                                          expires, hash prefix) as JSON lines; never a token's value; with
+                                          --workspace, its partner tokens and its active members' user tokens
+  token revoke <id | prefix>              revoke a token by its id, or a unique prefix (8+ characters) of its
+                                          id or hash (see \`token list\`): every server refuses it within ms
   token revoke --stdin                    revoke the token whose value is read from stdin
 `;
 
@@ -48,7 +50,8 @@ export async function tokenCommand(config: ServerConfig, args: string[]): Promis
     }
     case "revoke": {
       const ref = values.stdin ? await hashOfStdin() : positionals[1];
-      if (!ref) throw new AdminUsageError("token revoke needs the token's id or hash prefix (or --stdin)");
+      if (!ref)
+        throw new AdminUsageError("token revoke needs the token's id, or a prefix of its id or hash (or --stdin)");
       return runAdminCommand(config, {
         name: "revoke",
         request: { ref },

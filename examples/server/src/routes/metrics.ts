@@ -18,6 +18,27 @@ interface Problem {
   title: string;
   status: number;
   detail: string;
+  /** For a refused query parameter: which one, and a stable reason code (as metrics-core's window errors). */
+  parameter?: string;
+  reason?: string;
+}
+
+/** The query parameters the endpoint reads; any other is refused, so a typo never widens the window. */
+const ACCEPTED_PARAMETERS = ["start_timestamp", "end_timestamp"];
+
+/** A query parameter the endpoint does not read (`?start=…` for `start_timestamp`): 400 naming it. */
+function unknownParameterProblem(query: URLSearchParams): Problem | undefined {
+  const unknown = [...query.keys()].find((name) => !ACCEPTED_PARAMETERS.includes(name));
+  if (unknown === undefined) return undefined;
+  const shown = unknown.length > 64 ? `${unknown.slice(0, 64)}…` : unknown;
+  return {
+    type: "about:blank",
+    title: "Bad Request",
+    status: 400,
+    detail: `unknown query parameter "${shown}"; the accepted ones are ${ACCEPTED_PARAMETERS.join(" and ")}`,
+    parameter: shown,
+    reason: "unknown_parameter",
+  };
 }
 
 function sendProblem(
@@ -62,6 +83,7 @@ export function metricsRouter({
     res.set("cache-control", "private, no-store");
     const auth = await authenticateUser(db, req.get("authorization"));
     if (!auth.ok) {
+      log.info({ endpoint: "metrics", status: auth.status, reason: auth.reason }, "authentication refused");
       const title = auth.status === 401 ? "Unauthorized" : "Forbidden";
       return sendProblem(
         res,
@@ -85,9 +107,12 @@ export function metricsRouter({
     }
 
     let window: MetricsWindow;
+    // From the raw query string, so repeats are caught whatever query parser the app is configured with.
+    const query = new URL(req.originalUrl, "http://localhost").searchParams;
+    const unknown = unknownParameterProblem(query);
+    if (unknown) return sendProblem(res, unknown);
     try {
-      // From the raw query string, so repeats are caught whatever query parser the app is configured with.
-      window = parseMetricsWindow(new URL(req.originalUrl, "http://localhost").searchParams);
+      window = parseMetricsWindow(query);
     } catch (error) {
       if (!isMetricsWindowError(error)) throw error;
       return sendProblem(res, metricsWindowProblem(error));

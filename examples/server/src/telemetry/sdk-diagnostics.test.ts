@@ -6,7 +6,7 @@ import { sdkDiagnosticsLevel, sdkDiagnosticsLogger } from "./sdk-diagnostics.ts"
 /** A logger whose JSON lines land in `lines`. */
 function capturingLogger() {
   const lines: Record<string, unknown>[] = [];
-  const logger = createLogger("trace", { write: (line: string) => lines.push(JSON.parse(line)) });
+  const logger = createLogger("trace", { destination: { write: (line: string) => lines.push(JSON.parse(line)) } });
   return { logger, lines };
 }
 
