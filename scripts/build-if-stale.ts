@@ -1,8 +1,9 @@
 /**
  * `pnpm start`'s build step: builds the packages only when what goes into their dist/ changed since the
  * last build, quietly (tsup's output only when it fails), under a lock so two starts at once never write
- * the same dist/ together. A fingerprint of each package's inputs is kept in its dist/; `pnpm build`
- * still builds everything unconditionally.
+ * the same dist/ together. A fingerprint of each package's inputs is kept in its dist/. `pnpm build` is
+ * this script with `--force`: it builds everything, shows tsup's output, and writes the fingerprints too,
+ * so a start after it builds nothing (a package's build may empty its dist/, fingerprint included).
  *
  * Measured (2 cores): an unchanged tree is checked in ~0.1 s; a full build takes ~14 s.
  */
@@ -112,11 +113,14 @@ function build(): Promise<{ code: number | null; output: string }> {
   });
 }
 
+/** `--force` (`pnpm build`): build every package, whatever the fingerprints say, and show the output. */
+const FORCE = process.argv.includes("--force");
+
 async function main(): Promise<number> {
-  if ((await stale()).length === 0) return 0;
+  if (!FORCE && (await stale()).length === 0) return 0;
   return withLock(async () => {
     // Checked again under the lock: the start that held it may have just built the same sources.
-    const before = await stale();
+    const before = FORCE ? (await packagesToCheck()).map((pkg) => ({ pkg })) : await stale();
     if (before.length === 0) return 0;
     const names = before.map(({ pkg }) => relative(ROOT, pkg)).join(", ");
     process.stderr.write(`building the packages (changed: ${names})…\n`);
@@ -129,6 +133,7 @@ async function main(): Promise<number> {
       process.stderr.write(`${output}\nthe build failed (exit ${code}); the output is above\n`);
       return 1;
     }
+    if (FORCE) process.stdout.write(output);
     for (const [pkg, print] of prints) await writeFile(join(pkg as string, "dist", STAMP), `${print}\n`);
     process.stderr.write(`built in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
     return 0;
