@@ -106,7 +106,7 @@ export interface GroupCommitWriterOptions {
    * whoever needs one item durable before another must await the first; the fleet does not, so on
    * PostgreSQL its node executions can then fail on their foreign key. The default stays 1 for that
    * order and because a second commit bought little: measured on a 2-core machine with the fleet's rows
-   * put in order, 2 in flight +5 % tasks/s for +7 % CPU per task, 4 −6 % (docs/performance.md).
+   * put in order, 2 in flight +5 % tasks/s for +7 % CPU per task, 4 −6 % (bench/NOTES.md).
    * The exception is a database that runs its statements in the order asked for on a worker thread
    * (`Database.inWorker`): there a later commit cannot overtake an earlier one, and the default is 2,
    * so the worker executes one commit while this thread prepares the next. When a batch fails and its
