@@ -1,11 +1,11 @@
 /**
  * A/B in alternating slices: the GetTask and tasks/s load of several targets, all running at once and
  * loaded one at a time in short slices, round after round, the order rotated each round. On a shared
- * two-core machine two sequential runs of the same server differ by up to a third (docs/performance.md),
- * which hides a 5 % cost; slices side by side in time share the machine's slow and fast minutes, so what
- * is left between two targets is their own difference. The first target is the baseline every other is
- * compared with; built for the OpenTelemetry target (with an SDK registered, at most 5 % below ours),
- * whose verdict is printed for each OpenTelemetry target when the baseline is `ours`.
+ * two-core machine two sequential runs of the same server differ by up to a third (docs/performance.md,
+ * "What the figures mean"), which hides a 5 % cost; slices side by side in time share the machine's slow
+ * and fast minutes, so what is left between two targets is their own difference. The first target is the
+ * baseline every other is compared with; built for the OpenTelemetry target (with an SDK registered, at
+ * most 5 % below ours), whose verdict is printed for each OpenTelemetry target when the baseline is `ours`.
  *
  *   pnpm bench:a2a:ab                       # ours vs metrics only, 10 % of traces, every span; ~7 min
  *   pnpm bench:a2a:ab --targets ours,ours-otel-sampled --phases gettask --rounds 10 --slice 5

@@ -3,7 +3,7 @@
  * how many task-row updates of running tasks were heap-only and how large the table's indexes grew over a
  * loop of tasks (each started, four status updates, its end), then what ListTasks pages cost in one
  * workspace holding many ended tasks (the first page and a deep one, medians of five). See the ListTasks
- * section of docs/performance.md.
+ * section of bench/NOTES.md.
  *
  *   pnpm build && node bench/a2a/list-tasks.ts                    # 1,200 tasks, then 100,000 ended ones
  *   node bench/a2a/list-tasks.ts --tasks 5000 --ended 500000 --running 200

@@ -4,7 +4,7 @@
  * tasks/s, the server's CPU per task and its RSS after each window. A server whose statements grow with
  * its tables shows it here within a minute (the embedded store lost a fifth to a half of its tasks/s that
  * way before its batch updates used the index and PGlite got a stand-in for autovacuum; see
- * docs/performance.md).
+ * bench/NOTES.md).
  *
  *   node bench/a2a/sustained-windows.ts                                   # ours-embedded, 6 windows of 8 s
  *   node bench/a2a/sustained-windows.ts --target ours --windows 10 --window 15

@@ -53,7 +53,7 @@ export class PostgresTaskStore implements TaskStore {
     // of the primary key visits them in id order), and a deadlock, should one happen, fails this renewal
     // only: it is logged and tried again at the next interval. The ids travel as one text parameter and only the leases NOT renewed come back (usually none): a
     // runner renews every lease it holds every few seconds, and an array parameter of thousands of ids
-    // plus every id read back was most of what an idle server allocated (docs/performance.md).
+    // plus every id read back was most of what an idle server allocated (bench/NOTES.md).
     const { rows } = await this.db.query<{ id: string }>(
       `with wanted as (
          select unnest(string_to_array($2, ','))::uuid as id

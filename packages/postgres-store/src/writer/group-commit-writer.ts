@@ -47,7 +47,7 @@ export interface GroupCommitWriterOptions {
    * await the first, or its rows can fail on their foreign key on PostgreSQL. The default stays 1 for
    * that order and because a second commit bought little: measured on a 2-core machine with the
    * reference server's workload, 2 in flight +5 % tasks/s for +7 % CPU per task, 4 −6 %
-   * (docs/performance.md).
+   * (bench/NOTES.md).
    * The exception is a database that runs its statements in the order asked for on a worker thread
    * (`Database.inWorker`): there a later commit cannot overtake an earlier one, and the default is 2,
    * so the worker executes one commit while this thread prepares the next. When a batch fails and its
