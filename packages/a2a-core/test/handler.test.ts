@@ -68,22 +68,41 @@ describe("SendStreamingMessage", () => {
     expect(h.executor.dispatched).toBe(1);
   });
 
-  it("returns the original task for a retry whatever else it says: unknown storeId, blank text (rule 1)", async () => {
+  it("answers a retry (same text, same storeId) with the original task even where a new start is refused (rule 1)", async () => {
     const h = harness();
     const first = await readFrames(await start(h, startParams("restock aisle 5", "m-1")));
-    for (const retry of [startParams("restock aisle 5", "m-1", "warehouse-9"), startParams("   ", "m-1")]) {
+    const original = startParams("restock aisle 5", "m-1");
+    // As new starts both would be refused (role, message.taskId); as retries of m-1 they reattach.
+    const asAgent = { ...original, message: { ...original.message, role: "agent" } };
+    const withTaskId = { ...original, message: { ...original.message, taskId: "some-task" } };
+    for (const retry of [original, asAgent, withTaskId]) {
       const frames = await readFrames(await start(h, retry));
       expect(frames[0]?.result.id).toBe(first[0]?.result.id);
     }
     expect(h.executor.dispatched).toBe(1);
   });
 
-  it("returns the original task even when a retry's text differs (contract rule 1)", async () => {
+  it("refuses a messageId reused with another text or storeId: -32602 on params.message.messageId", async () => {
     const h = harness();
     const first = await readFrames(await start(h, startParams("restock aisle 5", "m-1")));
-    const retry = await readFrames(await start(h, startParams("something else", "m-1")));
-    expect(retry[0]?.result.id).toBe(first[0]?.result.id);
-    expect(h.executor.dispatched).toBe(1);
+    const taskId = first[0]?.result.id;
+    const reuses = [
+      startParams("something else", "m-1"),
+      startParams("restock aisle 5", "m-1", "store-002"),
+      startParams("   ", "m-1"),
+      startParams("restock aisle 5", "m-1", "warehouse-9"),
+    ];
+    for (const reuse of reuses) {
+      const res = await start(h, reuse);
+      expect(res.headers.get("content-type")).toMatch(/application\/json/);
+      const body = (await res.json()) as { error: { code: number; message: string; data: Record<string, unknown> } };
+      expect(body.error.code).toBe(ERROR_CODES.InvalidParams);
+      expect(body.error.data).toMatchObject({ field: "params.message.messageId", taskId });
+      expect(body.error.message).toContain("was used for another task");
+    }
+    // A new messageId with the same text is a new task (rule 2); the refused reuses dispatched nothing.
+    await readFrames(await start(h, startParams("something else", "m-2")));
+    expect(h.executor.dispatched).toBe(2);
   });
 
   it("creates exactly one task for 50 concurrent starts with one messageId", async () => {

@@ -81,20 +81,6 @@ describe("request spans", () => {
     expect(line?.obj).toMatchObject({ trace_id: TRACE_ID, span_id: span?.spanContext().spanId });
   });
 
-  it("of a retry whose text differs put their trace and span ids on its warning", async () => {
-    const logged: Array<{ obj: Record<string, unknown>; msg: string | undefined }> = [];
-    const record = (obj: object, msg?: string) => logged.push({ obj: obj as Record<string, unknown>, msg });
-    const h = harness(undefined, { logger: { info: record, warn: record, error: record } });
-    await startTask(h, "retry-key");
-    const res = await h.call(
-      { jsonrpc: "2.0", id: 9, method: "SendStreamingMessage", params: startParams("something else", "retry-key") },
-      { headers: { traceparent: `00-${TRACE_ID}-${PARENT_SPAN_ID}-01` } },
-    );
-    await readFrames(res);
-    const line = logged.find((entry) => entry.msg?.startsWith("retry with a known messageId differs"));
-    expect(line?.obj).toMatchObject({ trace_id: TRACE_ID, span_id: expect.any(String) });
-  });
-
   it("of a refused request are named a2a.request, and the refusal is counted by reason", async () => {
     const h = harness(undefined, { rateLimit: { requestsPerSecond: 1, burst: 1 } });
     const before = await otel.sum("a2a.server.refusals", { "a2a.refusal.reason": "rate_limit" });

@@ -88,6 +88,11 @@ async function startRefusal(
   return undefined;
 }
 
+/**
+ * A start whose messageId already names a task: the same request again (its text and storeId) is a retry
+ * and reattaches; anything else reused the key by mistake and is refused, so the partner learns it at
+ * once instead of following an unrelated task (docs/protocol.md, Idempotency).
+ */
 function reattachRetry(
   runtime: A2ARuntime,
   record: TaskRecord,
@@ -97,7 +102,19 @@ function reattachRetry(
   trace: RequestTrace,
 ): TaskStreamStart {
   runtime.telemetry.taskOf(trace, record.task.id);
-  warnIfRetryDiffers(runtime, record, textOfMessage(message), storeId, trace);
+  const original = record.task.history[0];
+  const sameText = original !== undefined && textOfMessage(original) === textOfMessage(message);
+  if (!sameText || record.task.metadata.storeId !== storeId) {
+    throw new InvalidParamsError(
+      `Invalid params: params.message.messageId: was used for another task (${record.task.id}) with a different ` +
+        "message or storeId; send a new messageId for a new task",
+      {
+        field: "params.message.messageId",
+        taskId: record.task.id,
+        issues: [{ field: "params.message.messageId", message: "was used for another task" }],
+      },
+    );
+  }
   return { record, afterSeq: reattachCursor(record, headers) };
 }
 
@@ -114,26 +131,4 @@ function newTask(runtime: A2ARuntime, message: Message, storeId: string): Task {
     artifacts: [],
     metadata: { storeId, ...(message.messageId === undefined ? {} : { messageId: message.messageId }) },
   };
-}
-
-function warnIfRetryDiffers(
-  runtime: A2ARuntime,
-  record: TaskRecord,
-  text: string,
-  storeId: string,
-  trace: RequestTrace,
-): void {
-  const original = record.task.history[0];
-  const originalText = original ? textOfMessage(original) : undefined;
-  if (originalText !== text || record.task.metadata.storeId !== storeId) {
-    runtime.logger.warn(
-      {
-        taskId: record.task.id,
-        messageId: record.messageId,
-        storeIdDiffers: record.task.metadata.storeId !== storeId,
-        ...runtime.telemetry.logFields(trace),
-      },
-      "retry with a known messageId differs from the original request; returning the original task",
-    );
-  }
 }

@@ -66,9 +66,13 @@ export class MethodNotFoundError extends A2AError {
     this.name = "MethodNotFoundError";
   }
 
-  static forMethod(method: string): MethodNotFoundError {
+  /** `methods`: every name the endpoint answers to, so the caller learns what to send instead. */
+  static forMethod(method: string, methods?: readonly string[]): MethodNotFoundError {
     const shown = truncate(method, 100);
-    return new MethodNotFoundError(`Method not found: ${shown}`, { method: shown });
+    return new MethodNotFoundError(`Method not found: ${shown}`, {
+      method: shown,
+      ...(methods ? { methods: [...methods] } : {}),
+    });
   }
 }
 

@@ -21,6 +21,9 @@ for (const [name, entry] of Object.entries(METHODS) as [MethodName, (typeof METH
   if (entry.alias) byWireName.set(entry.alias, name);
 }
 
+/** Every name the endpoint answers to: each method's current name, then its alias. */
+export const WIRE_METHOD_NAMES: readonly string[] = [...byWireName.keys()];
+
 /** Resolves a method name as sent on the wire (current name or alias) to its current name. */
 export function resolveMethod(wireName: string): MethodName | undefined {
   return byWireName.get(wireName);

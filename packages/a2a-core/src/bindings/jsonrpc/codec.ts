@@ -6,7 +6,7 @@ import {
   toJsonRpcError,
 } from "../../protocol/errors.js";
 import { A2A_LIMITS } from "../../protocol/limits.js";
-import { type MethodName, resolveMethod } from "../../protocol/method-names.js";
+import { type MethodName, resolveMethod, WIRE_METHOD_NAMES } from "../../protocol/method-names.js";
 import type { JsonRpcErrorResponse, JsonRpcId, JsonRpcSuccessResponse } from "../../protocol/schemas/jsonrpc.js";
 import { exceedsNestingDepth } from "./nesting-depth.js";
 
@@ -75,7 +75,7 @@ export function decodeJsonRpcRequest(body: string | unknown): DecodeResult {
     return { ok: false, error: invalidRequest("params", "must be an object"), id };
   }
   const method = resolveMethod(envelope.method);
-  if (!method) return { ok: false, error: MethodNotFoundError.forMethod(envelope.method), id };
+  if (!method) return { ok: false, error: MethodNotFoundError.forMethod(envelope.method, WIRE_METHOD_NAMES), id };
   return {
     ok: true,
     request: { id, method, wireMethod: envelope.method, params: (params as Record<string, unknown>) ?? {} },

@@ -8,6 +8,17 @@ const L = A2A_LIMITS;
 /** An id a partner sends (messageId, contextId, taskId, storeId, a task id): stored and echoed, so bounded. */
 const Id = z.string().min(1).max(L.idLength, `must be at most ${L.idLength} characters`);
 
+/** The Environment a task runs in; a start without it is told what the field is for, not just its type. */
+const StoreId = z
+  .string({
+    error: (issue) =>
+      issue.input === undefined
+        ? "is required: the storeId of the Environment (the store and its robots) that carries the task out"
+        : "must be a string: the storeId of an Environment of your workspace",
+  })
+  .min(1)
+  .max(L.idLength, `must be at most ${L.idLength} characters`);
+
 const RequestMetadata = z.record(z.string(), z.unknown());
 
 /**
@@ -40,7 +51,7 @@ export const SendStreamingMessageParams = z
       z
         .object({
           /** Selects the target Environment. */
-          storeId: Id,
+          storeId: StoreId,
         })
         .catchall(z.unknown()),
     ),

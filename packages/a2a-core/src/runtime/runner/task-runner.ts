@@ -8,6 +8,7 @@ import type { HandlerTelemetry, RequestTrace } from "../../telemetry/handler-tel
 import type { TaskHub } from "../hub/task-hub.js";
 import { everyOneRenewed } from "./every-one-renewed.js";
 import { ExecutionContext } from "./execution-context.js";
+import { sweepOrphans } from "./orphan-sweep.js";
 import { ORPHANED_REASON, SHUTDOWN_REASON, TaskEndedElsewhere } from "./task-end-reasons.js";
 import { TaskResults } from "./task-results.js";
 
@@ -33,9 +34,6 @@ interface Running {
   /** The task's span (undefined without an OpenTelemetry SDK). */
   span: ReturnType<HandlerTelemetry["startTask"]>;
 }
-
-/** Orphans looked at per sweep. */
-const ORPHANS_PER_SWEEP = 100;
 
 /** How often storing an executor's outcome is retried (with backoff) before the lease decides. */
 const FINISH_RETRIES = 5;
@@ -86,6 +84,7 @@ export class TaskRunner {
       return;
     }
     this.options.hub.own(record);
+    this.options.logger.info(taskFields(record), "task started");
     const running: Running = { record, controller: new AbortController(), done: Promise.resolve(), span };
     this.running.set(record.task.id, running);
     // The executor starts on the next turn of the event loop, once the request's first frame is written:
@@ -143,6 +142,11 @@ export class TaskRunner {
     if (!stored) return undefined;
     telemetry.eventsStored(stored, span);
     telemetry.taskEnded(record, state, endedAt.getTime(), span);
+    const durationMs = Math.max(0, endedAt.getTime() - Date.parse(record.createdAt));
+    this.options.logger.info(
+      { ...taskFields(record), state, ...(Number.isFinite(durationMs) ? { durationMs } : {}) },
+      "task ended",
+    );
     return stored.at(-1);
   }
 
@@ -151,38 +155,15 @@ export class TaskRunner {
     if (this.closed) return 0;
     // One sweep at a time; an explicit call waits for the one under way, then looks again.
     while (this.sweeping) await this.sweeping;
-    this.sweeping = this.sweepOrphans().finally(() => {
+    this.sweeping = sweepOrphans({
+      tasks: this.options.tasks,
+      logger: this.options.logger,
+      isRunningHere: (taskId) => this.running.has(taskId),
+      end: (orphan) => this.finish(orphan, "failed", ORPHANED_REASON, { reason: "orphaned" }),
+    }).finally(() => {
       this.sweeping = undefined;
     });
     return this.sweeping;
-  }
-
-  private async sweepOrphans(): Promise<number> {
-    let orphans: TaskRecord[];
-    try {
-      orphans = await this.options.tasks.listOrphaned(ORPHANS_PER_SWEEP);
-    } catch (error) {
-      this.options.logger.error({ err: error }, "orphan recovery failed; will retry");
-      return 0;
-    }
-    let ended = 0;
-    for (const orphan of orphans) {
-      if (this.running.has(orphan.task.id)) continue;
-      // Each orphan on its own: one that cannot be ended (a bad row, a failing write) is logged and
-      // skipped, and the others are still ended by this sweep.
-      try {
-        if (await this.finish(orphan, "failed", ORPHANED_REASON, { reason: "orphaned" })) {
-          ended++;
-          this.options.logger.warn(
-            { taskId: orphan.task.id, leaseOwner: orphan.lease?.owner },
-            "ended orphaned task as failed",
-          );
-        }
-      } catch (error) {
-        this.options.logger.error({ err: error, taskId: orphan.task.id }, "could not end an orphaned task; skipped");
-      }
-    }
-    return ended;
   }
 
   /**
@@ -295,4 +276,9 @@ export class TaskRunner {
       this.renewing = false;
     }
   }
+}
+
+/** What an operator's log line says of a task: never its text (a partner's words) or a credential. */
+function taskFields(record: TaskRecord): { taskId: string; workspaceId: string; storeId: string } {
+  return { taskId: record.task.id, workspaceId: record.workspaceId, storeId: record.task.metadata.storeId };
 }
