@@ -7,6 +7,8 @@ export {
   DataDirectoryLockedError,
   isDataDirectoryLockedError,
   LOCK_FILE_NAME,
+  LOCK_STALE_MS,
+  type LockDataDirectoryOptions,
   type LockHolder,
   lockDataDirectory,
 } from "./data-directory-lock.js";
