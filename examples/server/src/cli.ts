@@ -1,7 +1,10 @@
 import { isDataDirectoryLockedError } from "@a2a-partner/postgres-store";
 import { AdminUsageError } from "./admin.ts";
 import { printLine, runAdminCommand } from "./cli/admin-command.ts";
+import { ENVIRONMENT_USAGE, environmentCommand } from "./cli/environment-command.ts";
+import { MEMBER_USAGE, memberCommand } from "./cli/member-command.ts";
 import { TOKEN_USAGE, tokenCommand } from "./cli/token-command.ts";
+import { WORKSPACE_USAGE, workspaceCommand } from "./cli/workspace-command.ts";
 import { ConfigError, loadConfig, type ServerConfig } from "./config.ts";
 import { EXIT_CODES } from "./exit-codes.ts";
 import { type GenerateProgress, generateMetricsData, parseGenerateArgs } from "./generate/generate-metrics-data.ts";
@@ -17,7 +20,7 @@ Commands:
   serve                                   run the reference server (PORT, HOST, PUBLIC_URL, DATABASE_URL, LOG_LEVEL)
   migrate                                 apply database migrations
   seed                                    create the demo workspace, Environment and robots; print new tokens as JSON
-${TOKEN_USAGE}  generate --workspace <slug> --events N --days D [--seed S] [--end <ISO-8601>]
+${TOKEN_USAGE}${WORKSPACE_USAGE}${ENVIRONMENT_USAGE}${MEMBER_USAGE}  generate --workspace <slug> --events N --days D [--seed S] [--end <ISO-8601>]
                                           bulk-load realistic metrics records (N telemetry events plus
                                           workflow runs and alerts over D days); print a JSON summary
 
@@ -99,6 +102,12 @@ async function main(argv: string[]): Promise<number> {
       });
     case "token":
       return tokenCommand(config, rest);
+    case "workspace":
+      return workspaceCommand(config, rest);
+    case "environment":
+      return environmentCommand(config, rest);
+    case "member":
+      return memberCommand(config, rest);
     case "generate":
       return generateCommand(config, rest);
     default:
