@@ -8,6 +8,7 @@ import { controlPaths } from "./control/control-paths.ts";
 import { startControlSocket } from "./control/control-socket.ts";
 import type { Logger } from "./logger.ts";
 import { migrateReferenceSchema } from "./migrations.ts";
+import { redactSecrets } from "./redact-secrets.ts";
 
 /** Who holds the embedded data directory's lock when a server does (the CLI waits for such a holder). */
 export const SERVER_LOCK_OWNER = "server";
@@ -166,7 +167,7 @@ export async function startServer(config: ServerConfig, logger: Logger): Promise
   }
   const address = server.address() as AddressInfo;
   const url = `http://${address.address.includes(":") ? `[${address.address}]` : address.address}:${address.port}`;
-  logger.info({ url, store: db.kind, publicUrl: config.publicUrl }, "reference server listening");
+  logger.info({ url, store: db.kind, publicUrl: redactSecrets(config.publicUrl) }, "reference server listening");
 
   let stopping: Promise<void> | undefined;
   const stop = () => {

@@ -41,7 +41,12 @@ describe("a DATABASE_URL password in the server's output", () => {
     try {
       const url = new URL(store.url);
       url.password = encodeURIComponent(SECRET); // trust auth here: PostgreSQL ignores it, the server must too
-      const server = await startServerProcess({ DATABASE_URL: url.toString(), LOG_LEVEL: "trace" });
+      const server = await startServerProcess({
+        DATABASE_URL: url.toString(),
+        // A proxy's credentials in PUBLIC_URL are a secret too: the "listening" line names the URL.
+        PUBLIC_URL: `https://proxy:${encodeURIComponent(SECRET)}@robots.example.com`,
+        LOG_LEVEL: "trace",
+      });
       await fetch(`${server.url}/.well-known/agent-card.json`);
       await server.kill("SIGTERM");
       expect(server.log()).toContain("reference server listening");
