@@ -74,7 +74,7 @@ export function createApp({ db, config, logger, executor }: CreateAppOptions): S
   const handler = createA2AHandler({
     stores,
     executor: executor ?? (fleet as SimulatedRobotFleet),
-    authenticate: partnerAuthenticator(db, invalidation, logger.child({ component: "auth" })),
+    authenticate: partnerAuthenticator(db, invalidation, { logger: logger.child({ component: "auth" }) }),
     logger: logger.child({ component: "a2a" }),
     leaseMs: config.taskLeaseMs,
     ...(config.rateLimitPerSecond > 0 ? { rateLimit: { requestsPerSecond: config.rateLimitPerSecond } } : {}),

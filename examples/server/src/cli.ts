@@ -2,7 +2,10 @@ import { isDataDirectoryLockedError } from "@a2a-partner/postgres-store";
 import { AdminUsageError } from "./admin.ts";
 import { printLine, runAdminCommand } from "./cli/admin-command.ts";
 import { endQuietlyOnClosedPipe } from "./cli/closed-pipe.ts";
+import { ENVIRONMENT_USAGE, environmentCommand } from "./cli/environment-command.ts";
+import { MEMBER_USAGE, memberCommand } from "./cli/member-command.ts";
 import { TOKEN_USAGE, tokenCommand } from "./cli/token-command.ts";
+import { WORKSPACE_USAGE, workspaceCommand } from "./cli/workspace-command.ts";
 import { ConfigError, loadConfig, type ServerConfig } from "./config.ts";
 import { EXIT_CODES } from "./exit-codes.ts";
 import { type GenerateProgress, generateMetricsData, parseGenerateArgs } from "./generate/generate-metrics-data.ts";
@@ -19,7 +22,7 @@ Commands:
   serve                                   run the reference server (PORT, HOST, PUBLIC_URL, DATABASE_URL, LOG_LEVEL, LOG_FORMAT)
   migrate                                 apply database migrations
   seed                                    create the demo workspace, Environment and robots; print new tokens as JSON
-${TOKEN_USAGE}  generate --workspace <slug> --events N --days D [--seed S] [--end <ISO-8601>]
+${TOKEN_USAGE}${WORKSPACE_USAGE}${ENVIRONMENT_USAGE}${MEMBER_USAGE}  generate --workspace <slug> --events N --days D [--seed S] [--end <ISO-8601>]
                                           bulk-load realistic metrics records (N telemetry events plus
                                           workflow runs and alerts over D days); print a JSON summary
 
@@ -60,6 +63,9 @@ const COMMANDS: Record<string, { arguments: boolean; run: Command }> = {
       }),
   },
   token: { arguments: true, run: tokenCommand },
+  workspace: { arguments: true, run: workspaceCommand },
+  environment: { arguments: true, run: environmentCommand },
+  member: { arguments: true, run: memberCommand },
   generate: { arguments: true, run: generateCommand },
 };
 

@@ -1,4 +1,5 @@
 import { isIP } from "node:net";
+import { redactSecrets } from "./redact-secrets.ts";
 
 /** A setting the server refuses to run with; the CLI exits with EXIT_CODES.config and the message. */
 export class ConfigError extends Error {
@@ -103,7 +104,7 @@ function publicUrl(value: string | undefined, port: number): string {
   // localhost, not 127.0.0.1: conformance tools compare the card's URL with the one they were given.
   if (!value) return `http://localhost:${port}`;
   if (!isUrlOf(value, ["http:", "https:"])) {
-    throw new ConfigError(`PUBLIC_URL must be an absolute http(s) URL, got "${value}"`);
+    throw new ConfigError(`PUBLIC_URL must be an absolute http(s) URL, got "${redactSecrets(value)}"`);
   }
   return value.replace(/\/+$/, "");
 }
@@ -158,12 +159,7 @@ function logLevel(value: string | undefined): string {
 function databaseUrl(value: string | undefined): string | undefined {
   if (!value) return undefined;
   if (!isUrlOf(value, ["postgres:", "postgresql:"])) {
-    throw new ConfigError(`DATABASE_URL must be a postgres:// or postgresql:// URL, got "${redacted(value)}"`);
+    throw new ConfigError(`DATABASE_URL must be a postgres:// or postgresql:// URL, got "${redactSecrets(value)}"`);
   }
   return value;
-}
-
-/** A connection string as it may appear in a message: without a password. */
-function redacted(value: string): string {
-  return value.replace(/\/\/([^:/@]*):[^@/]*@/, "//$1:***@");
 }

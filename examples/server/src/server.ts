@@ -9,6 +9,7 @@ import { controlPaths } from "./control/control-paths.ts";
 import { startControlSocket } from "./control/control-socket.ts";
 import type { Logger } from "./logger.ts";
 import { migrateReferenceSchema } from "./migrations.ts";
+import { redactSecrets } from "./redact-secrets.ts";
 
 /** Who holds the embedded data directory's lock when a server does (the CLI waits for such a holder). */
 export const SERVER_LOCK_OWNER = "server";
@@ -126,14 +127,7 @@ function listenRefused(error: unknown, config: ServerConfig): Error | undefined 
 
 /** The data's place for the listening line: the data directory, or the database without its password. */
 function whereTheDataIs(config: ServerConfig): string {
-  if (!config.databaseUrl) return resolvePath(config.dataDir);
-  try {
-    const url = new URL(config.databaseUrl);
-    url.password = "";
-    return url.toString();
-  } catch {
-    return "PostgreSQL (DATABASE_URL)";
-  }
+  return config.databaseUrl ? redactSecrets(config.databaseUrl) : resolvePath(config.dataDir);
 }
 
 /**
@@ -206,7 +200,7 @@ export async function startServer(config: ServerConfig, logger: Logger): Promise
   const url = `http://${address.address.includes(":") ? `[${address.address}]` : address.address}:${address.port}`;
   // Where to point a client, and where its data is kept: the two things a first start needs to say.
   logger.info(
-    { url, store: db.kind, data: whereTheDataIs(config), publicUrl: config.publicUrl },
+    { url, store: db.kind, data: whereTheDataIs(config), publicUrl: redactSecrets(config.publicUrl) },
     "reference server listening",
   );
 

@@ -15,6 +15,8 @@ export {
   DataDirectoryLockedError,
   isDataDirectoryLockedError,
   LOCK_FILE_NAME,
+  LOCK_STALE_MS,
+  type LockDataDirectoryOptions,
   type LockHolder,
   lockDataDirectory,
 } from "./pglite/data-directory-lock.js";

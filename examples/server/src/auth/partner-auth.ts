@@ -9,64 +9,116 @@ const TOKEN_CACHE_SIZE = 10_000;
 /** How long a resolved token is answered from memory at most, whatever the notifications say. */
 const MAX_AGE_MS = 60_000;
 
+export interface PartnerAuthOptions {
+  /** How long a token the database does not know is refused from memory (ms). 0: never remembered. */
+  unknownTokenTtlMs?: number;
+  /** How many unknown tokens are remembered at most; one more empties that memory. */
+  unknownTokenCapacity?: number;
+  /** Where each refusal is logged (info), with its reason and never the token. */
+  logger?: Logger;
+}
+
+export const UNKNOWN_TOKEN_DEFAULTS = { ttlMs: 10_000, capacity: 10_000 } as const;
+
+const UNKNOWN: AuthOutcome = { ok: false, status: 401, message: "Invalid or revoked bearer token" };
+
+interface Remembered {
+  outcome: AuthOutcome;
+  expiresAtMs: number;
+  /** Why it is refused (for the log), when it is. */
+  reason?: RefusalReason;
+  tokenId?: string;
+}
+
 /**
  * The A2A endpoint's rule: a live partner token → its workspace; a user token → 403; else 401. With
- * `invalidation`, tokens that resolved are remembered in memory, and forgotten by every instance as soon
- * as any statement changes api_tokens (a revocation included); unknown tokens are never remembered.
+ * `invalidation`, what the database answered is remembered in memory, and forgotten by every instance as
+ * soon as any statement changes api_tokens (a revocation, a new token): a resolved token for up to a
+ * minute, an unknown one for `unknownTokenTtlMs`, so a client (or a flood) repeating a bad token costs one
+ * lookup, not one per request. Concurrent lookups of one token share a single query.
  */
-export function partnerAuthenticator(db: Queryable, invalidation?: CacheInvalidation, logger?: Logger): Authenticate {
-  const cache = invalidation
-    ? new InvalidatedCache<{ outcome: AuthOutcome; expiresAtMs: number }>(
-        invalidation,
-        ["api_tokens"],
-        TOKEN_CACHE_SIZE,
-      )
+export function partnerAuthenticator(
+  db: Queryable,
+  invalidation?: CacheInvalidation,
+  options: PartnerAuthOptions = {},
+): Authenticate {
+  const { logger } = options;
+  const unknownTtlMs = options.unknownTokenTtlMs ?? UNKNOWN_TOKEN_DEFAULTS.ttlMs;
+  const known = invalidation
+    ? new InvalidatedCache<Remembered>(invalidation, ["api_tokens"], TOKEN_CACHE_SIZE)
     : undefined;
+  // Apart from the live tokens, so a flood of unknown ones never pushes a live token out of memory.
+  const unknown =
+    invalidation && unknownTtlMs > 0
+      ? new InvalidatedCache<Remembered>(
+          invalidation,
+          ["api_tokens"],
+          options.unknownTokenCapacity ?? UNKNOWN_TOKEN_DEFAULTS.capacity,
+        )
+      : undefined;
+  const inFlight = new Map<string, Promise<Remembered>>();
+
   // Every refusal is a line (info): a partner's misconfigured token shows up in the log with its reason.
-  const refused = (outcome: AuthOutcome, reason: RefusalReason, tokenId?: string): AuthOutcome => {
-    if (!outcome.ok) {
+  function answer({ outcome, reason, tokenId }: Remembered): AuthOutcome {
+    if (!outcome.ok && reason) {
       logger?.info(
         { endpoint: "a2a", status: outcome.status, reason, ...(tokenId ? { tokenId } : {}) },
         "authentication refused",
       );
     }
     return outcome;
-  };
+  }
+
+  async function lookUp(token: string, key: string): Promise<Remembered> {
+    // Taken before the query: an answer that may predate a change to api_tokens is not remembered.
+    const ticket = known?.ticket();
+    const unknownTicket = unknown?.ticket();
+    const resolved = await resolveToken(db, token);
+    if (!resolved) {
+      const refusal: Remembered = {
+        outcome: UNKNOWN,
+        expiresAtMs: Date.now() + unknownTtlMs,
+        reason: "unknown, revoked or expired token",
+      };
+      unknown?.remember(key, refusal, unknownTicket);
+      return refusal;
+    }
+    const isPartner = resolved.kind === "partner" && resolved.workspaceId;
+    const outcome: AuthOutcome = isPartner
+      ? { ok: true, workspaceId: resolved.workspaceId as string, principal: `token:${resolved.id}` }
+      : { ok: false, status: 403, message: "A user session token is not accepted here: use a workspace partner token" };
+    // Also at most a minute: a backstop should a change notification ever fail to arrive unnoticed.
+    const expiresAtMs = Math.min(resolved.expiresAt?.getTime() ?? Number.POSITIVE_INFINITY, Date.now() + MAX_AGE_MS);
+    const remembered: Remembered = {
+      outcome,
+      expiresAtMs,
+      ...(isPartner ? {} : { reason: "user token on the partner endpoint" as const, tokenId: resolved.id }),
+    };
+    known?.remember(key, remembered, ticket);
+    return remembered;
+  }
+
   return async (headers) => {
     const header = headers.get("authorization");
     const token = bearerToken(header);
     if (!token) {
-      return refused(
-        { ok: false, status: 401, message: "Missing bearer token: send Authorization: Bearer <APIToken>" },
-        missingTokenReason(header),
-      );
+      return answer({
+        outcome: { ok: false, status: 401, message: "Missing bearer token: send Authorization: Bearer <APIToken>" },
+        expiresAtMs: 0,
+        reason: missingTokenReason(header),
+      });
     }
-    const key = cache ? hashToken(token, "base64") : "";
-    const cached = cache?.get(key);
+    if (!known) return answer(await lookUp(token, ""));
+    const key = hashToken(token, "base64");
     // A token with an expiry is remembered only until then: expiring changes no row, so no notification
     // would announce it.
-    if (cached && Date.now() < cached.expiresAtMs) {
-      return cached.outcome.ok ? cached.outcome : refused(cached.outcome, "user token on the partner endpoint");
+    const cached = known.get(key) ?? unknown?.get(key);
+    if (cached && Date.now() < cached.expiresAtMs) return answer(cached);
+    let lookup = inFlight.get(key);
+    if (!lookup) {
+      lookup = lookUp(token, key).finally(() => inFlight.delete(key));
+      inFlight.set(key, lookup);
     }
-    const ticket = cache?.ticket();
-    const resolved = await resolveToken(db, token);
-    if (!resolved) {
-      return refused(
-        { ok: false, status: 401, message: "Invalid or revoked bearer token" },
-        "unknown, revoked or expired token",
-      );
-    }
-    const outcome: AuthOutcome =
-      resolved.kind !== "partner" || !resolved.workspaceId
-        ? {
-            ok: false,
-            status: 403,
-            message: "A user session token is not accepted here: use a workspace partner token",
-          }
-        : { ok: true, workspaceId: resolved.workspaceId, principal: `token:${resolved.id}` };
-    // Also at most a minute: a backstop should a change notification ever fail to arrive unnoticed.
-    const expiresAtMs = Math.min(resolved.expiresAt?.getTime() ?? Number.POSITIVE_INFINITY, Date.now() + MAX_AGE_MS);
-    cache?.remember(key, { outcome, expiresAtMs }, ticket);
-    return refused(outcome, "user token on the partner endpoint", resolved.id);
+    return answer(await lookup);
   };
 }

@@ -2,6 +2,7 @@ import { chmod, rm } from "node:fs/promises";
 import { createServer, request as httpRequest, type Server } from "node:http";
 import type { Database } from "@a2a-partner/postgres-store";
 import { AdminUsageError, createWorkspaceToken, listTokens, revokeToken, type TokenRequest } from "../admin.ts";
+import { isOperatorOperation, OPERATOR_OPERATIONS, type OperatorOperation } from "../cli/operator-admin.ts";
 import { generateMetricsData, parseGenerateArgs } from "../generate/generate-metrics-data.ts";
 import type { Logger } from "../logger.ts";
 import { migrateReferenceSchema } from "../migrations.ts";
@@ -10,7 +11,15 @@ import type { ControlPaths } from "./control-paths.ts";
 import { ensurePrivateDirectory } from "./private-directory.ts";
 import { trustedSocketExists } from "./trusted-socket.ts";
 
-export type ControlCommand = "ping" | "migrate" | "seed" | "token" | "tokens" | "revoke" | "generate";
+export type ControlCommand =
+  | "ping"
+  | "migrate"
+  | "seed"
+  | "token"
+  | "tokens"
+  | "revoke"
+  | "generate"
+  | OperatorOperation;
 
 export interface ControlAnswer {
   status: number;
@@ -54,8 +63,11 @@ export async function startControlSocket(db: Database, paths: ControlPaths, logg
           return reply(200, { result: await seed(db) });
         case "/token":
           return reply(200, { result: await createWorkspaceToken(db, input as TokenRequest) });
-        default:
+        default: {
+          const name = req.url?.slice(1) ?? "";
+          if (isOperatorOperation(name)) return reply(200, { result: await OPERATOR_OPERATIONS[name](db, input) });
           return reply(404, { error: "unknown control command" });
+        }
       }
     } catch (error) {
       if (error instanceof AdminUsageError) return reply(400, { error: error.message });

@@ -1,32 +1,59 @@
 import { randomUUID } from "node:crypto";
-import { link, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, readFile, rename, rm, rmdir, stat, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
 import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import lockfile from "proper-lockfile";
 
 /**
- * One process per embedded (PGlite) data directory: two would corrupt it. Before a directory is opened, a
- * lock file naming the holder is created in it, atomically and exclusively; the next process finds it,
- * sees its holder alive and is refused with DataDirectoryLockedError. A lock whose holder died (a crash,
- * SIGKILL) is stale and taken over. The lock guards processes of one machine: liveness is checked by pid.
+ * One process per embedded (PGlite) data directory: two would corrupt it. The lock is a directory created
+ * atomically (`mkdir`) whose modification time its holder renews every second (proper-lockfile): whoever
+ * finds it watches that heartbeat. A heartbeat that moves is a live holder, wherever it runs: another
+ * container on the same volume, another PID namespace, another host on a shared volume. One that stopped
+ * for LOCK_STALE_MS is a holder that died (a crash, SIGKILL) and the lock is taken over. Nothing here
+ * trusts a pid, which another PID namespace or a restarted container reuses. Beside the lock, the file
+ * LOCK_FILE_NAME names the holder for whoever is refused.
  */
 export const LOCK_FILE_NAME = "a2a-store.lock";
 
-/** What a lock file says about the process holding it. */
+/** The lock itself: a directory whose mtime is the holder's heartbeat. */
+const LOCK_DIR_NAME = "a2a-store.lock.d";
+/** How often the holder renews its heartbeat (proper-lockfile's minimum). */
+const HEARTBEAT_MS = 1_000;
+/** A heartbeat this old is a holder that died: its lock is taken over. Ten beats missed. */
+export const LOCK_STALE_MS = 10_000;
+/** How long a finder watches for the heartbeat to move before it calls the holder alive or dead. */
+const WATCH_MS = 2.5 * HEARTBEAT_MS;
+/** Marks a holder file this version wrote (one without it is from an earlier version, see `legacyHolder`). */
+const HEARTBEAT_LOCK = "heartbeat";
+
+/** What the lock says about the process holding it. */
 export interface LockHolder {
+  /** Its pid in its own PID namespace: for the operator, never used to decide anything. */
   pid: number;
   /** What the holder said it is (`server`, `cli seed` …), shown to whoever is refused. */
   owner: string;
   hostname: string;
   /** When it took the lock (ISO-8601). */
   since: string;
-  /** The kernel's start time of the holder (Linux `/proc/<pid>/stat`), to tell a reused pid from it. */
+  /** Written by earlier versions (pid liveness); kept so their holder files still read. */
   processStart?: string;
 }
 
 export interface DataDirectoryLock {
   readonly path: string;
-  /** Removes the lock file if it is still this process's; idempotent. */
+  /** Lets go of the lock (removes it and its holder file); idempotent. */
   release(): Promise<void>;
+}
+
+export interface LockDataDirectoryOptions {
+  owner?: string;
+  /**
+   * Called when this process lost its lock: its heartbeat could not be renewed, or another process took
+   * the lock over after this one stalled for LOCK_STALE_MS. Two processes may then be writing the
+   * directory. Default: throw (an uncaught exception ends the process, the safe outcome).
+   */
+  onCompromised?: (error: Error) => void;
 }
 
 export class DataDirectoryLockedError extends Error {
@@ -34,11 +61,11 @@ export class DataDirectoryLockedError extends Error {
     readonly dataDir: string,
     readonly lockPath: string,
     readonly holder: LockHolder,
+    hint = `A lock whose holder died is taken over ${LOCK_STALE_MS / 1000} s after its last heartbeat.`,
   ) {
     super(
       `the data directory ${dataDir} is in use by ${holder.owner} (pid ${holder.pid} on ${holder.hostname}, ` +
-        `since ${holder.since}); only one process may open it at a time. If that process is not running, ` +
-        `delete ${lockPath}.`,
+        `since ${holder.since}); only one process may open it at a time. ${hint}`,
     );
     this.name = "DataDirectoryLockedError";
   }
@@ -48,143 +75,186 @@ export function isDataDirectoryLockedError(error: unknown): error is DataDirecto
   return error instanceof Error && error.name === "DataDirectoryLockedError" && "holder" in error;
 }
 
-/** Lock files this process holds: a second open in the same process is refused like one from another. */
-const heldHere = new Set<string>();
+const UNKNOWN_HOLDER: LockHolder = { pid: 0, owner: "another process", hostname: "?", since: "?" };
 
-/** How long a lock file that keeps changing under us is retried before giving up. */
-const SETTLE_MS = 2_000;
-
-export async function lockDataDirectory(dataDir: string, options: { owner?: string } = {}): Promise<DataDirectoryLock> {
-  const path = join(dataDir, LOCK_FILE_NAME);
-  const mine: LockHolder = {
+export async function lockDataDirectory(
+  dataDir: string,
+  options: LockDataDirectoryOptions = {},
+): Promise<DataDirectoryLock> {
+  const holderPath = join(dataDir, LOCK_FILE_NAME);
+  const lockDir = join(dataDir, LOCK_DIR_NAME);
+  const legacy = await legacyHolder(holderPath);
+  if (legacy) throw legacyRefusal(dataDir, holderPath, legacy);
+  const release = await acquire(dataDir, lockDir, holderPath, options);
+  const mine: LockHolder & { lock: string } = {
     pid: process.pid,
     owner: options.owner ?? "another process",
     hostname: hostname(),
     since: new Date().toISOString(),
-    ...optional("processStart", await processStartTime(process.pid)),
+    lock: HEARTBEAT_LOCK,
   };
   const content = `${JSON.stringify(mine)}\n`;
-  const deadline = Date.now() + SETTLE_MS;
+  try {
+    // An earlier version may have written its lock file between our check and our lock: it holds the
+    // directory by its own rules, so we back off.
+    const lateLegacy = await legacyHolder(holderPath);
+    if (lateLegacy) throw legacyRefusal(dataDir, holderPath, lateLegacy);
+    await replaceFile(holderPath, content);
+  } catch (error) {
+    await release().catch(() => undefined);
+    throw error;
+  }
+  let released = false;
+  return {
+    path: holderPath,
+    async release() {
+      if (released) return;
+      released = true;
+      const current = await readFile(holderPath, "utf8").catch(() => undefined);
+      if (current === content) await rm(holderPath, { force: true });
+      // ERELEASED / ECOMPROMISED: the lock is no longer ours to remove.
+      await release().catch(() => undefined);
+    },
+  };
+}
+
+/**
+ * Takes the lock directory, or finds out who has it: a heartbeat that moves within WATCH_MS is a live
+ * holder (refused), one older than LOCK_STALE_MS is a dead one (taken over), a lock that vanishes was
+ * released (tried again). proper-lockfile's own stale takeover is off: it removes a lock it judged stale
+ * moments before without checking again, and could remove the fresh lock of a process that took over first.
+ */
+async function acquire(
+  dataDir: string,
+  lockDir: string,
+  holderPath: string,
+  options: LockDataDirectoryOptions,
+): Promise<() => Promise<void>> {
+  const deadline = Date.now() + LOCK_STALE_MS + 2 * WATCH_MS;
   for (;;) {
-    if (!heldHere.has(path) && (await createExclusive(path, content))) {
-      heldHere.add(path);
-      return { path, release: () => release(path, content) };
+    try {
+      return await lockfile.lock(dataDir, {
+        lockfilePath: lockDir,
+        realpath: false,
+        stale: 2 ** 31 - 1, // staleness is judged here, under a guard (takeOverStale)
+        update: HEARTBEAT_MS,
+        onCompromised:
+          options.onCompromised ??
+          ((error) => {
+            throw new Error(`lost the lock of the data directory ${dataDir}: ${error.message}`, { cause: error });
+          }),
+      });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "ELOCKED") throw error;
     }
-    const found = await readLock(path);
-    if (found === undefined) {
-      // Released between our attempt and our read: try again.
-    } else if (found.holder && (await isAlive(found.holder, path))) {
-      throw new DataDirectoryLockedError(dataDir, path, found.holder);
-    } else {
-      await removeStale(path, found.raw);
-    }
-    if (Date.now() > deadline) throw new Error(`could not lock ${dataDir}: ${path} keeps changing`);
+    const verdict = await watchHeartbeat(lockDir);
+    if (verdict === "alive") throw new DataDirectoryLockedError(dataDir, holderPath, await readHolder(holderPath));
+    if (verdict === "dead") await takeOverStale(lockDir);
+    if (Date.now() > deadline) throw new DataDirectoryLockedError(dataDir, holderPath, await readHolder(holderPath));
+  }
+}
+
+/** Watches a lock's heartbeat: moved (alive), older than LOCK_STALE_MS (dead), gone, or still unsure. */
+async function watchHeartbeat(lockDir: string): Promise<"alive" | "dead" | "gone" | "unsure"> {
+  const first = await mtimeMs(lockDir);
+  if (first === undefined) return "gone";
+  const until = Date.now() + WATCH_MS;
+  for (;;) {
+    if (Date.now() - first >= LOCK_STALE_MS) return "dead";
+    await sleep(100);
+    const now = await mtimeMs(lockDir);
+    if (now === undefined) return "gone";
+    if (now !== first) return "alive";
+    if (Date.now() > until) return Date.now() - now >= LOCK_STALE_MS ? "dead" : "unsure";
   }
 }
 
 /**
- * Creates the lock file with its whole content, or reports that it exists. Written to a private file
- * first and hard-linked into place: `link` fails with EEXIST like an O_EXCL create, and the lock never
- * exists half-written, so an unreadable lock file is always garbage, never one being written.
+ * Removes a lock whose heartbeat stopped, holding a takeover guard (itself a directory) while it checks
+ * again that the lock is still stale. Without the guard, a process that judged the lock stale a moment ago
+ * could remove the fresh lock another process took after removing the stale one. A guard left by a process
+ * that died inside this window of a few milliseconds is cleared once it is LOCK_STALE_MS old.
  */
-async function createExclusive(path: string, content: string): Promise<boolean> {
-  const draft = `${path}.${process.pid}.${randomUUID()}.new`;
-  await writeFile(draft, content, { mode: 0o600, flag: "wx" });
+async function takeOverStale(lockDir: string): Promise<void> {
+  const guard = `${lockDir}.takeover`;
   try {
-    await link(draft, path);
-    return true;
+    await mkdir(guard);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "EEXIST") return false;
-    throw error;
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    const age = Date.now() - ((await mtimeMs(guard)) ?? Date.now());
+    if (age >= LOCK_STALE_MS) await rmdir(guard).catch(() => undefined);
+    await sleep(20);
+    return;
+  }
+  try {
+    const beat = await mtimeMs(lockDir);
+    if (beat !== undefined && Date.now() - beat >= LOCK_STALE_MS) await rm(lockDir, { recursive: true, force: true });
   } finally {
-    await rm(draft, { force: true });
+    await rmdir(guard).catch(() => undefined);
   }
 }
 
-async function readLock(path: string): Promise<{ raw: string; holder: LockHolder | undefined } | undefined> {
-  let raw: string;
+async function mtimeMs(path: string): Promise<number | undefined> {
   try {
-    raw = await readFile(path, "utf8");
+    return (await stat(path)).mtimeMs;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
     throw error;
   }
-  return { raw, holder: parseHolder(raw) };
 }
 
-function parseHolder(raw: string): LockHolder | undefined {
+/** Written whole or not at all: a reader never sees half a holder. */
+async function replaceFile(path: string, content: string): Promise<void> {
+  const draft = `${path}.${randomUUID()}.new`;
+  await writeFile(draft, content, { mode: 0o600 });
   try {
-    const value = JSON.parse(raw) as Partial<LockHolder>;
+    await rename(draft, path);
+  } catch (error) {
+    await rm(draft, { force: true });
+    throw error;
+  }
+}
+
+async function readHolder(path: string): Promise<LockHolder> {
+  const raw = await readFile(path, "utf8").catch(() => undefined);
+  return (raw === undefined ? undefined : parseHolder(raw)?.holder) ?? UNKNOWN_HOLDER;
+}
+
+/**
+ * A lock file an earlier version wrote (no heartbeat): its holder cannot be judged from here (that
+ * version decided by pid, which is what failed across PID namespaces), so it is refused until it is
+ * released or an operator deletes it.
+ */
+async function legacyHolder(path: string): Promise<LockHolder | undefined> {
+  const raw = await readFile(path, "utf8").catch(() => undefined);
+  if (raw === undefined) return undefined;
+  const parsed = parseHolder(raw);
+  return parsed && !parsed.heartbeat ? parsed.holder : undefined;
+}
+
+function legacyRefusal(dataDir: string, path: string, holder: LockHolder): DataDirectoryLockedError {
+  return new DataDirectoryLockedError(
+    dataDir,
+    path,
+    holder,
+    `Its lock was written by an earlier version of this package; if that process is not running, delete ${path}.`,
+  );
+}
+
+function parseHolder(raw: string): { holder: LockHolder; heartbeat: boolean } | undefined {
+  try {
+    const value = JSON.parse(raw) as Partial<LockHolder> & { lock?: unknown };
     if (!Number.isInteger(value.pid) || (value.pid as number) <= 0) return undefined;
     return {
-      pid: value.pid as number,
-      owner: typeof value.owner === "string" ? value.owner : "another process",
-      hostname: typeof value.hostname === "string" ? value.hostname : "?",
-      since: typeof value.since === "string" ? value.since : "?",
-      ...optional("processStart", typeof value.processStart === "string" ? value.processStart : undefined),
+      holder: {
+        pid: value.pid as number,
+        owner: typeof value.owner === "string" ? value.owner : "another process",
+        hostname: typeof value.hostname === "string" ? value.hostname : "?",
+        since: typeof value.since === "string" ? value.since : "?",
+      },
+      heartbeat: value.lock === HEARTBEAT_LOCK,
     };
   } catch {
     return undefined;
   }
-}
-
-/**
- * Whether the process a lock names still runs. Our own pid is alive only if this process took the lock:
- * otherwise the lock is from an earlier process that had the same pid (a container restarted, where pids
- * repeat). A pid that now belongs to a process started at another time is a reused pid, not the holder.
- */
-async function isAlive(holder: LockHolder, path: string): Promise<boolean> {
-  if (holder.pid === process.pid) return heldHere.has(path);
-  try {
-    process.kill(holder.pid, 0);
-  } catch (error) {
-    // EPERM: it exists but belongs to someone else; that still counts as alive.
-    if ((error as NodeJS.ErrnoException).code === "ESRCH") return false;
-  }
-  if (holder.processStart === undefined) return true;
-  const started = await processStartTime(holder.pid);
-  return started === undefined || started === holder.processStart;
-}
-
-/**
- * Deletes a stale lock, holding a short-lived takeover guard (created like the lock itself) while it checks
- * that the lock is still the stale one it read. Without the guard, a process that read the stale lock
- * late could delete the fresh lock another process had just taken over, and two would open the directory.
- * Only a process that dies inside this window leaves a guard behind; its pid is dead, so it is cleared.
- */
-async function removeStale(path: string, staleRaw: string): Promise<void> {
-  const guard = `${path}.takeover`;
-  if (!(await createExclusive(guard, `${JSON.stringify({ pid: process.pid, owner: "takeover" })}\n`))) {
-    const found = await readLock(guard);
-    if (found && !(found.holder && (await isAlive(found.holder, guard)))) await rm(guard, { force: true });
-    await new Promise((resolve) => setTimeout(resolve, 10));
-    return;
-  }
-  try {
-    const current = await readFile(path, "utf8").catch(() => undefined);
-    if (current === staleRaw) await rm(path, { force: true });
-  } finally {
-    await rm(guard, { force: true });
-  }
-}
-
-async function release(path: string, content: string): Promise<void> {
-  if (!heldHere.delete(path)) return;
-  const current = await readFile(path, "utf8").catch(() => undefined);
-  if (current === content) await rm(path, { force: true });
-}
-
-/** Field 22 of `/proc/<pid>/stat` (start time in clock ticks since boot); undefined off Linux. */
-async function processStartTime(pid: number): Promise<string | undefined> {
-  try {
-    const stat = await readFile(`/proc/${pid}/stat`, "utf8");
-    // The command name (field 2) may hold spaces and parentheses: count fields after its closing one.
-    return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19];
-  } catch {
-    return undefined;
-  }
-}
-
-function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
-  return (value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
 }

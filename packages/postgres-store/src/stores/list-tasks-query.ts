@@ -1,6 +1,7 @@
 import { isTerminalState, type Task, type TaskListPage, type TaskListQuery } from "@a2a-partner/a2a-core";
 import type { Database } from "../database.js";
 import { isUuid } from "../is-uuid.js";
+import { asRequestDataError } from "../tasks/data-error.js";
 
 /**
  * The two kinds of task rows ListTasks reads, each by an index of its own (migration 0003): ended tasks
@@ -20,6 +21,14 @@ const PARTS = [
  * the cursor, however deep the cursor is; the count is proportional to the workspace's matching tasks.
  */
 export async function listTasksPage(db: Database, workspaceId: string, query: TaskListQuery): Promise<TaskListPage> {
+  // A value PostgreSQL cannot read (a page token's timestamp in year 0000, say) fails the same way on every
+  // retry: it is the request's fault (-32602), not an outage.
+  return readPage(db, workspaceId, query).catch((error: unknown) => {
+    throw asRequestDataError(error);
+  });
+}
+
+async function readPage(db: Database, workspaceId: string, query: TaskListQuery): Promise<TaskListPage> {
   if (!isUuid(workspaceId)) return { tasks: [], totalSize: 0 };
   const values: unknown[] = [workspaceId];
   const placeholder = (value: unknown) => {

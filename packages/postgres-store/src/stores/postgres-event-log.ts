@@ -92,13 +92,17 @@ export class PostgresEventLog implements EventLog {
   private appendLocked(taskId: string, entry: NewTaskEvent, createdAt: string): Promise<StoredTaskEvent | undefined> {
     return this.db.transaction(async (tx) => {
       // The row lock orders concurrent appends to one task: each sees its predecessor's last_seq.
-      const locked = await tx.query<{ snapshot: Task; last_seq: number; terminal: boolean }>(
-        "select snapshot, last_seq, terminal from tasks where id = $1 for update",
+      const locked = await tx.query<{ snapshot: Task; last_seq: number; terminal: boolean; lease_live: boolean }>(
+        `select snapshot, last_seq, terminal, coalesce(lease_expires_at >= now(), false) as lease_live
+           from tasks where id = $1 for update`,
         [taskId],
       );
       const current = locked.rows[0];
       if (!current) throw new Error(`unknown task ${taskId}`);
       if (current.terminal) return undefined;
+      // The orphan sweep read the expired lease without a lock; a renewal may have committed since, and the
+      // task is live again. Checked here, under the row lock, so a live task is never ended as an orphan.
+      if (current.lease_live && isOrphanEnd(entry)) return undefined;
       const seq = current.last_seq + 1;
       const snapshot = applyTaskEvent(current.snapshot, entry.result);
       const inserted = await tx.query<TaskEventRow>(
@@ -283,4 +287,17 @@ function notifyAll(watchers: Watchers, newest: number | undefined): void {
       // A watcher's failure is its own; the others still hear of the change.
     }
   }
+}
+
+/**
+ * The end the orphan sweep writes (a2a-core's task runner: `failed`, metadata `{ reason: "orphaned" }`):
+ * valid only while the task's lease is still expired.
+ */
+function isOrphanEnd(entry: NewTaskEvent): boolean {
+  const { result } = entry;
+  return (
+    entry.event === "finished" &&
+    result.kind === "status-update" &&
+    (result.metadata as { reason?: unknown } | undefined)?.reason === "orphaned"
+  );
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { InvalidParamsError } from "../errors.js";
 import { A2A_LIMITS as L } from "../limits.js";
-import { GetTaskParams, SendStreamingMessageParams, TaskIdParams } from "./params.js";
+import { GetTaskParams, ListTasksParams, SendStreamingMessageParams, TaskIdParams } from "./params.js";
 
 function start(overrides: { message?: Record<string, unknown>; metadata?: Record<string, unknown> } = {}) {
   return {
@@ -121,5 +121,39 @@ describe("GetTaskParams and TaskIdParams", () => {
     const result = refusal(schema, params);
     expect(result?.field).toBe(field);
     expect(result?.message).toContain(mentions);
+  });
+});
+
+describe("ListTasksParams", () => {
+  it.each([
+    ["a contextId holding U+0000", { contextId: "ctx\u0000" }, "params.contextId", "U+0000"],
+    [
+      "a statusTimestampAfter in year 0000",
+      { statusTimestampAfter: "0000-01-01T00:00:00Z" },
+      "params.statusTimestampAfter",
+      "0001",
+    ],
+    [
+      "a day that no month has",
+      { statusTimestampAfter: "2023-02-29T00:00:00Z" },
+      "params.statusTimestampAfter",
+      "ISO-8601",
+    ],
+    [
+      "an offset that carries the instant into year 0",
+      { statusTimestampAfter: "0001-01-01T00:00:00+14:00" },
+      "params.statusTimestampAfter",
+      "0001",
+    ],
+  ])("refuses %s, which PostgreSQL cannot read", (_what, params, field, mentions) => {
+    const refused = refusal(ListTasksParams, params);
+    expect(refused?.field).toBe(field);
+    expect(refused?.message).toContain(mentions);
+  });
+
+  it("accepts real instants, a leap day and an offset included", () => {
+    for (const at of ["2024-02-29T23:59:59.999Z", "0001-01-01T00:00:00Z", "2026-11-27T10:00:00+01:00"]) {
+      expect(refusal(ListTasksParams, { statusTimestampAfter: at, contextId: "ctx-1" })).toBeUndefined();
+    }
   });
 });

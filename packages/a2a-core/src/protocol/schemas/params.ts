@@ -92,6 +92,19 @@ const absentIfEmpty = <T extends z.ZodType>(schema: T) =>
   z.preprocess((value) => (value === "" || value === null ? undefined : value), schema.optional());
 
 /**
+ * A filter value is compared in SQL, so it must be one PostgreSQL can read: text never holds U+0000, and a
+ * timestamp lies in years 0001–9999 (zod and JavaScript accept year 0000, and the handler passes the instant
+ * on in UTC, where an offset can carry "0001-01-01T00:00+14:00" into year 0; PostgreSQL refuses those).
+ * Refused here, a bad filter is -32602 on every binding and dialect, never a store error answered as an outage.
+ */
+const NO_NUL = [(value: string) => !value.includes("\u0000"), "must not contain U+0000 (NUL)"] as const;
+
+function isStorableInstant(value: string): boolean {
+  const utcYear = new Date(value).getUTCFullYear();
+  return Number(value.slice(0, 4)) >= 1 && utcYear >= 1 && utcYear <= 9999;
+}
+
+/**
  * params of ListTasks / tasks/list, with `status` in the v0.3 spelling (the v1.0 dialect maps its
  * `TASK_STATE_*` names first). Every filter is optional; the caller's workspace is always the scope.
  */
@@ -99,7 +112,7 @@ export const ListTasksParams = z
   .object({
     /** v1.0 multi-tenancy selector; the partner token already names the workspace, so it is ignored. */
     tenant: z.string().max(L.idLength).optional(),
-    contextId: absentIfEmpty(Id),
+    contextId: absentIfEmpty(Id.refine(...NO_NUL)),
     status: absentIfEmpty(TaskState),
     pageSize: z
       .number()
@@ -112,7 +125,11 @@ export const ListTasksParams = z
     /** Most recent history messages per task; 0 returns none. Default: all. */
     historyLength: z.number().int().min(0, "must not be negative").optional(),
     /** Only tasks whose status changed at or after this ISO-8601 instant (with offset or Z). */
-    statusTimestampAfter: absentIfEmpty(z.iso.datetime({ offset: true, message: "must be an ISO-8601 timestamp" })),
+    statusTimestampAfter: absentIfEmpty(
+      z.iso
+        .datetime({ offset: true, message: "must be an ISO-8601 timestamp" })
+        .refine(isStorableInstant, "must be an ISO-8601 timestamp in the years 0001 to 9999"),
+    ),
     /** Whether each task carries its artifacts (default false: the field is left out). */
     includeArtifacts: z.boolean().optional(),
     metadata: RequestMetadata.optional(),

@@ -1,0 +1,42 @@
+import { AdminUsageError } from "../admin.ts";
+import type { ServerConfig } from "../config.ts";
+import { expectPositionals, parseOperatorArgs, runOperatorOperation } from "./operator-command.ts";
+
+export const ENVIRONMENT_USAGE = `  environment create --workspace <slug> <storeId> [--name <name>] [--robots N]
+                                          create an Environment (what a task's storeId names) with N
+                                          robots; print it as JSON
+  environment list [--workspace <slug>]   list Environments as JSON lines (id, workspace, storeId, name,
+                                          robots, default, created)
+  environment default --workspace <slug> <storeId>
+                                          make it the workspace's default Environment
+`;
+
+/** `environment create | list | default`. */
+export async function environmentCommand(config: ServerConfig, args: string[]): Promise<number> {
+  const { verb, positionals, values } = parseOperatorArgs(
+    args,
+    { workspace: { type: "string" }, name: { type: "string" }, robots: { type: "string" } },
+    ENVIRONMENT_USAGE,
+  );
+  const workspace = values.workspace;
+  switch (verb) {
+    case "create":
+      expectPositionals(positionals, 1, "environment create needs one store id", ENVIRONMENT_USAGE);
+      if (typeof workspace !== "string") throw new AdminUsageError(`environment create needs --workspace <slug>`);
+      return runOperatorOperation(config, "environment-create", {
+        workspace,
+        storeId: positionals[0],
+        ...(values.name === undefined ? {} : { name: values.name }),
+        ...(values.robots === undefined ? {} : { robots: values.robots }),
+      });
+    case "list":
+      expectPositionals(positionals, 0, "environment list takes no arguments but --workspace", ENVIRONMENT_USAGE);
+      return runOperatorOperation(config, "environment-list", typeof workspace === "string" ? { workspace } : {});
+    case "default":
+      expectPositionals(positionals, 1, "environment default needs one store id", ENVIRONMENT_USAGE);
+      if (typeof workspace !== "string") throw new AdminUsageError(`environment default needs --workspace <slug>`);
+      return runOperatorOperation(config, "environment-default", { workspace, storeId: positionals[0] });
+    default:
+      throw new AdminUsageError(`environment needs create, list or default\n\n${ENVIRONMENT_USAGE}`);
+  }
+}

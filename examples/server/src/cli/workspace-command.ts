@@ -1,0 +1,40 @@
+import { AdminUsageError } from "../admin.ts";
+import type { ServerConfig } from "../config.ts";
+import { expectPositionals, parseOperatorArgs, runOperatorOperation } from "./operator-command.ts";
+
+export const WORKSPACE_USAGE = `  workspace create <slug> [--name <name>] [--visibility public|private]
+                                          create a workspace (private unless told); print it as JSON
+  workspace list                          list workspaces as JSON lines (id, slug, name, visibility,
+                                          defaultEnvironment, created)
+  workspace visibility <slug> public|private
+                                          change who may read the workspace's metrics without a membership
+`;
+
+/** `workspace create | list | visibility`. */
+export async function workspaceCommand(config: ServerConfig, args: string[]): Promise<number> {
+  const { verb, positionals, values } = parseOperatorArgs(
+    args,
+    { name: { type: "string" }, visibility: { type: "string" } },
+    WORKSPACE_USAGE,
+  );
+  switch (verb) {
+    case "create":
+      expectPositionals(positionals, 1, "workspace create needs one slug", WORKSPACE_USAGE);
+      return runOperatorOperation(config, "workspace-create", {
+        slug: positionals[0],
+        ...(values.name === undefined ? {} : { name: values.name }),
+        ...(values.visibility === undefined ? {} : { visibility: values.visibility }),
+      });
+    case "list":
+      expectPositionals(positionals, 0, "workspace list takes no arguments", WORKSPACE_USAGE);
+      return runOperatorOperation(config, "workspace-list", {});
+    case "visibility":
+      expectPositionals(positionals, 2, "workspace visibility needs a slug and public or private", WORKSPACE_USAGE);
+      return runOperatorOperation(config, "workspace-visibility", {
+        slug: positionals[0],
+        visibility: positionals[1],
+      });
+    default:
+      throw new AdminUsageError(`workspace needs create, list or visibility\n\n${WORKSPACE_USAGE}`);
+  }
+}

@@ -1,0 +1,109 @@
+import { randomUUID } from "node:crypto";
+import { type A2AHandler, createA2AHandler, type TaskExecutor, type TaskStore } from "@a2a-partner/a2a-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { POSTGRES_URL, postgresAvailable } from "../../../test/support/postgres.js";
+import { storeFixtures } from "../../a2a-core/test/support/store-fixtures.js";
+import { createPostgresStores, type Database, migrate, openDatabase } from "../src/index.js";
+
+const reachable = await postgresAvailable();
+const HOUR_MS = 3_600_000;
+const never: TaskExecutor = { execute: () => new Promise(() => undefined) };
+
+async function openBackend(kind: "pglite" | "postgres"): Promise<{ db: Database; drop(): Promise<void> }> {
+  if (kind === "pglite") {
+    const db = await openDatabase({ dataDir: "memory://" });
+    await migrate(db);
+    return { db, drop: () => db.close() };
+  }
+  const schema = `orphan_test_${randomUUID().replaceAll("-", "")}`;
+  const admin = await openDatabase({ url: POSTGRES_URL });
+  await admin.exec(`create schema ${schema}`);
+  const db = await openDatabase({ url: POSTGRES_URL, pool: { max: 4, options: `-c search_path=${schema}` } });
+  await migrate(db);
+  return {
+    db,
+    async drop() {
+      await db.close();
+      await admin.exec(`drop schema if exists ${schema} cascade`);
+      await admin.close();
+    },
+  };
+}
+
+// The sweep reads expired leases without a lock, then ends each task. A renewal that commits in between
+// (its runner was only slow: a GC pause, a brief database stall) made a live task end `failed` under it.
+describe.each(["pglite", "postgres"] as const)("the orphan sweep against a late renewal, on %s", (kind) => {
+  let backend: { db: Database; drop(): Promise<void> };
+  const handlers: A2AHandler[] = [];
+  const fixtures = storeFixtures();
+  const workspaceId = randomUUID();
+
+  beforeAll(async () => {
+    if (kind === "postgres" && !reachable) return;
+    backend = await openBackend(kind);
+  });
+  afterAll(async () => {
+    for (const handler of handlers.splice(0)) await handler.close({ graceMs: 0 });
+    await backend?.drop();
+  });
+
+  /**
+   * A handler whose next sweep, right after reading the orphans, lets `between` run (and commit). The
+   * sweep a handler starts with is over (and saw no orphan) before this returns.
+   */
+  async function sweeper(between: (orphanIds: string[]) => Promise<unknown>): Promise<A2AHandler> {
+    let armed = false;
+    const stores = createPostgresStores(backend.db);
+    const real = stores.tasks;
+    const tasks: TaskStore = {
+      create: (input) => real.create(input),
+      get: (w, id) => real.get(w, id),
+      renewLeases: (owner, ids, ms) => real.renewLeases(owner, ids, ms),
+      async listOrphaned(limit) {
+        const orphans = await real.listOrphaned(limit);
+        if (armed) await between(orphans.map((orphan) => orphan.task.id));
+        armed = false;
+        return orphans;
+      },
+    };
+    const handler = createA2AHandler({
+      stores: { ...stores, tasks },
+      executor: never,
+      authenticate: async () => ({ ok: true, workspaceId }),
+      recoveryIntervalMs: 0,
+    });
+    handlers.push(handler);
+    await handler.recoverOrphanedTasks();
+    armed = true;
+    return handler;
+  }
+
+  async function expiredTask(owner: string): Promise<string> {
+    const { tasks } = createPostgresStores(backend.db);
+    const { task } = await tasks.create(fixtures.newTask(workspaceId, { lease: { owner, durationMs: -1_000 } }));
+    return task.id;
+  }
+
+  it.skipIf(kind === "postgres" && !reachable)(
+    "ends nothing whose lease was renewed between the sweep's read and its end",
+    async () => {
+      const { tasks } = createPostgresStores(backend.db);
+      let id = "";
+      const handler = await sweeper(async (ids) => {
+        expect(ids).toContain(id); // the sweep did read it as an orphan …
+        expect(await tasks.renewLeases("slow-runner", [id], HOUR_MS)).toEqual([id]); // … then its runner renewed
+      });
+      id = await expiredTask("slow-runner");
+      expect(await handler.recoverOrphanedTasks()).toBe(0);
+      expect((await tasks.get(workspaceId, id))?.task.status.state).toBe("working");
+    },
+  );
+
+  it.skipIf(kind === "postgres" && !reachable)("still ends a task whose lease stayed expired", async () => {
+    const { tasks } = createPostgresStores(backend.db);
+    const handler = await sweeper(async () => undefined);
+    const id = await expiredTask("gone-runner");
+    expect(await handler.recoverOrphanedTasks()).toBe(1);
+    expect((await tasks.get(workspaceId, id))?.task.status.state).toBe("failed");
+  });
+});
