@@ -46,8 +46,8 @@ describe("CLI output in a pipe", () => {
   });
 
   it("`<unknown command> --help` is an unknown command (exit 2), not the usage with exit 0", async () => {
-    const { stdout, stderr } = await pipeline('node src/cli.ts workspace --help; echo "exit $?"', env);
+    const { stdout, stderr } = await pipeline('node src/cli.ts tenant --help; echo "exit $?"', env);
     expect(stdout).toContain(`exit ${EXIT_CODES.usage}`);
-    expect(stderr).toContain("Unknown command: workspace");
+    expect(stderr).toContain("Unknown command: tenant");
   });
 });

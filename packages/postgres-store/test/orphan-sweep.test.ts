@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { type A2AHandler, createA2AHandler, type TaskExecutor, type TaskStore } from "@a2a-partner/a2a-core";
+import { storeFixtures } from "@a2a-partner/a2a-core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { POSTGRES_URL, postgresAvailable } from "../../../test/support/postgres.js";
-import { storeFixtures } from "../../a2a-core/test/support/store-fixtures.js";
 import { createPostgresStores, type Database, migrate, openDatabase } from "../src/index.js";
 
 const reachable = await postgresAvailable();

@@ -1,12 +1,11 @@
-import type { Queryable } from "@a2a-partner/postgres-store";
+import { CacheInvalidation, type Queryable } from "@a2a-partner/postgres-store";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../../test/support/backends.ts";
-import { CacheInvalidation } from "../cache/cache-invalidation.ts";
+import { CACHE_CHANGES_CHANNEL } from "../app.ts";
 import { seed } from "../seed.ts";
 import { partnerAuthenticator } from "./partner-auth.ts";
 import { generateToken, hashToken } from "./tokens.ts";
 
-const silent = { info() {}, warn() {}, error() {}, debug() {}, child: () => silent } as never;
 const bearer = (token: string) => new Headers({ authorization: `Bearer ${token}` });
 
 // Unknown tokens used to cost a database lookup each, with nothing before auth to limit them: a client
@@ -24,7 +23,7 @@ describe("partner auth and tokens the database does not know", () => {
     await seed(test.db);
     workspaceId = (await test.db.query<{ id: string }>("select id from workspaces where slug = 'demo'")).rows[0]
       ?.id as string;
-    invalidation = new CacheInvalidation(test.db, silent);
+    invalidation = new CacheInvalidation(test.db, { channel: CACHE_CHANGES_CHANNEL });
     await invalidation.start();
     counted = {
       ...test.db,
