@@ -1,46 +1,26 @@
 import { randomUUID } from "node:crypto";
 import { type A2AHandler, createA2AHandler, type TaskExecutor, type TaskStore } from "@a2a-partner/a2a-core";
 import { storeFixtures } from "@a2a-partner/a2a-core/testing";
+import { postgresAvailable } from "@a2a-partner/test-support/postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { POSTGRES_URL, postgresAvailable } from "../../../test/support/postgres.js";
-import { createPostgresStores, type Database, migrate, openDatabase } from "../src/index.js";
+import { createPostgresStores } from "../src/index.js";
+import { type MigratedBackend, openMigratedBackend } from "./support/migrated-backend.js";
 
 const reachable = await postgresAvailable();
 const HOUR_MS = 3_600_000;
 const never: TaskExecutor = { execute: () => new Promise(() => undefined) };
 
-async function openBackend(kind: "pglite" | "postgres"): Promise<{ db: Database; drop(): Promise<void> }> {
-  if (kind === "pglite") {
-    const db = await openDatabase({ dataDir: "memory://" });
-    await migrate(db);
-    return { db, drop: () => db.close() };
-  }
-  const schema = `orphan_test_${randomUUID().replaceAll("-", "")}`;
-  const admin = await openDatabase({ url: POSTGRES_URL });
-  await admin.exec(`create schema ${schema}`);
-  const db = await openDatabase({ url: POSTGRES_URL, pool: { max: 4, options: `-c search_path=${schema}` } });
-  await migrate(db);
-  return {
-    db,
-    async drop() {
-      await db.close();
-      await admin.exec(`drop schema if exists ${schema} cascade`);
-      await admin.close();
-    },
-  };
-}
-
 // The sweep reads expired leases without a lock, then ends each task. A renewal that commits in between
 // (its runner was only slow: a GC pause, a brief database stall) made a live task end `failed` under it.
 describe.each(["pglite", "postgres"] as const)("the orphan sweep against a late renewal, on %s", (kind) => {
-  let backend: { db: Database; drop(): Promise<void> };
+  let backend: MigratedBackend;
   const handlers: A2AHandler[] = [];
   const fixtures = storeFixtures();
   const workspaceId = randomUUID();
 
   beforeAll(async () => {
     if (kind === "postgres" && !reachable) return;
-    backend = await openBackend(kind);
+    backend = await openMigratedBackend(kind, "orphan_test");
   });
   afterAll(async () => {
     for (const handler of handlers.splice(0)) await handler.close({ graceMs: 0 });

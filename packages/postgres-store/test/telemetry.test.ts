@@ -6,56 +6,18 @@ import {
   type TaskExecutor,
   toFetchHandler,
 } from "@a2a-partner/a2a-core";
+import { postgresAvailable } from "@a2a-partner/test-support/postgres";
 import { installTestTelemetry } from "@a2a-partner/test-support/telemetry";
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createPostgresStores, type Database, migrate, openDatabase } from "../src/index.js";
+import { createPostgresStores } from "../src/index.js";
+import { type MigratedBackend, openMigratedBackend } from "./support/migrated-backend.js";
 
 // Registered before any handler or store exists, as an application registers its SDK first.
 const otel = installTestTelemetry();
 afterAll(() => otel.shutdown());
 
-const url = process.env.DATABASE_URL_TEST ?? "postgres://postgres@127.0.0.1:5432/test";
 // In CI the PostgreSQL run is mandatory: an unreachable server fails the suite instead of skipping it.
-const postgresReachable = process.env.CI === "true" || (await canConnect(url));
-
-async function canConnect(connectionString: string): Promise<boolean> {
-  const client = new pg.Client({ connectionString, connectionTimeoutMillis: 2_000 });
-  try {
-    await client.connect();
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await client.end().catch(() => undefined);
-  }
-}
-
-interface Backend {
-  db: Database;
-  drop(): Promise<void>;
-}
-
-async function openBackend(kind: "pglite" | "postgres"): Promise<Backend> {
-  if (kind === "pglite") {
-    const db = await openDatabase({ dataDir: "memory://" });
-    await migrate(db);
-    return { db, drop: () => db.close() };
-  }
-  const schema = `otel_test_${randomUUID().replaceAll("-", "")}`;
-  const admin = await openDatabase({ url });
-  await admin.exec(`create schema ${schema}`);
-  const db = await openDatabase({ url, pool: { max: 4, options: `-c search_path=${schema}` } });
-  await migrate(db);
-  return {
-    db,
-    async drop() {
-      await db.close();
-      await admin.exec(`drop schema if exists ${schema} cascade`);
-      await admin.close();
-    },
-  };
-}
+const postgresReachable = await postgresAvailable();
 
 /** Two progress steps and an artifact the task ends with (stored with `finished`, in one commit). */
 const executor: TaskExecutor = {
@@ -82,13 +44,13 @@ describe.each([
   ["PGlite", "pglite" as const],
   ["PostgreSQL", "postgres" as const],
 ])("telemetry on %s", (_label, kind) => {
-  let backend: Backend;
+  let backend: MigratedBackend;
   let workspaceId: string;
   const handlers: A2AHandler[] = [];
 
   beforeAll(async () => {
     if (kind === "postgres" && !postgresReachable) return;
-    backend = await openBackend(kind);
+    backend = await openMigratedBackend(kind, "otel_test");
     workspaceId = randomUUID();
   });
   afterAll(async () => {

@@ -5,25 +5,18 @@ import type { TaskRecord } from "../ports/task-records.js";
 import { TaskNotFoundError } from "../protocol/errors.js";
 import type { HandlerTelemetry } from "../telemetry/handler-telemetry.js";
 import { TaskHub } from "./hub/task-hub.js";
-import { TaskRunner } from "./runner/task-runner.js";
+import { TaskRunner, type TaskRunnerOptions } from "./runner/task-runner.js";
 import { OpenStreams } from "./streams/open-streams.js";
 import { StreamSlots } from "./streams/stream-slots.js";
 import type { BacklogBounds } from "./streams/task-subscription.js";
 
-export interface A2ARuntimeOptions {
+/** What the runtime needs: the stores, and the runner's settings (it makes the hub the runner uses). */
+export interface A2ARuntimeOptions extends Omit<TaskRunnerOptions, "hub" | "tasks" | "events"> {
   stores: A2AStores;
-  executor: TaskExecutor;
-  logger: Logger;
-  now: () => Date;
-  generateId: () => string;
-  instanceId: string;
-  leaseMs: number;
-  recoveryIntervalMs: number;
   keepAliveMs: number;
   maxStreamBacklogBytes: number;
   maxOpenStreamsPerCaller: number | undefined;
   terminalTaskCacheSize: number;
-  telemetry: HandlerTelemetry;
 }
 
 /**
@@ -76,8 +69,8 @@ export class A2ARuntime {
       generateId: options.generateId,
       instanceId: options.instanceId,
       leaseMs: options.leaseMs,
-      telemetry: options.telemetry,
       recoveryIntervalMs: options.recoveryIntervalMs,
+      telemetry: options.telemetry,
     });
     // Tasks orphaned by an earlier crash are ended as soon as the runtime exists.
     void this.runner.recoverOrphans();

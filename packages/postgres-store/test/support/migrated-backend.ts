@@ -1,0 +1,34 @@
+import { randomUUID } from "node:crypto";
+import { POSTGRES_URL } from "@a2a-partner/test-support/postgres";
+import { type Database, migrate, openDatabase } from "../../src/index.js";
+
+/** A migrated database of one kind for one test file, and how to throw it away. */
+export interface MigratedBackend {
+  db: Database;
+  drop(): Promise<void>;
+}
+
+/**
+ * An in-memory PGlite, or a schema of its own on the real PostgreSQL (named after `label`, dropped with
+ * everything in it): the store's migrations applied either way.
+ */
+export async function openMigratedBackend(kind: "pglite" | "postgres", label: string): Promise<MigratedBackend> {
+  if (kind === "pglite") {
+    const db = await openDatabase({ dataDir: "memory://" });
+    await migrate(db);
+    return { db, drop: () => db.close() };
+  }
+  const schema = `${label}_${randomUUID().replaceAll("-", "")}`;
+  const admin = await openDatabase({ url: POSTGRES_URL });
+  await admin.exec(`create schema ${schema}`);
+  const db = await openDatabase({ url: POSTGRES_URL, pool: { max: 4, options: `-c search_path=${schema}` } });
+  await migrate(db);
+  return {
+    db,
+    async drop() {
+      await db.close();
+      await admin.exec(`drop schema if exists ${schema} cascade`);
+      await admin.close();
+    },
+  };
+}
