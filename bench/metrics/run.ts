@@ -40,8 +40,9 @@ import { createLogger } from "../../examples/server/src/logger.ts";
 import { migrateReferenceSchema } from "../../examples/server/src/migrations.ts";
 import { type IngestRun, measureIngest } from "./ingest.ts";
 import { measurePendingDeltas, type PendingDeltasRun } from "./pending-deltas.ts";
+import { compareWithRecorded, readRecorded } from "./recorded.ts";
 import { createWorkspace, DATABASE_NAME, databaseUrl, dropDatabase, recreateDatabase, store } from "./setup.ts";
-import { median, ms, quantile, time } from "./stats.ts";
+import { median, ms, quantile, time, timeInterleaved } from "./stats.ts";
 
 // The workspace packages resolve from the reference server (setup.ts): their built dist/.
 const require = createRequire(new URL("../../examples/server/package.json", import.meta.url));
@@ -118,10 +119,18 @@ function log(line: string): void {
 
 interface Row {
   window: string;
+  /** The statement sent unnamed: parsed and planned on every call (what the figures recorded measure). */
   rollup: { median: number; p95: number; min: number };
+  /** As the endpoint sends it: a named statement (queryEventMetrics' namedStatement), timed interleaved. */
+  named: { median: number; p95: number };
+  /** PostgreSQL's planning time for one unnamed call (EXPLAIN (SUMMARY) without ANALYZE), median. */
+  planningMs: number;
   raw: { median: number; min: number };
   ratio: number;
 }
+
+/** Calls timed for the planning time of one window (EXPLAIN plans only, so they are quick). */
+const PLANNING_RUNS = 15;
 
 async function main(): Promise<void> {
   const startedAt = Date.now();
@@ -217,20 +226,41 @@ async function main(): Promise<void> {
       // Same answer both ways, or the timings mean nothing.
       const [a, b] = [await run(rollup), await run(raw)];
       if (JSON.stringify(a) !== JSON.stringify(b)) throw new Error(`rollup and raw answers differ for "${name}"`);
-      const rollupTimes = await time(() => run(rollup), runs, 3);
+      // Unnamed and named in turn. Warm-ups past five: PostgreSQL plans a named statement afresh for its
+      // first five executions on a connection and only then may keep a generic plan.
+      const [rollupTimes, namedTimes] = (await timeInterleaved(
+        [() => run(rollup), () => metrics.queryEventMetrics(db, target, window, { namedStatement: true })],
+        runs,
+        8,
+      )) as [number[], number[]];
+      const planning: number[] = [];
+      for (let i = 0; i < PLANNING_RUNS; i++) {
+        const plan = await db.query<{ "QUERY PLAN": string }>(`explain (summary) ${rollup.text}`, rollup.values);
+        const line = plan.rows.map((r) => r["QUERY PLAN"]).find((l) => l.startsWith("Planning Time:"));
+        planning.push(Number(/([\d.]+) ms/.exec(line ?? "")?.[1]));
+      }
       const rawTimes = await time(() => run(raw), rawRuns, 1);
       const row: Row = {
         window: name,
         rollup: { median: median(rollupTimes), p95: quantile(rollupTimes, 0.95), min: Math.min(...rollupTimes) },
+        named: { median: median(namedTimes), p95: quantile(namedTimes, 0.95) },
+        planningMs: median(planning),
         raw: { median: median(rawTimes), min: Math.min(...rawTimes) },
         ratio: median(rawTimes) / median(rollupTimes),
       };
       rows.push(row);
       log(
-        `  ${name}: rollup ${ms(row.rollup.median)} ms, raw ${ms(row.raw.median)} ms, ×${row.ratio.toFixed(0)}` +
+        `  ${name}: rollup ${ms(row.rollup.median)} ms (named ${ms(row.named.median)} ms, planning ` +
+          `${ms(row.planningMs)} ms), raw ${ms(row.raw.median)} ms, ×${row.ratio.toFixed(0)}` +
           ` (telemetry total ${a.telemetry.total.toLocaleString("en")})`,
       );
     }
+
+    const comparison = compareWithRecorded(
+      readRecorded(),
+      events,
+      rows.map((r) => ({ window: r.window, median: r.rollup.median })),
+    );
 
     // The same query with rollup deltas not folded yet (before the HTTP app starts its compaction timer).
     let pending: PendingDeltasRun | undefined;
@@ -314,14 +344,19 @@ async function main(): Promise<void> {
         `${target0.inserted.workflow_node_executions.toLocaleString("en")} node executions, ` +
         `${target0.inserted.alerts.toLocaleString("en")} alerts over ${days} days in "bench"; ` +
         `${(loadedRows - target0.rows).toLocaleString("en")} noise rows in ${NOISE_WORKSPACES} other workspaces.`,
-      `Medians of ${runs} rollup runs and ${rawRuns} raw runs (after warm-up), one query = the endpoint's single statement + shaping.`,
+      `Medians of ${runs} rollup runs and ${rawRuns} raw runs (after warm-up), one query = the endpoint's single statement + shaping; ` +
+        `"named" = the same as the endpoint sends it (a named statement), interleaved with the unnamed runs; ` +
+        `"planning" = PostgreSQL's planning time of one unnamed call (median of ${PLANNING_RUNS}).`,
       "",
-      "| window | rollup median (ms) | rollup p95 (ms) | raw GROUP BY median (ms) | raw / rollup |",
-      "|---|---:|---:|---:|---:|",
+      "| window | rollup median (ms) | rollup p95 (ms) | named median (ms) | planning (ms) | raw GROUP BY median (ms) | raw / rollup |",
+      "|---|---:|---:|---:|---:|---:|---:|",
       ...rows.map(
         (r) =>
-          `| ${r.window} | ${ms(r.rollup.median)} | ${ms(r.rollup.p95)} | ${ms(r.raw.median)} | ${r.ratio.toFixed(0)}× |`,
+          `| ${r.window} | ${ms(r.rollup.median)} | ${ms(r.rollup.p95)} | ${ms(r.named.median)} | ${ms(r.planningMs)} | ` +
+          `${ms(r.raw.median)} | ${r.ratio.toFixed(0)}× |`,
       ),
+      "",
+      ...comparisonLines(comparison),
       "",
       `HTTP GET ${days}-day window (auth + access + query + JSON, ${Math.round(bytes / 1024)} KiB): ` +
         `median ${ms(median(httpTimes))} ms, p95 ${ms(quantile(httpTimes, 0.95))} ms`,
@@ -338,12 +373,15 @@ async function main(): Promise<void> {
       ...ingestLines(ingest),
     ];
     process.stdout.write(lines.join("\n"));
+    // A window slower than recorded fails the run (after printing everything), so a script or CI notices.
+    if (comparison.windows.some((w) => w.flagged)) process.exitCode = 2;
     if (args.json) {
       process.stdout.write(
         `${JSON.stringify({
           events,
           days,
           rows,
+          comparison,
           http: { median: median(httpTimes), p95: quantile(httpTimes, 0.95) },
           loads,
           pending,
@@ -357,6 +395,23 @@ async function main(): Promise<void> {
     if (!args.keep) await dropDatabase(serverUrl, args.database);
     else log(`kept database ${args.database}`);
   }
+}
+
+/** Each window's rollup median against the figure docs/performance.md records (recorded.json). */
+function comparisonLines(comparison: ReturnType<typeof compareWithRecorded>): string[] {
+  if (comparison.size === undefined) {
+    return ["Recorded figures (bench/metrics/recorded.json): none for this many events; no comparison."];
+  }
+  return [
+    `Against the recorded ${comparison.size} figures (bench/metrics/recorded.json = docs/performance.md), ` +
+      `flagged when more than ${comparison.slowerThan}× slower:`,
+    ...comparison.windows.map((w) =>
+      w.recorded === undefined || w.ratio === undefined
+        ? `- ${w.window}: ${ms(w.median)} ms, nothing recorded`
+        : `- ${w.window}: ${ms(w.median)} ms vs ${ms(w.recorded.median)} ms recorded = ${w.ratio.toFixed(2)}×` +
+          (w.flagged ? ` — SLOWER THAN RECORDED (> ${comparison.slowerThan}×)` : " — ok"),
+    ),
+  ];
 }
 
 /** The ingest table and one verdict per statement size (nothing when --ingest-events is 0). */

@@ -31,3 +31,24 @@ export async function time(fn: () => Promise<unknown>, runs: number, warmups: nu
 export function ms(value: number): string {
   return value >= 100 ? value.toFixed(0) : value >= 10 ? value.toFixed(1) : value.toFixed(2);
 }
+
+/**
+ * Runs each of `fns` `warmups` times untimed, then `runs` rounds of one timed call of each in turn, so a
+ * noisy spell on a shared machine weighs on all of them alike; returns the timings (ms) per function.
+ */
+export async function timeInterleaved(
+  fns: readonly (() => Promise<unknown>)[],
+  runs: number,
+  warmups: number,
+): Promise<number[][]> {
+  for (let i = 0; i < warmups; i++) for (const fn of fns) await fn();
+  const timings = fns.map(() => [] as number[]);
+  for (let i = 0; i < runs; i++) {
+    for (const [j, fn] of fns.entries()) {
+      const started = performance.now();
+      await fn();
+      timings[j]?.push(performance.now() - started);
+    }
+  }
+  return timings;
+}

@@ -18,6 +18,7 @@ const LATER = [
   "a2a-store/0005_status_at_from_the_writer",
   "metrics/0002_no_statistics_on_payload",
   "metrics/0003_timestamps_within_window_range",
+  "metrics/0004_metrics_serial_plan",
   "reference-server/0002_workspace_default_environment",
 ];
 /** Every file, in the order `schema_migrations` lists them (by source, then version). */

@@ -4,7 +4,7 @@
 export { compactMetricsRollups } from "./compact-rollups.js";
 export { parseMetricsTimestamp } from "./internal/window/parse-timestamp.js";
 export { metricsMigrations, metricsMigrationsDir } from "./migrations-dir.js";
-export { type MetricsQueryable, queryEventMetrics } from "./query-event-metrics.js";
+export { type MetricsQueryable, type QueryEventMetricsOptions, queryEventMetrics } from "./query-event-metrics.js";
 export {
   ROLLUP_COMPACTION_INTERVAL_MS,
   type RollupCompaction,

@@ -23,6 +23,29 @@ describe("queryEventMetrics", () => {
     expect(body.window.start).toBe("2026-01-01T00:00:00.000Z");
   });
 
+  it("names the statement by its shape when asked, so each shape is prepared once per connection", async () => {
+    const names: (string | undefined)[] = [];
+    const db = {
+      async query(_sql: string, _params: unknown[], options?: { name?: string }) {
+        names.push(options?.name);
+        return { rows: [] };
+      },
+    };
+    const day = (d: string, start = "00:00:00") => ({
+      start: new Date(`${d}T${start}Z`),
+      end: new Date("2026-02-01T00:00:00Z"),
+    });
+    await queryEventMetrics(db, WS, day("2026-01-01"), { namedStatement: true });
+    await queryEventMetrics(db, WS, day("2026-01-05"), { namedStatement: true }); // same shape, other values
+    await queryEventMetrics(db, WS, day("2026-01-05", "13:37:00"), { namedStatement: true }); // another shape
+    await queryEventMetrics(db, WS, day("2026-01-01")); // not asked: a pg.Pool takes a callback there
+    expect(names[0]).toMatch(/^a2a_metrics_[0-9a-z]+$/);
+    expect(names[1]).toBe(names[0]);
+    expect(names[2]).toMatch(/^a2a_metrics_[0-9a-z]+$/);
+    expect(names[2]).not.toBe(names[0]);
+    expect(names[3]).toBeUndefined();
+  });
+
   it("passes database errors through to the caller", async () => {
     const db = { query: async () => Promise.reject(new Error("connection refused")) };
     await expect(queryEventMetrics(db, WS, { start: null, end: null })).rejects.toThrow("connection refused");
