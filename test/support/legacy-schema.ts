@@ -15,7 +15,7 @@ interface MigrationSource {
 }
 
 /** postgres-store's `migrate`, passed in so this private package needs none of the packages it tests. */
-type Migrate = (db: Sql, options: { sources: MigrationSource[] }) => Promise<unknown>;
+type Migrate<D extends Sql> = (db: D, options: { sources: MigrationSource[] }) => Promise<unknown>;
 
 /**
  * Earlier releases migrated with one series (0001..0007) recorded by version alone. Those files are gone;
@@ -44,7 +44,11 @@ export async function recordAsLegacy(db: Sql, versions: Iterable<[number, string
  * The schema a legacy database holds: each source's baseline (its first file) applied, none of the files
  * after it, which an adoption must then run.
  */
-export async function migrateBaselinesOnly(db: Sql, sources: MigrationSource[], migrate: Migrate): Promise<void> {
+export async function migrateBaselinesOnly<D extends Sql>(
+  db: D,
+  sources: MigrationSource[],
+  migrate: Migrate<D>,
+): Promise<void> {
   const root = await mkdtemp(join(tmpdir(), "a2a-baselines-"));
   try {
     const baselines: MigrationSource[] = [];
