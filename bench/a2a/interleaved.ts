@@ -18,23 +18,23 @@
  * server CPU per request or task; against the baseline, the pooled change and the spread of the
  * per-round changes (the same round's slices, next to each other in time).
  */
-import { parseArgs } from "node:util";
+import { benchFlags } from "../flags.ts";
 import { median, ms } from "../metrics/stats.ts";
 import { createPool, getTaskThroughput, type Lane, sustainedTasks, timeToFirstEvent } from "./load.ts";
 import { cpuInWindow } from "./proc.ts";
 import { createTarget, type RunningServer, type Target, type TargetId } from "./targets.ts";
 
-const { values: args } = parseArgs({
-  options: {
-    targets: { type: "string", default: "ours,ours-otel-metrics,ours-otel-sampled,ours-otel" },
-    phases: { type: "string", default: "gettask,tasks" },
-    rounds: { type: "string", default: "6" },
-    slice: { type: "string", default: "5" },
-    warmup: { type: "string", default: "1" },
-    concurrency: { type: "string", default: "32" },
-    json: { type: "boolean", default: false },
+const args = benchFlags(
+  {
+    targets: "ours,ours-otel-metrics,ours-otel-sampled,ours-otel",
+    phases: "gettask,tasks",
+    rounds: "6",
+    slice: "5",
+    warmup: "1",
+    concurrency: "32",
   },
-});
+  ["json"],
+);
 
 const PHASES = {
   gettask: { name: "GetTask requests/s", unit: "requests", cpuScale: 1e6, cpuUnit: "µs CPU per request" },
@@ -278,7 +278,10 @@ async function main(): Promise<void> {
   if (verdicts.length > 0) lines.push("OpenTelemetry targets (against ours):", ...verdicts);
   lines.push("", `Total time ${((Date.now() - started) / 1000).toFixed(0)} s.`, "");
   process.stdout.write(lines.join("\n"));
-  if (args.json) process.stdout.write(`${JSON.stringify({ settings: args, results, slices: allSlices })}\n`);
+  if (args.switches.has("json"))
+    process.stdout.write(
+      `${JSON.stringify({ settings: { ...args, switches: [...args.switches] }, results, slices: allSlices })}\n`,
+    );
 }
 
 main().catch((error: unknown) => {

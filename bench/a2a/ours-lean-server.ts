@@ -13,10 +13,10 @@ import { createRequire } from "node:module";
 import type { AddressInfo } from "node:net";
 import { createApp } from "../../examples/server/src/app.ts";
 import { loadConfig } from "../../examples/server/src/config.ts";
-import { sleepUnlessAborted } from "./sleep-unless-aborted.ts";
 import { createLogger } from "../../examples/server/src/logger.ts";
 import { migrateReferenceSchema } from "../../examples/server/src/migrations.ts";
 import { createHttpServer, openConfiguredDatabase } from "../../examples/server/src/server.ts";
+import { sleepUnlessAborted } from "./sleep-unless-aborted.ts";
 
 type TaskExecutor = import("../../packages/a2a-core/dist/index.js").TaskExecutor;
 

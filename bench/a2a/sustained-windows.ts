@@ -12,19 +12,12 @@
  * Flags: --target (a single-instance target of run.ts), --windows, --window (seconds each), --concurrency.
  * Investigation tool, not part of the bench run.
  */
-import { parseArgs } from "node:util";
+import { benchFlags } from "../flags.ts";
 import { createPool, sustainedTasks } from "./load.ts";
 import { cpuSeconds, rssKiB } from "./proc.ts";
 import { createTarget, type TargetId } from "./targets.ts";
 
-const { values: args } = parseArgs({
-  options: {
-    target: { type: "string", default: "ours-embedded" },
-    windows: { type: "string", default: "6" },
-    window: { type: "string", default: "8" },
-    concurrency: { type: "string", default: "32" },
-  },
-});
+const args = benchFlags({ target: "ours-embedded", windows: "6", window: "8", concurrency: "32" });
 const windows = Number(args.windows);
 const windowMs = Number(args.window) * 1000;
 const concurrency = Number(args.concurrency);

@@ -29,6 +29,8 @@ export type TargetId =
   | "ours-otel"
   | "ours-otel-sampled"
   | "ours-otel-metrics"
+  | "ours-base"
+  | "ours-embedded-base"
   | "sdk"
   | "sdk-pg";
 export type ProcessRole = "load" | "streams";
@@ -103,6 +105,14 @@ const OURS_VARIANTS: Record<Exclude<TargetId, "sdk" | "sdk-pg">, { label: string
     label: "ours + OpenTelemetry, 10 % of traces",
     store: "PostgreSQL, as ours + OpenTelemetry but OTEL_TRACES_SAMPLER=parentbased_traceidratio at 0.1",
   },
+  "ours-base": {
+    label: "ours (base checkout)",
+    store: "PostgreSQL, the server of the checkout A2A_BENCH_BASE names (before/after a change)",
+  },
+  "ours-embedded-base": {
+    label: "ours (embedded, base checkout)",
+    store: "embedded PGlite, the server of the checkout A2A_BENCH_BASE names",
+  },
   "ours-otel": {
     label: "ours + OpenTelemetry",
     store: "PostgreSQL, OpenTelemetry SDK on: Prometheus reader (METRICS_PORT) and every span exported over OTLP",
@@ -115,13 +125,17 @@ const OURS_VARIANTS: Record<Exclude<TargetId, "sdk" | "sdk-pg">, { label: string
  * (`ours-embedded`), or with `ours-lean` the same app on the SDK twin's executor (no fleet).
  */
 async function ours(id: Exclude<TargetId, "sdk" | "sdk-pg">): Promise<Target> {
-  const store: ProcessStore = id === "ours-embedded" ? await createPgliteStore() : await createPostgresStore();
+  const embedded = id === "ours-embedded" || id === "ours-embedded-base";
+  const store: ProcessStore = embedded ? await createPgliteStore() : await createPostgresStore();
+  // A before-and-after run: `ours-base` and `ours-embedded-base` start the server of another checkout
+  // (built, installed), e.g. \`git worktree add ../base <commit> && (cd ../base && pnpm install)\`.
+  const serverDir = id === "ours-base" || id === "ours-embedded-base" ? baseServerDir() : undefined;
   // `ours-otel`: what the instrumentation costs with an SDK registered. Metrics go to a Prometheus reader
   // (not scraped during the load), spans (all sampled) to an OTLP receiver in this process that accepts
   // and discards them, so the server pays for recording, batching and serialising every span.
   const sink = id === "ours-otel" || id === "ours-otel-sampled" ? await startOtlpSink() : undefined;
   try {
-    const seeded = await seedWithCli(store.env);
+    const seeded = await seedWithCli(store.env, serverDir);
     const env = {
       ...store.env,
       RATE_LIMIT_PER_SECOND: "0",
@@ -141,12 +155,15 @@ async function ours(id: Exclude<TargetId, "sdk" | "sdk-pg">): Promise<Target> {
         if (id === "ours-lean") {
           return startScriptServer(LEAN_SERVER, { ...env, ...nodeOptions(options), STEP_MS: STEP_MS[role], PORT: "0" });
         }
-        const server = await startServerProcess({
-          ...env,
-          ...nodeOptions(options),
-          ROBOT_STEP_MS: STEP_MS[role],
-          LOG_LEVEL: "info", // the helper finds the URL in the info-level "listening" line
-        });
+        const server = await startServerProcess(
+          {
+            ...env,
+            ...nodeOptions(options),
+            ROBOT_STEP_MS: STEP_MS[role],
+            LOG_LEVEL: "info", // the helper finds the URL in the info-level "listening" line
+          },
+          serverDir === undefined ? {} : { serverDir },
+        );
         return {
           origin: server.url,
           pid: server.pid,
@@ -272,4 +289,11 @@ function runNode(args: string[], env: Record<string, string>): Promise<{ code: n
     });
     child.once("exit", (code) => resolve({ code, output }));
   });
+}
+
+/** The base checkout's examples/server, from A2A_BENCH_BASE (a repository root). */
+function baseServerDir(): string {
+  const base = process.env.A2A_BENCH_BASE;
+  if (!base) throw new Error("ours-base needs A2A_BENCH_BASE: the root of another checkout, installed and built");
+  return join(base, "examples", "server");
 }

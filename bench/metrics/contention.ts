@@ -20,21 +20,13 @@
  */
 import { randomUUID } from "node:crypto";
 import { readFile } from "node:fs/promises";
-import { parseArgs } from "node:util";
 import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
 import { migrateReferenceSchema } from "../../examples/server/src/migrations.ts";
+import { benchFlags } from "../flags.ts";
 import { createWorkspace, databaseUrl, dropDatabase, metrics, recreateDatabase, store } from "./setup.ts";
 import { median } from "./stats.ts";
 
-const { values: args } = parseArgs({
-  options: {
-    seconds: { type: "string", default: "10" },
-    tasks: { type: "string", default: "32" },
-    instances: { type: "string", default: "2" },
-    rounds: { type: "string", default: "3" },
-    database: { type: "string", default: "a2a_contention" },
-  },
-});
+const args = benchFlags({ seconds: "10", tasks: "32", instances: "2", rounds: "3", database: "a2a_contention" });
 const seconds = Number(args.seconds);
 const tasksPerInstance = Number(args.tasks);
 const instances = Number(args.instances);

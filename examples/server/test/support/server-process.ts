@@ -75,10 +75,11 @@ function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
  */
 export async function startServerProcess(
   env: Record<string, string>,
-  options: { startTimeoutMs?: number } = {},
+  options: { startTimeoutMs?: number; serverDir?: string } = {},
 ): Promise<ServerProcess> {
   const child = spawn(process.execPath, [CLI, "serve"], {
-    cwd: SERVER_DIR,
+    // serverDir: another checkout's examples/server (the bench's before-and-after runs); default this one.
+    cwd: options.serverDir ?? SERVER_DIR,
     env: childEnv({ PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "info", ...env }),
     stdio: ["ignore", "ignore", "pipe"],
   });
@@ -154,10 +155,10 @@ export async function stopAllServerProcesses(): Promise<void> {
 export async function runCli(
   args: string[],
   env: Record<string, string>,
-  options: { input?: string } = {},
+  options: { input?: string; serverDir?: string } = {},
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const child = spawn(process.execPath, [CLI, ...args], {
-    cwd: SERVER_DIR,
+    cwd: options.serverDir ?? SERVER_DIR,
     env: childEnv({ LOG_LEVEL: "warn", ...env }),
     stdio: [options.input === undefined ? "ignore" : "pipe", "pipe", "pipe"],
   });
@@ -176,8 +177,8 @@ export async function runCli(
 }
 
 /** `node src/cli.ts seed`: the demo workspace, its Environment and robots, and fresh tokens. */
-export async function seedWithCli(env: Record<string, string>): Promise<SeedResult> {
-  const result = await runCli(["seed"], env);
+export async function seedWithCli(env: Record<string, string>, serverDir?: string): Promise<SeedResult> {
+  const result = await runCli(["seed"], env, serverDir === undefined ? {} : { serverDir });
   if (result.code !== 0) throw new Error(`seed failed (${result.code}): ${result.stderr}`);
   return JSON.parse(result.stdout.trim().split("\n").at(-1) ?? "") as SeedResult;
 }
