@@ -384,6 +384,23 @@ describe("GetTask, CancelTask, SubscribeToTask", () => {
 });
 
 describe("protocol errors", () => {
+  it("-32601 lists every name and alias the endpoint answers, so the caller learns what to send", async () => {
+    const h = harness();
+    const json = await (await h.call({ jsonrpc: "2.0", id: "x", method: "tasks/archive" })).json();
+    expect(json.error.code).toBe(ERROR_CODES.MethodNotFound);
+    expect(json.error.data.method).toBe("tasks/archive");
+    const expected = Object.entries(METHODS).flatMap(([name, entry]) => [name, ...(entry.alias ? [entry.alias] : [])]);
+    expect([...json.error.data.methods].sort()).toEqual(expected.sort());
+  });
+
+  it("a start without metadata.storeId is told what the field selects", async () => {
+    const h = harness();
+    const json = await (await start(h, { ...startParams(), metadata: {} })).json();
+    expect(json.error.code).toBe(ERROR_CODES.InvalidParams);
+    expect(json.error.data.field).toBe("params.metadata.storeId");
+    expect(json.error.message).toMatch(/params\.metadata\.storeId: is required: the storeId of the Environment/);
+  });
+
   it.each([
     ["not JSON", "{oops", ERROR_CODES.ParseError, null],
     ["a batch", "[]", ERROR_CODES.InvalidRequest, null],
@@ -674,6 +691,20 @@ describe("recovery and shutdown", () => {
     } finally {
       consoleError.mockRestore();
     }
+  });
+
+  it("logs each task's start and end at info: ids, storeId, state and duration, never the task's text", async () => {
+    const lines: Array<{ obj: Record<string, unknown>; msg: string | undefined }> = [];
+    const info = (obj: object, msg?: string) => lines.push({ obj: obj as Record<string, unknown>, msg });
+    const h = harness(undefined, { logger: { info, warn() {}, error() {} } });
+    const frames = await readFrames(await start(h, startParams("restock the secret aisle", "log-1")));
+    const taskId = frames[0]?.result.id;
+    const started = lines.find((line) => line.msg === "task started");
+    const ended = lines.find((line) => line.msg === "task ended");
+    expect(started?.obj).toEqual({ taskId, workspaceId: "ws-a", storeId: "store-001" });
+    expect(ended?.obj).toMatchObject({ taskId, workspaceId: "ws-a", storeId: "store-001", state: "completed" });
+    expect(ended?.obj.durationMs).toEqual(expect.any(Number));
+    expect(JSON.stringify(lines)).not.toContain("secret aisle");
   });
 
   it("ends every other orphan when one of them cannot be ended, and logs the one it skipped", async () => {

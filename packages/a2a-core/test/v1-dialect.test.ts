@@ -42,6 +42,21 @@ describe("the v1.0 dialect (A2A-Version: 1.0)", () => {
     expect(frames[4]?.result.task.status.state).toBe("TASK_STATE_COMPLETED");
   });
 
+  it("refuses a messageId reused with another text in v1.0 too, with the field in its BadRequest", async () => {
+    const h = harness();
+    await readFrames(
+      await h.call(
+        { jsonrpc: "2.0", id: 1, method: "SendStreamingMessage", params: startV1("a", "k-1") },
+        { headers: V1 },
+      ),
+    );
+    const { body } = await rpc(h, "SendStreamingMessage", startV1("b", "k-1"));
+    expect(body.error.code).toBe(-32602);
+    const details = body.error.data as Array<Record<string, unknown>>;
+    expect(JSON.stringify(details)).toContain("params.message.messageId");
+    expect(h.executor.dispatched).toBe(1);
+  });
+
   it("takes the version from the A2A-Version query parameter too", async () => {
     const h = harness();
     const res = await h.handler.fetch(
