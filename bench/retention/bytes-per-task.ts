@@ -14,9 +14,8 @@ type Task = import("../../packages/a2a-core/dist/index.js").Task;
 type Database = import("../../packages/postgres-store/dist/index.js").Database;
 // The built package, as the reference server loads it (run `pnpm build` after changing the store).
 const require = createRequire(new URL("../../examples/server/package.json", import.meta.url));
-const { createPostgresStores, migrate, openDatabase } = require(
-  "@a2a-partner/postgres-store",
-) as typeof import("../../packages/postgres-store/dist/index.js");
+const { createPostgresStores, migrate, openDatabase } =
+  require("@a2a-partner/postgres-store") as typeof import("../../packages/postgres-store/dist/index.js");
 
 const { values } = parseArgs({
   options: {
