@@ -65,7 +65,7 @@ describe("retention: ended tasks pruned, and what a client then gets", () => {
     const other = await startTestServer(suite.database.db);
     try {
       const otherToken = other.seeded.partnerToken;
-      for (const method of ["GetTask", "tasks/resubscribe", "SubscribeToTask"]) {
+      for (const method of ["GetTask", "CancelTask", "tasks/resubscribe", "SubscribeToTask"]) {
         const { body } = await rpc(other.a2aUrl, otherToken, method, { id: old });
         expect(body.error?.code, method).toBe(ERROR_CODES.TaskNotFound);
       }
