@@ -17,10 +17,13 @@ export interface PruneEndedTasksOptions {
 export interface PruneEndedTasksResult {
   /** The cutoff as applied, ISO-8601. */
   endedBefore: string;
+  /** Tasks deleted (with `dryRun`: that would be). */
   tasks: number;
+  /** Their events, deleted with them. */
   events: number;
   /** Statements that deleted something (0 for a dry run). */
   batches: number;
+  /** Whether this was a count only. */
   dryRun: boolean;
 }
 
