@@ -86,3 +86,16 @@ describe("loadConfig", () => {
     expect(loadConfig({ LOG_FORMAT: "json" }).logFormat).toBe("json");
   });
 });
+
+describe("TASK_RETENTION", () => {
+  it("is unset by default (ended tasks are kept forever) and reads a duration with a unit", () => {
+    expect(loadConfig({}).taskRetentionMs).toBeUndefined();
+    expect(loadConfig({ TASK_RETENTION: "30d" }).taskRetentionMs).toBe(30 * 86_400_000);
+    expect(loadConfig({ TASK_RETENTION: "1h" }).taskRetentionMs).toBe(3_600_000);
+  });
+
+  it.each(["30", "59m", "0d", "1.5d", "forever", "30 days"])("refuses %s, naming the variable", (value) => {
+    expect(() => loadConfig({ TASK_RETENTION: value })).toThrow(ConfigError);
+    expect(() => loadConfig({ TASK_RETENTION: value })).toThrow(/TASK_RETENTION must be a duration of at least 1h/);
+  });
+});

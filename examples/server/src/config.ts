@@ -1,5 +1,7 @@
 import { isIP } from "node:net";
+import { parseDuration } from "./auth/duration.ts";
 import { redactSecrets } from "./redact-secrets.ts";
+import { MIN_RETENTION_MS } from "./retention/min-retention.ts";
 
 /** A setting the server refuses to run with; the CLI exits with EXIT_CODES.config and the message. */
 export class ConfigError extends Error {
@@ -24,6 +26,8 @@ export interface ServerConfig {
   robotStepMs: number;
   /** How long a server's hold on a running task lasts without renewal (ms). */
   taskLeaseMs: number;
+  /** TASK_RETENTION: ended tasks older than this are pruned in the background (ms); unset: kept forever. */
+  taskRetentionMs: number | undefined;
   /** How long a graceful shutdown waits for running tasks before ending them `failed` (ms). */
   shutdownGraceMs: number;
   /** Sustained requests per second per token (burst: twice that); over it, HTTP 429. 0 turns it off. */
@@ -57,6 +61,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     logFormat: logFormat(env.LOG_FORMAT),
     robotStepMs: duration(env.ROBOT_STEP_MS, 400, "ROBOT_STEP_MS"),
     taskLeaseMs: duration(env.TASK_LEASE_MS, 30_000, "TASK_LEASE_MS", MIN_LEASE_MS),
+    taskRetentionMs: retention(env.TASK_RETENTION),
     shutdownGraceMs: duration(env.SHUTDOWN_GRACE_MS, 10_000, "SHUTDOWN_GRACE_MS"),
     rateLimitPerSecond: integer(env.RATE_LIMIT_PER_SECOND, 1000, "RATE_LIMIT_PER_SECOND"),
     maxStreamsPerToken: integer(env.MAX_STREAMS_PER_TOKEN, 1000, "MAX_STREAMS_PER_TOKEN"),
@@ -135,6 +140,21 @@ function duration(value: string | undefined, fallback: number, name: string, min
     throw new ConfigError(`${name} must be between ${min} and ${MAX_TIMER_MS} (milliseconds), got "${value}"`);
   }
   return ms;
+}
+
+/**
+ * TASK_RETENTION as `--expires-in` takes a duration (`30d`, `12h`, `2w`), at least an hour (a stream may
+ * still be reading a task that ended less long ago). A bare number is refused: it would say no unit.
+ */
+function retention(value: string | undefined): number | undefined {
+  if (!value) return undefined;
+  const seconds = parseDuration(value);
+  if (seconds === undefined || seconds * 1000 < MIN_RETENTION_MS) {
+    throw new ConfigError(
+      `TASK_RETENTION must be a duration of at least 1h with a unit (s, m, h, d, w), e.g. 30d; unset keeps tasks forever; got "${value}"`,
+    );
+  }
+  return seconds * 1000;
 }
 
 /** pino's levels; anything else made the logger throw at start with a message that named no variable. */

@@ -10,6 +10,7 @@ import { startControlSocket } from "./control/control-socket.ts";
 import type { Logger } from "./logger.ts";
 import { migrateReferenceSchema } from "./migrations.ts";
 import { redactSecrets } from "./redact-secrets.ts";
+import { startTaskPruner } from "./retention/task-pruner.ts";
 
 /** Who holds the embedded data directory's lock when a server does (the CLI waits for such a holder). */
 export const SERVER_LOCK_OWNER = "server";
@@ -204,10 +205,13 @@ export async function startServer(config: ServerConfig, logger: Logger): Promise
     "reference server listening",
   );
 
+  const pruner = config.taskRetentionMs === undefined ? undefined : startTaskPruner(db, config.taskRetentionMs, logger);
+
   let stopping: Promise<void> | undefined;
   const stop = () => {
     stopping ??= (async () => {
       logger.info("shutting down");
+      await pruner?.stop();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
       await app.close();

@@ -16,6 +16,8 @@ const LATER = [
   "a2a-store/0003_list_ended_tasks_by_index",
   "a2a-store/0004_lease_renewals_heap_only",
   "a2a-store/0005_status_at_from_the_writer",
+  "a2a-store/0006_first_message_written_once",
+  "a2a-store/0007_ended_tasks_by_end",
   "metrics/0002_no_statistics_on_payload",
   "metrics/0003_timestamps_within_window_range",
   "metrics/0004_metrics_serial_plan",

@@ -27,6 +27,11 @@ export {
   pgliteDatabase,
 } from "./pglite/pglite-database.js";
 export type { PGliteWorkerEvents } from "./pglite/pglite-worker-database.js";
+export {
+  type PruneEndedTasksOptions,
+  type PruneEndedTasksResult,
+  pruneEndedTasks,
+} from "./retention/prune-ended-tasks.js";
 export { PostgresEventLog, type PostgresEventLogOptions } from "./stores/postgres-event-log.js";
 export { PostgresIdempotencyStore, type PostgresIdempotencyStoreOptions } from "./stores/postgres-idempotency-store.js";
 export { PostgresTaskStore } from "./stores/postgres-task-store.js";

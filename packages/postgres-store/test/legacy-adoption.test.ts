@@ -80,14 +80,12 @@ describe("a database migrated by the legacy series", () => {
   it("is adopted: nothing re-runs, the baseline is recorded, the old rows and the data stay", async () => {
     const stores = createPostgresStores(db);
     // Rows as the legacy schema holds them, written the way its release wrote them (this release's store
-    // writes columns that only its later files add).
+    // writes and reads columns that only its later files add).
     const running = newTask(workspaceId).task;
     const started = newTask(workspaceId).task;
     await insertLegacyTask(db, workspaceId, running, []);
-    await insertLegacyTask(db, workspaceId, started, [finished(started)]);
-    const stored = must(await stores.tasks.get(workspaceId, running.id));
-    const ended = must(await stores.tasks.get(workspaceId, started.id));
-    expect(ended.task.status.state).toBe("completed");
+    const end = finished(started);
+    await insertLegacyTask(db, workspaceId, started, [end]);
     await recordAsLegacy(db, LEGACY_SERIES);
     const { rows: legacyRows } = await db.query<{ row: string }>(
       "select version || '/' || checksum as row from schema_migrations order by version",
@@ -100,6 +98,8 @@ describe("a database migrated by the legacy series", () => {
         "a2a-store/0003_list_ended_tasks_by_index",
         "a2a-store/0004_lease_renewals_heap_only",
         "a2a-store/0005_status_at_from_the_writer",
+        "a2a-store/0006_first_message_written_once",
+        "a2a-store/0007_ended_tasks_by_end",
       ],
       adopted: ["a2a-store/0001_tasks"],
     });
@@ -107,8 +107,21 @@ describe("a database migrated by the legacy series", () => {
     expect(after.filter((row) => row.startsWith("legacy/"))).toEqual(legacyRows.map((r) => `legacy/${r.row}`));
     expect(
       after.filter((row) => !row.startsWith("legacy/")).map((row) => row.split("/").slice(0, 2).join("/")),
-    ).toEqual(["a2a-store/1", "a2a-store/2", "a2a-store/3", "a2a-store/4", "a2a-store/5"]);
-    expect(await stores.tasks.get(workspaceId, stored.task.id)).toEqual(stored);
+    ).toEqual([
+      "a2a-store/1",
+      "a2a-store/2",
+      "a2a-store/3",
+      "a2a-store/4",
+      "a2a-store/5",
+      "a2a-store/6",
+      "a2a-store/7",
+    ]);
+    const stored = must(await stores.tasks.get(workspaceId, running.id));
+    expect(stored.task).toEqual(running);
+    expect(stored.lastSeq).toBe(1);
+    const ended = must(await stores.tasks.get(workspaceId, started.id));
+    expect(ended.task.status.state).toBe("completed");
+    expect((await stores.events.readAfter(started.id, 0)).map((event) => event.result)).toEqual([started, end.result]);
     // Tasks that ended before the later files ran are listed by them as any other (0003 moved ListTasks'
     // index of ended tasks to a column it filled in).
     const listed = await stores.tasks.list?.(workspaceId, { pageSize: 10 });

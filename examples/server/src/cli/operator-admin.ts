@@ -1,5 +1,6 @@
 import type { Database, Queryable } from "@a2a-partner/postgres-store";
 import { AdminUsageError } from "../admin.ts";
+import { pruneTasks } from "../retention/prune-tasks.ts";
 
 /**
  * What an operator does to a deployment beyond the demo `seed`: workspaces, their Environments (and
@@ -238,6 +239,7 @@ export const OPERATOR_OPERATIONS = {
   "environment-default": setDefaultEnvironment,
   "member-add": addMember,
   "member-list": listMembers,
+  prune: pruneTasks,
 } as const satisfies Record<string, (db: Database, input: unknown) => Promise<unknown>>;
 
 export type OperatorOperation = keyof typeof OPERATOR_OPERATIONS;

@@ -1,7 +1,8 @@
-import { isTerminalState, type Task, type TaskListPage, type TaskListQuery } from "@a2a-partner/a2a-core";
+import { isTerminalState, type Message, type Task, type TaskListPage, type TaskListQuery } from "@a2a-partner/a2a-core";
 import type { Database } from "../database.js";
 import { isUuid } from "../is-uuid.js";
 import { asRequestDataError } from "../tasks/data-error.js";
+import { withFirstMessage } from "../tasks/rows.js";
 
 /**
  * The two kinds of task rows ListTasks reads, each by an index of its own (migration 0003): ended tasks
@@ -72,7 +73,7 @@ async function readPage(db: Database, workspaceId: string, query: TaskListQuery)
   const pageSql = parts
     .map(
       (part) =>
-        `(select snapshot, ${part.statusAt} as status_at, id from tasks where ${where(part, cursor)}
+        `(select snapshot, first_message, ${part.statusAt} as status_at, id from tasks where ${where(part, cursor)}
            order by ${part.statusAt} desc, id desc limit ${limit})`,
     )
     .join(" union all ");
@@ -80,8 +81,8 @@ async function readPage(db: Database, workspaceId: string, query: TaskListQuery)
     // The cursor keeps status_at to the microsecond (a Date would round it to the millisecond). The order
     // names `page.status_at`, the timestamp: an unqualified `status_at` would be the output column, text
     // (the query before migration 0003 sorted that way, and so could not read its index in order).
-    db.query<{ snapshot: Task; status_at: string }>(
-      `select snapshot, to_char(status_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as status_at
+    db.query<{ snapshot: Task; first_message: Message | null; status_at: string }>(
+      `select snapshot, first_message, to_char(status_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as status_at
          from (${pageSql}) as page
         order by page.status_at desc, id desc
         limit ${limit}`,
@@ -92,7 +93,7 @@ async function readPage(db: Database, workspaceId: string, query: TaskListQuery)
   const page = rows.slice(0, query.pageSize);
   const last = page.at(-1);
   return {
-    tasks: page.map((row) => row.snapshot),
+    tasks: page.map((row) => withFirstMessage(row.snapshot, row.first_message)),
     totalSize,
     ...(rows.length > query.pageSize && last
       ? { next: { statusTimestamp: last.status_at, taskId: last.snapshot.id } }

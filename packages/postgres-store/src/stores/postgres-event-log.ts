@@ -2,6 +2,7 @@ import {
   applyTaskEvent,
   type EventLog,
   isTerminalState,
+  type Message,
   type NewTaskEvent,
   type NumberedAppend,
   type StoredTaskEvent,
@@ -14,9 +15,12 @@ import {
   setStatusAt,
   sqlTimestamp,
   statusAtOf,
+  storedSnapshotSql,
   TASK_EVENT_COLUMNS,
+  TASK_EVENT_READ_COLUMNS,
   type TaskEventRow,
   toStoredEvent,
+  withFirstMessage,
 } from "../tasks/rows.js";
 import { parseTaskEventsPayload, TASK_EVENTS_CHANNEL } from "../tasks/task-events-channel.js";
 import { storeTelemetry } from "../telemetry/store-telemetry.js";
@@ -92,8 +96,14 @@ export class PostgresEventLog implements EventLog {
   private appendLocked(taskId: string, entry: NewTaskEvent, createdAt: string): Promise<StoredTaskEvent | undefined> {
     return this.db.transaction(async (tx) => {
       // The row lock orders concurrent appends to one task: each sees its predecessor's last_seq.
-      const locked = await tx.query<{ snapshot: Task; last_seq: number; terminal: boolean; lease_live: boolean }>(
-        `select snapshot, last_seq, terminal, coalesce(lease_expires_at >= now(), false) as lease_live
+      const locked = await tx.query<{
+        snapshot: Task;
+        first_message: Message | null;
+        last_seq: number;
+        terminal: boolean;
+        lease_live: boolean;
+      }>(
+        `select snapshot, first_message, last_seq, terminal, coalesce(lease_expires_at >= now(), false) as lease_live
            from tasks where id = $1 for update`,
         [taskId],
       );
@@ -104,7 +114,7 @@ export class PostgresEventLog implements EventLog {
       // task is live again. Checked here, under the row lock, so a live task is never ended as an orphan.
       if (current.lease_live && isOrphanEnd(entry)) return undefined;
       const seq = current.last_seq + 1;
-      const snapshot = applyTaskEvent(current.snapshot, entry.result);
+      const snapshot = applyTaskEvent(withFirstMessage(current.snapshot, current.first_message), entry.result);
       const inserted = await tx.query<TaskEventRow>(
         `insert into task_events (task_id, seq, event, result, created_at)
           values ($1, $2, $3, $4::jsonb, $5::timestamptz)
@@ -112,7 +122,7 @@ export class PostgresEventLog implements EventLog {
         [taskId, seq, entry.event, JSON.stringify(entry.result), createdAt],
       );
       await tx.query(
-        `update tasks t set snapshot = $2::jsonb, state = $3, terminal = $4, last_seq = $5, updated_at = now(),
+        `update tasks t set snapshot = ${storedSnapshotSql("$2::jsonb")}, state = $3, terminal = $4, last_seq = $5, updated_at = now(),
                 ${setStatusAt("$6::timestamptz", "$4")}
           where t.id = $1`,
         [
@@ -137,7 +147,7 @@ export class PostgresEventLog implements EventLog {
     const max = Number.isFinite(limit) ? Math.max(0, Math.floor(limit)) : DEFAULT_READ_LIMIT;
     if (max === 0) return [];
     const { rows } = await this.db.query<TaskEventRow>(
-      `select ${TASK_EVENT_COLUMNS} from task_events where task_id = $1 and seq > $2 order by seq limit $3`,
+      `select ${TASK_EVENT_READ_COLUMNS} from task_events e where e.task_id = $1 and e.seq > $2 order by e.seq limit $3`,
       [taskId, after, max],
       { name: "a2a_read_events" },
     );

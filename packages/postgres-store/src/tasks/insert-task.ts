@@ -3,27 +3,42 @@ import type { Queryable } from "../database.js";
 import { isUuid } from "../is-uuid.js";
 import { STORE_ATTR, storeTelemetry } from "../telemetry/store-telemetry.js";
 import { asRequestDataError } from "./data-error.js";
-import { leaseDuration, sqlTimestamp, statusAtOf, TASK_COLUMNS, type TaskRow, toTaskRecord } from "./rows.js";
+import {
+  firstMessageSql,
+  leaseDuration,
+  snapshotApartSql,
+  sqlTimestamp,
+  statusAtOf,
+  TASK_COLUMNS,
+  type TaskRow,
+  toTaskRecord,
+} from "./rows.js";
 
 /**
  * The created row as the start statement returns it: its snapshot is the caller's own task, so it is
  * not sent back (PostgreSQL would print the document and the driver parse it again, ~0.02 ms a start
  * on PGlite); `startTask` parses the JSON it sent instead.
  */
-const CREATED_TASK_COLUMNS = TASK_COLUMNS.replace("snapshot", "null::jsonb as snapshot");
+const CREATED_TASK_COLUMNS = TASK_COLUMNS.replace("snapshot", "null::jsonb as snapshot").replace(
+  "first_message",
+  "null::jsonb as first_message",
+);
 
 /**
  * A task start in one statement (one round trip, its own transaction): the task row and its seq-1
  * `task` event, or — when (workspace, messageId) already names a task — nothing written and that task
  * returned. The unique constraint decides, so this holds across processes too. Without a messageId
- * ($4 null) nothing can conflict. `status_at` is written here, not by the trigger (migration 0005).
+ * ($4 null) nothing can conflict. `status_at` is written here, not by the trigger (migration 0005). The
+ * first message goes to a column of its own, written once; the snapshot and the seq-1 event are stored
+ * without it (migration 0006).
  */
 const START_TASK = `
 with created as (
   insert into tasks
-    (id, workspace_id, context_id, message_id, snapshot, state, terminal, last_seq, lease_owner, lease_expires_at,
-     created_at, updated_at, status_at, final_status_at)
-  values ($1, $2, $3, $4, $5::jsonb, $6, $7, 1, $8, now() + $9::double precision * interval '1 millisecond',
+    (id, workspace_id, context_id, message_id, snapshot, first_message, state, terminal, last_seq, lease_owner,
+     lease_expires_at, created_at, updated_at, status_at, final_status_at)
+  values ($1, $2, $3, $4, ${snapshotApartSql("$5::jsonb")}, ${firstMessageSql("$5::jsonb")}, $6, $7, 1, $8,
+          now() + $9::double precision * interval '1 millisecond',
           $10::timestamptz, $10::timestamptz, $11::timestamptz, case when $7 then $11::timestamptz end)
   on conflict (workspace_id, message_id) do nothing
   returning ${TASK_COLUMNS}
@@ -134,7 +149,10 @@ async function startStatement(db: Queryable, input: NewTask, messageId: string |
  * from the JSON the start sent (a fresh copy, as from a row: the caller's task object stays its own).
  */
 export function startedRecord(row: TaskRow, created: boolean, input: NewTask, snapshotJson: string): StartTaskResult {
-  if (created) row.snapshot = JSON.parse(snapshotJson) as TaskRow["snapshot"];
+  if (created) {
+    row.snapshot = JSON.parse(snapshotJson) as TaskRow["snapshot"];
+    row.first_message = null; // the whole task is in the JSON sent
+  }
   const record = toTaskRecord(row);
   // The row's copies of strings the caller already holds (its workspace, its runner's lease owner, shared
   // by every task it starts) give way to the caller's: a running task keeps one copy less of each.

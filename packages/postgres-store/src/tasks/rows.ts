@@ -1,4 +1,4 @@
-import type { StoredTaskEvent, Task, TaskRecord, TaskUpdateResult } from "@a2a-partner/a2a-core";
+import type { Message, StoredTaskEvent, Task, TaskRecord, TaskUpdateResult } from "@a2a-partner/a2a-core";
 
 /** A `tasks` row as both drivers return it (`timestamptz` arrives as a Date; a string is tolerated). */
 export interface TaskRow {
@@ -6,6 +6,8 @@ export interface TaskRow {
   workspace_id: string;
   message_id: string | null;
   snapshot: Task;
+  /** The task's first message, kept apart from `snapshot` (migration 0006); null in rows written before. */
+  first_message?: Message | null;
   last_seq: number;
   lease_owner: string | null;
   lease_expires_at: Date | string | null;
@@ -18,12 +20,53 @@ export interface TaskEventRow {
   event: StoredTaskEvent["event"];
   result: Task | TaskUpdateResult;
   created_at: Date | string;
+  /** For the seq-1 event: its task's `first_message`, which the stored result was written without. */
+  first_message?: Message | null;
 }
 
 /** The columns `toTaskRecord` reads, for `select` and `returning` lists. */
 export const TASK_COLUMNS =
-  "id, workspace_id, message_id, snapshot, last_seq, lease_owner, lease_expires_at, created_at";
+  "id, workspace_id, message_id, snapshot, last_seq, lease_owner, lease_expires_at, created_at, first_message";
 export const TASK_EVENT_COLUMNS = "task_id, seq, event, result, created_at";
+
+/**
+ * `TASK_EVENT_COLUMNS` of `task_events e`, plus the seq-1 event's `first_message` from its task (one
+ * primary-key probe, for that event only): `toStoredEvent` puts it back into the result.
+ */
+export const TASK_EVENT_READ_COLUMNS =
+  "e.task_id, e.seq, e.event, e.result, e.created_at, " +
+  "case when e.seq = 1 then (select t.first_message from tasks t where t.id = e.task_id) end as first_message";
+
+// A task's first message is written once (migration 0006): a row holds it in `first_message` and its
+// snapshot (and its seq-1 event) without it; a null `first_message` means the whole task is in the
+// snapshot (rows written before 0006, or by an instance of the previous release). Only a first message
+// that is an object is kept apart, so a JSON null there can never be mistaken for "nothing apart".
+
+/** SQL: the first message of the task JSON `json` (a jsonb expression) when it is kept apart, else null. */
+export function firstMessageSql(json: string): string {
+  return `case when jsonb_typeof(${json} #> '{history,0}') = 'object' then ${json} #> '{history,0}' end`;
+}
+
+/** SQL: the snapshot of the task JSON `json` as a row written by a start keeps it. */
+export function snapshotApartSql(json: string): string {
+  return `case when jsonb_typeof(${json} #> '{history,0}') = 'object' then ${json} #- '{history,0}' else ${json} end`;
+}
+
+/**
+ * SQL: the snapshot `json` (the whole task, as a writer has it) as the row `t` keeps it: without its first
+ * message when the row keeps that apart. History only grows at its end, so its first element is the
+ * message the start put apart.
+ */
+export function storedSnapshotSql(json: string, row = "t"): string {
+  return `case when ${row}.first_message is null then ${json} else ${json} #- '{history,0}' end`;
+}
+
+/** The whole task from a row's snapshot and its first message (parsed fresh, so changed in place). */
+export function withFirstMessage(snapshot: Task, first: Message | null | undefined): Task {
+  if (first === null || first === undefined) return snapshot;
+  snapshot.history = [first, ...(snapshot.history ?? [])];
+  return snapshot;
+}
 
 export function toIso(value: Date | string): string {
   return (value instanceof Date ? value : new Date(value)).toISOString();
@@ -36,7 +79,7 @@ export function toIso(value: Date | string): string {
 export function toTaskRecord(row: TaskRow): TaskRecord {
   const record: TaskRecord = {
     workspaceId: row.workspace_id,
-    task: row.snapshot,
+    task: withFirstMessage(row.snapshot, row.first_message),
     lastSeq: row.last_seq,
     createdAt: toIso(row.created_at),
   };
@@ -52,7 +95,7 @@ export function toStoredEvent(row: TaskEventRow): StoredTaskEvent {
     taskId: row.task_id,
     seq: row.seq,
     event: row.event,
-    result: row.result,
+    result: row.first_message && row.seq === 1 ? withFirstMessage(row.result as Task, row.first_message) : row.result,
     createdAt: toIso(row.created_at),
   };
 }

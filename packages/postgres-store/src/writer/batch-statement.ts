@@ -1,6 +1,6 @@
 import type { NumberedAppend } from "@a2a-partner/a2a-core";
 import { isTerminalState } from "@a2a-partner/a2a-core";
-import { setStatusAt, statusAtOf } from "../tasks/rows.js";
+import { setStatusAt, statusAtOf, storedSnapshotSql } from "../tasks/rows.js";
 import { TASK_EVENTS_CHANNEL } from "../tasks/task-events-channel.js";
 import {
   type BatchedStart,
@@ -32,6 +32,9 @@ const IDENTIFIER = /^[a-z_][a-z0-9_]{0,62}$/;
  * `status_at` comes with the snapshot (migration 0005), as text cast only for the rows that move (an
  * append refused for its stale `prev_seq` stays refused, whatever its timestamp); where the batch has
  * none for a task, the column is left as it was and the table's trigger derives it.
+ *
+ * The snapshot is stored without the first message where the row keeps that apart (migration 0006): the
+ * message is not written again with each event.
  */
 const EVENT_CTES = `
 batch as (
@@ -40,7 +43,7 @@ batch as (
          status_at text)
 ), moved as (
   update tasks t
-     set snapshot = b.snapshot, state = b.state, terminal = b.terminal, last_seq = b.last_seq, updated_at = now(),
+     set snapshot = ${storedSnapshotSql("b.snapshot")}, state = b.state, terminal = b.terminal, last_seq = b.last_seq, updated_at = now(),
          ${setStatusAt("b.status_at::timestamptz", "b.terminal")}
     from batch b
    where t.id = any(array(select task_id from batch)) and t.id = b.task_id and t.last_seq = b.prev_seq

@@ -1,6 +1,6 @@
 import type { NewTask } from "@a2a-partner/a2a-core";
 import { type StartTaskResult, startedRecord, startRowValues } from "../tasks/insert-task.js";
-import type { TaskRow } from "../tasks/rows.js";
+import { firstMessageSql, snapshotApartSql, type TaskRow } from "../tasks/rows.js";
 
 /**
  * A task start as it rides a group commit (PGlite, whose one connection is the writer): the values of the
@@ -27,7 +27,8 @@ export function startsParameter(starts: readonly BatchedStart[]): string {
 
 /**
  * The starts of a batch, given its parameter number: inserted as the start statement inserts one (the task
- * row and its seq-1 `task` event; a key that already names a task inserts nothing), in the order asked for.
+ * row and its seq-1 `task` event, the first message apart; a key that already names a task inserts nothing),
+ * in the order asked for.
  */
 export function startCtes(param: number): string {
   return `starts as (
@@ -36,9 +37,10 @@ export function startCtes(param: number): string {
          terminal boolean, lease_owner text, lease_ms double precision, created_at timestamptz, status_at text)
 ), started as (
   insert into tasks
-    (id, workspace_id, context_id, message_id, snapshot, state, terminal, last_seq, lease_owner, lease_expires_at,
-     created_at, updated_at, status_at, final_status_at)
-  select id, workspace_id, context_id, message_id, snapshot, state, terminal, 1, lease_owner,
+    (id, workspace_id, context_id, message_id, snapshot, first_message, state, terminal, last_seq, lease_owner,
+     lease_expires_at, created_at, updated_at, status_at, final_status_at)
+  select id, workspace_id, context_id, message_id, ${snapshotApartSql("snapshot")}, ${firstMessageSql("snapshot")},
+         state, terminal, 1, lease_owner,
          now() + lease_ms * interval '1 millisecond', created_at, created_at, status_at::timestamptz,
          case when terminal then status_at::timestamptz end
     from starts order by ord
@@ -57,18 +59,20 @@ export function startCtes(param: number): string {
  */
 export const START_ANSWERS = `
 select 'created' as kind, s.id::text as id, i.ord, null::bigint as notified, s.workspace_id, s.message_id,
-       null::jsonb as snapshot, s.last_seq, s.lease_owner, s.lease_expires_at, s.created_at
+       null::jsonb as snapshot, s.last_seq, s.lease_owner, s.lease_expires_at, s.created_at,
+       null::jsonb as first_message
   from started s join starts i on i.id = s.id
 union all
 select 'existing', t.id::text, i.ord, null::bigint, t.workspace_id, t.message_id, t.snapshot, t.last_seq,
-       t.lease_owner, t.lease_expires_at, t.created_at
+       t.lease_owner, t.lease_expires_at, t.created_at, t.first_message
   from starts i join tasks t on t.workspace_id = i.workspace_id and t.message_id = i.message_id
  where not exists (select 1 from started s where s.id = i.id)`;
 
 /** The task columns of `START_ANSWERS`, null, for the other rows of a batch's answer. */
 export const NO_TASK_COLUMNS =
   "null::uuid as workspace_id, null::text as message_id, null::jsonb as snapshot, null::integer as last_seq, " +
-  "null::text as lease_owner, null::timestamptz as lease_expires_at, null::timestamptz as created_at";
+  "null::text as lease_owner, null::timestamptz as lease_expires_at, null::timestamptz as created_at, " +
+  "null::jsonb as first_message";
 
 export type StartAnswerRow = TaskRow & { kind: "created" | "existing"; ord: number };
 
