@@ -5,7 +5,7 @@ import { isRefusal, type Refusal } from "../../ports/refusal.js";
 import { DIALECT_V1, DIALECT_V03, type Dialect, dialectFor } from "../../protocol/dialect/dialect.js";
 import { requestedProtocolVersion, SUPPORTED_PROTOCOL_VERSIONS } from "../../protocol/dialect/protocol-version.js";
 import { isA2AError, VersionNotSupportedError } from "../../protocol/errors.js";
-import type { JsonRpcId } from "../../protocol/schemas/jsonrpc.js";
+import type { JsonRpcErrorResponse, JsonRpcId } from "../../protocol/schemas/jsonrpc.js";
 import type { A2ARuntime } from "../../runtime/a2a-runtime.js";
 import type { Admission } from "../../runtime/admission/admission.js";
 import { openTaskStream } from "../../runtime/streams/open-task-stream.js";
@@ -112,5 +112,6 @@ function refusalAnswer(refusal: Refusal): A2AHandlerResponse {
 /** A JSON error answer in the request's dialect (v1.0 error details); results are rendered where they are made. */
 function inDialect(dialect: Dialect, response: A2AHandlerResponse): A2AHandlerResponse {
   if (dialect === DIALECT_V03 || response.kind !== "json" || !("error" in response.body)) return response;
-  return { ...response, body: { ...response.body, error: dialect.error(response.body.error) } };
+  const body = response.body as JsonRpcErrorResponse;
+  return { ...response, body: { ...body, error: dialect.error(body.error) } };
 }
