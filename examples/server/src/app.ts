@@ -107,6 +107,8 @@ export function createApp({ db, config, logger, executor }: CreateAppOptions): S
   // The core handler reads the raw body itself (size limit, UTF-8, JSON): no body parser in front of it.
   const a2a = toNodeHandler(handler, { headers: Object.fromEntries(SECURITY_HEADERS) });
   app.all(A2A_PATH, a2a);
+  // The HTTP+JSON binding's routes below it (…/message:stream, …/tasks/{id}, …): the same handler.
+  app.use(A2A_PATH, (req, res, next) => (isHttpJsonPath(req.url) ? void a2a(req, res) : next()));
   // The same endpoint at the root for POST, where generic A2A tools (the conformance kit) send JSON-RPC
   // when given only the base URL; the card names /api/v1/a2a (docs/interop.md).
   app.post("/", a2a);
@@ -157,11 +159,19 @@ const securityHeaders: RequestHandler = (_req, res, next) => {
   next();
 };
 
-/** The A2A endpoint's path exactly (a query string allowed); anything else goes through Express. */
+/**
+ * The A2A endpoint's path (a query string allowed) or an HTTP+JSON route below it (the handler answers a
+ * route it does not know under /tasks/ with 404); anything else goes through Express.
+ */
 function isA2APath(url: string | undefined): boolean {
   if (!url?.startsWith(A2A_PATH)) return false;
   const rest = url.slice(A2A_PATH.length);
-  return rest === "" || rest.startsWith("?");
+  return rest === "" || rest.startsWith("?") || isHttpJsonPath(rest);
+}
+
+/** A path (relative to the endpoint) of the HTTP+JSON binding: `/message:…`, `/tasks…`, `/extendedAgentCard`. */
+function isHttpJsonPath(rest: string): boolean {
+  return /^\/(?:message:|tasks(?:[/?]|$)|extendedAgentCard(?:\?|$))/.test(rest);
 }
 
 function isRootPath(url: string | undefined): boolean {
