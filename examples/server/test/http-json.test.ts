@@ -6,6 +6,7 @@ import { ClientFactory, ClientFactoryOptions, RestTransportFactory } from "@a2a-
 import { TaskNotCancelableError, TaskNotFoundError } from "@a2a-js/sdk/errors";
 import { decodeSseStream } from "@a2a-partner/a2a-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { setDefaultEnvironment } from "../src/cli/operator-admin.ts";
 import { bearerInterceptor, taskStart } from "./support/a2a-sdk.ts";
 import { type Backend, createTestDatabase, postgresAvailable, type TestDatabase } from "./support/backends.ts";
 import { startForwarder } from "./support/forwarder.ts";
@@ -110,6 +111,41 @@ describe.each(backends)("HTTP+JSON on the reference server (%s)", (backend) => {
     const anonymous = await rest("/tasks", {}, null);
     expect(anonymous.status).toBe(401);
     expect((await anonymous.json()).error.status).toBe("UNAUTHENTICATED");
+  });
+
+  it("starts a generic client's task (no storeId, no A2A-Version) in the workspace's default Environment", async () => {
+    const noStore = (text: string) => ({
+      message: { messageId: crypto.randomUUID(), role: "ROLE_USER", parts: [{ text }] },
+    });
+    // No default yet: refused, naming the field, on both bindings.
+    const refused = await rest("/message:stream", { method: "POST", body: JSON.stringify(noStore("Restock aisle 2")) });
+    expect(refused.status).toBe(400);
+    expect(JSON.stringify(await refused.json())).toContain("params.metadata.storeId");
+
+    await setDefaultEnvironment(database.db, { workspace: "demo", storeId: "store-001" });
+    const viaRest = await framesOf(
+      await rest("/message:stream", { method: "POST", body: JSON.stringify(noStore("Restock aisle 3")) }),
+      1,
+    );
+    expect(viaRest[0]?.data.task.metadata).toMatchObject({ storeId: "store-001" });
+    // JSON-RPC without the header: the body can only be v1.0, so it is read (and answered) as v1.0.
+    const viaRpc = await framesOf(
+      await fetch(`${front.url}/api/v1/a2a`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id: 1,
+          method: "SendStreamingMessage",
+          params: noStore("Restock aisle 4"),
+        }),
+      }),
+      1,
+    );
+    expect(viaRpc[0]?.data.result.task).toMatchObject({
+      status: { state: "TASK_STATE_WORKING" },
+      metadata: { storeId: "store-001" },
+    });
   });
 
   it("serves the official SDK's REST transport: stream, getTask, listTasks, cancelTask, resubscribe", async () => {
