@@ -57,6 +57,13 @@ export interface A2AClientOptions {
    * the results are the same types in both (docs/interop.md).
    */
   protocolVersion?: "auto" | "0.3" | "1.0";
+  /**
+   * The binding to speak. `auto` (default): JSON-RPC when the agent card offers it (and before any card
+   * was read), else the card's HTTP+JSON interface. `jsonrpc` or `http+json` force one; HTTP+JSON is
+   * A2A v1.0 only, and without a card its base is the endpoint (`<baseUrl>/api/v1/a2a`). Streams resume
+   * and requests retry the same way over both.
+   */
+  binding?: "auto" | "jsonrpc" | "http+json";
   /** `current` (default): `SendStreamingMessage`, …; `alias`: `message/stream`, … for older servers. */
   methodNames?: "current" | "alias";
   /** Retries of one request on connection errors, 408, 409, 429 and 5xx. Default 2. */

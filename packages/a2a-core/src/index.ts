@@ -35,7 +35,7 @@ export {
   requestedProtocolVersion,
   SUPPORTED_PROTOCOL_VERSIONS,
 } from "./protocol/dialect/protocol-version.js";
-export { fromV1Error, toV1Error } from "./protocol/dialect/v1-errors.js";
+export { fromHttpJsonStatus, fromV1Error, toV1Error } from "./protocol/dialect/v1-errors.js";
 export {
   fromV1Message,
   fromV1MessageResult,
