@@ -11,7 +11,13 @@ export type { Authenticate, AuthOutcome } from "./ports/authenticate.js";
 export type { EventLog, NumberedAppend, TaskChangeListener } from "./ports/event-log.js";
 export { checkNumberedAppend } from "./ports/event-log.js";
 export type { A2AHandler, A2AHandlerRequest } from "./ports/handler.js";
-export type { A2AHandlerResponse, A2AJsonResponse, A2AStreamResponse, SseSink } from "./ports/handler-response.js";
+export type {
+  A2AHandlerResponse,
+  A2AJsonResponse,
+  A2AStreamResponse,
+  HttpJsonBody,
+  SseSink,
+} from "./ports/handler-response.js";
 export type { CreateOrGetResult, IdempotencyStore } from "./ports/idempotency-store.js";
 export type { Logger } from "./ports/logger.js";
 export type {
