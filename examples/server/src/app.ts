@@ -1,10 +1,18 @@
 import { type RequestListener, STATUS_CODES } from "node:http";
-import { type A2AHandler, agentCardForRequest, createA2AHandler, type TaskExecutor } from "@a2a-partner/a2a-core";
+import {
+  type A2AHandler,
+  buildAgentCardV1,
+  buildAgentCardV03,
+  createA2AHandler,
+  requestedProtocolVersion,
+  type TaskExecutor,
+} from "@a2a-partner/a2a-core";
 import { toNodeHandler } from "@a2a-partner/a2a-core/node";
 import { startRollupCompaction } from "@a2a-partner/metrics-core";
 import { CacheInvalidation, createPostgresStores, type Database } from "@a2a-partner/postgres-store";
 import express, { type ErrorRequestHandler, type Express, type RequestHandler } from "express";
 import { A2A_PATH, agentCardInput } from "./agent-card.ts";
+import { JWKS_PATH, loadCardSigning } from "./agent-card-signing.ts";
 import { partnerAuthenticator } from "./auth/partner-auth.ts";
 import type { ServerConfig } from "./config.ts";
 import { SimulatedRobotFleet } from "./fleet/simulated-robot-fleet.ts";
@@ -82,6 +90,9 @@ export function createApp({ db, config, logger, executor }: CreateAppOptions): S
     ...(config.maxRequestsInFlight > 0 ? { maxRequestsInFlight: config.maxRequestsInFlight } : {}),
   });
   const card = agentCardInput(config.publicUrl);
+  // Both cards once: the request picks one, and a signed card is signed once (agent-card-signing.ts).
+  const cards = { v03: buildAgentCardV03(card), v1: buildAgentCardV1(card) };
+  const signing = loadCardSigning(config.agentCardSigning ?? {}, config.publicUrl);
 
   const app = express();
   app.disable("x-powered-by");
@@ -97,12 +108,19 @@ export function createApp({ db, config, logger, executor }: CreateAppOptions): S
     }
   });
 
-  app.get("/.well-known/agent-card.json", (req, res) => {
+  app.get("/.well-known/agent-card.json", async (req, res) => {
+    const asked = requestedProtocolVersion(toHeaders(req.headers), req.originalUrl);
+    const chosen = asked.ok && asked.version === "1.0" ? cards.v1 : cards.v03;
     // The dialect depends on A2A-Version, so caches must key on it.
     res
       .set({ "cache-control": "public, max-age=300", vary: "A2A-Version" })
-      .json(agentCardForRequest(toHeaders(req.headers), card, req.originalUrl));
+      .json(signing ? await signing.signed(chosen) : chosen);
   });
+  if (signing) {
+    app.get(JWKS_PATH, async (_req, res) => {
+      res.set({ "cache-control": "public, max-age=300" }).json(await signing.jwks());
+    });
+  }
 
   // The core handler reads the raw body itself (size limit, UTF-8, JSON): no body parser in front of it.
   const a2a = toNodeHandler(handler, { headers: Object.fromEntries(SECURITY_HEADERS) });

@@ -9,6 +9,7 @@ import {
   Task,
   TaskNotCancelableError,
   type TaskState,
+  verifyAgentCardSignature,
 } from "@a2a-partner/a2a-core";
 import { agentCardUrlFromBaseUrl, endpointFromAgentCard, endpointFromBaseUrl, parseUrl } from "./discovery.js";
 import { InvalidResponseError } from "./errors.js";
@@ -142,6 +143,13 @@ export class A2AClient {
    */
   async discover(options: RequestOptions = {}): Promise<AgentCard> {
     const value = await this.#transport.getJson(this.#cardUrl, options);
+    const keys = this.#options.agentCardKeys;
+    // Checked on the card as served (before any parsing drops a field the signature covers).
+    if (keys && !(await verifyAgentCardSignature(value as Record<string, unknown>, keys))) {
+      throw new InvalidResponseError(
+        `The agent card at ${this.#cardUrl} carries no signature that verifies with the given agentCardKeys`,
+      );
+    }
     // A forced v0.3 cannot speak HTTP+JSON, so it never picks it.
     const choice = this.#options.protocolVersion === "0.3" ? "jsonrpc" : (this.#options.binding ?? "auto");
     const { card, endpoint, binding } = endpointFromAgentCard(value, this.#cardUrl, choice);

@@ -1,3 +1,4 @@
+import type { AgentCardKeySet } from "@a2a-partner/a2a-core";
 import type { BackoffOptions } from "./internal/http/retry-policy.js";
 
 /** A fetch implementation: the global one by default; msw, undici's or a test double otherwise. */
@@ -64,6 +65,12 @@ export interface A2AClientOptions {
    * and requests retry the same way over both.
    */
   binding?: "auto" | "jsonrpc" | "http+json";
+  /**
+   * The agent's public keys (a JWKS, as its `/.well-known/jwks.json` serves them, obtained out of band).
+   * Given them, `discover()` accepts a card only when one of its signatures (A2A §8.4) verifies with the
+   * key of its `kid`, and throws InvalidResponseError otherwise. Default: cards are not checked.
+   */
+  agentCardKeys?: AgentCardKeySet;
   /** `current` (default): `SendStreamingMessage`, …; `alias`: `message/stream`, … for older servers. */
   methodNames?: "current" | "alias";
   /** Retries of one request on connection errors, 408, 409, 429 and 5xx. Default 2. */

@@ -32,6 +32,14 @@ export type { TaskListCursor, TaskListPage, TaskListQuery } from "./ports/task-l
 export { pageOf as pageOfTasks } from "./ports/task-list.js";
 export type { NewLease, NewTask, NewTaskEvent, StoredTaskEvent, TaskLease, TaskRecord } from "./ports/task-records.js";
 export type { TaskStore } from "./ports/task-store.js";
+export {
+  type AgentCardKeySet,
+  AgentCardSignature,
+  type AgentCardSigner,
+  canonicalAgentCard,
+  signAgentCard,
+  verifyAgentCardSignature,
+} from "./protocol/card/card-signature.js";
 export type { Dialect, SerialisedEvent, StreamRenderer, TaskListResult } from "./protocol/dialect/dialect.js";
 export { DIALECT_V1, DIALECT_V03, dialectFor } from "./protocol/dialect/dialect.js";
 export type { ProtocolVersion, RequestedVersion } from "./protocol/dialect/protocol-version.js";

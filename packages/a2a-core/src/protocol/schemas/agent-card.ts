@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { AgentCardSignature } from "../card/card-signature.js";
 import { requestedProtocolVersion, SUPPORTED_PROTOCOL_VERSIONS } from "../dialect/protocol-version.js";
 import type { HeaderReader } from "../header-reader.js";
 
@@ -49,6 +50,8 @@ export const AgentCardV03 = z.object({
   supportedInterfaces: z
     .array(z.object({ url: z.url(), protocolBinding: z.string(), protocolVersion: z.string() }))
     .optional(),
+  /** JWS signatures over the canonical card (`signAgentCard`). */
+  signatures: z.array(AgentCardSignature).optional(),
 });
 export type AgentCardV03 = z.infer<typeof AgentCardV03>;
 
@@ -88,6 +91,8 @@ export const AgentCardV1 = z.object({
   defaultInputModes: z.array(z.string()),
   defaultOutputModes: z.array(z.string()),
   skills: z.array(AgentSkill),
+  /** JWS signatures over the canonical card (`signAgentCard`). */
+  signatures: z.array(AgentCardSignature).optional(),
 });
 export type AgentCardV1 = z.infer<typeof AgentCardV1>;
 
