@@ -130,6 +130,8 @@ export function createApp({ db, config, logger, executor }: CreateAppOptions): S
   // The same endpoint at the root for POST, where generic A2A tools (the conformance kit) send JSON-RPC
   // when given only the base URL; the card names /api/v1/a2a (docs/interop.md).
   app.post("/", a2a);
+  // And its HTTP+JSON routes at the root, where such tools join them to the base URL (`/message:send`).
+  app.use((req, res, next) => (isHttpJsonPath(req.url) ? void a2a(req, res) : next()));
 
   app.use("/api/v1/metrics", metricsRouter({ db, logger, ratePerSecond: config.metricsRateLimitPerSecond }));
 
@@ -141,7 +143,7 @@ export function createApp({ db, config, logger, executor }: CreateAppOptions): S
   // Measured: Express's router kept ~0.5 KiB of closures and a parsed URL alive per open stream and
   // cost a few µs per request; the endpoint's own adapter needs none of it.
   const route: RequestListener = (req, res) => {
-    if (isA2APath(req.url) || (req.method === "POST" && isRootPath(req.url))) {
+    if (isA2APath(req.url) || (req.method === "POST" && isRootPath(req.url)) || isHttpJsonPath(req.url ?? "")) {
       // The adapter writes the security headers with the answer's own (no header map kept per stream).
       void a2a(req, res);
       return;

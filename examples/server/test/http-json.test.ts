@@ -68,6 +68,11 @@ describe.each(backends)("HTTP+JSON on the reference server (%s)", (backend) => {
       protocolVersion: "1.0",
     });
     expect(card.supportedInterfaces[0].protocolBinding).toBe("JSONRPC");
+    // Tools given only the base URL join the routes to the root (the conformance kit): answered there too.
+    const atRoot = await fetch(`${front.url}/tasks?pageSize=1`, { headers: { authorization: `Bearer ${token}` } });
+    expect(atRoot.status).toBe(200);
+    expect(await atRoot.json()).toHaveProperty("tasks");
+    expect((await fetch(`${front.url}/no-such-page`)).status).toBe(404);
   });
 
   it("streams, resumes after Last-Event-ID, polls, lists and answers errors with google.rpc.Status", async () => {

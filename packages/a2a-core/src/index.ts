@@ -75,6 +75,7 @@ export {
   isA2AError,
   MethodNotFoundError,
   ParseError,
+  PushNotificationNotSupportedError,
   TaskNotCancelableError,
   TaskNotFoundError,
   UnsupportedOperationError,

@@ -45,6 +45,14 @@ describe("generic clients", () => {
     expect(plain.executor.dispatched).toBe(0);
   });
 
+  it("answers the push-config methods with -32003: push notifications are not sent", async () => {
+    const h = harness();
+    for (const method of ["CreateTaskPushNotificationConfig", "tasks/pushNotificationConfig/get"]) {
+      const { body } = await h.rpc(method, { taskId: "t1" });
+      expect(body.error).toMatchObject({ code: -32003, data: { method } });
+    }
+  });
+
   it("reads a header-less body that can only be v1.0 as v1.0, and keeps v0.3 otherwise", async () => {
     const h = harness();
     const v1 = { message: { role: "ROLE_USER", parts: [{ text: "restock" }] }, metadata: { storeId: "store-001" } };

@@ -206,8 +206,19 @@ describe.each([
     expect(wrongVerb.status).toBe(405);
     expect(wrongVerb.headers.get("allow")).toBe("GET");
 
-    const push = await b.fetch(`/tasks/${crypto.randomUUID()}/pushNotificationConfigs`, { method: "POST", body: "{}" });
-    expect(push.status).toBe(404);
+    // Push notifications are not sent: every push-config route says so (400, PUSH_NOTIFICATION_NOT_SUPPORTED).
+    for (const [path, method] of [
+      ["/pushNotificationConfigs", "POST"],
+      ["/pushNotificationConfigs", "GET"],
+      ["/pushNotificationConfigs/c1", "GET"],
+      ["/pushNotificationConfigs/c1", "DELETE"],
+    ] as const) {
+      const push = await b.fetch(`/tasks/t1${path}`, { method, ...(method === "POST" ? { body: "{}" } : {}) });
+      expect(push.status, `${method} ${path}`).toBe(400);
+      expect((await push.json()).error.details[0].reason).toBe("PUSH_NOTIFICATION_NOT_SUPPORTED");
+    }
+    const unrouted = await b.fetch(`/tasks/t1/elsewhere`);
+    expect(unrouted.status).toBe(404);
 
     const version = await b.fetch("/tasks", { headers: { "A2A-Version": "0.3" } });
     expect(version.status).toBe(400);

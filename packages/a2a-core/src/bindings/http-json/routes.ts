@@ -41,6 +41,14 @@ const ROUTES: readonly RouteEntry[] = [
   { pattern: /\/tasks\/([^/:]+)$/, verbs: { GET: "GetTask" } },
   { pattern: /\/tasks$/, verbs: { GET: "ListTasks" } },
   { pattern: /\/extendedAgentCard$/, verbs: { GET: "GetExtendedAgentCard" } },
+  {
+    pattern: /\/tasks\/([^/]+)\/pushNotificationConfigs$/,
+    verbs: { POST: "CreateTaskPushNotificationConfig", GET: "ListTaskPushNotificationConfigs" },
+  },
+  {
+    pattern: /\/tasks\/([^/]+)\/pushNotificationConfigs\/[^/]+$/,
+    verbs: { GET: "GetTaskPushNotificationConfig", DELETE: "DeleteTaskPushNotificationConfig" },
+  },
 ];
 
 /**
