@@ -220,6 +220,11 @@ describe.each([
     const unrouted = await b.fetch(`/tasks/t1/elsewhere`);
     expect(unrouted.status).toBe(404);
 
+    // The body limit holds on this binding too: 413, before the JSON is parsed.
+    const huge = await b.fetch("/message:stream", { method: "POST", body: start("x".repeat(300 * 1024)) });
+    expect(huge.status).toBe(413);
+    expect((await huge.json()).error.code).toBe(413);
+
     const version = await b.fetch("/tasks", { headers: { "A2A-Version": "0.3" } });
     expect(version.status).toBe(400);
     expect((await version.json()).error.details[0].reason).toBe("VERSION_NOT_SUPPORTED");
