@@ -1,5 +1,6 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
+import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
 import { type A2AHandler, createA2AHandler, toFetchHandler } from "../src/index.js";
 import { toNodeHandler } from "../src/node.js";
@@ -250,5 +251,37 @@ describe.each([
     expect(get.status).toBe(405);
     expect(get.headers.get("allow")).toBe("POST");
     expect(await get.json()).toMatchObject({ jsonrpc: "2.0", id: null, error: { code: -32600 } });
+  });
+});
+
+describe("HTTP+JSON under hostile input", () => {
+  it("answers any verb, path, query and body under its routes without a 5xx, with JSON or a stream", async () => {
+    const b = await fetchBed();
+    const segment = fc.oneof(
+      fc.constantFrom("tasks", "message:send", "message:stream", "pushNotificationConfigs", "%E0%A4%A", ":cancel"),
+      fc.string({ maxLength: 12 }).map(encodeURIComponent),
+    );
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom("GET", "POST", "PUT", "DELETE", "PATCH"),
+        fc.array(segment, { minLength: 1, maxLength: 4 }),
+        fc.constantFrom("", ":subscribe", ":cancel"),
+        fc.dictionary(
+          fc.constantFrom("historyLength", "pageSize", "status", "pageToken", "includeArtifacts"),
+          fc.string(),
+        ),
+        fc.option(fc.oneof(fc.json(), fc.string()), { nil: undefined }),
+        async (verb, segments, action, query, body) => {
+          const search = new URLSearchParams(query).toString();
+          const path = `/tasks/${segments.join("/")}${action}${search ? `?${search}` : ""}`;
+          const withBody = verb !== "GET" && body !== undefined;
+          const res = await b.fetch(path, { method: verb, ...(withBody ? { body } : {}) });
+          expect(res.status, `${verb} ${path}`).toBeLessThan(500);
+          if (res.headers.get("content-type")?.startsWith("text/event-stream")) await res.body?.cancel();
+          else expect(typeof (await res.json())).toBe("object");
+        },
+      ),
+      { numRuns: 150 },
+    );
   });
 });
