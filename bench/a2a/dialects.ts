@@ -18,6 +18,18 @@ export interface Dialect {
   terminalStateOf(frame: SseFrame): string | undefined;
   /** Whether a GetTask response body is a task (not a JSON-RPC error). */
   isTask(body: string): boolean;
+  /**
+   * The HTTP+JSON binding: the request of a start or a GetTask under the endpoint's path (`base`), instead
+   * of a JSON-RPC POST to it. Only the load phases (first event, tasks/s, GetTask) use it.
+   */
+  rest?: { start(base: string, messageId: string): RestCall; getTask(base: string, id: string): RestCall };
+}
+
+/** One HTTP+JSON request. */
+export interface RestCall {
+  method: "GET" | "POST";
+  path: string;
+  body?: string;
 }
 
 const TEXT = "Restock aisle 5";
@@ -88,5 +100,40 @@ export function sdkDialect(storeId: string): Dialect {
       return match ? (match[1] as string).toLowerCase() : undefined;
     },
     isTask,
+  };
+}
+
+/**
+ * Our server over its HTTP+JSON binding (the same process as `ours`): v1.0 bodies on the binding's routes,
+ * stream frames carrying the `StreamResponse` bare, GetTask a GET answered with the Task itself.
+ */
+export function oursRestDialect(partnerToken: string, storeId: string): Dialect {
+  const headers = { "content-type": "application/json", authorization: `Bearer ${partnerToken}` };
+  const bare = (frame: SseFrame): Record<string, unknown> | undefined => {
+    try {
+      return JSON.parse(frame.data) as Record<string, unknown>;
+    } catch {
+      return undefined;
+    }
+  };
+  const startBody = (messageId: string) =>
+    JSON.stringify({ message: { messageId, role: "ROLE_USER", parts: [{ text: TEXT }] }, metadata: { storeId } });
+  return {
+    ...oursDialect(partnerToken, storeId),
+    headers,
+    taskIdOf(first) {
+      const task = bare(first)?.task as { id?: unknown } | undefined;
+      return typeof task?.id === "string" ? task.id : undefined;
+    },
+    terminalStateOf(frame) {
+      if (frame.event !== "finished") return undefined;
+      const match = SDK_TERMINAL.exec(frame.data);
+      return match ? (match[1] as string).toLowerCase() : "unknown";
+    },
+    isTask: (body) => body.startsWith('{"id":') && !body.includes('"error":{'),
+    rest: {
+      start: (base, messageId) => ({ method: "POST", path: `${base}/message:stream`, body: startBody(messageId) }),
+      getTask: (base, id) => ({ method: "GET", path: `${base}/tasks/${encodeURIComponent(id)}` }),
+    },
   };
 }

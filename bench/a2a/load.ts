@@ -52,10 +52,8 @@ export async function openStream(pool: Pool, endpoint: Endpoint, body: string): 
   const controller = new AbortController();
   const sentAt = performance.now();
   const res = await pool.request({
-    path: endpoint.path,
-    method: "POST",
+    ...restOr(endpoint, body),
     headers: endpoint.dialect.headers,
-    body,
     signal: controller.signal,
   });
   const type = String(res.headers["content-type"] ?? "");
@@ -105,6 +103,30 @@ export async function openStream(pool: Pool, endpoint: Endpoint, body: string): 
 }
 
 /** Time to the first SSE event of `starts` sequential new tasks (each read to its end before the next). */
+/**
+ * A start's request: a JSON-RPC POST of `body` to the endpoint, or, for the HTTP+JSON binding, its route.
+ * `body` is then the start's messageId (see `startBody`).
+ */
+function restOr(endpoint: Endpoint, body: string): { method: "GET" | "POST"; path: string; body?: string } {
+  return endpoint.dialect.rest?.start(endpoint.path, body) ?? { method: "POST", path: endpoint.path, body };
+}
+
+/** What a start sends: its JSON-RPC body, or (HTTP+JSON) only its messageId, which `restOr` routes. */
+export function startBody(endpoint: Endpoint, messageId: string): string {
+  return endpoint.dialect.rest ? messageId : endpoint.dialect.start(messageId);
+}
+
+/** A GetTask's request, by binding. */
+function getTaskRequest(endpoint: Endpoint, id: string): { method: "GET" | "POST"; path: string; body?: string } {
+  return (
+    endpoint.dialect.rest?.getTask(endpoint.path, id) ?? {
+      method: "POST",
+      path: endpoint.path,
+      body: endpoint.dialect.getTask(id),
+    }
+  );
+}
+
 export async function timeToFirstEvent(
   pool: Pool,
   endpoint: Endpoint,
@@ -114,7 +136,7 @@ export async function timeToFirstEvent(
   const taskIds: string[] = [];
   let completed = 0;
   for (let i = 0; i < warmups + starts; i++) {
-    const stream = await openStream(pool, endpoint, endpoint.dialect.start(`ttfe-${i}-${crypto.randomUUID()}`));
+    const stream = await openStream(pool, endpoint, startBody(endpoint, `ttfe-${i}-${crypto.randomUUID()}`));
     const end = await stream.ended;
     if (i < warmups) continue;
     ms.push(stream.firstAt - stream.sentAt);
@@ -163,7 +185,7 @@ export async function sustainedTasks(
     const { pool, endpoint } = lanes[lane] as Lane;
     for (let i = 0; performance.now() < windowEnd; i++) {
       try {
-        const stream = await openStream(pool, endpoint, endpoint.dialect.start(`tps-${w}-${i}-${crypto.randomUUID()}`));
+        const stream = await openStream(pool, endpoint, startBody(endpoint, `tps-${w}-${i}-${crypto.randomUUID()}`));
         const end = await stream.ended;
         if (end.at < windowStart || end.at > windowEnd) continue;
         if (end.terminal === "completed") {
@@ -205,13 +227,12 @@ export async function getTaskThroughput(
   if (taskIds.length === 0) throw new Error("no task ids to poll");
   // One full check before the run: the cheap per-response check below relies on it.
   const probe = await pool.request({
-    path: endpoint.path,
-    method: "POST",
+    ...getTaskRequest(endpoint, taskIds[0] as string),
     headers: endpoint.dialect.headers,
-    body: endpoint.dialect.getTask(taskIds[0] as string),
   });
-  const probeBody = (await probe.body.json()) as { result?: { id?: string } };
-  if (probe.statusCode !== 200 || probeBody.result?.id !== taskIds[0]) {
+  const probeBody = (await probe.body.json()) as { id?: string; result?: { id?: string } };
+  const probedId = endpoint.dialect.rest ? probeBody.id : probeBody.result?.id;
+  if (probe.statusCode !== 200 || probedId !== taskIds[0]) {
     throw new Error(`GetTask probe failed: HTTP ${probe.statusCode} ${JSON.stringify(probeBody).slice(0, 300)}`);
   }
   const windowStart = performance.now() + warmupMs;
@@ -224,10 +245,8 @@ export async function getTaskThroughput(
       let ok = false;
       try {
         const res = await pool.request({
-          path: endpoint.path,
-          method: "POST",
+          ...getTaskRequest(endpoint, taskIds[i % taskIds.length] as string),
           headers: endpoint.dialect.headers,
-          body: endpoint.dialect.getTask(taskIds[i % taskIds.length] as string),
         });
         const text = await res.body.text();
         ok = res.statusCode === 200 && endpoint.dialect.isTask(text);

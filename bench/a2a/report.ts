@@ -294,6 +294,35 @@ function telemetryVerdicts(results: Result[]): Verdict[] {
   );
 }
 
+/** REST (issue 33): our HTTP+JSON binding against our JSON-RPC one in the same run, within 10 %. */
+const REST_BOUND = 0.1;
+
+function restVerdicts(results: Result[]): Verdict[] {
+  const ours = results.find((r) => r.target === "ours");
+  const rest = results.find((r) => r.target === "ours-rest");
+  const phases = [
+    { key: "getTask", name: "GetTask requests/s", value: (r: Result) => r.load.getTask.perSecond, higher: true },
+    { key: "firstEvent", name: "first SSE event p50", value: (r: Result) => r.load.ttfe.median, higher: false },
+  ] as const;
+  return phases.map((phase) => {
+    const id = `rest.${phase.key}`;
+    const target = `HTTP+JSON: ${phase.name} within ${REST_BOUND * 100} % of JSON-RPC (ours)`;
+    if (!ours || !rest) return notMeasured(id, target, "add ours and ours-rest to --targets");
+    const a = phase.value(ours);
+    const b = phase.value(rest);
+    if (!measured(a) || !measured(b)) return notMeasured(id, target, "phase not run");
+    // Worse by: fewer requests/s, or a later first event.
+    const worse = phase.higher ? 1 - b / a : b / a - 1;
+    return judged(
+      id,
+      target,
+      worse <= REST_BOUND,
+      `${worse >= 0 ? `${(worse * 100).toFixed(1)} % worse` : `${(-worse * 100).toFixed(1)} % better`} (${fmt(b, 2)} vs ${fmt(a, 2)})`,
+      { jsonRpc: a, httpJson: b, worse, threshold: REST_BOUND },
+    );
+  });
+}
+
 const STREAMS_AT = 5_000;
 const RSS_KIB_PER_STREAM = 20;
 const IDLE_CPU_SHARE = 0.02;
@@ -548,6 +577,7 @@ export function targetVerdicts(results: Result[]): Verdict[] {
     }
   }
   verdicts.push(...telemetryVerdicts(results));
+  verdicts.push(...restVerdicts(results));
   return verdicts;
 }
 

@@ -18,6 +18,8 @@
  * `ours` (src/cli.ts serve on a PostgreSQL database of its own, seeded with the CLI, dropped at the end;
  * RATE_LIMIT_PER_SECOND=0, MAX_STREAMS_PER_TOKEN=0), `ours-embedded` (the same server as `pnpm start`
  * ships it: no DATABASE_URL, a fresh PGlite DATA_DIR in a temp folder, seeded with the CLI first),
+ * `ours-rest` (the same server as `ours`, loaded over its HTTP+JSON binding: GetTask a GET of
+ * `…/tasks/{id}`, starts a POST of `…/message:stream`; judged against `ours`, within 10 %; load phases only),
  * `ours-2x` (two `serve` processes on one PostgreSQL database, the load clients split half/half; tasks/s
  * only, compared with `ours`; not a stream target), `ours-lean` (investigation: ours without the fleet),
  * `ours-otel` (ours with the OpenTelemetry SDK on: a Prometheus reader, every span exported over OTLP
@@ -78,6 +80,7 @@ const { values: args } = parseArgs({
 
 const TARGET_IDS: TargetId[] = [
   "ours",
+  "ours-rest",
   "ours-embedded",
   "ours-2x",
   "ours-lean",
@@ -114,6 +117,9 @@ function validate(): void {
   if (!known(targets) || !known(streamTargets)) throw new Error(`targets are ${TARGET_IDS.join(", ")}`);
   // Idle streams measure one process's memory; two processes on one database add nothing to that.
   if (streamTargets.includes("ours-2x")) throw new Error("ours-2x is a load target only, not a --stream-targets one");
+  // The idle-stream phases speak JSON-RPC; the HTTP+JSON target is for the load phases.
+  if (streamTargets.includes("ours-rest"))
+    throw new Error("ours-rest is a load target only, not a --stream-targets one");
   if (![...phases].every((p) => p === "tasks" || p === "gettask")) throw new Error("--phases: tasks, gettask");
   const numbers = [durationMs, warmupMs, concurrency, starts, openParallel, idleCpuMs];
   if (!numbers.every((n) => Number.isFinite(n) && n >= 0) || durationMs === 0 || concurrency < 1 || starts < 1) {

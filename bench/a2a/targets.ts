@@ -17,12 +17,13 @@ import {
   seedWithCli,
   startServerProcess,
 } from "../../examples/server/test/support/server-process.ts";
-import { type Dialect, oursDialect, sdkDialect } from "./dialects.ts";
+import { type Dialect, oursDialect, oursRestDialect, sdkDialect } from "./dialects.ts";
 import { inspectorUrl } from "./inspector.ts";
 import { otlpTracesEnv, startOtlpSink } from "./otlp-sink.ts";
 
 export type TargetId =
   | "ours"
+  | "ours-rest"
   | "ours-embedded"
   | "ours-2x"
   | "ours-lean"
@@ -91,6 +92,7 @@ const LEAN_SERVER = fileURLToPath(new URL("./ours-lean-server.ts", import.meta.u
 
 const OURS_VARIANTS: Record<Exclude<TargetId, "sdk" | "sdk-pg">, { label: string; store: string }> = {
   ours: { label: "ours", store: "PostgreSQL" },
+  "ours-rest": { label: "ours, HTTP+JSON", store: "PostgreSQL, the same server over its HTTP+JSON binding" },
   "ours-embedded": {
     label: "ours (embedded)",
     store: "embedded PGlite, as `pnpm start` ships it (no DATABASE_URL, fresh DATA_DIR)",
@@ -148,7 +150,7 @@ async function ours(id: Exclude<TargetId, "sdk" | "sdk-pg">): Promise<Target> {
     return {
       id,
       ...OURS_VARIANTS[id],
-      dialect: oursDialect(seeded.partnerToken, seeded.storeId),
+      dialect: (id === "ours-rest" ? oursRestDialect : oursDialect)(seeded.partnerToken, seeded.storeId),
       path: A2A_PATH,
       instances: id === "ours-2x" ? 2 : 1,
       async start(role, options) {

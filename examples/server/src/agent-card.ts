@@ -10,6 +10,8 @@ export function agentCardInput(publicUrl: string): AgentCardInput {
       'Send a store-operations task in plain language (for example "restock aisle 5"); robots in the chosen ' +
       "Environment (params.metadata.storeId) carry it out and report progress over Server-Sent Events.",
     endpointUrl: `${publicUrl}${A2A_PATH}`,
+    // The same handler answers the HTTP+JSON routes below the JSON-RPC path.
+    httpJsonUrl: `${publicUrl}${A2A_PATH}`,
     version: "0.1.0",
     provider: { organization: "A2A partner-task reference server", url: publicUrl },
     skills: [

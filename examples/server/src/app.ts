@@ -1,10 +1,18 @@
 import { type RequestListener, STATUS_CODES } from "node:http";
-import { type A2AHandler, agentCardForRequest, createA2AHandler, type TaskExecutor } from "@a2a-partner/a2a-core";
+import {
+  type A2AHandler,
+  buildAgentCardV1,
+  buildAgentCardV03,
+  createA2AHandler,
+  requestedProtocolVersion,
+  type TaskExecutor,
+} from "@a2a-partner/a2a-core";
 import { toNodeHandler } from "@a2a-partner/a2a-core/node";
 import { startRollupCompaction } from "@a2a-partner/metrics-core";
 import { CacheInvalidation, createPostgresStores, type Database } from "@a2a-partner/postgres-store";
 import express, { type ErrorRequestHandler, type Express, type RequestHandler } from "express";
 import { A2A_PATH, agentCardInput } from "./agent-card.ts";
+import { JWKS_PATH, loadCardSigning } from "./agent-card-signing.ts";
 import { partnerAuthenticator } from "./auth/partner-auth.ts";
 import type { ServerConfig } from "./config.ts";
 import { SimulatedRobotFleet } from "./fleet/simulated-robot-fleet.ts";
@@ -82,6 +90,9 @@ export function createApp({ db, config, logger, executor }: CreateAppOptions): S
     ...(config.maxRequestsInFlight > 0 ? { maxRequestsInFlight: config.maxRequestsInFlight } : {}),
   });
   const card = agentCardInput(config.publicUrl);
+  // Both cards once: the request picks one, and a signed card is signed once (agent-card-signing.ts).
+  const cards = { v03: buildAgentCardV03(card), v1: buildAgentCardV1(card) };
+  const signing = loadCardSigning(config.agentCardSigning ?? {}, config.publicUrl);
 
   const app = express();
   app.disable("x-powered-by");
@@ -97,19 +108,30 @@ export function createApp({ db, config, logger, executor }: CreateAppOptions): S
     }
   });
 
-  app.get("/.well-known/agent-card.json", (req, res) => {
+  app.get("/.well-known/agent-card.json", async (req, res) => {
+    const asked = requestedProtocolVersion(toHeaders(req.headers), req.originalUrl);
+    const chosen = asked.ok && asked.version === "1.0" ? cards.v1 : cards.v03;
     // The dialect depends on A2A-Version, so caches must key on it.
     res
       .set({ "cache-control": "public, max-age=300", vary: "A2A-Version" })
-      .json(agentCardForRequest(toHeaders(req.headers), card, req.originalUrl));
+      .json(signing ? await signing.signed(chosen) : chosen);
   });
+  if (signing) {
+    app.get(JWKS_PATH, async (_req, res) => {
+      res.set({ "cache-control": "public, max-age=300" }).json(await signing.jwks());
+    });
+  }
 
   // The core handler reads the raw body itself (size limit, UTF-8, JSON): no body parser in front of it.
   const a2a = toNodeHandler(handler, { headers: Object.fromEntries(SECURITY_HEADERS) });
   app.all(A2A_PATH, a2a);
+  // The HTTP+JSON binding's routes below it (…/message:stream, …/tasks/{id}, …): the same handler.
+  app.use(A2A_PATH, (req, res, next) => (isHttpJsonPath(req.url) ? void a2a(req, res) : next()));
   // The same endpoint at the root for POST, where generic A2A tools (the conformance kit) send JSON-RPC
   // when given only the base URL; the card names /api/v1/a2a (docs/interop.md).
   app.post("/", a2a);
+  // And its HTTP+JSON routes at the root, where such tools join them to the base URL (`/message:send`).
+  app.use((req, res, next) => (isHttpJsonPath(req.url) ? void a2a(req, res) : next()));
 
   app.use("/api/v1/metrics", metricsRouter({ db, logger, ratePerSecond: config.metricsRateLimitPerSecond }));
 
@@ -121,7 +143,7 @@ export function createApp({ db, config, logger, executor }: CreateAppOptions): S
   // Measured: Express's router kept ~0.5 KiB of closures and a parsed URL alive per open stream and
   // cost a few µs per request; the endpoint's own adapter needs none of it.
   const route: RequestListener = (req, res) => {
-    if (isA2APath(req.url) || (req.method === "POST" && isRootPath(req.url))) {
+    if (isA2APath(req.url) || (req.method === "POST" && isRootPath(req.url)) || isHttpJsonPath(req.url ?? "")) {
       // The adapter writes the security headers with the answer's own (no header map kept per stream).
       void a2a(req, res);
       return;
@@ -157,11 +179,19 @@ const securityHeaders: RequestHandler = (_req, res, next) => {
   next();
 };
 
-/** The A2A endpoint's path exactly (a query string allowed); anything else goes through Express. */
+/**
+ * The A2A endpoint's path (a query string allowed) or an HTTP+JSON route below it (the handler answers a
+ * route it does not know under /tasks/ with 404); anything else goes through Express.
+ */
 function isA2APath(url: string | undefined): boolean {
   if (!url?.startsWith(A2A_PATH)) return false;
   const rest = url.slice(A2A_PATH.length);
-  return rest === "" || rest.startsWith("?");
+  return rest === "" || rest.startsWith("?") || isHttpJsonPath(rest);
+}
+
+/** A path (relative to the endpoint) of the HTTP+JSON binding: `/message:…`, `/tasks…`, `/extendedAgentCard`. */
+function isHttpJsonPath(rest: string): boolean {
+  return /^\/(?:message:|tasks(?:[/?]|$)|extendedAgentCard(?:\?|$))/.test(rest);
 }
 
 function isRootPath(url: string | undefined): boolean {

@@ -46,6 +46,8 @@ export interface ServerConfig {
   metricsPort: number | undefined;
   /** Address of the scrape endpoint: loopback unless set, so it is never public by accident. */
   metricsHost: string;
+  /** AGENT_CARD_SIGNING_KEY_FILE, _KID, _ALG: sign the agent card (A2A §8.4); unset: unsigned. */
+  agentCardSigning: { keyFile: string | undefined; kid: string | undefined; alg: string | undefined };
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
@@ -71,6 +73,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     metricsRateLimitPerSecond: integer(env.METRICS_RATE_LIMIT_PER_SECOND, 20, "METRICS_RATE_LIMIT_PER_SECOND"),
     metricsPort: env.METRICS_PORT ? tcpPort(env.METRICS_PORT, 0, "METRICS_PORT") : undefined,
     metricsHost: env.METRICS_HOST || "127.0.0.1",
+    agentCardSigning: {
+      keyFile: env.AGENT_CARD_SIGNING_KEY_FILE || undefined,
+      kid: env.AGENT_CARD_SIGNING_KID || undefined,
+      alg: env.AGENT_CARD_SIGNING_ALG || undefined,
+    },
   };
 }
 

@@ -187,9 +187,9 @@ class RequestSniffer {
       const [verb, path] = head.split(" ");
       let method = `${verb} ${path}`;
       try {
-        method = (JSON.parse(body) as { method: string }).method;
+        method = (JSON.parse(body) as { method?: string }).method ?? method;
       } catch {
-        // not a JSON-RPC call (the agent card)
+        // not a JSON-RPC call (the agent card, an HTTP+JSON GET)
       }
       const lastEventId = /\r\nlast-event-id:\s*(\S+)/i.exec(head)?.[1] ?? "-";
       const version = /\r\na2a-version:\s*(\S+)/i.exec(head)?.[1] ?? "-";
@@ -493,6 +493,43 @@ describe.each(backends)("A2AClient against the reference server on %s", (backend
       data: { state: "completed" },
     });
     await expect(c.getTask("no-such-task")).rejects.toBeInstanceOf(TaskNotFoundError);
+  });
+
+  it("speaks HTTP+JSON when told to: every event once through cuts before and after the task id, typed errors", async () => {
+    // Discovery finds the binding in the card (its own client: a pooled connection would dodge the cuts).
+    const discovered = client({ binding: "http+json" });
+    await discovered.discover();
+    expect(discovered.endpoint).toBe(`${proxy.url}/api/v1/a2a`);
+    const c = client({ binding: "http+json" });
+    expect(c.binding).toBe("http+json");
+    proxy.reset((n) => [{ beforeAnswer: true } as const, { frames: 0, bytes: 12 }, { frames: 3, bytes: 9 }][n]);
+    const { taskId, events } = await finishedTask(c);
+
+    expect(proxy.cuts).toEqual([0, 1, 2]);
+    const calls = proxy.requests.map((r) => r.call);
+    // The start goes again (same messageId, from event 0) until the task id is known, then a reattach.
+    expect(calls.slice(0, 3)).toEqual([
+      "POST /api/v1/a2a/message:stream@-",
+      "POST /api/v1/a2a/message:stream@0",
+      "POST /api/v1/a2a/message:stream@0",
+    ]);
+    expect(calls[3]).toMatch(new RegExp(`^POST /api/v1/a2a/tasks/${taskId}:subscribe@[1-9]\\d*$`));
+    expect(events.map((e) => e.eventId)).toEqual(await eventLog(taskId));
+    expect(events.at(-1)).toMatchObject({ type: "finished", state: "completed" });
+    expect(await executions(taskId)).toBe(1);
+
+    expect((await c.getTask(taskId, { historyLength: 1 })).status.state).toBe("completed");
+    const page = await c.listTasks({ status: "completed", pageSize: 1 });
+    expect(page.tasks).toHaveLength(1);
+    await expect(c.cancelTask(taskId)).rejects.toMatchObject({
+      constructor: TaskNotCancelableError,
+      data: { state: "completed" },
+    });
+    await expect(c.getTask("no-such-task")).rejects.toBeInstanceOf(TaskNotFoundError);
+    await expect(c.listTasks({ pageToken: "not-a-token-of-this-server" })).rejects.toBeInstanceOf(InvalidParamsError);
+    await expect(client({ binding: "http+json", token: "wrong" }).getTask(taskId)).rejects.toBeInstanceOf(
+      AuthenticationError,
+    );
   });
 
   it.each(["0.3", "1.0"] as const)("lists the caller's tasks page by page in v%s", async (protocolVersion) => {

@@ -1,4 +1,4 @@
-import { ORPHANED_REASON } from "@a2a-partner/a2a-core";
+import { decodeSseStream, ORPHANED_REASON } from "@a2a-partner/a2a-core";
 import { beforeAll, describe, expect, it } from "vitest";
 import { hashToken } from "../src/auth/tokens.ts";
 import { postgresAvailable } from "./support/backends.ts";
@@ -122,6 +122,29 @@ describe.skipIf(!(await postgresAvailable()))("two server processes on one Postg
     const delivered = [...seen, ...onB.frames.slice(1, -1)].map((f) => Number(f.id));
     expect(delivered).toEqual(await loggedSeqs(taskId));
     expect(onB.frames.at(-2)?.result.status.state).toBe("completed");
+  });
+
+  it("resumes over HTTP+JSON on B, with Last-Event-ID, a task A streamed over JSON-RPC: every event once", async () => {
+    const onA = await start(a, "Restock aisle 9");
+    await onA.until(isUpdate);
+    onA.close();
+    const seen = onA.frames.slice();
+    const taskId = seen[0]?.result.id as string;
+    await new Promise((r) => setTimeout(r, 2 * STEP_MS)); // events happen while nobody listens
+
+    const res = await fetch(`${b.a2aUrl}/tasks/${taskId}:subscribe`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${bed.token}`, "last-event-id": String(seen.at(-1)?.id) },
+    });
+    expect(res.headers.get("content-type")).toMatch(/^text\/event-stream/);
+    const onB: Array<{ id: string | undefined; event: string; data: Record<string, any> }> = [];
+    for await (const event of decodeSseStream(res.body as ReadableStream<Uint8Array>)) {
+      onB.push({ id: event.id, event: event.event, data: JSON.parse(event.data) });
+    }
+    expect(onB[0]?.data.task.id).toBe(taskId);
+    const delivered = [...seen.map((f) => Number(f.id)), ...onB.slice(1, -1).map((f) => Number(f.id))];
+    expect(delivered).toEqual(await loggedSeqs(taskId));
+    expect(onB.at(-2)?.data.statusUpdate.status.state).toBe("TASK_STATE_COMPLETED");
   });
 
   it("creates one task and one workflow execution for 20 concurrent starts with one messageId on A and B", async () => {

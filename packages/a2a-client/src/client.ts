@@ -9,6 +9,7 @@ import {
   Task,
   TaskNotCancelableError,
   type TaskState,
+  verifyAgentCardSignature,
 } from "@a2a-partner/a2a-core";
 import { agentCardUrlFromBaseUrl, endpointFromAgentCard, endpointFromBaseUrl, parseUrl } from "./discovery.js";
 import { InvalidResponseError } from "./errors.js";
@@ -103,7 +104,19 @@ export class A2AClient {
     if (forced !== undefined && forced !== "auto" && forced !== "0.3" && forced !== "1.0") {
       throw new TypeError('protocolVersion must be "auto", "0.3" or "1.0"');
     }
-    this.#dialect = wireDialect(forced === "1.0" ? "1.0" : "0.3");
+    const binding = options.binding ?? "auto";
+    if (binding !== "auto" && binding !== "jsonrpc" && binding !== "http+json") {
+      throw new TypeError('binding must be "auto", "jsonrpc" or "http+json"');
+    }
+    if (binding === "http+json" && forced === "0.3") {
+      throw new TypeError('binding "http+json" speaks A2A 1.0 only; it cannot be used with protocolVersion "0.3"');
+    }
+    this.#dialect = wireDialect(forced === "1.0" ? "1.0" : "0.3", binding === "http+json" ? "http+json" : "jsonrpc");
+  }
+
+  /** The binding in use: "http+json" when forced or when the card offers only it; "jsonrpc" otherwise. */
+  get binding(): "jsonrpc" | "http+json" {
+    return this.#dialect.binding;
   }
 
   /**
@@ -114,7 +127,10 @@ export class A2AClient {
     return this.#dialect.version;
   }
 
-  /** The JSON-RPC endpoint in use; undefined until discovery when only `agentCardUrl` was given. */
+  /**
+   * The endpoint in use (JSON-RPC's, or the HTTP+JSON binding's base); undefined until discovery when
+   * only `agentCardUrl` was given.
+   */
   get endpoint(): string | undefined {
     return this.#endpoint;
   }
@@ -127,7 +143,16 @@ export class A2AClient {
    */
   async discover(options: RequestOptions = {}): Promise<AgentCard> {
     const value = await this.#transport.getJson(this.#cardUrl, options);
-    const { card, endpoint } = endpointFromAgentCard(value, this.#cardUrl);
+    const keys = this.#options.agentCardKeys;
+    // Checked on the card as served (before any parsing drops a field the signature covers).
+    if (keys && !(await verifyAgentCardSignature(value as Record<string, unknown>, keys))) {
+      throw new InvalidResponseError(
+        `The agent card at ${this.#cardUrl} carries no signature that verifies with the given agentCardKeys`,
+      );
+    }
+    // A forced v0.3 cannot speak HTTP+JSON, so it never picks it.
+    const choice = this.#options.protocolVersion === "0.3" ? "jsonrpc" : (this.#options.binding ?? "auto");
+    const { card, endpoint, binding } = endpointFromAgentCard(value, this.#cardUrl, choice);
     assertEndpointAllowed(endpoint, this.#cardUrl, {
       ...(this.#options.baseUrl ? { baseUrl: this.#options.baseUrl } : {}),
       ...(this.#options.allowCrossOriginEndpoint ? { allowCrossOrigin: true } : {}),
@@ -135,9 +160,10 @@ export class A2AClient {
     });
     this.#endpoint = endpoint;
     const forced = this.#options.protocolVersion;
-    if (forced === undefined || forced === "auto") {
+    if (binding === "http+json") this.#dialect = wireDialect("1.0", "http+json");
+    else if (forced === undefined || forced === "auto") {
       this.#dialect = wireDialect(versionOfferedBy(card, endpoint, this.#cardUrl));
-    }
+    } else this.#dialect = wireDialect(forced);
     return card;
   }
 

@@ -1,3 +1,4 @@
+import type { AgentCardKeySet } from "@a2a-partner/a2a-core";
 import type { BackoffOptions } from "./internal/http/retry-policy.js";
 
 /** A fetch implementation: the global one by default; msw, undici's or a test double otherwise. */
@@ -57,6 +58,19 @@ export interface A2AClientOptions {
    * the results are the same types in both (docs/interop.md).
    */
   protocolVersion?: "auto" | "0.3" | "1.0";
+  /**
+   * The binding to speak. `auto` (default): JSON-RPC when the agent card offers it (and before any card
+   * was read), else the card's HTTP+JSON interface. `jsonrpc` or `http+json` force one; HTTP+JSON is
+   * A2A v1.0 only, and without a card its base is the endpoint (`<baseUrl>/api/v1/a2a`). Streams resume
+   * and requests retry the same way over both.
+   */
+  binding?: "auto" | "jsonrpc" | "http+json";
+  /**
+   * The agent's public keys (a JWKS, as its `/.well-known/jwks.json` serves them, obtained out of band).
+   * Given them, `discover()` accepts a card only when one of its signatures (A2A §8.4) verifies with the
+   * key of its `kid`, and throws InvalidResponseError otherwise. Default: cards are not checked.
+   */
+  agentCardKeys?: AgentCardKeySet;
   /** `current` (default): `SendStreamingMessage`, …; `alias`: `message/stream`, … for older servers. */
   methodNames?: "current" | "alias";
   /** Retries of one request on connection errors, 408, 409, 429 and 5xx. Default 2. */

@@ -11,7 +11,13 @@ export type { Authenticate, AuthOutcome } from "./ports/authenticate.js";
 export type { EventLog, NumberedAppend, TaskChangeListener } from "./ports/event-log.js";
 export { checkNumberedAppend } from "./ports/event-log.js";
 export type { A2AHandler, A2AHandlerRequest } from "./ports/handler.js";
-export type { A2AHandlerResponse, A2AJsonResponse, A2AStreamResponse, SseSink } from "./ports/handler-response.js";
+export type {
+  A2AHandlerResponse,
+  A2AJsonResponse,
+  A2AStreamResponse,
+  HttpJsonBody,
+  SseSink,
+} from "./ports/handler-response.js";
 export type { CreateOrGetResult, IdempotencyStore } from "./ports/idempotency-store.js";
 export type { Logger } from "./ports/logger.js";
 export type {
@@ -26,6 +32,14 @@ export type { TaskListCursor, TaskListPage, TaskListQuery } from "./ports/task-l
 export { pageOf as pageOfTasks } from "./ports/task-list.js";
 export type { NewLease, NewTask, NewTaskEvent, StoredTaskEvent, TaskLease, TaskRecord } from "./ports/task-records.js";
 export type { TaskStore } from "./ports/task-store.js";
+export {
+  type AgentCardKeySet,
+  AgentCardSignature,
+  type AgentCardSigner,
+  canonicalAgentCard,
+  signAgentCard,
+  verifyAgentCardSignature,
+} from "./protocol/card/card-signature.js";
 export type { Dialect, SerialisedEvent, StreamRenderer, TaskListResult } from "./protocol/dialect/dialect.js";
 export { DIALECT_V1, DIALECT_V03, dialectFor } from "./protocol/dialect/dialect.js";
 export type { ProtocolVersion, RequestedVersion } from "./protocol/dialect/protocol-version.js";
@@ -35,7 +49,7 @@ export {
   requestedProtocolVersion,
   SUPPORTED_PROTOCOL_VERSIONS,
 } from "./protocol/dialect/protocol-version.js";
-export { fromV1Error, toV1Error } from "./protocol/dialect/v1-errors.js";
+export { fromHttpJsonStatus, fromV1Error, toV1Error } from "./protocol/dialect/v1-errors.js";
 export {
   fromV1Message,
   fromV1MessageResult,
@@ -61,6 +75,7 @@ export {
   isA2AError,
   MethodNotFoundError,
   ParseError,
+  PushNotificationNotSupportedError,
   TaskNotCancelableError,
   TaskNotFoundError,
   UnsupportedOperationError,

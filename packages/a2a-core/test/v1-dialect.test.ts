@@ -69,7 +69,7 @@ describe("the v1.0 dialect (A2A-Version: 1.0)", () => {
     expect((await readFrames(res, 1))[0]?.result.task.status.state).toBe("TASK_STATE_WORKING");
   });
 
-  it("keeps the v0.3 dialect without a header or with 0.3, and refuses v1.0 payloads there", async () => {
+  it("keeps the v0.3 dialect without a header or with 0.3, and refuses v1.0 payloads under 0.3", async () => {
     const h = harness();
     for (const headers of [{}, { "A2A-Version": "0.3" }]) {
       const frames = await readFrames(
@@ -78,7 +78,8 @@ describe("the v1.0 dialect (A2A-Version: 1.0)", () => {
       expect(Task.parse(frames[0]?.result).status.state).toBe("working");
       expect(TaskStatusUpdateEvent.parse(frames.at(-2)?.result).final).toBe(true);
     }
-    const refused = await rpc(h, "SendStreamingMessage", startV1(), {});
+    // Without a header such a body is read as v1.0 (generic-clients.test.ts); an explicit 0.3 is kept.
+    const refused = await rpc(h, "SendStreamingMessage", startV1(), { "A2A-Version": "0.3" });
     expect(refused.body.error).toMatchObject({ code: -32602, data: { field: "params.message.role" } });
   });
 

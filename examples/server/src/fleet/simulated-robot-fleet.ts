@@ -93,6 +93,19 @@ export class SimulatedRobotFleet implements TaskExecutor {
     return (await this.environment(workspaceId, storeId)) !== undefined;
   }
 
+  /**
+   * The workspace's default Environment (`pnpm cli environment default`), for starts that name no store.
+   * Read from the database each time: such starts are rare (generic A2A clients), and workspaces announce
+   * no cache changes.
+   */
+  async defaultEnvironment(workspaceId: string): Promise<string | undefined> {
+    const { rows } = await this.db.query<{ store_id: string }>(
+      `select e.store_id from workspaces w join environments e on e.id = w.default_environment_id where w.id = $1`,
+      [workspaceId],
+    );
+    return rows[0]?.store_id;
+  }
+
   async execute(context: TaskExecutionContext): Promise<TaskOutcome> {
     const { workspaceId, storeId } = context;
     const environment = await this.environment(workspaceId, storeId);

@@ -54,7 +54,12 @@ export function parseFrame(frame: DecodedSseEvent, dialect: WireDialect = WIRE_V
   // `final` is a transport trailer (the contract says clients ignore it); unknown names are future ones.
   if (name !== "task" && name !== "update" && name !== "finished") return SKIP;
   const what = `The data of a "${frame.event}" event`;
-  const result = dialect.streamResult(jsonRpcResultOf(frame.data, what, dialect.error));
+  // HTTP+JSON frames carry the StreamResponse bare; JSON-RPC frames inside a response envelope.
+  const result = dialect.streamResult(
+    dialect.binding === "http+json"
+      ? parseFrameJson(frame.data, what)
+      : jsonRpcResultOf(frame.data, what, dialect.error),
+  );
   const eventId = frame.id === undefined || frame.id === "" ? undefined : frame.id;
   switch (name) {
     case "task":
@@ -83,4 +88,12 @@ function check<T>(schema: z.ZodType<T>, value: unknown, name: string): T {
   if (!parsed.success)
     throw new InvalidResponseError(`The result of a "${name}" event does not have the expected shape`);
   return parsed.data;
+}
+
+function parseFrameJson(data: string, what: string): unknown {
+  try {
+    return JSON.parse(data) as unknown;
+  } catch {
+    throw new InvalidResponseError(`${what} is not valid JSON`);
+  }
 }

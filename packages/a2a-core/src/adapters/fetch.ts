@@ -1,27 +1,22 @@
-import { jsonRpcError } from "../bindings/jsonrpc/codec.js";
 import type { A2AHandler } from "../ports/handler.js";
 import { type A2AHandlerResponse, JSON_HEADERS } from "../ports/handler-response.js";
-import { InvalidRequestError } from "../protocol/errors.js";
 import { readBodyText } from "./read-body.js";
 
 export type FetchHandler = (request: Request) => Promise<Response>;
 
 /**
  * The handler on web-standard Request/Response: mount it on Bun, Deno, edge runtimes, hono, or wrap it
- * with `toNodeHandler` for node:http and Express. Only POST is answered (405 otherwise).
+ * with `toNodeHandler` for node:http and Express. JSON-RPC is POST to the mount's own path (405 for other
+ * methods); the HTTP+JSON routes are the paths below it (`…/message:stream`, `GET …/tasks/{id}`, …).
  */
 export function toFetchHandler(handler: A2AHandler): FetchHandler {
   return async (request) => {
-    if (request.method !== "POST") {
-      return jsonResponse(405, jsonRpcError(null, new InvalidRequestError("Use POST for JSON-RPC requests")), {
-        allow: "POST",
-      });
-    }
     // The body is read only once the handler has authenticated the caller from the headers.
     const answer = await handler.handle({
       headers: request.headers,
       body: () => readBodyText(request.body, handler.maxBodyBytes, request.headers.get("content-length")),
       url: request.url,
+      method: request.method,
     });
     return toResponse(answer, request.signal);
   };

@@ -1,8 +1,6 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
-import { jsonRpcError } from "../bindings/jsonrpc/codec.js";
 import type { A2AHandler } from "../ports/handler.js";
 import { JSON_HEADERS, type SseSink } from "../ports/handler-response.js";
-import { InvalidRequestError } from "../protocol/errors.js";
 import type { HeaderReader } from "../protocol/header-reader.js";
 import { decodeUtf8, tooLarge } from "./read-body.js";
 
@@ -27,13 +25,6 @@ export function toNodeHandler(handler: A2AHandler, options: NodeHandlerOptions =
   const extra = options.headers ?? {};
   const withExtra = (headers: Record<string, string>) => (options.headers ? { ...extra, ...headers } : headers);
   return async (req, res) => {
-    if (req.method !== "POST") {
-      writeJson(res, 405, jsonRpcError(null, new InvalidRequestError("Use POST for JSON-RPC requests")), {
-        ...extra,
-        allow: "POST",
-      });
-      return;
-    }
     // Watched from the first moment: a client that leaves while its request is still being handled must
     // still give its stream (and stream slot) back.
     let gone = false;
@@ -47,6 +38,7 @@ export function toNodeHandler(handler: A2AHandler, options: NodeHandlerOptions =
       headers: nodeHeaders(req.headers),
       body: () => readBody(req, handler.maxBodyBytes),
       ...(req.url === undefined ? {} : { url: req.url }),
+      ...(req.method === undefined ? {} : { method: req.method }),
     });
     if (answer.kind === "json") {
       // Answered before the whole body was read (401, 413 …): the unread rest would corrupt the next

@@ -1,5 +1,7 @@
 import { toFetchHandler } from "../adapters/fetch.js";
+import { httpJsonBinding } from "../bindings/http-json/http-json-binding.js";
 import { jsonRpcBinding } from "../bindings/jsonrpc/jsonrpc-binding.js";
+import { routeRequest } from "../bindings/route-request.js";
 import type { A2AHandler } from "../ports/handler.js";
 import { consoleLogger } from "../ports/logger.js";
 import { A2ARuntime } from "../runtime/a2a-runtime.js";
@@ -10,7 +12,7 @@ import { type A2AHandlerOptions, DEFAULTS } from "./handler-options.js";
 
 /**
  * The framework-agnostic A2A request handler, assembled: the runtime (runner, hub, streams), admission
- * in front of it, the JSON-RPC binding over the methods. Adapters: `toFetchHandler`, `toNodeHandler`.
+ * in front of it, the JSON-RPC and HTTP+JSON bindings over the methods (routed by path). Adapters: `toFetchHandler`, `toNodeHandler`.
  */
 export function createA2AHandler(options: A2AHandlerOptions): A2AHandler {
   const logger = options.logger ?? consoleLogger;
@@ -43,7 +45,7 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHandler {
     isClosing: () => runtime.closing,
   });
   const handler: A2AHandler = {
-    handle: jsonRpcBinding(runtime, admission),
+    handle: routeRequest(jsonRpcBinding(runtime, admission), httpJsonBinding(runtime, admission)),
     fetch: (request) => fetchHandler(request),
     maxBodyBytes: options.maxBodyBytes ?? DEFAULTS.maxBodyBytes,
     recoverOrphanedTasks: () => runtime.runner.recoverOrphans(),

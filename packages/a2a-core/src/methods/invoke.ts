@@ -1,9 +1,9 @@
 import type { Caller } from "../ports/caller.js";
 import type { Refusal } from "../ports/refusal.js";
 import type { Dialect } from "../protocol/dialect/dialect.js";
-import { UnsupportedOperationError } from "../protocol/errors.js";
+import { PushNotificationNotSupportedError, UnsupportedOperationError } from "../protocol/errors.js";
 import type { HeaderReader } from "../protocol/header-reader.js";
-import type { MethodName } from "../protocol/method-names.js";
+import { METHODS, type MethodName } from "../protocol/method-names.js";
 import type { A2ARuntime } from "../runtime/a2a-runtime.js";
 import type { ReleaseSlot } from "../runtime/streams/stream-slots.js";
 import type { RequestTrace } from "../telemetry/handler-telemetry.js";
@@ -35,7 +35,11 @@ export type InvocationResult =
 export async function invoke(runtime: A2ARuntime, invocation: Invocation): Promise<InvocationResult> {
   const { method, dialect } = invocation;
   const definition = METHOD_REGISTRY[method];
-  if (!definition) throw UnsupportedOperationError.forMethod(invocation.wireMethod);
+  if (!definition) {
+    throw "push" in METHODS[method]
+      ? PushNotificationNotSupportedError.forMethod(invocation.wireMethod)
+      : UnsupportedOperationError.forMethod(invocation.wireMethod);
+  }
   // From here on the request is in the v0.3 shapes, whichever dialect it came in.
   const raw = dialect.params(method, invocation.params);
   const call = {

@@ -22,4 +22,8 @@ export const METHOD_REGISTRY: {
   ListTasks: listTasks,
   SendMessage: undefined,
   GetExtendedAgentCard: undefined,
+  CreateTaskPushNotificationConfig: undefined,
+  GetTaskPushNotificationConfig: undefined,
+  ListTaskPushNotificationConfigs: undefined,
+  DeleteTaskPushNotificationConfig: undefined,
 };

@@ -3,7 +3,7 @@ import type { TaskRecord } from "../ports/task-records.js";
 import { InvalidParamsError, UnsupportedOperationError } from "../protocol/errors.js";
 import type { HeaderReader } from "../protocol/header-reader.js";
 import type { Message, Task } from "../protocol/schemas/a2a.js";
-import { SendStreamingMessageParams } from "../protocol/schemas/params.js";
+import { SendStreamingMessageParams, STORE_ID_REQUIRED } from "../protocol/schemas/params.js";
 import type { A2ARuntime } from "../runtime/a2a-runtime.js";
 import { TASK_EVENT_SEQ } from "../runtime/streams/open-task-stream.js";
 import type { RequestTrace } from "../telemetry/handler-telemetry.js";
@@ -21,19 +21,21 @@ export const sendStreamingMessage: StreamingMethod<typeof SendStreamingMessagePa
   params: SendStreamingMessageParams,
   async run(runtime, { params, caller, headers, trace }) {
     const { message } = params;
-    const storeId = params.metadata.storeId;
+    const requested = params.metadata.storeId;
+    // Asked only when the start names no store, so a start that does costs nothing more.
+    const storeId = requested ?? (await runtime.executor.defaultEnvironment?.(caller.workspaceId));
     const text = textOfMessage(message);
     // A retry with a known messageId gets its original task back, whatever else it says. Checked first
     // only when the request would be refused otherwise; a valid start asks the store once ("the task for
     // this key, or a new one") and so learns the same.
-    const refusal = await startRefusal(runtime, params, text, caller);
-    if (refusal) {
+    const refusal = await startRefusal(runtime, params, storeId, text, caller);
+    if (refusal || storeId === undefined) {
       const existing =
         message.messageId === undefined
           ? undefined
           : await runtime.stores.idempotency.get(caller.workspaceId, message.messageId);
-      if (!existing) throw refusal;
-      return reattachRetry(runtime, existing, message, storeId, headers, trace);
+      if (!existing) throw refusal ?? InvalidParamsError.forField("params.metadata.storeId", STORE_ID_REQUIRED);
+      return reattachRetry(runtime, existing, message, requested, headers, trace);
     }
 
     const task = newTask(runtime, message, storeId);
@@ -49,7 +51,7 @@ export const sendStreamingMessage: StreamingMethod<typeof SendStreamingMessagePa
       runtime.stores.idempotency.createOrGet(message.messageId, input),
     );
     // Not created: an earlier or concurrent start with the same key won, so this request is its retry.
-    if (!created) return reattachRetry(runtime, record, message, storeId, headers, trace);
+    if (!created) return reattachRetry(runtime, record, message, requested, headers, trace);
     runtime.telemetry.taskOf(trace, record.task.id);
     // The stored task's own first message (and its text), not `task`'s: the request's objects can then be
     // collected while the task runs, and a running task holds one copy of its message instead of two.
@@ -63,6 +65,7 @@ export const sendStreamingMessage: StreamingMethod<typeof SendStreamingMessagePa
 async function startRefusal(
   runtime: A2ARuntime,
   params: SendStreamingMessageParams,
+  storeId: string | undefined,
   text: string,
   caller: Caller,
 ): Promise<Error | undefined> {
@@ -81,8 +84,14 @@ async function startRefusal(
   if (text.length === 0) {
     return InvalidParamsError.forField("params.message.parts", "the message needs at least one non-empty text part");
   }
+  if (storeId === undefined) {
+    return InvalidParamsError.forField(
+      "params.metadata.storeId",
+      `${STORE_ID_REQUIRED} (your workspace names no default Environment)`,
+    );
+  }
   const { executor } = runtime;
-  if (executor.hasEnvironment && !(await executor.hasEnvironment(caller.workspaceId, params.metadata.storeId))) {
+  if (executor.hasEnvironment && !(await executor.hasEnvironment(caller.workspaceId, storeId))) {
     return InvalidParamsError.forField("params.metadata.storeId", "no Environment with this storeId in your workspace");
   }
   return undefined;
@@ -91,20 +100,21 @@ async function startRefusal(
 /**
  * A start whose messageId already names a task: the same request again (its text and storeId) is a retry
  * and reattaches; anything else reused the key by mistake and is refused, so the partner learns it at
- * once instead of following an unrelated task (docs/protocol.md, Idempotency).
+ * once instead of following an unrelated task (docs/protocol.md, Idempotency). A retry that names no
+ * storeId is matched on its text alone: the default it went to may have changed since.
  */
 function reattachRetry(
   runtime: A2ARuntime,
   record: TaskRecord,
   message: Message,
-  storeId: string,
+  storeId: string | undefined,
   headers: HeaderReader,
   trace: RequestTrace,
 ): TaskStreamStart {
   runtime.telemetry.taskOf(trace, record.task.id);
   const original = record.task.history[0];
   const sameText = original !== undefined && textOfMessage(original) === textOfMessage(message);
-  if (!sameText || record.task.metadata.storeId !== storeId) {
+  if (!sameText || (storeId !== undefined && record.task.metadata.storeId !== storeId)) {
     throw new InvalidParamsError(
       `Invalid params: params.message.messageId: was used for another task (${record.task.id}) with a different ` +
         "message or storeId; send a new messageId for a new task",

@@ -7,8 +7,17 @@ export interface A2AJsonResponse {
   kind: "json";
   status: number;
   headers: Record<string, string>;
-  body: JsonRpcResponse;
+  /**
+   * A JSON-RPC response (the JSON-RPC binding), or an HTTP+JSON resource or `google.rpc.Status` error
+   * body (the HTTP+JSON binding); adapters write it as it is.
+   */
+  body: JsonRpcResponse | HttpJsonBody;
+  /** The A2A error code of an HTTP+JSON error answer (its body carries the HTTP status instead). */
+  errorCode?: number;
 }
+
+/** A body of the HTTP+JSON binding: a Task, a page of tasks, or `{ error: google.rpc.Status }`. */
+export type HttpJsonBody = { readonly [key: string]: unknown };
 
 /**
  * Where a stream writes: the adapter's connection. Writes are synchronous; the stream never waits for

@@ -11,15 +11,18 @@ export interface A2AHandlerRequest {
    */
   body: string | (() => Promise<string>);
   /**
-   * The request URL (absolute, or path and query): its `A2A-Version` query parameter chooses the dialect
-   * when the header does not (docs/interop.md).
+   * The request URL (absolute, or path and query): a path ending in an HTTP+JSON route (`…/message:stream`,
+   * `…/tasks/{id}`, …) is answered by that binding, anything else by JSON-RPC; its `A2A-Version` query
+   * parameter chooses the dialect when the header does not (docs/interop.md).
    */
   url?: string;
+  /** The HTTP method (`GET`, `POST`, …). Default `POST`; JSON-RPC answers anything else with 405. */
+  method?: string;
 }
 
 /** What the adapters mount: the assembled handler (`createA2AHandler`). */
 export interface A2AHandler {
-  /** Answers one JSON-RPC request: a JSON response or an SSE stream. Never throws. */
+  /** Answers one request of either binding (JSON-RPC, HTTP+JSON): a JSON response or an SSE stream. Never throws. */
   handle(request: A2AHandlerRequest): Promise<A2AHandlerResponse>;
   /** The handler on web-standard Request/Response (Bun, Deno, edge runtimes, hono); see `toFetchHandler`. */
   fetch(request: Request): Promise<Response>;

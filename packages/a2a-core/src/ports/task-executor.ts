@@ -69,4 +69,11 @@ export interface TaskExecutor {
    * accepted. A `false` answer fails the start with -32602 on `params.metadata.storeId`.
    */
   hasEnvironment?(workspaceId: string, storeId: string): Promise<boolean>;
+
+  /**
+   * The storeId of the workspace's default Environment, or undefined if it names none. Optional: asked
+   * only for a start without `params.metadata.storeId` (generic A2A clients do not know the field);
+   * without it, or without a default, such a start fails with -32602 on `params.metadata.storeId`.
+   */
+  defaultEnvironment?(workspaceId: string): Promise<string | undefined>;
 }

@@ -10,6 +10,7 @@ export const ERROR_CODES = {
   InternalError: -32603,
   TaskNotFound: -32001,
   TaskNotCancelable: -32002,
+  PushNotificationNotSupported: -32003,
   UnsupportedOperation: -32004,
   VersionNotSupported: -32009,
 } as const;
@@ -141,6 +142,21 @@ export class TaskNotCancelableError extends A2AError {
   }
 }
 
+/** A push-notification method: this endpoint does not send push notifications (its card says so). */
+export class PushNotificationNotSupportedError extends A2AError {
+  constructor(message = "Push notifications are not supported", data?: unknown) {
+    super(ERROR_CODES.PushNotificationNotSupported, message, data);
+    this.name = "PushNotificationNotSupportedError";
+  }
+
+  static forMethod(method: string): PushNotificationNotSupportedError {
+    return new PushNotificationNotSupportedError(
+      `Push notifications are not supported (${method}); follow the task with SubscribeToTask or poll it with GetTask`,
+      { method },
+    );
+  }
+}
+
 export class UnsupportedOperationError extends A2AError {
   constructor(message = "This operation is not supported", data?: unknown) {
     super(ERROR_CODES.UnsupportedOperation, message, data);
@@ -185,6 +201,7 @@ const ERROR_CLASS_BY_CODE = new Map<number, new (message?: string, data?: unknow
   [ERROR_CODES.InternalError, InternalError],
   [ERROR_CODES.TaskNotFound, TaskNotFoundError],
   [ERROR_CODES.TaskNotCancelable, TaskNotCancelableError],
+  [ERROR_CODES.PushNotificationNotSupported, PushNotificationNotSupportedError],
   [ERROR_CODES.UnsupportedOperation, UnsupportedOperationError],
   [ERROR_CODES.VersionNotSupported, VersionNotSupportedError],
 ]);

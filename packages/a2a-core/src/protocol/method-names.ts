@@ -10,7 +10,35 @@ export const METHODS = {
   ListTasks: { alias: "tasks/list", streaming: false, implemented: true },
   SendMessage: { alias: undefined, streaming: false, implemented: false },
   GetExtendedAgentCard: { alias: undefined, streaming: false, implemented: false },
-} as const satisfies Record<string, { alias: string | undefined; streaming: boolean; implemented: boolean }>;
+  // Push notifications are not sent (the card says so): these answer PushNotificationNotSupportedError.
+  CreateTaskPushNotificationConfig: {
+    alias: "tasks/pushNotificationConfig/set",
+    streaming: false,
+    implemented: false,
+    push: true,
+  },
+  GetTaskPushNotificationConfig: {
+    alias: "tasks/pushNotificationConfig/get",
+    streaming: false,
+    implemented: false,
+    push: true,
+  },
+  ListTaskPushNotificationConfigs: {
+    alias: "tasks/pushNotificationConfig/list",
+    streaming: false,
+    implemented: false,
+    push: true,
+  },
+  DeleteTaskPushNotificationConfig: {
+    alias: "tasks/pushNotificationConfig/delete",
+    streaming: false,
+    implemented: false,
+    push: true,
+  },
+} as const satisfies Record<
+  string,
+  { alias: string | undefined; streaming: boolean; implemented: boolean; push?: boolean }
+>;
 
 export type MethodName = keyof typeof METHODS;
 export type MethodAlias = NonNullable<(typeof METHODS)[MethodName]["alias"]>;

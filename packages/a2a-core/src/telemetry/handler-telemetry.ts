@@ -9,7 +9,7 @@ import type {
   Tracer,
   UpDownCounter,
 } from "@opentelemetry/api";
-import type { A2AHandlerResponse } from "../ports/handler-response.js";
+import type { A2AHandlerResponse, A2AJsonResponse } from "../ports/handler-response.js";
 import type { EndedStream, StreamEndReason } from "../ports/stream-end.js";
 import type { StoredTaskEvent, TaskRecord } from "../ports/task-records.js";
 import type { HeaderReader } from "../protocol/header-reader.js";
@@ -125,7 +125,7 @@ export class HandlerTelemetry {
   endRequest(trace: RequestTrace, response: A2AHandlerResponse): void {
     if (trace === UNTRACED) return;
     const seconds = (performance.now() - trace.startedAt) / 1000;
-    const error = response.kind === "json" && "error" in response.body ? response.body.error : undefined;
+    const error = response.kind === "json" ? errorOf(response) : undefined;
     const metrics = this.metrics();
     if (error === undefined) {
       metrics.requestDuration.record(
@@ -274,4 +274,12 @@ export class HandlerTelemetry {
     }
     return attributes;
   }
+}
+
+/** An answer's error as the metrics name it: the JSON-RPC error, or an HTTP+JSON status with its A2A code. */
+function errorOf(response: A2AJsonResponse): { code: number; message: string } | undefined {
+  const body = response.body;
+  if (!("error" in body)) return undefined;
+  const error = body.error as { code: number; message: string };
+  return response.errorCode === undefined ? error : { code: response.errorCode, message: error.message };
 }

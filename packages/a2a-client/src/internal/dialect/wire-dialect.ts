@@ -26,6 +26,8 @@ export type ClientProtocolVersion = "0.3" | "1.0";
  */
 export interface WireDialect {
   readonly version: ClientProtocolVersion;
+  /** The binding the requests go out in: JSON-RPC envelopes, or HTTP+JSON routes (A2A v1.0 only). */
+  readonly binding: "jsonrpc" | "http+json";
   /** Headers of every JSON-RPC request. */
   readonly headers: Readonly<Record<string, string>>;
   params(method: MethodName, params: Record<string, unknown>): Record<string, unknown>;
@@ -40,6 +42,7 @@ export interface WireDialect {
 
 export const WIRE_V03: WireDialect = {
   version: "0.3",
+  binding: "jsonrpc",
   headers: {},
   params: (_method, params) => params,
   task: (result) => result,
@@ -50,6 +53,7 @@ export const WIRE_V03: WireDialect = {
 
 export const WIRE_V1: WireDialect = {
   version: "1.0",
+  binding: "jsonrpc",
   headers: { [A2A_VERSION_HEADER]: "1.0" },
   params(method, params) {
     if ((method === "SendStreamingMessage" || method === "SendMessage") && params.message) {
@@ -78,7 +82,11 @@ export const WIRE_V1: WireDialect = {
   error: fromV1Error,
 };
 
-export function wireDialect(version: ClientProtocolVersion): WireDialect {
+/** A2A v1.0 over the HTTP+JSON binding: the v1.0 shapes, without the JSON-RPC envelope. */
+export const WIRE_HTTP_JSON: WireDialect = { ...WIRE_V1, binding: "http+json" };
+
+export function wireDialect(version: ClientProtocolVersion, binding: WireDialect["binding"] = "jsonrpc"): WireDialect {
+  if (binding === "http+json") return WIRE_HTTP_JSON;
   return version === "1.0" ? WIRE_V1 : WIRE_V03;
 }
 
@@ -86,6 +94,21 @@ export function wireDialect(version: ClientProtocolVersion): WireDialect {
  * The version to speak with the endpoint a card declared: 1.0 when a `supportedInterfaces` entry with
  * protocolVersion 1.0 (any patch) and the JSON-RPC binding has that very endpoint as its url, else 0.3.
  */
+/**
+ * The HTTP+JSON interface of A2A 1.0 a card declares (its url, resolved against the card's), or
+ * undefined. The binding is v1.0 only, so an interface of another version does not count.
+ */
+export function httpJsonInterfaceOf(card: AgentCard, cardUrl: string): string | undefined {
+  for (const entry of card.supportedInterfaces ?? []) {
+    if (entry.protocolBinding.toUpperCase() !== "HTTP+JSON") continue;
+    if (!/^1\.0(\.\d+)?$/.test(entry.protocolVersion.trim())) continue;
+    try {
+      return new URL(entry.url, cardUrl).toString().replace(/\/+$/, "");
+    } catch {}
+  }
+  return undefined;
+}
+
 export function versionOfferedBy(card: AgentCard, endpoint: string, cardUrl: string): ClientProtocolVersion {
   const offers = card.supportedInterfaces?.some((entry) => {
     if (!/^1\.0(\.\d+)?$/.test(entry.protocolVersion.trim())) return false;

@@ -1,11 +1,12 @@
-import { aliasOf, type MethodName } from "@a2a-partner/a2a-core";
+import { aliasOf, fromJsonRpcError, type MethodName } from "@a2a-partner/a2a-core";
 import type { Span } from "@opentelemetry/api";
 import { A2AHttpError, APIConnectionError, APIUserAbortError, InvalidResponseError } from "../../errors.js";
 import { type A2AClientOptions, CLIENT_DEFAULTS, type FetchLike, type RetryInfo } from "../../options.js";
+import { ClientTelemetry } from "../../telemetry/client-telemetry.js";
 import { WIRE_V03, type WireDialect } from "../dialect/wire-dialect.js";
 import { jsonRpcResultOf } from "../json-rpc-result.js";
-import { ClientTelemetry } from "../../telemetry/client-telemetry.js";
 import { Attempt } from "./attempt.js";
+import { httpJsonErrorOf, httpJsonRequest } from "./http-json-route.js";
 import { MAX_ERROR_BODY_BYTES, MAX_RESULT_BODY_BYTES, parseJsonRpcErrorBody, readBodyText } from "./read-body.js";
 import { backoffDelay, decideHttpRetry } from "./retry-policy.js";
 import { sleep as defaultSleep } from "./sleep.js";
@@ -82,7 +83,9 @@ export class Transport {
     return this.#withRetries(request, async (response, attempt) => {
       try {
         const text = await readBodyText(response.body, MAX_RESULT_BODY_BYTES);
-        return jsonRpcResultOf(text, "The server's answer", dialectOf(request).error);
+        const dialect = dialectOf(request);
+        if (dialect.binding === "http+json") return parseJson(text, "The server's answer");
+        return jsonRpcResultOf(text, "The server's answer", dialect.error);
       } catch (error) {
         throw attempt.toError(error);
       } finally {
@@ -106,7 +109,9 @@ export class Transport {
       try {
         // Errors before a stream starts come as a plain JSON-RPC response (docs/contract.md, Events).
         const text = await readBodyText(response.body, MAX_ERROR_BODY_BYTES, true);
-        if (/json/i.test(type)) jsonRpcResultOf(text, "The server's answer", dialectOf(request).error);
+        const dialect = dialectOf(request);
+        if (/json/i.test(type) && dialect.binding === "jsonrpc")
+          jsonRpcResultOf(text, "The server's answer", dialect.error);
         throw new InvalidResponseError(
           `Expected an event stream, got ${type ? `"${type.slice(0, 100)}"` : "no content type"}`,
         );
@@ -175,15 +180,21 @@ export class Transport {
   }
 
   #rpcRequest(call: RpcCall, accept: string): HttpRequest {
+    const rest =
+      call.dialect?.binding === "http+json" ? httpJsonRequest(call.endpoint, call.method, call.params) : undefined;
     const wireMethod = this.#options.methodNames === "alias" ? (aliasOf(call.method) ?? call.method) : call.method;
     return {
-      span: this.#telemetry.startCall(call.method, wireMethod),
-      url: call.endpoint,
-      method: "POST",
+      span: this.#telemetry.startCall(call.method, rest ? call.method : wireMethod),
+      url: rest ? rest.url : call.endpoint,
+      method: rest ? rest.verb : "POST",
       accept,
       auth: true,
       // One id per call: retries of it are the same request.
-      body: JSON.stringify({ jsonrpc: "2.0", id: this.#newId(), method: wireMethod, params: call.params }),
+      ...(rest
+        ? rest.body === undefined
+          ? {}
+          : { body: rest.body }
+        : { body: JSON.stringify({ jsonrpc: "2.0", id: this.#newId(), method: wireMethod, params: call.params }) }),
       ...(call.headers ? { headers: call.headers } : {}),
       ...(call.retryHeaders ? { retryHeaders: call.retryHeaders } : {}),
       ...(call.signal ? { signal: call.signal } : {}),
@@ -209,8 +220,19 @@ export class Transport {
         if (response.ok) return await onAnswer(response, attempt);
         const text = await readBodyText(response.body, MAX_ERROR_BODY_BYTES, true).catch(() => "");
         attempt.dispose();
-        const rpcError = parseJsonRpcErrorBody(text);
-        failure = A2AHttpError.from(response.status, response.headers, rpcError && dialectOf(call).error(rpcError));
+        const dialect = dialectOf(call);
+        if (dialect.binding === "http+json") {
+          const protocolError = httpJsonErrorOf(text);
+          // HTTP+JSON answers a protocol error (unknown task, bad params …) with 400 or 404: the same typed
+          // error JSON-RPC gives, and as final. Refusals (401, 429, 5xx …) stay HTTP errors, retried alike.
+          if (protocolError && (response.status === 400 || response.status === 404)) {
+            throw fromJsonRpcError(protocolError);
+          }
+          failure = A2AHttpError.from(response.status, response.headers, protocolError);
+        } else {
+          const rpcError = parseJsonRpcErrorBody(text);
+          failure = A2AHttpError.from(response.status, response.headers, rpcError && dialect.error(rpcError));
+        }
         const decision = decideHttpRetry(response.status, response.headers, retry, this.#options.backoff ?? {}, random);
         if (!decision.retry) throw failure;
         delayMs = decision.delayMs;
@@ -276,6 +298,14 @@ export class Transport {
 async function createKeepAliveDispatcher(): Promise<{ close(): Promise<void> }> {
   const { Agent, Dispatcher1Wrapper } = await import("undici");
   return new Dispatcher1Wrapper(new Agent({ keepAliveTimeout: 30_000, keepAliveMaxTimeout: 600_000 }));
+}
+
+function parseJson(text: string, what: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new InvalidResponseError(`${what} is not valid JSON`);
+  }
 }
 
 function dialectOf(request: HttpRequest): WireDialect {

@@ -2,10 +2,11 @@ import { invoke } from "../../methods/invoke.js";
 import type { A2AHandlerRequest } from "../../ports/handler.js";
 import type { A2AHandlerResponse } from "../../ports/handler-response.js";
 import { isRefusal, type Refusal } from "../../ports/refusal.js";
+import { onlyV1ByShape } from "../../protocol/dialect/body-shape.js";
 import { DIALECT_V1, DIALECT_V03, type Dialect, dialectFor } from "../../protocol/dialect/dialect.js";
 import { requestedProtocolVersion, SUPPORTED_PROTOCOL_VERSIONS } from "../../protocol/dialect/protocol-version.js";
 import { isA2AError, VersionNotSupportedError } from "../../protocol/errors.js";
-import type { JsonRpcId } from "../../protocol/schemas/jsonrpc.js";
+import type { JsonRpcErrorResponse, JsonRpcId } from "../../protocol/schemas/jsonrpc.js";
 import type { A2ARuntime } from "../../runtime/a2a-runtime.js";
 import type { Admission } from "../../runtime/admission/admission.js";
 import { openTaskStream } from "../../runtime/streams/open-task-stream.js";
@@ -30,7 +31,10 @@ export function jsonRpcBinding(
     const versionRefusal = requested.ok
       ? undefined
       : VersionNotSupportedError.forVersion(requested.requested, SUPPORTED_PROTOCOL_VERSIONS);
-    return inDialect(dialect, await answerIn(request, trace, dialect, versionRefusal));
+    // No version given: the body may still say v1.0 by its shape (docs/interop.md); the choice lands here.
+    const sniffed = requested.ok && requested.implicit ? { dialect } : undefined;
+    const response = await answerIn(request, trace, dialect, versionRefusal, sniffed);
+    return inDialect(sniffed?.dialect ?? dialect, response);
   }
 
   async function answerIn(
@@ -38,6 +42,7 @@ export function jsonRpcBinding(
     trace: RequestTrace,
     dialect: Dialect,
     versionRefusal: VersionNotSupportedError | undefined,
+    sniffed: { dialect: Dialect } | undefined,
   ): Promise<A2AHandlerResponse> {
     let id: JsonRpcId | null = null;
     try {
@@ -55,6 +60,10 @@ export function jsonRpcBinding(
       id = call.id;
       telemetry.decoded(trace, call);
       if (versionRefusal) throw versionRefusal;
+      if (sniffed && onlyV1ByShape(call.method, call.params)) {
+        dialect = DIALECT_V1;
+        sniffed.dialect = DIALECT_V1;
+      }
       const result = await invoke(runtime, {
         method: call.method,
         wireMethod: call.wireMethod,
@@ -112,5 +121,6 @@ function refusalAnswer(refusal: Refusal): A2AHandlerResponse {
 /** A JSON error answer in the request's dialect (v1.0 error details); results are rendered where they are made. */
 function inDialect(dialect: Dialect, response: A2AHandlerResponse): A2AHandlerResponse {
   if (dialect === DIALECT_V03 || response.kind !== "json" || !("error" in response.body)) return response;
-  return { ...response, body: { ...response.body, error: dialect.error(response.body.error) } };
+  const body = response.body as JsonRpcErrorResponse;
+  return { ...response, body: { ...body, error: dialect.error(body.error) } };
 }

@@ -6,7 +6,14 @@ export type ProtocolVersion = (typeof SUPPORTED_PROTOCOL_VERSIONS)[number];
 
 export const A2A_VERSION_HEADER = "A2A-Version";
 
-export type RequestedVersion = { ok: true; version: ProtocolVersion } | { ok: false; requested: string };
+export type RequestedVersion =
+  | {
+      ok: true;
+      version: ProtocolVersion;
+      /** No version was given (so 0.3); a binding may still read the body as v1.0 by its shape. */
+      implicit?: true;
+    }
+  | { ok: false; requested: string };
 
 /**
  * The version a request asks for: its `A2A-Version` header, else its `A2A-Version` query parameter, else
@@ -18,9 +25,11 @@ export function requestedProtocolVersion(headers: HeaderReader, url?: string): R
   return parseProtocolVersion(raw);
 }
 
+const IMPLICIT_V03: RequestedVersion = Object.freeze({ ok: true, version: "0.3", implicit: true });
+
 export function parseProtocolVersion(raw: string): RequestedVersion {
   const value = raw.trim();
-  if (value === "") return { ok: true, version: "0.3" };
+  if (value === "") return IMPLICIT_V03;
   const match = /^(\d{1,4})(?:\.(\d{1,4}))?(?:\.\d{1,4})?$/.exec(value);
   const version = match ? `${Number(match[1])}.${Number(match[2] ?? 0)}` : undefined;
   return (SUPPORTED_PROTOCOL_VERSIONS as readonly string[]).includes(version ?? "")

@@ -11,6 +11,7 @@ const REASON_BY_CODE: Record<number, string> = {
   [-32603]: "INTERNAL_ERROR",
   [-32001]: "TASK_NOT_FOUND",
   [-32002]: "TASK_NOT_CANCELABLE",
+  [-32003]: "PUSH_NOTIFICATION_NOT_SUPPORTED",
   [-32004]: "UNSUPPORTED_OPERATION",
   [-32009]: "VERSION_NOT_SUPPORTED",
 };
@@ -72,4 +73,23 @@ export function fromV1Error(error: JsonRpcErrorObject): JsonRpcErrorObject {
     }
   }
   return { code: error.code, message: error.message, ...(Object.keys(data).length > 0 ? { data } : {}) };
+}
+
+const CODE_BY_REASON = new Map(Object.entries(REASON_BY_CODE).map(([code, reason]) => [reason, Number(code)]));
+
+/**
+ * An error body of the HTTP+JSON binding, `{ "error": google.rpc.Status }`, → the v1.0 JSON-RPC error it
+ * stands for: the code its `ErrorInfo` reason names, the message, the details as `data` (`fromV1Error`
+ * turns that into v0.3). Undefined when the body is not such a status or names no reason this protocol has.
+ */
+export function fromHttpJsonStatus(body: unknown): JsonRpcErrorObject | undefined {
+  const status = isRecord(body) && isRecord(body.error) ? body.error : undefined;
+  if (!status || !Array.isArray(status.details)) return undefined;
+  const info = status.details.find(
+    (detail): detail is Record<string, unknown> =>
+      isRecord(detail) && detail["@type"] === "type.googleapis.com/google.rpc.ErrorInfo",
+  );
+  const code = typeof info?.reason === "string" ? CODE_BY_REASON.get(info.reason) : undefined;
+  if (code === undefined) return undefined;
+  return { code, message: typeof status.message === "string" ? status.message : "", data: status.details };
 }

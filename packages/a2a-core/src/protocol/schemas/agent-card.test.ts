@@ -10,6 +10,26 @@ const input = {
 };
 
 describe("agent cards", () => {
+  it("lists the HTTP+JSON binding after JSON-RPC when it has a URL", () => {
+    const card = AgentCardV1.parse(
+      agentCardForRequest(new Headers({ "A2A-Version": "1.0" }), { ...input, httpJsonUrl: input.endpointUrl }),
+    );
+    expect(card.supportedInterfaces.map((i) => `${i.protocolBinding} ${i.protocolVersion}`)).toEqual([
+      "JSONRPC 1.0",
+      "JSONRPC 0.3",
+      "HTTP+JSON 1.0",
+    ]);
+    expect(card.supportedInterfaces[2]?.url).toBe(input.endpointUrl);
+    expect(
+      AgentCardV03.parse(agentCardForRequest(new Headers(), { ...input, httpJsonUrl: "http://x/rest" }))
+        .supportedInterfaces?.[2],
+    ).toEqual({
+      url: "http://x/rest",
+      protocolBinding: "HTTP+JSON",
+      protocolVersion: "1.0",
+    });
+  });
+
   it("serves the v0.3 card by default, with the endpoint, streaming and a bearer scheme", () => {
     const card = AgentCardV03.parse(agentCardForRequest(new Headers(), input));
     expect(card.url).toBe(input.endpointUrl);

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { AgentCardSignature } from "../card/card-signature.js";
 import { requestedProtocolVersion, SUPPORTED_PROTOCOL_VERSIONS } from "../dialect/protocol-version.js";
 import type { HeaderReader } from "../header-reader.js";
 
@@ -49,6 +50,8 @@ export const AgentCardV03 = z.object({
   supportedInterfaces: z
     .array(z.object({ url: z.url(), protocolBinding: z.string(), protocolVersion: z.string() }))
     .optional(),
+  /** JWS signatures over the canonical card (`signAgentCard`). */
+  signatures: z.array(AgentCardSignature).optional(),
 });
 export type AgentCardV03 = z.infer<typeof AgentCardV03>;
 
@@ -88,6 +91,8 @@ export const AgentCardV1 = z.object({
   defaultInputModes: z.array(z.string()),
   defaultOutputModes: z.array(z.string()),
   skills: z.array(AgentSkill),
+  /** JWS signatures over the canonical card (`signAgentCard`). */
+  signatures: z.array(AgentCardSignature).optional(),
 });
 export type AgentCardV1 = z.infer<typeof AgentCardV1>;
 
@@ -105,16 +110,25 @@ export interface AgentCardInput {
   skills: AgentSkill[];
   provider?: { organization: string; url: string };
   documentationUrl?: string;
+  /**
+   * The absolute base URL of the HTTP+JSON binding (A2A v1.0), listed after JSON-RPC when given. The
+   * handler answers it below the JSON-RPC path (`{endpointUrl}/message:stream`, …), so this is usually
+   * `endpointUrl` itself; leave it out if your server routes only the JSON-RPC path to the handler.
+   */
+  httpJsonUrl?: string;
 }
 
 /**
- * The endpoint speaks both dialects, chosen per request by `A2A-Version` (docs/interop.md), so every card
- * lists it once per version, newest first. The URL is the same: only the header differs.
+ * The JSON-RPC endpoint speaks both dialects, chosen per request by `A2A-Version` (docs/interop.md), so
+ * every card lists it once per version, newest first (the URL is the same: only the header differs);
+ * then the HTTP+JSON binding, v1.0 only. Clients that take the first binding they know keep JSON-RPC.
  */
-function interfaces(endpointUrl: string) {
-  return [...SUPPORTED_PROTOCOL_VERSIONS]
+function interfaces(input: AgentCardInput) {
+  const jsonRpc = [...SUPPORTED_PROTOCOL_VERSIONS]
     .reverse()
-    .map((protocolVersion) => ({ url: endpointUrl, protocolBinding: "JSONRPC", protocolVersion }));
+    .map((protocolVersion) => ({ url: input.endpointUrl, protocolBinding: "JSONRPC", protocolVersion }));
+  if (input.httpJsonUrl === undefined) return jsonRpc;
+  return [...jsonRpc, { url: input.httpJsonUrl, protocolBinding: "HTTP+JSON", protocolVersion: "1.0" }];
 }
 
 // Conformance kits flag words such as "token" or "key" in a public card as leaked secrets, so the
@@ -139,7 +153,7 @@ export function buildAgentCardV03(input: AgentCardInput): AgentCardV03 {
     defaultOutputModes: ["text/plain", "application/json"],
     skills: input.skills,
     supportsAuthenticatedExtendedCard: false,
-    supportedInterfaces: interfaces(input.endpointUrl),
+    supportedInterfaces: interfaces(input),
   };
 }
 
@@ -148,7 +162,7 @@ export function buildAgentCardV1(input: AgentCardInput): AgentCardV1 {
   return {
     name: input.name,
     description: input.description,
-    supportedInterfaces: interfaces(input.endpointUrl),
+    supportedInterfaces: interfaces(input),
     ...(input.provider ? { provider: input.provider } : {}),
     version: input.version,
     ...(input.documentationUrl ? { documentationUrl: input.documentationUrl } : {}),

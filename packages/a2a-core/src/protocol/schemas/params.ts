@@ -8,16 +8,23 @@ const L = A2A_LIMITS;
 /** An id a partner sends (messageId, contextId, taskId, storeId, a task id): stored and echoed, so bounded. */
 const Id = z.string().min(1).max(L.idLength, `must be at most ${L.idLength} characters`);
 
-/** The Environment a task runs in; a start without it is told what the field is for, not just its type. */
+/**
+ * The Environment a task runs in. Optional on the wire (a workspace may name a default Environment);
+ * a start with neither is refused by the method with the same words (STORE_ID_REQUIRED).
+ */
 const StoreId = z
   .string({
     error: (issue) =>
       issue.input === undefined
-        ? "is required: the storeId of the Environment (the store and its robots) that carries the task out"
+        ? STORE_ID_REQUIRED
         : "must be a string: the storeId of an Environment of your workspace",
   })
   .min(1)
   .max(L.idLength, `must be at most ${L.idLength} characters`);
+
+/** What a start without a storeId is told when its workspace names no default Environment either. */
+export const STORE_ID_REQUIRED =
+  "is required: the storeId of the Environment (the store and its robots) that carries the task out";
 
 const RequestMetadata = z.record(z.string(), z.unknown());
 
@@ -50,8 +57,8 @@ export const SendStreamingMessageParams = z
       (value) => value ?? {},
       z
         .object({
-          /** Selects the target Environment. */
-          storeId: StoreId,
+          /** Selects the target Environment; without it, the workspace's default Environment (if any). */
+          storeId: StoreId.optional(),
         })
         .catchall(z.unknown()),
     ),

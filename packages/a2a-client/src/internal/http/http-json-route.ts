@@ -1,0 +1,52 @@
+import { fromHttpJsonStatus, fromV1Error, type JsonRpcErrorObject, type MethodName } from "@a2a-partner/a2a-core";
+
+/** One call as an HTTP+JSON request: the verb, the URL under the binding's base, the body of a POST. */
+export interface HttpJsonRequest {
+  verb: "GET" | "POST";
+  url: string;
+  body?: string;
+}
+
+/**
+ * The route of A2A v1.0's HTTP+JSON binding for a method, its params (in the v1.0 shapes) spread over
+ * the path, the query and the body as the binding puts them (docs/interop.md, "The HTTP+JSON binding").
+ */
+export function httpJsonRequest(base: string, method: MethodName, params: Record<string, unknown>): HttpJsonRequest {
+  const task = () => `${base}/tasks/${encodeURIComponent(String(params.id))}`;
+  switch (method) {
+    case "SendStreamingMessage":
+      return { verb: "POST", url: `${base}/message:stream`, body: JSON.stringify(params) };
+    case "SubscribeToTask":
+      return { verb: "POST", url: `${task()}:subscribe` };
+    case "CancelTask":
+      return { verb: "POST", url: `${task()}:cancel` };
+    case "GetTask":
+      return { verb: "GET", url: `${task()}${query(params, ["historyLength"])}` };
+    case "ListTasks":
+      return { verb: "GET", url: `${base}/tasks${query(params, Object.keys(params))}` };
+    default:
+      throw new TypeError(`${method} has no HTTP+JSON route in this client`);
+  }
+}
+
+function query(params: Record<string, unknown>, names: readonly string[]): string {
+  const search = new URLSearchParams();
+  for (const name of names) {
+    const value = params[name];
+    if (value !== undefined) search.set(name, String(value));
+  }
+  const text = search.toString();
+  return text === "" ? "" : `?${text}`;
+}
+
+/** The v0.3 error object an HTTP+JSON error body (`{ error: google.rpc.Status }`) stands for, if any. */
+export function httpJsonErrorOf(text: string): JsonRpcErrorObject | undefined {
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  const error = fromHttpJsonStatus(body);
+  return error && fromV1Error(error);
+}
