@@ -7,7 +7,7 @@ import { TaskNotCancelableError, TaskNotFoundError } from "@a2a-js/sdk/errors";
 import { decodeSseStream } from "@a2a-partner/a2a-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setDefaultEnvironment } from "../src/cli/operator-admin.ts";
-import { bearerInterceptor, taskStart } from "./support/a2a-sdk.ts";
+import { bearerInterceptor, listContextRequest, taskStart } from "./support/a2a-sdk.ts";
 import { type Backend, createTestDatabase, postgresAvailable, type TestDatabase } from "./support/backends.ts";
 import { startForwarder } from "./support/forwarder.ts";
 import { startTestServer, type TestServer } from "./support/test-server.ts";
@@ -178,16 +178,7 @@ describe.each(backends)("HTTP+JSON on the reference server (%s)", (backend) => {
     expect(resubscribed[0]?.payload?.$case).toBe("task");
 
     expect(await sdk.getTask({ tenant: "", id, historyLength: undefined })).toMatchObject({ id });
-    const listed = await sdk.listTasks({
-      tenant: "",
-      contextId: first.value.contextId,
-      status: TaskState.TASK_STATE_UNSPECIFIED,
-      pageSize: 10,
-      pageToken: "",
-      historyLength: undefined,
-      statusTimestampAfter: undefined,
-      includeArtifacts: undefined,
-    });
+    const listed = await sdk.listTasks(listContextRequest(first.value.contextId));
     expect(listed.tasks.map((t) => t.id)).toEqual([id]);
 
     const canceled = await sdk.cancelTask({ tenant: "", id, metadata: undefined });

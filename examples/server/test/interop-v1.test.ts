@@ -5,7 +5,7 @@ import { type StreamResponse, TaskState } from "@a2a-js/sdk";
 import { ClientFactory, ClientFactoryOptions } from "@a2a-js/sdk/client";
 import { TaskNotCancelableError, TaskNotFoundError, UnsupportedOperationError } from "@a2a-js/sdk/errors";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { bearerInterceptor, collect, taskStart } from "./support/a2a-sdk.ts";
+import { bearerInterceptor, collect, listContextRequest, taskStart } from "./support/a2a-sdk.ts";
 import { createTestDatabase, type TestDatabase } from "./support/backends.ts";
 import { startForwarder } from "./support/forwarder.ts";
 import { startTestServer, type TestServer } from "./support/test-server.ts";
@@ -112,16 +112,7 @@ describe("the official @a2a-js/sdk client with default options (A2A v1.0) agains
     const polled = await sdk.getTask({ tenant: "", id, historyLength: undefined });
     expect(polled).toMatchObject({ id, status: { state: TaskState.TASK_STATE_WORKING } });
 
-    const listed = await sdk.listTasks({
-      tenant: "",
-      contextId: polled.contextId,
-      status: TaskState.TASK_STATE_UNSPECIFIED,
-      pageSize: 10,
-      pageToken: "",
-      historyLength: undefined,
-      statusTimestampAfter: undefined,
-      includeArtifacts: undefined,
-    });
+    const listed = await sdk.listTasks(listContextRequest(polled.contextId));
     expect(listed.tasks.map((task) => task.id)).toEqual([id]);
     expect(listed).toMatchObject({ totalSize: 1, pageSize: 1, nextPageToken: "" });
 

@@ -1,5 +1,11 @@
+import { readdir } from "node:fs/promises";
 import { compactMetricsRollups } from "@a2a-partner/metrics-core";
-import { type Database, LEGACY_MIGRATION_SERIES as LEGACY_SERIES, migrate } from "@a2a-partner/postgres-store";
+import {
+  type Database,
+  LEGACY_MIGRATION_SERIES as LEGACY_SERIES,
+  migrate,
+  storeMigrations,
+} from "@a2a-partner/postgres-store";
 import { migrateBaselinesOnly, recordAsLegacy } from "@a2a-partner/test-support/legacy-schema";
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { migrateReferenceSchema, referenceSchemaSources } from "../src/migrations.ts";
@@ -12,12 +18,8 @@ const backends: Backend[] = ["pglite", ...((await postgresAvailable()) ? (["post
 const BASELINES = ["a2a-store/0001_tasks", "metrics/0001_metrics", "reference-server/0001_reference_server"];
 /** Files after the baselines: on a database the legacy series built, these run as usual. */
 const LATER = [
-  "a2a-store/0002_no_statistics_on_json",
-  "a2a-store/0003_list_ended_tasks_by_index",
-  "a2a-store/0004_lease_renewals_heap_only",
-  "a2a-store/0005_status_at_from_the_writer",
-  "a2a-store/0006_first_message_written_once",
-  "a2a-store/0007_ended_tasks_by_end",
+  // The store package's own files after its baseline, as it ships them (its suites list them one by one).
+  ...(await storeFilesAfterBaseline()),
   "metrics/0002_no_statistics_on_payload",
   "metrics/0003_timestamps_within_window_range",
   "metrics/0004_metrics_serial_plan",
@@ -25,6 +27,12 @@ const LATER = [
 ];
 /** Every file, in the order `schema_migrations` lists them (by source, then version). */
 const ALL = [...BASELINES, ...LATER].sort();
+
+async function storeFilesAfterBaseline(): Promise<string[]> {
+  const source = storeMigrations();
+  const files = (await readdir(source.dir)).filter((file) => file.endsWith(".sql")).sort();
+  return files.slice(1).map((file) => `${source.name}/${file.replace(/\.sql$/, "")}`);
+}
 
 async function recorded(db: Database): Promise<string[]> {
   const { rows } = await db.query<{ file: string }>(

@@ -108,13 +108,19 @@ describe.skipIf(!(await postgresAvailable()))("two server processes on one Postg
     expect(nodes).toBeLessThan(5);
   });
 
-  it("reattaches on B with Last-Event-ID after a drop on A: every event once across the connections", async () => {
-    const onA = await start(a, "Restock aisle 8");
+  /** A task started on A whose stream dropped after its first update; its events go on while nobody listens. */
+  async function droppedOnA(text: string) {
+    const onA = await start(a, text);
     await onA.until(isUpdate);
     onA.close();
     const seen = onA.frames.slice();
     const taskId = seen[0]?.result.id as string;
-    await new Promise((r) => setTimeout(r, 2 * STEP_MS)); // events happen while nobody listens
+    await new Promise((r) => setTimeout(r, 2 * STEP_MS));
+    return { seen, taskId };
+  }
+
+  it("reattaches on B with Last-Event-ID after a drop on A: every event once across the connections", async () => {
+    const { seen, taskId } = await droppedOnA("Restock aisle 8");
 
     const onB = await subscribe(b, taskId, seen.at(-1)?.id);
     expect((await onB.done).error).toBeUndefined();
@@ -125,12 +131,7 @@ describe.skipIf(!(await postgresAvailable()))("two server processes on one Postg
   });
 
   it("resumes over HTTP+JSON on B, with Last-Event-ID, a task A streamed over JSON-RPC: every event once", async () => {
-    const onA = await start(a, "Restock aisle 9");
-    await onA.until(isUpdate);
-    onA.close();
-    const seen = onA.frames.slice();
-    const taskId = seen[0]?.result.id as string;
-    await new Promise((r) => setTimeout(r, 2 * STEP_MS)); // events happen while nobody listens
+    const { seen, taskId } = await droppedOnA("Restock aisle 9");
 
     const res = await fetch(`${b.a2aUrl}/tasks/${taskId}:subscribe`, {
       method: "POST",

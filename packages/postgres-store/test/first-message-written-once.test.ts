@@ -4,7 +4,7 @@ import { must, storeFixtures } from "@a2a-partner/a2a-core/testing";
 import { postgresAvailable } from "@a2a-partner/test-support/postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPostgresStores, type PostgresStores } from "../src/index.js";
-import { type MigratedBackend, openMigratedBackend } from "./support/migrated-backend.js";
+import { migratedStoresPerSuite } from "./support/migrated-backend.js";
 
 const kinds = ["pglite", ...((await postgresAvailable()) ? (["postgres"] as const) : [])] as const;
 
@@ -18,21 +18,11 @@ function withLargeMessage(input: NewTask): NewTask {
 describe.each(kinds)("a task's first message is written once (%s)", (kind) => {
   const { newTask, update, finished } = storeFixtures();
   const workspaceId = crypto.randomUUID();
-  let backend: MigratedBackend;
-  let stores: PostgresStores;
-
-  beforeAll(async () => {
-    backend = await openMigratedBackend(kind, "first_message");
-    stores = createPostgresStores(backend.db);
-  });
-  afterAll(async () => {
-    await stores?.events.close();
-    await backend?.drop();
-  });
+  const suite = migratedStoresPerSuite(kind, "first_message");
 
   /** What the row keeps beside the message: the stored sizes of its documents, in bytes. */
   async function storedSizes(taskId: string): Promise<{ snapshot: number; first: number; event1: number }> {
-    const { rows } = await backend.db.query<{ snapshot: number; first: number; event1: number }>(
+    const { rows } = await suite.backend.db.query<{ snapshot: number; first: number; event1: number }>(
       `select pg_column_size(t.snapshot) as snapshot, coalesce(pg_column_size(t.first_message), 0) as first,
               pg_column_size(e.result) as event1
          from tasks t join task_events e on e.task_id = t.id and e.seq = 1 where t.id = $1`,
@@ -44,7 +34,7 @@ describe.each(kinds)("a task's first message is written once (%s)", (kind) => {
   it("keeps the snapshot and the seq-1 event without it, and every read returns the whole task", async () => {
     const input = withLargeMessage(newTask(workspaceId, { lease: { owner: "runner-a", durationMs: -1 } }));
     const messageId = crypto.randomUUID();
-    const started = await stores.idempotency.createOrGet(messageId, input);
+    const started = await suite.stores.idempotency.createOrGet(messageId, input);
     expect(started.record.task).toEqual(input.task);
     let task: Task = input.task;
     const events: StoredTaskEvent[] = [];
@@ -54,12 +44,17 @@ describe.each(kinds)("a task's first message is written once (%s)", (kind) => {
       task = applyTaskEvent(task, event.result);
       events.push(event);
       expect(
-        await stores.events.appendNumbered({ taskId: task.id, prevSeq: seq - 1, events: [event], snapshot: task }),
+        await suite.stores.events.appendNumbered({
+          taskId: task.id,
+          prevSeq: seq - 1,
+          events: [event],
+          snapshot: task,
+        }),
       ).toBe(true);
       expect(before.history).toHaveLength(1);
     }
     // A writer that does not run the task (a cancel, the orphan sweep) reads the row and writes it back.
-    const end = must(await stores.events.append(task.id, finished(task)));
+    const end = must(await suite.stores.events.append(task.id, finished(task)));
     task = applyTaskEvent(task, end.result as Parameters<typeof applyTaskEvent>[1]);
 
     // The message is stored once: the row's snapshot and the seq-1 event are a few hundred bytes.
@@ -70,64 +65,64 @@ describe.each(kinds)("a task's first message is written once (%s)", (kind) => {
 
     // Every read returns exactly the task as the runner has it.
     expect(task.history).toHaveLength(2);
-    expect(must(await stores.tasks.get(workspaceId, task.id)).task).toEqual(task);
-    expect(must(await stores.idempotency.get(workspaceId, messageId)).task).toEqual(task);
-    expect((await stores.idempotency.createOrGet(messageId, input)).record.task).toEqual(task);
-    expect((await stores.tasks.list?.(workspaceId, { pageSize: 10 }))?.tasks).toContainEqual(task);
-    const log = await stores.events.readAfter(task.id, 0);
+    expect(must(await suite.stores.tasks.get(workspaceId, task.id)).task).toEqual(task);
+    expect(must(await suite.stores.idempotency.get(workspaceId, messageId)).task).toEqual(task);
+    expect((await suite.stores.idempotency.createOrGet(messageId, input)).record.task).toEqual(task);
+    expect((await suite.stores.tasks.list?.(workspaceId, { pageSize: 10 }))?.tasks).toContainEqual(task);
+    const log = await suite.stores.events.readAfter(task.id, 0);
     expect(log.map((event) => event.result)).toEqual([input.task, ...events.map((e) => e.result), end.result]);
     // A reattach after seq 1 reads no first message it does not need.
-    expect((await stores.events.readAfter(task.id, 1)).map((event) => event.seq)).toEqual([2, 3, 4, 5]);
+    expect((await suite.stores.events.readAfter(task.id, 1)).map((event) => event.seq)).toEqual([2, 3, 4, 5]);
   });
 
   it("returns a running task whole to the orphan sweep and to a start that rides a group commit", async () => {
     const input = withLargeMessage(newTask(workspaceId, { lease: { owner: "runner-b", durationMs: -60_000 } }));
-    const started = must(await stores.events.writer.startTask(input, crypto.randomUUID()));
+    const started = must(await suite.stores.events.writer.startTask(input, crypto.randomUUID()));
     expect(started.created).toBe(true);
     expect(started.record.task).toEqual(input.task);
     expect((await storedSizes(input.task.id)).snapshot).toBeLessThan(2_000);
-    const orphans = await stores.tasks.listOrphaned(1_000);
+    const orphans = await suite.stores.tasks.listOrphaned(1_000);
     expect(orphans.find((record) => record.task.id === input.task.id)?.task).toEqual(input.task);
   });
 
   it("reads and moves a row written whole (by an earlier release) as before", async () => {
     const input = withLargeMessage(newTask(workspaceId));
     // The previous release's start: the whole task in the snapshot and in the seq-1 event, no first_message.
-    await backend.db.query(
+    await suite.backend.db.query(
       `insert into tasks (id, workspace_id, context_id, snapshot, state, terminal, last_seq, lease_owner,
                           lease_expires_at, created_at, updated_at)
        values ($1, $2, $3, $4::jsonb, 'working', false, 1, 'runner-a', now() + interval '1 hour', $5, $5)`,
       [input.task.id, workspaceId, input.task.contextId, JSON.stringify(input.task), input.createdAt],
     );
-    await backend.db.query(
+    await suite.backend.db.query(
       "insert into task_events (task_id, seq, event, result, created_at) values ($1, 1, 'task', $2::jsonb, $3)",
       [input.task.id, JSON.stringify(input.task), input.createdAt],
     );
     const event = { taskId: input.task.id, seq: 2, ...update(input.task, 50) };
     const moved = applyTaskEvent(input.task, event.result);
-    expect(await stores.events.appendNumbered({ taskId: moved.id, prevSeq: 1, events: [event], snapshot: moved })).toBe(
-      true,
-    );
-    const end = must(await stores.events.append(moved.id, finished(moved)));
+    expect(
+      await suite.stores.events.appendNumbered({ taskId: moved.id, prevSeq: 1, events: [event], snapshot: moved }),
+    ).toBe(true);
+    const end = must(await suite.stores.events.append(moved.id, finished(moved)));
     const task = applyTaskEvent(moved, end.result as Parameters<typeof applyTaskEvent>[1]);
-    expect(must(await stores.tasks.get(workspaceId, task.id)).task).toEqual(task);
-    expect((await stores.events.readAfter(task.id, 0))[0]?.result).toEqual(input.task);
+    expect(must(await suite.stores.tasks.get(workspaceId, task.id)).task).toEqual(task);
+    expect((await suite.stores.events.readAfter(task.id, 0))[0]?.result).toEqual(input.task);
     expect((await storedSizes(task.id)).first).toBe(0);
   });
 
   it("keeps the message when an instance of the previous release writes the row back", async () => {
     const input = withLargeMessage(newTask(workspaceId));
-    await stores.tasks.create(input);
+    await suite.stores.tasks.create(input);
     // The previous release's locked append: the snapshot it reads, the event applied, written back whole.
-    const { rows } = await backend.db.query<{ snapshot: Task }>("select snapshot from tasks where id = $1", [
+    const { rows } = await suite.backend.db.query<{ snapshot: Task }>("select snapshot from tasks where id = $1", [
       input.task.id,
     ]);
     const progress = update(input.task, 70);
-    await backend.db.query("update tasks set snapshot = $2::jsonb, last_seq = 2, updated_at = now() where id = $1", [
-      input.task.id,
-      JSON.stringify(applyTaskEvent(must(rows[0]).snapshot, progress.result)),
-    ]);
+    await suite.backend.db.query(
+      "update tasks set snapshot = $2::jsonb, last_seq = 2, updated_at = now() where id = $1",
+      [input.task.id, JSON.stringify(applyTaskEvent(must(rows[0]).snapshot, progress.result))],
+    );
     const expected = applyTaskEvent(input.task, progress.result);
-    expect(must(await stores.tasks.get(workspaceId, input.task.id)).task).toEqual(expected);
+    expect(must(await suite.stores.tasks.get(workspaceId, input.task.id)).task).toEqual(expected);
   });
 });

@@ -3,7 +3,7 @@ import { must, storeFixtures } from "@a2a-partner/a2a-core/testing";
 import { postgresAvailable } from "@a2a-partner/test-support/postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPostgresStores, type PostgresStores, pruneEndedTasks } from "../src/index.js";
-import { type MigratedBackend, openMigratedBackend } from "./support/migrated-backend.js";
+import { migratedStoresPerSuite } from "./support/migrated-backend.js";
 
 const kinds = ["pglite", ...((await postgresAvailable()) ? (["postgres"] as const) : [])] as const;
 
@@ -13,17 +13,7 @@ describe.each(kinds)("pruneEndedTasks (%s)", (kind) => {
   const old = storeFixtures(Date.UTC(2025, 0, 1));
   const recent = storeFixtures(Date.UTC(2025, 11, 1));
   const workspaceId = crypto.randomUUID();
-  let backend: MigratedBackend;
-  let stores: PostgresStores;
-
-  beforeAll(async () => {
-    backend = await openMigratedBackend(kind, "prune");
-    stores = createPostgresStores(backend.db);
-  });
-  afterAll(async () => {
-    await stores?.events.close();
-    await backend?.drop();
-  });
+  const suite = migratedStoresPerSuite(kind, "prune");
 
   /** A task started with an idempotency key, given `updates` progress events, and ended unless `running`. */
   async function task(
@@ -32,19 +22,19 @@ describe.each(kinds)("pruneEndedTasks (%s)", (kind) => {
     running = false,
   ): Promise<{ record: TaskRecord; messageId: string }> {
     const messageId = crypto.randomUUID();
-    const { record } = await stores.idempotency.createOrGet(messageId, fixtures.newTask(workspaceId));
+    const { record } = await suite.stores.idempotency.createOrGet(messageId, fixtures.newTask(workspaceId));
     let snapshot = record.task;
     for (let i = 0; i < updates; i++) {
       const event = fixtures.update(snapshot, i);
-      await stores.events.append(snapshot.id, event);
+      await suite.stores.events.append(snapshot.id, event);
       snapshot = applyTaskEvent(snapshot, event.result);
     }
-    if (!running) must(await stores.events.append(snapshot.id, fixtures.finished(snapshot)));
-    return { record: must(await stores.tasks.get(workspaceId, snapshot.id)), messageId };
+    if (!running) must(await suite.stores.events.append(snapshot.id, fixtures.finished(snapshot)));
+    return { record: must(await suite.stores.tasks.get(workspaceId, snapshot.id)), messageId };
   }
 
   async function eventCount(taskId: string): Promise<number> {
-    return (await stores.events.readAfter(taskId, 0)).length;
+    return (await suite.stores.events.readAfter(taskId, 0)).length;
   }
 
   it("deletes exactly the tasks that ended before the cutoff, with their events and keys, in batches", async () => {
@@ -52,44 +42,46 @@ describe.each(kinds)("pruneEndedTasks (%s)", (kind) => {
     const runningSinceLongAgo = await task(old, 2, true);
     const endedRecently = await task(recent, 1);
 
-    const dry = await pruneEndedTasks(backend.db, { endedBefore: CUTOFF, dryRun: true });
+    const dry = await pruneEndedTasks(suite.backend.db, { endedBefore: CUTOFF, dryRun: true });
     // 5 starts, 6 updates and 5 ends.
     expect(dry).toEqual({ endedBefore: CUTOFF, tasks: 5, events: 16, batches: 0, dryRun: true });
     expect(await eventCount(must(doomed[0]).record.task.id)).toBe(2);
 
-    const pruned = await pruneEndedTasks(backend.db, { endedBefore: new Date(CUTOFF), batchSize: 2 });
+    const pruned = await pruneEndedTasks(suite.backend.db, { endedBefore: new Date(CUTOFF), batchSize: 2 });
     expect(pruned).toEqual({ endedBefore: CUTOFF, tasks: 5, events: 16, batches: 3, dryRun: false });
     for (const { record, messageId } of doomed) {
-      expect(await stores.tasks.get(workspaceId, record.task.id)).toBeUndefined();
+      expect(await suite.stores.tasks.get(workspaceId, record.task.id)).toBeUndefined();
       expect(await eventCount(record.task.id)).toBe(0);
-      expect(await stores.idempotency.get(workspaceId, messageId)).toBeUndefined();
+      expect(await suite.stores.idempotency.get(workspaceId, messageId)).toBeUndefined();
     }
     for (const kept of [runningSinceLongAgo, endedRecently]) {
-      expect(await stores.tasks.get(workspaceId, kept.record.task.id)).toEqual(kept.record);
+      expect(await suite.stores.tasks.get(workspaceId, kept.record.task.id)).toEqual(kept.record);
       expect(await eventCount(kept.record.task.id)).toBe(kept.record.lastSeq);
-      expect((await stores.idempotency.get(workspaceId, kept.messageId))?.task.id).toBe(kept.record.task.id);
+      expect((await suite.stores.idempotency.get(workspaceId, kept.messageId))?.task.id).toBe(kept.record.task.id);
     }
-    expect((await stores.tasks.list?.(workspaceId, { pageSize: 10 }))?.totalSize).toBe(2);
+    expect((await suite.stores.tasks.list?.(workspaceId, { pageSize: 10 }))?.totalSize).toBe(2);
 
     // Nothing left before the cutoff: a second run deletes nothing.
-    expect(await pruneEndedTasks(backend.db, { endedBefore: CUTOFF })).toMatchObject({ tasks: 0, batches: 0 });
+    expect(await pruneEndedTasks(suite.backend.db, { endedBefore: CUTOFF })).toMatchObject({ tasks: 0, batches: 0 });
   });
 
   it("shares the work between pruners running at once, deleting each task once", async () => {
     for (let i = 0; i < 12; i++) await task(old, 1);
     const results = await Promise.all(
-      [1, 2, 3].map(() => pruneEndedTasks(backend.db, { endedBefore: CUTOFF, batchSize: 2 })),
+      [1, 2, 3].map(() => pruneEndedTasks(suite.backend.db, { endedBefore: CUTOFF, batchSize: 2 })),
     );
     expect(results.reduce((sum, result) => sum + result.tasks, 0)).toBe(12);
     expect(results.reduce((sum, result) => sum + result.events, 0)).toBe(36);
-    expect(await pruneEndedTasks(backend.db, { endedBefore: CUTOFF, dryRun: true })).toMatchObject({ tasks: 0 });
+    expect(await pruneEndedTasks(suite.backend.db, { endedBefore: CUTOFF, dryRun: true })).toMatchObject({ tasks: 0 });
   });
 
   it("refuses a cutoff or a batch size it cannot read, before deleting anything", async () => {
     const kept = await task(old, 0);
-    await expect(pruneEndedTasks(backend.db, { endedBefore: "last tuesday" })).rejects.toThrow(TypeError);
-    await expect(pruneEndedTasks(backend.db, { endedBefore: CUTOFF, batchSize: 0 })).rejects.toThrow(/batchSize/);
-    await expect(pruneEndedTasks(backend.db, { endedBefore: CUTOFF, batchSize: 1.5 })).rejects.toThrow(/batchSize/);
-    expect(await stores.tasks.get(workspaceId, kept.record.task.id)).toEqual(kept.record);
+    await expect(pruneEndedTasks(suite.backend.db, { endedBefore: "last tuesday" })).rejects.toThrow(TypeError);
+    await expect(pruneEndedTasks(suite.backend.db, { endedBefore: CUTOFF, batchSize: 0 })).rejects.toThrow(/batchSize/);
+    await expect(pruneEndedTasks(suite.backend.db, { endedBefore: CUTOFF, batchSize: 1.5 })).rejects.toThrow(
+      /batchSize/,
+    );
+    expect(await suite.stores.tasks.get(workspaceId, kept.record.task.id)).toEqual(kept.record);
   });
 });

@@ -1,4 +1,4 @@
-import { Role, type SendMessageRequest, type StreamResponse } from "@a2a-js/sdk";
+import { Role, type SendMessageRequest, type StreamResponse, TaskState } from "@a2a-js/sdk";
 import type { CallInterceptor } from "@a2a-js/sdk/client";
 
 /**
@@ -39,5 +39,19 @@ export function bearerInterceptor(token: string): CallInterceptor {
       };
     },
     async after() {},
+  };
+}
+
+/** The official client's ListTasks request for one context's tasks: every field it requires, spelt out once. */
+export function listContextRequest(contextId: string) {
+  return {
+    tenant: "",
+    contextId,
+    status: TaskState.TASK_STATE_UNSPECIFIED,
+    pageSize: 10,
+    pageToken: "",
+    historyLength: undefined,
+    statusTimestampAfter: undefined,
+    includeArtifacts: undefined,
   };
 }

@@ -1,5 +1,5 @@
-import type { Span, TextMapSetter } from "@opentelemetry/api";
 import { type OtelApi, otelApi } from "@a2a-partner/a2a-core";
+import type { Span, TextMapSetter } from "@opentelemetry/api";
 
 export const CLIENT_INSTRUMENTATION_SCOPE = "@a2a-partner/a2a-client";
 

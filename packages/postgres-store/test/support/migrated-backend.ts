@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { POSTGRES_URL } from "@a2a-partner/test-support/postgres";
-import { type Database, migrate, openDatabase } from "../../src/index.js";
+import { afterAll, beforeAll } from "vitest";
+import { createPostgresStores, type Database, migrate, openDatabase, type PostgresStores } from "../../src/index.js";
 
 /** A migrated database of one kind for one test file, and how to throw it away. */
 export interface MigratedBackend {
@@ -31,4 +32,24 @@ export async function openMigratedBackend(kind: "pglite" | "postgres", label: st
       await admin.close();
     },
   };
+}
+
+/**
+ * A migrated backend and its stores for one `describe` (opened before its tests, closed after): the
+ * fields are filled in `beforeAll`.
+ */
+export function migratedStoresPerSuite(
+  kind: "pglite" | "postgres",
+  label: string,
+): { backend: MigratedBackend; stores: PostgresStores } {
+  const opened = {} as { backend: MigratedBackend; stores: PostgresStores };
+  beforeAll(async () => {
+    opened.backend = await openMigratedBackend(kind, label);
+    opened.stores = createPostgresStores(opened.backend.db);
+  });
+  afterAll(async () => {
+    await opened.stores?.events.close();
+    await opened.backend?.drop();
+  });
+  return opened;
 }

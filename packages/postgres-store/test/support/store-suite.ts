@@ -32,6 +32,7 @@ import {
 } from "../../src/index.js";
 import { loadMigrations } from "../../src/migrations/migration-files.js";
 import { listTasksPage } from "../../src/stores/list-tasks-query.js";
+import { STORE_MIGRATION_FILES } from "./store-migration-files.js";
 
 /** The store's migrations, then an embedder's own (tables for the writer and query tests). */
 const SOURCES: readonly MigrationSource[] = [
@@ -137,16 +138,7 @@ export function defineStoreSuite(name: string, makeTarget: () => Promise<SuiteTa
         for (const source of SOURCES) {
           for (const m of await loadMigrations(source.dir)) files.push(`${source.name}/${m.name}`);
         }
-        expect(files.slice(0, 8)).toEqual([
-          "a2a-store/0001_tasks",
-          "a2a-store/0002_no_statistics_on_json",
-          "a2a-store/0003_list_ended_tasks_by_index",
-          "a2a-store/0004_lease_renewals_heap_only",
-          "a2a-store/0005_status_at_from_the_writer",
-          "a2a-store/0006_first_message_written_once",
-          "a2a-store/0007_ended_tasks_by_end",
-          "store-suite/0001_fixture_tables",
-        ]);
+        expect(files.slice(0, 8)).toEqual([...STORE_MIGRATION_FILES, "store-suite/0001_fixture_tables"]);
         const applied = migrations.flatMap((result) => result.applied);
         expect(applied.sort()).toEqual([...files].sort());
         expect(migrations.flatMap((result) => result.adopted)).toEqual([]);

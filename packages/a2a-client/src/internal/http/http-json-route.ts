@@ -1,4 +1,5 @@
 import { fromHttpJsonStatus, fromV1Error, type JsonRpcErrorObject, type MethodName } from "@a2a-partner/a2a-core";
+import { jsonOrUndefined } from "./read-body.js";
 
 /** One call as an HTTP+JSON request: the verb, the URL under the binding's base, the body of a POST. */
 export interface HttpJsonRequest {
@@ -41,12 +42,6 @@ function query(params: Record<string, unknown>, names: readonly string[]): strin
 
 /** The v0.3 error object an HTTP+JSON error body (`{ error: google.rpc.Status }`) stands for, if any. */
 export function httpJsonErrorOf(text: string): JsonRpcErrorObject | undefined {
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-  const error = fromHttpJsonStatus(body);
+  const error = fromHttpJsonStatus(jsonOrUndefined(text));
   return error && fromV1Error(error);
 }

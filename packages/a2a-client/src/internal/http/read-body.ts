@@ -33,14 +33,17 @@ export async function readBodyText(
   return text + decoder.decode();
 }
 
-/** The JSON-RPC error object of an error body, if the body is one. */
-export function parseJsonRpcErrorBody(text: string): JsonRpcErrorObject | undefined {
-  let value: unknown;
+/** The body's JSON, or undefined when it is not JSON (an error page, a proxy's text). */
+export function jsonOrUndefined(text: string): unknown {
   try {
-    value = JSON.parse(text);
+    return JSON.parse(text);
   } catch {
     return undefined;
   }
-  const parsed = JsonRpcErrorResponse.safeParse(value);
+}
+
+/** The JSON-RPC error object of an error body, if the body is one. */
+export function parseJsonRpcErrorBody(text: string): JsonRpcErrorObject | undefined {
+  const parsed = JsonRpcErrorResponse.safeParse(jsonOrUndefined(text));
   return parsed.success ? parsed.data.error : undefined;
 }

@@ -16,8 +16,8 @@ import {
 import type { A2ARuntime } from "../../runtime/a2a-runtime.js";
 import type { Admission } from "../../runtime/admission/admission.js";
 import { BARE_FRAMES } from "../../runtime/hub/live-event.js";
-import { openTaskStream } from "../../runtime/streams/open-task-stream.js";
 import type { RequestTrace } from "../../telemetry/handler-telemetry.js";
+import { answerableError, answerInvocation } from "../invocation-answer.js";
 import { paramsOf } from "./request-params.js";
 import type { HttpJsonMatch, HttpJsonRoute } from "./routes.js";
 import { statusAnswer } from "./status-body.js";
@@ -57,24 +57,16 @@ export function httpJsonBinding(
         dialect: DIALECT_V1,
         trace,
       });
-      if (result.kind === "value") return valueAnswer(result.value);
-      if (result.kind === "refusal") return refusalAnswer(result);
-      return openTaskStream(runtime, {
-        ...result.start,
-        requestIdJson: BARE_FRAMES,
-        render: DIALECT_V1.stream,
-        release: result.release,
+      return answerInvocation(
+        runtime,
+        result,
+        { value: valueAnswer, refusal: refusalAnswer, requestIdJson: BARE_FRAMES, render: DIALECT_V1.stream },
         trace,
-      });
+      );
     } catch (error) {
-      if (isA2AError(error)) {
-        if (error.cause !== undefined) {
-          logger.warn({ err: error.cause, code: error.code, ...telemetry.logFields(trace) }, "request refused");
-        }
-        return statusAnswer(error);
-      }
+      const answerable = answerableError(runtime, error, trace);
+      if (answerable) return statusAnswer(answerable);
       // A store outage or a bug: retryable, and nothing of the cause in the answer (as in JSON-RPC).
-      logger.error({ err: error, ...telemetry.logFields(trace) }, "request failed");
       return statusAnswer(new InternalError("Service temporarily unavailable; retry the request"), {
         httpStatus: 503,
         headers: { "retry-after": "1" },

@@ -5,12 +5,12 @@ import { isRefusal, type Refusal } from "../../ports/refusal.js";
 import { onlyV1ByShape } from "../../protocol/dialect/body-shape.js";
 import { DIALECT_V1, DIALECT_V03, type Dialect, dialectFor } from "../../protocol/dialect/dialect.js";
 import { requestedProtocolVersion, SUPPORTED_PROTOCOL_VERSIONS } from "../../protocol/dialect/protocol-version.js";
-import { isA2AError, VersionNotSupportedError } from "../../protocol/errors.js";
+import { VersionNotSupportedError } from "../../protocol/errors.js";
 import type { JsonRpcErrorResponse, JsonRpcId } from "../../protocol/schemas/jsonrpc.js";
 import type { A2ARuntime } from "../../runtime/a2a-runtime.js";
 import type { Admission } from "../../runtime/admission/admission.js";
-import { openTaskStream } from "../../runtime/streams/open-task-stream.js";
 import type { RequestTrace } from "../../telemetry/handler-telemetry.js";
+import { answerableError, answerInvocation } from "../invocation-answer.js";
 import { decodeJsonRpcRequest } from "./codec.js";
 import { authFailure, bodyRefusal, jsonAnswer, tooManyRequests, unavailable } from "./json-responses.js";
 
@@ -73,26 +73,23 @@ export function jsonRpcBinding(
         dialect,
         trace,
       });
-      if (result.kind === "value") return jsonAnswer(call.id, undefined, result.value);
-      if (result.kind === "refusal") return refusalAnswer(result);
-      return openTaskStream(runtime, {
-        ...result.start,
-        requestIdJson: JSON.stringify(call.id),
-        render: dialect.stream,
-        release: result.release,
+      const requestId = call.id;
+      return answerInvocation(
+        runtime,
+        result,
+        {
+          value: (value) => jsonAnswer(requestId, undefined, value),
+          refusal: refusalAnswer,
+          requestIdJson: JSON.stringify(requestId),
+          render: dialect.stream,
+        },
         trace,
-      });
+      );
     } catch (error) {
-      if (isA2AError(error)) {
-        // e.g. a store refusing the request's data (InvalidParamsError): the client gets -32602, the log the cause.
-        if (error.cause !== undefined) {
-          logger.warn({ err: error.cause, code: error.code, ...telemetry.logFields(trace) }, "request refused");
-        }
-        return jsonAnswer(id, error);
-      }
+      const answerable = answerableError(runtime, error, trace);
+      if (answerable) return jsonAnswer(id, answerable);
       // Not a protocol error: the store failed (an outage) or a bug. Either way the caller may retry, so
       // answer 503 + Retry-After (clients retry 5xx) with a bare -32603 that reveals nothing.
-      logger.error({ err: error, ...telemetry.logFields(trace) }, "request failed");
       return unavailable("Service temporarily unavailable; retry the request", id);
     }
   }
