@@ -31,6 +31,7 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHandler {
     maxStreamBacklogBytes: options.maxStreamBacklogBytes ?? DEFAULTS.maxStreamBacklogBytes,
     maxOpenStreamsPerCaller: options.maxOpenStreamsPerCaller,
     terminalTaskCacheSize: options.terminalTaskCacheSize ?? DEFAULTS.terminalTaskCacheSize,
+    terminalTaskCacheBytes: options.terminalTaskCacheBytes ?? DEFAULTS.terminalTaskCacheBytes,
     telemetry,
   });
   const admission = new Admission({
