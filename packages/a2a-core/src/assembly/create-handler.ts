@@ -38,6 +38,7 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHandler {
     authenticate: options.authenticate,
     rateLimiter: rateLimiterOf(options.rateLimit),
     maxRequestsInFlight: options.maxRequestsInFlight,
+    maxRequestsInFlightPerCaller: options.maxRequestsInFlightPerCaller,
     now,
     logger,
     telemetry,

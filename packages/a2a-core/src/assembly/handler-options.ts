@@ -54,6 +54,13 @@ export interface A2AHandlerOptions {
    * with Retry-After. Default: no bound.
    */
   maxRequestsInFlight?: number;
+  /**
+   * Requests one caller (`principal`, else workspace) may have in flight at once, counted from its
+   * authentication until its answer is out (a stream: its first frame), its body read included; one
+   * more is HTTP 429 with Retry-After. Keeps one caller's slow or stalled bodies from holding every slot
+   * of `maxRequestsInFlight`. Default: no bound.
+   */
+  maxRequestsInFlightPerCaller?: number;
   /** Ended tasks kept in memory for GetTask and reattaches (they never change). Default 10,000. */
   terminalTaskCacheSize?: number;
   /**

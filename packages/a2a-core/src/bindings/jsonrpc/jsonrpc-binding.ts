@@ -7,7 +7,7 @@ import { requestedProtocolVersion, SUPPORTED_PROTOCOL_VERSIONS } from "../../pro
 import { isA2AError, VersionNotSupportedError } from "../../protocol/errors.js";
 import type { JsonRpcId } from "../../protocol/schemas/jsonrpc.js";
 import type { A2ARuntime } from "../../runtime/a2a-runtime.js";
-import type { Admission } from "../../runtime/admission/admission.js";
+import type { Admission, RequestSlot } from "../../runtime/admission/admission.js";
 import { openTaskStream } from "../../runtime/streams/open-task-stream.js";
 import type { RequestTrace } from "../../telemetry/handler-telemetry.js";
 import { decodeJsonRpcRequest } from "./codec.js";
@@ -23,25 +23,30 @@ export function jsonRpcBinding(
 ): (request: A2AHandlerRequest) => Promise<A2AHandlerResponse> {
   const { telemetry, logger } = runtime;
 
-  async function answer(request: A2AHandlerRequest, trace: RequestTrace): Promise<A2AHandlerResponse> {
+  async function answer(
+    request: A2AHandlerRequest,
+    trace: RequestTrace,
+    slot: RequestSlot,
+  ): Promise<A2AHandlerResponse> {
     // The dialect is chosen per request (A2A-Version); an unknown version is refused in v1.0 terms.
     const requested = requestedProtocolVersion(request.headers, request.url);
     const dialect = requested.ok ? dialectFor(requested.version) : DIALECT_V1;
     const versionRefusal = requested.ok
       ? undefined
       : VersionNotSupportedError.forVersion(requested.requested, SUPPORTED_PROTOCOL_VERSIONS);
-    return inDialect(dialect, await answerIn(request, trace, dialect, versionRefusal));
+    return inDialect(dialect, await answerIn(request, trace, slot, dialect, versionRefusal));
   }
 
   async function answerIn(
     request: A2AHandlerRequest,
     trace: RequestTrace,
+    slot: RequestSlot,
     dialect: Dialect,
     versionRefusal: VersionNotSupportedError | undefined,
   ): Promise<A2AHandlerResponse> {
     let id: JsonRpcId | null = null;
     try {
-      const caller = await admission.identify(request.headers, trace);
+      const caller = await admission.identify(request.headers, trace, slot);
       if (isRefusal(caller)) return refusalAnswer(caller);
       let body: string;
       try {
@@ -90,7 +95,7 @@ export function jsonRpcBinding(
 
   return async function handle(request) {
     const trace = telemetry.startRequest(request.headers);
-    const response = await admission.admit(() => answer(request, trace), refusalAnswer);
+    const response = await admission.admit((slot) => answer(request, trace, slot), refusalAnswer);
     telemetry.endRequest(trace, response);
     return response;
   };
