@@ -3,7 +3,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { postgresAvailable } from "./support/backends.ts";
 import { serverProcessPerSuite } from "./support/process-suite.ts";
 import { envelope, post, rpc, startParams } from "./support/rpc.ts";
-import { createPgliteStore, createPostgresStore, eventually, openStream, runCli } from "./support/server-process.ts";
+import {
+  createPgliteStore,
+  createPostgresStore,
+  eventually,
+  openStream,
+  type ProcessStore,
+  runCli,
+} from "./support/server-process.ts";
 
 // One token sending more requests than the server has in-flight slots, each announcing a body it never
 // sends, holds only its own slots: another token of the same workspace still starts and polls tasks.
@@ -30,7 +37,7 @@ function slowBody(url: string, token: string): { socket: Socket; status: Promise
   return { socket, status };
 }
 
-const createStore = (await postgresAvailable()) ? createPostgresStore : createPgliteStore;
+const createStore: () => Promise<ProcessStore> = (await postgresAvailable()) ? createPostgresStore : createPgliteStore;
 
 describe(`slow bodies (MAX_REQUESTS_IN_FLIGHT=${GLOBAL}, MAX_REQUESTS_IN_FLIGHT_PER_TOKEN=${PER_TOKEN})`, () => {
   const suite = serverProcessPerSuite(createStore, {
