@@ -32,6 +32,8 @@ const { values: args } = parseArgs({
     "robot-step-ms": { type: "string", default: "400" },
     // Also read the live heap after a full GC (over the inspector; a bench-only Node flag).
     heap: { type: "boolean", default: false },
+    // Node flags for the server, e.g. "--max-semi-space-size=64" (what an operator could set).
+    "node-options": { type: "string", default: "" },
     // How long to watch after the last start (default: long enough for the robots to finish every task).
     "settle-seconds": { type: "string" },
   },
@@ -71,7 +73,7 @@ try {
     ...store.env,
     ROBOT_STEP_MS: args["robot-step-ms"],
     LOG_LEVEL: "info",
-    ...(args.heap ? { NODE_OPTIONS: "--inspect=127.0.0.1:0" } : {}),
+    NODE_OPTIONS: `${args["node-options"]}${args.heap ? " --inspect=127.0.0.1:0" : ""}`.trim(),
   });
   const inspector = args.heap ? inspectorUrl(server.log()) : undefined;
   /** Live heap after a full GC, when asked for. */
