@@ -88,6 +88,9 @@ export function createApp({ db, config, logger, executor }: CreateAppOptions): S
     ...(config.rateLimitPerSecond > 0 ? { rateLimit: { requestsPerSecond: config.rateLimitPerSecond } } : {}),
     ...(config.maxStreamsPerToken > 0 ? { maxOpenStreamsPerCaller: config.maxStreamsPerToken } : {}),
     ...(config.maxRequestsInFlight > 0 ? { maxRequestsInFlight: config.maxRequestsInFlight } : {}),
+    ...(config.maxRequestsInFlightPerToken > 0
+      ? { maxRequestsInFlightPerCaller: config.maxRequestsInFlightPerToken }
+      : {}),
   });
   const card = agentCardInput(config.publicUrl);
   // Both cards once: the request picks one, and a signed card is signed once (agent-card-signing.ts).

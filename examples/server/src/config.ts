@@ -40,6 +40,8 @@ export interface ServerConfig {
   maxConnections: number;
   /** A2A requests being answered at once; one more is HTTP 503 with Retry-After. 0: no bound. */
   maxRequestsInFlight: number;
+  /** A2A requests one token may have in flight (its body read included); one more is HTTP 429. 0: no bound. */
+  maxRequestsInFlightPerToken: number;
   /** Sustained metrics requests per second per user token (burst: twice that); over it, HTTP 429. 0: off. */
   metricsRateLimitPerSecond: number;
   /** Port of the Prometheus scrape endpoint (`/metrics`); unset: none. 0 picks a free one. */
@@ -70,6 +72,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     requestTimeoutMs: duration(env.REQUEST_TIMEOUT_MS, 30_000, "REQUEST_TIMEOUT_MS"),
     maxConnections: integer(env.MAX_CONNECTIONS, 20_000, "MAX_CONNECTIONS"),
     maxRequestsInFlight: integer(env.MAX_REQUESTS_IN_FLIGHT, 2_048, "MAX_REQUESTS_IN_FLIGHT"),
+    maxRequestsInFlightPerToken: integer(env.MAX_REQUESTS_IN_FLIGHT_PER_TOKEN, 256, "MAX_REQUESTS_IN_FLIGHT_PER_TOKEN"),
     metricsRateLimitPerSecond: integer(env.METRICS_RATE_LIMIT_PER_SECOND, 20, "METRICS_RATE_LIMIT_PER_SECOND"),
     metricsPort: env.METRICS_PORT ? tcpPort(env.METRICS_PORT, 0, "METRICS_PORT") : undefined,
     metricsHost: env.METRICS_HOST || "127.0.0.1",

@@ -62,6 +62,7 @@ describe.runIf(await postgresAvailable())("SimulatedRobotFleet on PostgreSQL", (
     canceled.abort();
     const outcome = fleet.execute({
       task: { id: taskId } as Task,
+      taskId,
       workspaceId,
       storeId: DEMO.storeId,
       text: "Restock aisle 5",
@@ -95,8 +96,10 @@ describe("SimulatedRobotFleet when a write of its run fails", () => {
     const db = database.db;
     const fleet = new SimulatedRobotFleet({ db, writer: new GroupCommitWriter(db), stepMs: 5 });
     const reported: unknown[] = [];
+    const failingTaskId = randomUUID();
     const outcome = fleet.execute({
-      task: { id: randomUUID() } as Task,
+      task: { id: failingTaskId } as Task,
+      taskId: failingTaskId,
       workspaceId,
       storeId: DEMO.storeId,
       text: "Restock aisle 5",

@@ -115,7 +115,7 @@ export class SimulatedRobotFleet implements TaskExecutor {
     }
 
     const plan = planWorkflow(context.text);
-    const taskId = context.task.id;
+    const taskId = context.taskId;
     const workflowId = await this.workflowId(workspaceId, plan.workflowName);
     const executionId = randomUUID();
     // Not awaited on its own: the writer commits in order, so it lands with or before the first step's

@@ -33,12 +33,14 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHandler {
     maxStreamBacklogBytes: options.maxStreamBacklogBytes ?? DEFAULTS.maxStreamBacklogBytes,
     maxOpenStreamsPerCaller: options.maxOpenStreamsPerCaller,
     terminalTaskCacheSize: options.terminalTaskCacheSize ?? DEFAULTS.terminalTaskCacheSize,
+    terminalTaskCacheBytes: options.terminalTaskCacheBytes ?? DEFAULTS.terminalTaskCacheBytes,
     telemetry,
   });
   const admission = new Admission({
     authenticate: options.authenticate,
     rateLimiter: rateLimiterOf(options.rateLimit),
     maxRequestsInFlight: options.maxRequestsInFlight,
+    maxRequestsInFlightPerCaller: options.maxRequestsInFlightPerCaller,
     now,
     logger,
     telemetry,

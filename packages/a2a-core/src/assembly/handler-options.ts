@@ -54,8 +54,21 @@ export interface A2AHandlerOptions {
    * with Retry-After. Default: no bound.
    */
   maxRequestsInFlight?: number;
+  /**
+   * Requests one caller (`principal`, else workspace) may have in flight at once, counted from its
+   * authentication until its answer is out (a stream: its first frame), its body read included; one
+   * more is HTTP 429 with Retry-After. Keeps one caller's slow or stalled bodies from holding every slot
+   * of `maxRequestsInFlight`. Default: no bound.
+   */
+  maxRequestsInFlightPerCaller?: number;
   /** Ended tasks kept in memory for GetTask and reattaches (they never change). Default 10,000. */
   terminalTaskCacheSize?: number;
+  /**
+   * The same cache's budget in estimated heap bytes (a task at the request bounds weighs up to ~0.6 MiB
+   * once parsed); the least recently used go first, and a task over a sixteenth of it is not kept (it is
+   * read from the store). Default 64 MiB; 0 turns the cache off.
+   */
+  terminalTaskCacheBytes?: number;
 }
 
 export const DEFAULTS = {
@@ -64,4 +77,5 @@ export const DEFAULTS = {
   maxBodyBytes: A2A_LIMITS.maxBodyBytes,
   maxStreamBacklogBytes: 1024 * 1024,
   terminalTaskCacheSize: 10_000,
+  terminalTaskCacheBytes: 64 * 1024 * 1024,
 } as const;

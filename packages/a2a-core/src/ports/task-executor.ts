@@ -40,6 +40,8 @@ export interface TaskOutcome {
 export interface TaskExecutionContext {
   /** The task as it started: a fresh copy each time it is read, so keep what you need from it. */
   readonly task: Task;
+  /** The task's id: reading it copies nothing (unlike `task`, a whole task at the request bounds). */
+  readonly taskId: string;
   workspaceId: string;
   /** `params.metadata.storeId`: the Environment the task runs in. */
   storeId: string;

@@ -17,6 +17,7 @@ export interface A2ARuntimeOptions extends Omit<TaskRunnerOptions, "hub" | "task
   maxStreamBacklogBytes: number;
   maxOpenStreamsPerCaller: number | undefined;
   terminalTaskCacheSize: number;
+  terminalTaskCacheBytes: number;
 }
 
 /**
@@ -56,7 +57,7 @@ export class A2ARuntime {
       events: options.stores.events,
       logger: options.logger,
       instanceId: options.instanceId,
-      terminalCacheSize: options.terminalTaskCacheSize,
+      terminalCache: { maxEntries: options.terminalTaskCacheSize, maxBytes: options.terminalTaskCacheBytes },
       onLost: (taskId) => this.runner.abortLocal(taskId),
     });
     this.runner = new TaskRunner({

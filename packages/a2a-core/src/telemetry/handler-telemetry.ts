@@ -37,7 +37,12 @@ export interface DecodedCall {
 }
 
 /** Why a request was refused before it was answered on its merits. */
-export type RefusalReason = "rate_limit" | "stream_cap" | "in_flight_limit" | "shutting_down";
+export type RefusalReason =
+  | "rate_limit"
+  | "stream_cap"
+  | "in_flight_limit"
+  | "caller_in_flight_limit"
+  | "shutting_down";
 
 /** One request as telemetry follows it: its span, when it began, and its method once decoded. */
 export class RequestTrace {

@@ -14,7 +14,7 @@ import {
   VersionNotSupportedError,
 } from "../../protocol/errors.js";
 import type { A2ARuntime } from "../../runtime/a2a-runtime.js";
-import type { Admission } from "../../runtime/admission/admission.js";
+import type { Admission, RequestSlot } from "../../runtime/admission/admission.js";
 import { BARE_FRAMES } from "../../runtime/hub/live-event.js";
 import type { RequestTrace } from "../../telemetry/handler-telemetry.js";
 import { answerableError, answerInvocation } from "../invocation-answer.js";
@@ -33,9 +33,9 @@ export function httpJsonBinding(
 ): (request: A2AHandlerRequest, match: HttpJsonMatch) => Promise<A2AHandlerResponse> {
   const { telemetry, logger } = runtime;
 
-  async function answer(request: A2AHandlerRequest, route: HttpJsonRoute, trace: RequestTrace) {
+  async function answer(request: A2AHandlerRequest, route: HttpJsonRoute, trace: RequestTrace, slot: RequestSlot) {
     try {
-      const caller = await admission.identify(request.headers, trace);
+      const caller = await admission.identify(request.headers, trace, slot);
       if (isRefusal(caller)) return refusalAnswer(caller);
       let body = "";
       if (route.body) {
@@ -85,7 +85,7 @@ export function httpJsonBinding(
       return statusAnswer(new MethodNotFoundError(`No HTTP+JSON route ${match.path}`));
     }
     const trace = telemetry.startRequest(request.headers);
-    const response = await admission.admit(() => answer(request, match, trace), refusalAnswer);
+    const response = await admission.admit((slot) => answer(request, match, trace, slot), refusalAnswer);
     telemetry.endRequest(trace, response);
     return response;
   };

@@ -8,7 +8,7 @@ import { requestedProtocolVersion, SUPPORTED_PROTOCOL_VERSIONS } from "../../pro
 import { VersionNotSupportedError } from "../../protocol/errors.js";
 import type { JsonRpcErrorResponse, JsonRpcId } from "../../protocol/schemas/jsonrpc.js";
 import type { A2ARuntime } from "../../runtime/a2a-runtime.js";
-import type { Admission } from "../../runtime/admission/admission.js";
+import type { Admission, RequestSlot } from "../../runtime/admission/admission.js";
 import type { RequestTrace } from "../../telemetry/handler-telemetry.js";
 import { answerableError, answerInvocation } from "../invocation-answer.js";
 import { decodeJsonRpcRequest } from "./codec.js";
@@ -24,7 +24,11 @@ export function jsonRpcBinding(
 ): (request: A2AHandlerRequest) => Promise<A2AHandlerResponse> {
   const { telemetry, logger } = runtime;
 
-  async function answer(request: A2AHandlerRequest, trace: RequestTrace): Promise<A2AHandlerResponse> {
+  async function answer(
+    request: A2AHandlerRequest,
+    trace: RequestTrace,
+    slot: RequestSlot,
+  ): Promise<A2AHandlerResponse> {
     // The dialect is chosen per request (A2A-Version); an unknown version is refused in v1.0 terms.
     const requested = requestedProtocolVersion(request.headers, request.url);
     const dialect = requested.ok ? dialectFor(requested.version) : DIALECT_V1;
@@ -33,20 +37,21 @@ export function jsonRpcBinding(
       : VersionNotSupportedError.forVersion(requested.requested, SUPPORTED_PROTOCOL_VERSIONS);
     // No version given: the body may still say v1.0 by its shape (docs/interop.md); the choice lands here.
     const sniffed = requested.ok && requested.implicit ? { dialect } : undefined;
-    const response = await answerIn(request, trace, dialect, versionRefusal, sniffed);
+    const response = await answerIn(request, trace, slot, dialect, versionRefusal, sniffed);
     return inDialect(sniffed?.dialect ?? dialect, response);
   }
 
   async function answerIn(
     request: A2AHandlerRequest,
     trace: RequestTrace,
+    slot: RequestSlot,
     dialect: Dialect,
     versionRefusal: VersionNotSupportedError | undefined,
     sniffed: { dialect: Dialect } | undefined,
   ): Promise<A2AHandlerResponse> {
     let id: JsonRpcId | null = null;
     try {
-      const caller = await admission.identify(request.headers, trace);
+      const caller = await admission.identify(request.headers, trace, slot);
       if (isRefusal(caller)) return refusalAnswer(caller);
       let body: string;
       try {
@@ -96,7 +101,7 @@ export function jsonRpcBinding(
 
   return async function handle(request) {
     const trace = telemetry.startRequest(request.headers);
-    const response = await admission.admit(() => answer(request, trace), refusalAnswer);
+    const response = await admission.admit((slot) => answer(request, trace, slot), refusalAnswer);
     telemetry.endRequest(trace, response);
     return response;
   };

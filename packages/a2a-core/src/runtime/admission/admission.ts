@@ -4,12 +4,15 @@ import type { Logger } from "../../ports/logger.js";
 import type { Refusal } from "../../ports/refusal.js";
 import type { HeaderReader } from "../../protocol/header-reader.js";
 import type { HandlerTelemetry, RequestTrace } from "../../telemetry/handler-telemetry.js";
+import { CallerSlots } from "./caller-slots.js";
 import type { RateLimiter } from "./rate-limiter.js";
 
 export interface AdmissionOptions {
   authenticate: Authenticate;
   rateLimiter: RateLimiter | undefined;
   maxRequestsInFlight: number | undefined;
+  /** Requests one caller may have in flight; one more is HTTP 429. Undefined: no per-caller bound. */
+  maxRequestsInFlightPerCaller: number | undefined;
   now: () => Date;
   logger: Logger;
   telemetry: HandlerTelemetry;
@@ -18,17 +21,29 @@ export interface AdmissionOptions {
 }
 
 /**
+ * One admitted request: what its caller holds while it is answered (given back when `admit`'s work ends).
+ * A binding passes it to `identify`.
+ */
+export interface RequestSlot {
+  release: (() => void) | undefined;
+}
+
+/**
  * What every request passes before any binding reads its body: the server is open and not over its
- * in-flight bound, the credential is good, the caller is within its rate. Auth comes before the body,
- * so an anonymous request never costs a body read.
+ * in-flight bound, the credential is good, the caller is within its rate and its own in-flight bound.
+ * Auth comes before the body, so an anonymous request never costs a body read; the per-caller bound
+ * comes before it too, so one caller's slow bodies hold only its own slots.
  */
 export class Admission {
   #inFlight = 0;
+  readonly #callerSlots: CallerSlots;
 
-  constructor(private readonly options: AdmissionOptions) {}
+  constructor(private readonly options: AdmissionOptions) {
+    this.#callerSlots = new CallerSlots(options.maxRequestsInFlightPerCaller);
+  }
 
   /** Runs `work` counted against the in-flight bound, or answers `refuse(…)` when closing or full. */
-  async admit<T>(work: () => Promise<T>, refuse: (refusal: Refusal) => T): Promise<T> {
+  async admit<T>(work: (slot: RequestSlot) => Promise<T>, refuse: (refusal: Refusal) => T): Promise<T> {
     const { telemetry, maxRequestsInFlight } = this.options;
     if (this.options.isClosing()) {
       telemetry.refused("shutting_down");
@@ -39,15 +54,20 @@ export class Admission {
       return refuse(unavailable("The server is busy; retry the request"));
     }
     this.#inFlight++;
+    const slot: RequestSlot = { release: undefined };
     try {
-      return await work();
+      return await work(slot);
     } finally {
       this.#inFlight--;
+      slot.release?.();
     }
   }
 
-  /** The authenticated caller within its rate, or why not. */
-  async identify(headers: HeaderReader, trace: RequestTrace): Promise<Caller | Refusal> {
+  /**
+   * The authenticated caller within its rate and its in-flight bound (holding one of its slots in `slot`
+   * until the request's answer is out), or why not.
+   */
+  async identify(headers: HeaderReader, trace: RequestTrace, slot: RequestSlot): Promise<Caller | Refusal> {
     const { authenticate, rateLimiter, telemetry, logger } = this.options;
     let auth: Awaited<ReturnType<Authenticate>>;
     try {
@@ -65,6 +85,18 @@ export class Admission {
       telemetry.refused("rate_limit");
       return { kind: "refusal", status: 429, message: "Rate limit exceeded", retryAfterMs: decision.retryAfterMs };
     }
+    const release = this.#callerSlots.take(caller.key);
+    if (!release) {
+      telemetry.refused("caller_in_flight_limit");
+      return {
+        kind: "refusal",
+        status: 429,
+        message: "Too many requests in flight for this caller",
+        retryAfterMs: 1000,
+      };
+    }
+    slot.release?.();
+    slot.release = release;
     return caller;
   }
 }

@@ -3,9 +3,11 @@ import type { NewTaskEvent, StoredTaskEvent, TaskRecord } from "../../ports/task
 import { isTerminalState, type Task, type TaskUpdateResult } from "../../protocol/schemas/a2a.js";
 import type { TaskSubscription } from "../streams/task-subscription.js";
 import { AppendQueue } from "./append-queue.js";
+import { CatchingUp } from "./catch-up.js";
 import { BACKLOG_POLL_MS, type FeedContext, READ_LIMIT } from "./feed-context.js";
 import { type LiveEvent, toLiveEvent } from "./live-event.js";
 import { numberEvents } from "./number-events.js";
+import { RecentEvents } from "./recent-events.js";
 import { SubscriberSet } from "./subscriber-set.js";
 
 /**
@@ -23,14 +25,13 @@ export class TaskFeed {
   /** The newest state this process knows: committed, never ahead of the log. */
   private record: TaskRecord;
   private owned: boolean;
-  /**
-   * Every event of an owned task after its `task` event, for streams that join late or resume (the
-   * `task` frame is always written from the snapshot, so seq 1 is never replayed from here).
-   */
-  private readonly events: LiveEvent[] = [];
+  /** An owned task's newest events, for streams that join late or resume (older ones: the log). */
+  private readonly recent: RecentEvents;
   private readonly subscribers = new SubscriberSet<TaskSubscription>();
   /** Streams that joined while a read was under way; they take part from the next read on. */
   private joining: SubscriberSet<TaskSubscription> | undefined; // made on first use: most feeds never need it
+  /** Streams of an owned task reading from the log what left its window before they joined. */
+  private catchingUp: CatchingUp | undefined;
   private readonly unwatch: () => void;
   /** The owner's appends, one group after another; resyncs queue behind them. */
   private readonly appends = new AppendQueue((entries) => this.appendNow(entries, false));
@@ -50,6 +51,7 @@ export class TaskFeed {
     this.workspaceId = record.workspaceId;
     this.record = record;
     this.owned = owned;
+    this.recent = new RecentEvents(record.lastSeq);
     this.unwatch = context.events.watch(this.taskId, (newest) => this.onChange(newest));
   }
 
@@ -63,7 +65,7 @@ export class TaskFeed {
   }
 
   get isIdle(): boolean {
-    return !this.owned && this.subscribers.size === 0 && !this.joining?.size && !this.reading;
+    return !this.owned && this.subscribers.size === 0 && !this.joining?.size && !this.catchingUp?.size && !this.reading;
   }
 
   /**
@@ -76,23 +78,37 @@ export class TaskFeed {
 
   /** A stream joins, positioned after `cursor` (its `task` frame is already written). */
   subscribe(subscription: TaskSubscription): void {
-    if (this.owned) {
-      // Everything this process wrote is in memory: replay it now, then follow live.
-      this.subscribers.add(subscription);
-      for (const event of this.events) {
-        if (subscription.isEnded) break;
-        if (event.seq > subscription.cursor) subscription.deliver(event, () => this.record.task);
-      }
-      return;
+    if (this.admit(subscription)) return;
+    // An owned task whose window has moved past the cursor: the log first, then the window and live.
+    this.catchingUp ??= new CatchingUp(this.context, this.taskId, {
+      published: () => this.record.lastSeq,
+      admit: (caughtUp) => this.admit(caughtUp),
+      done: () => this.isIdle && this.close(),
+    });
+    this.catchingUp.start(subscription);
+  }
+
+  /** Takes a stream in: an owned task's window replayed, then live; a watched task's next read. */
+  private admit(subscription: TaskSubscription): boolean {
+    if (!this.owned) {
+      this.joining ??= new SubscriberSet();
+      this.joining.add(subscription);
+      void this.read();
+      return true;
     }
-    this.joining ??= new SubscriberSet();
-    this.joining.add(subscription);
-    void this.read();
+    if (!this.recent.covers(subscription.cursor)) return false;
+    this.subscribers.add(subscription);
+    for (const event of this.recent.since(subscription.cursor)) {
+      if (subscription.isEnded) break;
+      subscription.deliver(event, () => this.record.task);
+    }
+    return true;
   }
 
   unsubscribe(subscription: TaskSubscription): void {
     this.subscribers.delete(subscription);
     this.joining?.delete(subscription);
+    this.catchingUp?.delete(subscription);
     if (this.isIdle) this.close();
   }
 
@@ -101,7 +117,7 @@ export class TaskFeed {
    * a concurrent retry subscribed before the start that created the task took it over).
    */
   takeSubscribers(): TaskSubscription[] {
-    const taken = [...this.subscribers.toArray(), ...(this.joining?.toArray() ?? [])];
+    const taken = [this.subscribers.toArray(), this.joining?.toArray() ?? [], this.catchingUp?.takeAll() ?? []].flat();
     this.subscribers.clear();
     this.joining?.clear();
     return taken;
@@ -148,7 +164,7 @@ export class TaskFeed {
 
   /** An event of an owned task is durable: every stream gets it now, from memory. */
   private publish(event: LiveEvent): void {
-    this.events.push(event);
+    this.recent.push(event);
     for (const subscription of this.subscribers.toArray()) subscription.deliver(event, () => this.record.task);
     if (event.event === "finished") this.ended();
   }
@@ -156,7 +172,7 @@ export class TaskFeed {
   private ended(): void {
     this.context.onTerminal(this.record);
     this.owned = false;
-    this.events.length = 0;
+    this.recent.clear(this.record.lastSeq);
     if (this.isIdle) this.close();
   }
 
@@ -184,7 +200,7 @@ export class TaskFeed {
     if (!record) {
       this.owned = false;
       this.context.onLost(this.taskId);
-      for (const subscription of this.subscribers.toArray()) subscription.end();
+      for (const subscription of this.takeSubscribers()) subscription.end();
       if (this.isIdle) this.close();
       return;
     }
@@ -198,17 +214,13 @@ export class TaskFeed {
     }
     if (this.owned && (isTerminalState(record.task.status.state) || record.lease?.owner !== this.context.instanceId)) {
       this.owned = false;
-      this.events.length = 0;
+      this.recent.clear(this.record.lastSeq);
     }
     // Whichever way it went, a task that is no longer ours must have its executor stopped.
     if (!this.owned) {
       this.context.onLost(this.taskId);
       void this.read();
     }
-  }
-
-  private anyOverBacklog(): boolean {
-    return this.subscribers.some((subscription) => subscription.overBacklog);
   }
 
   private anyBehind(newest: number): boolean {
@@ -253,7 +265,8 @@ export class TaskFeed {
           // A client catching up reads the log no faster than it takes it: the next read waits until its
           // socket has drained below the bound. One that never drains is dropped by the keep-alive tick,
           // and the wait ends with it.
-          while (this.anyOverBacklog()) await new Promise((resolve) => setTimeout(resolve, BACKLOG_POLL_MS));
+          while (this.subscribers.some((s) => s.overBacklog))
+            await new Promise((resolve) => setTimeout(resolve, BACKLOG_POLL_MS));
         }
       } while (this.readAgain || (this.joining?.size ?? 0) > 0);
     } catch (error) {
@@ -270,7 +283,7 @@ export class TaskFeed {
    */
   private endStreamsAfter(error: unknown): void {
     this.context.logger.error({ err: error, taskId: this.taskId }, "task stream ended by an error");
-    for (const subscription of [...this.subscribers.toArray(), ...(this.joining?.toArray() ?? [])]) subscription.end();
+    for (const subscription of this.takeSubscribers()) subscription.end();
   }
 
   /** The task after its `finished` event, for the `final` frame. */

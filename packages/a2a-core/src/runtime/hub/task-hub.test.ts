@@ -43,7 +43,7 @@ async function ownedTask() {
     events,
     logger: silent,
     instanceId: "me",
-    terminalCacheSize: 10,
+    terminalCache: { maxEntries: 10, maxBytes: 1024 * 1024 },
     onLost() {},
   });
   const task: Task = {

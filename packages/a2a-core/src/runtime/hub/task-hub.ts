@@ -6,7 +6,7 @@ import { isTerminalState } from "../../protocol/schemas/a2a.js";
 import type { TaskSubscription } from "../streams/task-subscription.js";
 import type { FeedContext } from "./feed-context.js";
 import { TaskFeed } from "./task-feed.js";
-import { TerminalTaskCache } from "./terminal-task-cache.js";
+import { type TerminalCacheBounds, TerminalTaskCache } from "./terminal-task-cache.js";
 
 export interface TaskHubOptions {
   tasks: TaskStore;
@@ -14,8 +14,8 @@ export interface TaskHubOptions {
   logger: Logger;
   /** The lease owner name of this process. */
   instanceId: string;
-  /** How many ended tasks to keep in memory for GetTask and reattaches. */
-  terminalCacheSize: number;
+  /** How many ended tasks, and how many bytes of them, to keep in memory for GetTask and reattaches. */
+  terminalCache: TerminalCacheBounds;
   /** A task this process ran ended or moved elsewhere: stop its executor. */
   onLost(taskId: string): void;
 }
@@ -32,7 +32,7 @@ export class TaskHub {
   private readonly context: FeedContext;
 
   constructor(options: TaskHubOptions) {
-    this.terminal = new TerminalTaskCache(options.terminalCacheSize);
+    this.terminal = new TerminalTaskCache(options.terminalCache);
     this.context = {
       tasks: options.tasks,
       events: options.events,

@@ -1,30 +1,50 @@
+import { LRUCache } from "lru-cache";
 import type { TaskRecord } from "../../ports/task-records.js";
+import { estimateHeapBytes } from "./heap-estimate.js";
+
+export interface TerminalCacheBounds {
+  /** Ended tasks kept at most. */
+  maxEntries: number;
+  /** Their estimated heap, in bytes, at most; one task over a sixteenth of it is never kept. */
+  maxBytes: number;
+}
+
+/** The share of the budget one task may take: larger ones are read from the store each time. */
+const ENTRY_SHARE = 16;
 
 /**
  * Tasks that have ended, by id: a terminal task never changes again, so serving it from memory is exact.
- * Bounded; the least recently used entry goes first. Records are frozen, never handed out to mutate.
+ * Bounded by count and by estimated heap bytes (a task at the request bounds can weigh hundreds of KiB
+ * once parsed, so a count alone lets a caller pin the heap); the least recently used go first. The size
+ * is estimated once, when a task is put, never on a lookup. Records are frozen, never handed out to mutate.
  */
 export class TerminalTaskCache {
-  private readonly entries = new Map<string, TaskRecord>();
+  private readonly entries: LRUCache<string, TaskRecord> | undefined;
+  private readonly maxEntryBytes: number;
 
-  constructor(private readonly capacity: number) {}
+  constructor(bounds: TerminalCacheBounds) {
+    this.maxEntryBytes = Math.floor(bounds.maxBytes / ENTRY_SHARE);
+    this.entries =
+      bounds.maxEntries > 0 && this.maxEntryBytes > 0
+        ? new LRUCache({ max: bounds.maxEntries, maxSize: bounds.maxBytes, maxEntrySize: this.maxEntryBytes })
+        : undefined;
+  }
 
   get(workspaceId: string, taskId: string): TaskRecord | undefined {
-    const record = this.entries.get(taskId);
-    if (!record || record.workspaceId !== workspaceId) return undefined;
-    // Refresh its place in the LRU order.
-    this.entries.delete(taskId);
-    this.entries.set(taskId, record);
-    return record;
+    const record = this.entries?.get(taskId);
+    return record?.workspaceId === workspaceId ? record : undefined;
   }
 
   put(record: TaskRecord): void {
-    if (this.capacity <= 0) return;
-    this.entries.delete(record.task.id);
-    this.entries.set(record.task.id, record);
-    if (this.entries.size > this.capacity) {
-      const oldest = this.entries.keys().next().value;
-      if (oldest !== undefined) this.entries.delete(oldest);
-    }
+    if (!this.entries) return;
+    const size = estimateHeapBytes(record, this.maxEntryBytes);
+    // Oversized: kept out (and any older copy dropped), so one large task never evicts many small ones.
+    if (size > this.maxEntryBytes) this.entries.delete(record.task.id);
+    else this.entries.set(record.task.id, record, { size: Math.max(1, size) });
+  }
+
+  /** Estimated bytes held (for tests and diagnostics). */
+  get bytes(): number {
+    return this.entries?.calculatedSize ?? 0;
   }
 }

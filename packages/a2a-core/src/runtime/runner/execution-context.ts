@@ -8,6 +8,7 @@ import type { Message, Task } from "../../protocol/schemas/a2a.js";
  * literal with a getter falls back to a separate, larger property store (measured: ~0.4 KiB per task).
  */
 export class ExecutionContext implements TaskExecutionContext {
+  readonly taskId: string;
   readonly workspaceId: string;
   readonly storeId: string;
   readonly text: string;
@@ -25,6 +26,7 @@ export class ExecutionContext implements TaskExecutionContext {
     emit: (update: ExecutorUpdate) => Promise<void>,
   ) {
     this.#record = record;
+    this.taskId = record.task.id;
     this.workspaceId = record.workspaceId;
     this.storeId = record.task.metadata.storeId;
     this.text = text;

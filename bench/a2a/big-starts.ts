@@ -1,0 +1,185 @@
+/**
+ * Memory an attacker can pin (issue 30, item 2), measured from outside: our reference server as a fresh
+ * clone runs it (default settings, a fresh PostgreSQL database), one token starting tasks at the
+ * documented request bounds — 16 KiB of text, 16 KiB of metadata and 16 KiB of data-part JSON, both
+ * shaped as thousands of tiny containers (the heaviest a parse can make them) — and dropping each
+ * stream after its first frame. Prints the server's RSS before, at its peak and after, and whether the
+ * server kept answering (a GetTask from another connection, timed, every half second).
+ *
+ *   node bench/a2a/big-starts.ts                     # 3,000 starts, 32 at a time
+ *   node bench/a2a/big-starts.ts --starts 500 --concurrency 16 --robot-step-ms 400
+ *
+ * Target (issue 30): RSS grows by at most 256 MiB over the 3,000 starts, and the server keeps answering.
+ * DATABASE_URL_TEST names the PostgreSQL server (default postgres://postgres@127.0.0.1:5432/test).
+ */
+import { setTimeout as sleep } from "node:timers/promises";
+import { parseArgs } from "node:util";
+import {
+  createPostgresStore,
+  seedWithCli,
+  startServerProcess,
+} from "../../examples/server/test/support/server-process.ts";
+import { A2A_LIMITS } from "../../packages/a2a-core/dist/index.js";
+import { quantile } from "../metrics/stats.ts";
+import { collectGarbage, inspectorUrl } from "./inspector.ts";
+import { rssKiB } from "./proc.ts";
+
+const { values: args } = parseArgs({
+  options: {
+    starts: { type: "string", default: "3000" },
+    concurrency: { type: "string", default: "32" },
+    // The reference server's default: tasks run for seconds, so many are running at once.
+    "robot-step-ms": { type: "string", default: "400" },
+    // Also read the live heap after a full GC (over the inspector; a bench-only Node flag).
+    heap: { type: "boolean", default: false },
+    // Node flags for the server, e.g. "--max-semi-space-size=64" (what an operator could set).
+    "node-options": { type: "string", default: "" },
+    // How long to watch after the last start (default: long enough for the robots to finish every task).
+    "settle-seconds": { type: "string" },
+  },
+});
+const STARTS = Number(args.starts);
+const CONCURRENCY = Number(args.concurrency);
+
+/** JSON of `[x,x,…]` as long as fits in `bytes`. */
+function tinyContainers(item: "[]" | "{}", bytes: number): unknown[] {
+  const count = Math.floor((bytes - 2 + 1) / (item.length + 1));
+  return JSON.parse(`[${Array(count).fill(item).join(",")}]`) as unknown[];
+}
+
+/** A SendStreamingMessage body with every bounded field at (just under) its bound. */
+function startAtBounds(n: number): string {
+  const metadataBudget = A2A_LIMITS.metadataBytes - JSON.stringify({ storeId: "store-001" }).length - 64;
+  const params = {
+    message: {
+      kind: "message",
+      role: "user",
+      messageId: `big-${n}-${crypto.randomUUID()}`,
+      parts: [
+        { kind: "text", text: "x".repeat(A2A_LIMITS.textBytes) },
+        { kind: "data", data: { rows: tinyContainers("{}", A2A_LIMITS.partContentBytes - 64) } },
+      ],
+      metadata: { tags: tinyContainers("[]", metadataBudget) },
+    },
+    metadata: { storeId: "store-001" },
+  };
+  return JSON.stringify({ jsonrpc: "2.0", id: n, method: "SendStreamingMessage", params });
+}
+
+const store = await createPostgresStore();
+try {
+  const seeded = await seedWithCli(store.env);
+  const server = await startServerProcess({
+    ...store.env,
+    ROBOT_STEP_MS: args["robot-step-ms"],
+    LOG_LEVEL: "info",
+    NODE_OPTIONS: `${args["node-options"]}${args.heap ? " --inspect=127.0.0.1:0" : ""}`.trim(),
+  });
+  const inspector = args.heap ? inspectorUrl(server.log()) : undefined;
+  /** Live heap after a full GC, when asked for. */
+  const heapMiB = async () =>
+    inspector ? `, heap ${((await collectGarbage(inspector)).usedBytes / 1024 / 1024).toFixed(1)} MiB after GC` : "";
+  const headers = { authorization: `Bearer ${seeded.partnerToken}`, "content-type": "application/json" };
+  const body0 = startAtBounds(0);
+  console.log(
+    `request body: ${(Buffer.byteLength(body0) / 1024).toFixed(1)} KiB (limit ${A2A_LIMITS.maxBodyBytes / 1024})`,
+  );
+
+  /** Starts one task, reads its first frame, hangs up; the status, or the first frame's event name. */
+  async function startAndDrop(n: number): Promise<string> {
+    for (let attempt = 0; ; attempt++) {
+      const controller = new AbortController();
+      const res = await fetch(server.a2aUrl, {
+        method: "POST",
+        headers,
+        body: startAtBounds(n),
+        signal: controller.signal,
+      });
+      if ((res.status === 429 || res.status === 503) && attempt < 50) {
+        await res.body?.cancel();
+        await sleep(Number(res.headers.get("retry-after") ?? "1") * 1000);
+        continue;
+      }
+      if (res.status !== 200 || !res.body) {
+        const text = await res.text();
+        return `HTTP ${res.status} ${text.slice(0, 120)}`;
+      }
+      const reader = res.body.getReader();
+      const { value } = await reader.read();
+      controller.abort();
+      const event = /event: (\w+)/.exec(new TextDecoder().decode(value))?.[1];
+      return event ?? "no frame";
+    }
+  }
+
+  await startAndDrop(-1); // warms the path (and checks the body is accepted)
+  await sleep(2_000);
+  const heapBefore = await heapMiB();
+  const baseline = await rssKiB(server.pid);
+  let peak = baseline;
+  let running = true;
+  const probeMs: number[] = [];
+  let probeFailures = 0;
+  // Samples RSS and checks the server answers while the starts go on.
+  const sampler = (async () => {
+    while (running) {
+      peak = Math.max(peak, await rssKiB(server.pid));
+      const t0 = performance.now();
+      try {
+        const res = await fetch(server.a2aUrl, {
+          method: "POST",
+          headers,
+          body: JSON.stringify({ jsonrpc: "2.0", id: "probe", method: "GetTask", params: { id: "no-such-task" } }),
+          signal: AbortSignal.timeout(10_000),
+        });
+        await res.text();
+        if (res.status === 200) probeMs.push(performance.now() - t0);
+        else probeFailures++;
+      } catch {
+        probeFailures++;
+      }
+      await sleep(500);
+    }
+  })();
+
+  const outcomes = new Map<string, number>();
+  let next = 0;
+  const t0 = performance.now();
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (next < STARTS) {
+        const outcome = await startAndDrop(next++);
+        outcomes.set(outcome, (outcomes.get(outcome) ?? 0) + 1);
+      }
+    }),
+  );
+  const seconds = (performance.now() - t0) / 1000;
+  const heapAtEnd = await heapMiB();
+  // The tasks go on running after their streams were dropped: keep sampling until they have ended.
+  await sleep(
+    args["settle-seconds"] === undefined
+      ? Number(args["robot-step-ms"]) * 12 + 5_000
+      : Number(args["settle-seconds"]) * 1000,
+  );
+  running = false;
+  await sampler;
+  const after = await rssKiB(server.pid);
+  const heapAfter = await heapMiB();
+  const mib = (kib: number) => `${(kib / 1024).toFixed(1)} MiB`;
+  console.log(
+    `${STARTS} starts, ${CONCURRENCY} at a time, in ${seconds.toFixed(1)} s (ROBOT_STEP_MS=${args["robot-step-ms"]})`,
+  );
+  console.log(`outcomes: ${[...outcomes].map(([k, v]) => `${k} ×${v}`).join(", ")}`);
+  console.log(`server RSS: ${mib(baseline)} before${heapBefore}`);
+  console.log(`  ${mib(peak)} at peak (+${mib(peak - baseline)}); when the last start was answered${heapAtEnd}`);
+  console.log(`  ${mib(after)} after the tasks ended${heapAfter}`);
+  console.log(
+    `GetTask probes during the run: ${probeMs.length} answered, p50 ${quantile(probeMs, 0.5).toFixed(1)} ms, ` +
+      `max ${Math.max(...probeMs).toFixed(1)} ms, ${probeFailures} failed`,
+  );
+  const met = peak - baseline <= 256 * 1024 && probeFailures === 0;
+  console.log(`target (RSS growth ≤ 256 MiB, the server keeps answering): ${met ? "MET" : "NOT MET"}`);
+  await server.kill("SIGKILL");
+} finally {
+  await store.drop();
+}

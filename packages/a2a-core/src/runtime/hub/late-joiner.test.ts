@@ -1,0 +1,145 @@
+import { describe, expect, it } from "vitest";
+import type { SseSink } from "../../ports/handler-response.js";
+import type { NewTaskEvent, TaskRecord } from "../../ports/task-records.js";
+import type { Task, TaskUpdateResult } from "../../protocol/schemas/a2a.js";
+import { createInMemoryStores, InMemoryEventLog } from "../../stores/in-memory.js";
+import { TaskSubscription } from "../streams/task-subscription.js";
+import { RECENT_EVENTS } from "./recent-events.js";
+import { TaskHub } from "./task-hub.js";
+
+// A task this process runs keeps only its newest events in memory; a stream joining further back reads
+// the rest from the log, then the window, then live: every event once, in order.
+
+/** An event log that counts the reads of old events. */
+class CountingEventLog extends InMemoryEventLog {
+  reads = 0;
+  override readAfter(taskId: string, afterSeq: number, limit?: number) {
+    this.reads++;
+    return super.readAfter(taskId, afterSeq, limit);
+  }
+}
+
+/** A client that reads everything at once, keeping the `id:` of every frame. */
+class RecordingClient implements SseSink {
+  backlog = 0;
+  readonly ids: number[] = [];
+  readonly events: string[] = [];
+  ended = false;
+  write(chunk: string): void {
+    const id = /^id: (\d+)\nevent: (\w+)/.exec(chunk);
+    if (!id) return;
+    this.ids.push(Number(id[1]));
+    this.events.push(id[2] as string);
+  }
+  end(): void {
+    this.ended = true;
+  }
+  abort(): void {}
+}
+
+const silent = { info() {}, warn() {}, error() {}, debug() {} };
+const render = { eventJson: (event: { resultJson: string }) => event.resultJson, taskJson: JSON.stringify };
+
+async function runningTask() {
+  const stores = createInMemoryStores();
+  const events = new CountingEventLog(stores.tasks);
+  const hub = new TaskHub({
+    tasks: stores.tasks,
+    events,
+    logger: silent,
+    instanceId: "me",
+    terminalCache: { maxEntries: 10, maxBytes: 1024 * 1024 },
+    onLost() {},
+  });
+  const task = {
+    kind: "task",
+    id: crypto.randomUUID(),
+    contextId: "ctx",
+    status: { state: "working", timestamp: new Date().toISOString() },
+    history: [],
+    artifacts: [],
+  } as unknown as Task;
+  const created = await stores.tasks.create({
+    workspaceId: "ws",
+    task,
+    lease: { owner: "me", durationMs: 60_000 },
+    createdAt: new Date().toISOString(),
+  });
+  hub.own(created);
+  const taskId = task.id;
+  const append = (step: number, final = false) => hub.append(taskId, [progress(taskId, step, final)]);
+  const snapshot = async () => (await stores.tasks.get("ws", taskId)) as TaskRecord;
+  /** A stream positioned after `cursor`, as a reattach with Last-Event-ID would be. */
+  const join = async (cursor: number) => {
+    const client = new RecordingClient();
+    const subscription = new TaskSubscription(
+      taskId,
+      "1",
+      client,
+      { maxBytes: 1 << 20, hardMaxBytes: 8 << 20 },
+      cursor,
+      0,
+      (s) => hub.unsubscribe(s),
+      render,
+    );
+    hub.subscribe(await snapshot(), subscription);
+    return { client, subscription };
+  };
+  return { events, append, join };
+}
+
+function progress(taskId: string, step: number, final: boolean): NewTaskEvent {
+  const result = {
+    kind: "status-update",
+    taskId,
+    contextId: "ctx",
+    status: { state: final ? "completed" : "working", timestamp: new Date().toISOString() },
+    final,
+    metadata: { step },
+  } as TaskUpdateResult;
+  return { event: final ? "finished" : "update", result, createdAt: new Date().toISOString() };
+}
+
+async function until(check: () => boolean): Promise<void> {
+  for (let i = 0; i < 2_000 && !check(); i++) await new Promise((resolve) => setTimeout(resolve, 1));
+  expect(check()).toBe(true);
+}
+
+describe("TaskHub: a stream joining a running task late", () => {
+  const older = RECENT_EVENTS.maxEvents * 3;
+
+  it("reads the events that left memory from the log, then follows live, with no gap or duplicate", async () => {
+    const { events, append, join } = await runningTask();
+    for (let step = 1; step <= older; step++) await append(step);
+    events.reads = 0;
+    const { client } = await join(0); // Last-Event-ID: 0, as a client may send
+    // Events keep coming while it catches up, and the task ends.
+    const more = Array.from({ length: 50 }, (_, i) => append(older + 1 + i));
+    const finished = append(older + 51, true);
+    await Promise.all([...more, finished]);
+    await until(() => client.ended);
+    const last = older + 52; // seq 1 is the task, then `older` + 50 updates, then finished
+    expect(client.ids).toEqual([...Array.from({ length: last }, (_, i) => i + 1), last + 1]);
+    expect(client.events.at(-2)).toBe("finished");
+    expect(client.events.at(-1)).toBe("final");
+    expect(events.reads).toBeGreaterThan(0);
+  });
+
+  it("replays from memory alone when its cursor is within the window", async () => {
+    const { events, append, join } = await runningTask();
+    for (let step = 1; step <= older; step++) await append(step);
+    events.reads = 0;
+    const { client } = await join(older - 10);
+    expect(client.ids).toEqual([1, ...Array.from({ length: 11 }, (_, i) => older - 9 + i)]);
+    expect(events.reads).toBe(0);
+  });
+
+  it("goes on from the log when the task ends while it catches up", async () => {
+    const { append, join } = await runningTask();
+    for (let step = 1; step <= older; step++) await append(step);
+    const { client } = await join(1);
+    await append(older + 1, true);
+    await until(() => client.ended);
+    expect(client.ids).toEqual([...Array.from({ length: older + 2 }, (_, i) => i + 1), older + 3]);
+  });
+});
