@@ -68,4 +68,13 @@ describe("TerminalTaskCache", () => {
     off.put(endedTask("t", 1));
     expect(off.get("ws", "t")).toBeUndefined();
   });
+
+  it("forgets an ended task once it is older than its age bound (so a pruned task stops being answered)", async () => {
+    const cache = new TerminalTaskCache({ maxEntries: 10, maxBytes: 1024 * KiB, maxAgeMs: 40 });
+    const record = endedTask("aged", 1);
+    cache.put(record);
+    expect(cache.get("ws", "aged")).toBe(record);
+    await new Promise((resolve) => setTimeout(resolve, 80));
+    expect(cache.get("ws", "aged")).toBeUndefined();
+  });
 });

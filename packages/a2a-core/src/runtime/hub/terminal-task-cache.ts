@@ -7,7 +7,16 @@ export interface TerminalCacheBounds {
   maxEntries: number;
   /** Their estimated heap, in bytes, at most; one task over a sixteenth of it is never kept. */
   maxBytes: number;
+  /** How long one is answered from memory after it was put (default TERMINAL_CACHE_MAX_AGE_MS). */
+  maxAgeMs?: number;
 }
+
+/**
+ * An ended task never changes, but it can be deleted (retention, `prune`: at least an hour after its end).
+ * Kept at most this long, an instance stops answering a deleted task within ten minutes, as the others do
+ * at once; a hot ended task costs one read every ten minutes.
+ */
+export const TERMINAL_CACHE_MAX_AGE_MS = 10 * 60_000;
 
 /** The share of the budget one task may take: larger ones are read from the store each time. */
 const ENTRY_SHARE = 16;
@@ -26,7 +35,12 @@ export class TerminalTaskCache {
     this.maxEntryBytes = Math.floor(bounds.maxBytes / ENTRY_SHARE);
     this.entries =
       bounds.maxEntries > 0 && this.maxEntryBytes > 0
-        ? new LRUCache({ max: bounds.maxEntries, maxSize: bounds.maxBytes, maxEntrySize: this.maxEntryBytes })
+        ? new LRUCache({
+            max: bounds.maxEntries,
+            maxSize: bounds.maxBytes,
+            maxEntrySize: this.maxEntryBytes,
+            ttl: bounds.maxAgeMs ?? TERMINAL_CACHE_MAX_AGE_MS,
+          })
         : undefined;
   }
 
