@@ -121,6 +121,13 @@ function publicUrl(value: string | undefined, port: number): string {
   if (!isUrlOf(value, ["http:", "https:"])) {
     throw new ConfigError(`PUBLIC_URL must be an absolute http(s) URL, got "${redactSecrets(value)}"`);
   }
+  const url = new URL(value);
+  // The agent card is public and carries this URL: credentials in it would be published to anyone.
+  if (url.username !== "" || url.password !== "") {
+    throw new ConfigError(
+      `PUBLIC_URL must not carry credentials (user:password@): the agent card publishes it, got "${redactSecrets(value)}"`,
+    );
+  }
   return value.replace(/\/+$/, "");
 }
 

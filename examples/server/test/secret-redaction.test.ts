@@ -27,6 +27,16 @@ describe("a DATABASE_URL password in the server's output", () => {
     }
   });
 
+  it("is never published: PUBLIC_URL with credentials is refused (the agent card would carry them)", async () => {
+    const run = await runCli(["serve"], {
+      PUBLIC_URL: `https://proxy:${encodeURIComponent(SECRET)}@robots.example.com`,
+      LOG_LEVEL: "trace",
+    });
+    expect(run.code).toBe(EXIT_CODES.config);
+    expect(run.stderr).toContain("PUBLIC_URL must not carry credentials");
+    expectNoSecret(run.stdout + run.stderr);
+  });
+
   it("is hidden when the database cannot be reached", async () => {
     const url = `postgres://postgres:${encodeURIComponent(SECRET)}@127.0.0.1:1/test?password=${encodeURIComponent(SECRET)}`;
     for (const command of [["serve"], ["migrate"]]) {
@@ -43,8 +53,6 @@ describe("a DATABASE_URL password in the server's output", () => {
       url.password = encodeURIComponent(SECRET); // trust auth here: PostgreSQL ignores it, the server must too
       const server = await startServerProcess({
         DATABASE_URL: url.toString(),
-        // A proxy's credentials in PUBLIC_URL are a secret too: the "listening" line names the URL.
-        PUBLIC_URL: `https://proxy:${encodeURIComponent(SECRET)}@robots.example.com`,
         LOG_LEVEL: "trace",
       });
       await fetch(`${server.url}/.well-known/agent-card.json`);
