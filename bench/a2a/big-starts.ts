@@ -13,31 +13,31 @@
  * DATABASE_URL_TEST names the PostgreSQL server (default postgres://postgres@127.0.0.1:5432/test).
  */
 import { setTimeout as sleep } from "node:timers/promises";
-import { parseArgs } from "node:util";
 import {
   createPostgresStore,
   seedWithCli,
   startServerProcess,
 } from "../../examples/server/test/support/server-process.ts";
 import { A2A_LIMITS } from "../../packages/a2a-core/dist/index.js";
+import { benchFlags } from "../flags.ts";
 import { quantile } from "../metrics/stats.ts";
 import { collectGarbage, inspectorUrl } from "./inspector.ts";
 import { rssKiB } from "./proc.ts";
 
-const { values: args } = parseArgs({
-  options: {
-    starts: { type: "string", default: "3000" },
-    concurrency: { type: "string", default: "32" },
+const args = benchFlags(
+  {
+    starts: "3000",
+    concurrency: "32",
     // The reference server's default: tasks run for seconds, so many are running at once.
-    "robot-step-ms": { type: "string", default: "400" },
-    // Also read the live heap after a full GC (over the inspector; a bench-only Node flag).
-    heap: { type: "boolean", default: false },
+    "robot-step-ms": "400",
     // Node flags for the server, e.g. "--max-semi-space-size=64" (what an operator could set).
-    "node-options": { type: "string", default: "" },
-    // How long to watch after the last start (default: long enough for the robots to finish every task).
-    "settle-seconds": { type: "string" },
+    "node-options": "",
+    // How long to watch after the last start ("": long enough for the robots to finish every task).
+    "settle-seconds": "",
   },
-});
+  // --heap: also read the live heap after a full GC (over the inspector; a bench-only Node flag).
+  ["heap"],
+);
 const STARTS = Number(args.starts);
 const CONCURRENCY = Number(args.concurrency);
 
@@ -73,9 +73,9 @@ try {
     ...store.env,
     ROBOT_STEP_MS: args["robot-step-ms"],
     LOG_LEVEL: "info",
-    NODE_OPTIONS: `${args["node-options"]}${args.heap ? " --inspect=127.0.0.1:0" : ""}`.trim(),
+    NODE_OPTIONS: `${args["node-options"]}${args.switches.has("heap") ? " --inspect=127.0.0.1:0" : ""}`.trim(),
   });
-  const inspector = args.heap ? inspectorUrl(server.log()) : undefined;
+  const inspector = args.switches.has("heap") ? inspectorUrl(server.log()) : undefined;
   /** Live heap after a full GC, when asked for. */
   const heapMiB = async () =>
     inspector ? `, heap ${((await collectGarbage(inspector)).usedBytes / 1024 / 1024).toFixed(1)} MiB after GC` : "";
@@ -157,9 +157,7 @@ try {
   const heapAtEnd = await heapMiB();
   // The tasks go on running after their streams were dropped: keep sampling until they have ended.
   await sleep(
-    args["settle-seconds"] === undefined
-      ? Number(args["robot-step-ms"]) * 12 + 5_000
-      : Number(args["settle-seconds"]) * 1000,
+    args["settle-seconds"] === "" ? Number(args["robot-step-ms"]) * 12 + 5_000 : Number(args["settle-seconds"]) * 1000,
   );
   running = false;
   await sampler;

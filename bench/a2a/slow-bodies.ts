@@ -13,21 +13,17 @@
  */
 import { connect, type Socket } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
-import { parseArgs } from "node:util";
 import {
   createPostgresStore,
   runCli,
   seedWithCli,
   startServerProcess,
 } from "../../examples/server/test/support/server-process.ts";
+import { benchFlags } from "../flags.ts";
+import { oursDialect } from "./dialects.ts";
 
-const { values: args } = parseArgs({
-  options: {
-    slow: { type: "string", default: "2200" },
-    // MAX_REQUESTS_IN_FLIGHT_PER_TOKEN; 0 turns the bound off, as before it existed.
-    "per-token": { type: "string" },
-  },
-});
+// --per-token: MAX_REQUESTS_IN_FLIGHT_PER_TOKEN ("" keeps the server's default; 0 turns the bound off).
+const args = benchFlags({ slow: "2200", "per-token": "" });
 const SLOW = Number(args.slow);
 
 const store = await createPostgresStore();
@@ -40,7 +36,7 @@ try {
   const server = await startServerProcess({
     ...store.env,
     LOG_LEVEL: "info",
-    ...(args["per-token"] === undefined ? {} : { MAX_REQUESTS_IN_FLIGHT_PER_TOKEN: args["per-token"] }),
+    ...(args["per-token"] === "" ? {} : { MAX_REQUESTS_IN_FLIGHT_PER_TOKEN: args["per-token"] }),
   });
   const { hostname, port, pathname } = new URL(server.a2aUrl);
   const statuses = new Map<string, number>();
@@ -65,21 +61,14 @@ try {
 
   /** The other token's start and polls, as a partner sends them. */
   const otherToken = async (): Promise<void> => {
-    const headers = { authorization: `Bearer ${other}`, "content-type": "application/json" };
+    const dialect = oursDialect(other, "store-001");
+    const headers = dialect.headers;
     const t0 = performance.now();
     const controller = new AbortController();
     const res = await fetch(server.a2aUrl, {
       method: "POST",
       headers,
-      body: JSON.stringify({
-        jsonrpc: "2.0",
-        id: 1,
-        method: "SendStreamingMessage",
-        params: {
-          message: { kind: "message", role: "user", parts: [{ kind: "text", text: "Restock aisle 5" }] },
-          metadata: { storeId: "store-001" },
-        },
-      }),
+      body: dialect.start(crypto.randomUUID()),
       signal: controller.signal,
     });
     if (res.status !== 200 || !res.body) {

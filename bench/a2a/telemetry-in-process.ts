@@ -14,6 +14,7 @@
 import { execFileSync } from "node:child_process";
 import { parseArgs } from "node:util";
 import { median } from "../metrics/stats.ts";
+import { oursDialect } from "./dialects.ts";
 import { otlpTracesEnv, startOtlpSink } from "./otlp-sink.ts";
 
 const SETTINGS = {
@@ -54,20 +55,7 @@ async function child(setting: Setting, sink: string): Promise<void> {
   const headers = new Headers({ "content-type": "application/json", authorization: "Bearer t" });
   const send = await handler.handle({
     headers,
-    body: JSON.stringify({
-      jsonrpc: "2.0",
-      id: 1,
-      method: "SendStreamingMessage",
-      params: {
-        message: {
-          kind: "message",
-          messageId: crypto.randomUUID(),
-          role: "user",
-          parts: [{ kind: "text", text: "go" }],
-        },
-        metadata: { storeId: "store-1" },
-      },
-    }),
+    body: oursDialect("t", "store-1").start(crypto.randomUUID()),
   });
   if (send.kind !== "sse") throw new Error(`start failed: ${JSON.stringify(send)}`);
   let frames = "";

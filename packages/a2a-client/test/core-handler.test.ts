@@ -10,15 +10,9 @@ import {
   toFetchHandler,
 } from "@a2a-partner/a2a-core";
 import { afterEach, describe, expect, it } from "vitest";
-import {
-  A2AClient,
-  AuthenticationError,
-  InvalidParamsError,
-  PermissionError,
-  TaskNotCancelableError,
-  TaskNotFoundError,
-  type TaskStreamEvent,
-} from "../src/index.js";
+// The typed errors, by the names a caller checks them with.
+import * as errors from "../src/index.js";
+import { A2AClient, type TaskStreamEvent } from "../src/index.js";
 
 class StepExecutor implements TaskExecutor {
   dispatched = 0;
@@ -135,8 +129,8 @@ describe("client × a2a-core handler", () => {
     expect(polled.status.state).toBe("completed");
     expect(polled.metadata.messageId).toBe(stream.messageId);
     const error = await c.cancelTask(taskId).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(TaskNotCancelableError);
-    expect((error as TaskNotCancelableError).data).toMatchObject({ state: "completed" });
+    expect(error).toBeInstanceOf(errors.TaskNotCancelableError);
+    expect((error as errors.TaskNotCancelableError).data).toMatchObject({ state: "completed" });
   });
 
   it("resumes a stream dropped mid-task with every event exactly once, in the log's order", async () => {
@@ -179,11 +173,13 @@ describe("client × a2a-core handler", () => {
   it("maps the handler's refusals to the client's error classes", async () => {
     const { fetch } = setup();
     await expect(client(fetch).sendStreamingMessage({ text: "x", storeId: "nowhere" }).finished).rejects.toBeInstanceOf(
-      InvalidParamsError,
+      errors.InvalidParamsError,
     );
-    await expect(client(fetch, "wrong").getTask("t")).rejects.toBeInstanceOf(AuthenticationError);
-    await expect(client(fetch, "a2a_u_a").getTask("t")).rejects.toBeInstanceOf(PermissionError);
-    await expect(client(fetch).getTask("no-such-task")).rejects.toBeInstanceOf(TaskNotFoundError);
-    await expect(client(fetch).subscribeToTask("no-such-task").finished).rejects.toBeInstanceOf(TaskNotFoundError);
+    await expect(client(fetch, "wrong").getTask("t")).rejects.toBeInstanceOf(errors.AuthenticationError);
+    await expect(client(fetch, "a2a_u_a").getTask("t")).rejects.toBeInstanceOf(errors.PermissionError);
+    await expect(client(fetch).getTask("no-such-task")).rejects.toBeInstanceOf(errors.TaskNotFoundError);
+    await expect(client(fetch).subscribeToTask("no-such-task").finished).rejects.toBeInstanceOf(
+      errors.TaskNotFoundError,
+    );
   });
 });

@@ -5,7 +5,7 @@ import { PushNotificationNotSupportedError, UnsupportedOperationError } from "..
 import type { HeaderReader } from "../protocol/header-reader.js";
 import { METHODS, type MethodName } from "../protocol/method-names.js";
 import type { A2ARuntime } from "../runtime/a2a-runtime.js";
-import type { ReleaseSlot } from "../runtime/streams/stream-slots.js";
+import type { ReleaseSlot } from "../runtime/per-caller-slots.js";
 import type { RequestTrace } from "../telemetry/handler-telemetry.js";
 import { parseParams, type TaskStreamStart } from "./method.js";
 import { METHOD_REGISTRY } from "./registry.js";
@@ -53,7 +53,7 @@ export async function invoke(runtime: A2ARuntime, invocation: Invocation): Promi
     return { kind: "value", value: definition.render(dialect, result) };
   }
   // The slot is taken before anything else, so a burst cannot get past the cap; the stream gives it back.
-  const release = runtime.slots.reserve(invocation.caller.key);
+  const release = runtime.slots.take(invocation.caller.key);
   if (!release) {
     runtime.telemetry.refused("stream_cap");
     return {

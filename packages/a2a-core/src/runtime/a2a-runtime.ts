@@ -5,9 +5,9 @@ import type { TaskRecord } from "../ports/task-records.js";
 import { TaskNotFoundError } from "../protocol/errors.js";
 import type { HandlerTelemetry } from "../telemetry/handler-telemetry.js";
 import { TaskHub } from "./hub/task-hub.js";
+import { PerCallerSlots } from "./per-caller-slots.js";
 import { TaskRunner, type TaskRunnerOptions } from "./runner/task-runner.js";
 import { OpenStreams } from "./streams/open-streams.js";
-import { StreamSlots } from "./streams/stream-slots.js";
 import type { BacklogBounds } from "./streams/task-subscription.js";
 
 /** What the runtime needs: the stores, and the runner's settings (it makes the hub the runner uses). */
@@ -34,7 +34,8 @@ export class A2ARuntime {
   readonly telemetry: HandlerTelemetry;
   readonly hub: TaskHub;
   readonly runner: TaskRunner;
-  readonly slots: StreamSlots;
+  /** Open streams per caller (`maxOpenStreamsPerCaller`). */
+  readonly slots: PerCallerSlots;
   readonly openStreams: OpenStreams;
   readonly maxOpenStreamsPerCaller: number | undefined;
   /** Shared by every stream: past maxBytes a client has a third of keepAliveMs to catch up; past 8× none. */
@@ -50,7 +51,7 @@ export class A2ARuntime {
     this.telemetry = options.telemetry;
     this.maxOpenStreamsPerCaller = options.maxOpenStreamsPerCaller;
     this.backlogBounds = { maxBytes: options.maxStreamBacklogBytes, hardMaxBytes: 8 * options.maxStreamBacklogBytes };
-    this.slots = new StreamSlots(options.maxOpenStreamsPerCaller);
+    this.slots = new PerCallerSlots(options.maxOpenStreamsPerCaller);
     this.openStreams = new OpenStreams(options.keepAliveMs);
     this.hub = new TaskHub({
       tasks: options.stores.tasks,

@@ -4,7 +4,7 @@ import type { Logger } from "../../ports/logger.js";
 import type { Refusal } from "../../ports/refusal.js";
 import type { HeaderReader } from "../../protocol/header-reader.js";
 import type { HandlerTelemetry, RequestTrace } from "../../telemetry/handler-telemetry.js";
-import { CallerSlots } from "./caller-slots.js";
+import { PerCallerSlots } from "../per-caller-slots.js";
 import type { RateLimiter } from "./rate-limiter.js";
 
 export interface AdmissionOptions {
@@ -36,10 +36,10 @@ export interface RequestSlot {
  */
 export class Admission {
   #inFlight = 0;
-  readonly #callerSlots: CallerSlots;
+  readonly #callerSlots: PerCallerSlots;
 
   constructor(private readonly options: AdmissionOptions) {
-    this.#callerSlots = new CallerSlots(options.maxRequestsInFlightPerCaller);
+    this.#callerSlots = new PerCallerSlots(options.maxRequestsInFlightPerCaller);
   }
 
   /** Runs `work` counted against the in-flight bound, or answers `refuse(…)` when closing or full. */

@@ -4,8 +4,8 @@ import type { NewTaskEvent, TaskRecord } from "../../ports/task-records.js";
 import type { Task, TaskUpdateResult } from "../../protocol/schemas/a2a.js";
 import { createInMemoryStores, InMemoryEventLog } from "../../stores/in-memory.js";
 import { TaskSubscription } from "../streams/task-subscription.js";
+import { hubOwningATask, progress } from "./owned-task.fixture.js";
 import { RECENT_EVENTS } from "./recent-events.js";
-import { TaskHub } from "./task-hub.js";
 
 // A task this process runs keeps only its newest events in memory; a stream joining further back reads
 // the rest from the log, then the window, then live: every event once, in order.
@@ -37,36 +37,10 @@ class RecordingClient implements SseSink {
   abort(): void {}
 }
 
-const silent = { info() {}, warn() {}, error() {}, debug() {} };
 const render = { eventJson: (event: { resultJson: string }) => event.resultJson, taskJson: JSON.stringify };
 
 async function runningTask() {
-  const stores = createInMemoryStores();
-  const events = new CountingEventLog(stores.tasks);
-  const hub = new TaskHub({
-    tasks: stores.tasks,
-    events,
-    logger: silent,
-    instanceId: "me",
-    terminalCache: { maxEntries: 10, maxBytes: 1024 * 1024 },
-    onLost() {},
-  });
-  const task = {
-    kind: "task",
-    id: crypto.randomUUID(),
-    contextId: "ctx",
-    status: { state: "working", timestamp: new Date().toISOString() },
-    history: [],
-    artifacts: [],
-  } as unknown as Task;
-  const created = await stores.tasks.create({
-    workspaceId: "ws",
-    task,
-    lease: { owner: "me", durationMs: 60_000 },
-    createdAt: new Date().toISOString(),
-  });
-  hub.own(created);
-  const taskId = task.id;
+  const { hub, events, stores, taskId } = await hubOwningATask((stores) => new CountingEventLog(stores.tasks));
   const append = (step: number, final = false) => hub.append(taskId, [progress(taskId, step, final)]);
   const snapshot = async () => (await stores.tasks.get("ws", taskId)) as TaskRecord;
   /** A stream positioned after `cursor`, as a reattach with Last-Event-ID would be. */
@@ -86,18 +60,6 @@ async function runningTask() {
     return { client, subscription };
   };
   return { events, append, join };
-}
-
-function progress(taskId: string, step: number, final: boolean): NewTaskEvent {
-  const result = {
-    kind: "status-update",
-    taskId,
-    contextId: "ctx",
-    status: { state: final ? "completed" : "working", timestamp: new Date().toISOString() },
-    final,
-    metadata: { step },
-  } as TaskUpdateResult;
-  return { event: final ? "finished" : "update", result, createdAt: new Date().toISOString() };
 }
 
 async function until(check: () => boolean): Promise<void> {

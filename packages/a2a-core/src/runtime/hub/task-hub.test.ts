@@ -3,7 +3,7 @@ import type { NumberedAppend } from "../../ports/event-log.js";
 import type { NewTaskEvent, TaskRecord } from "../../ports/task-records.js";
 import type { Task, TaskUpdateResult } from "../../protocol/schemas/a2a.js";
 import { createInMemoryStores, InMemoryEventLog } from "../../stores/in-memory.js";
-import { TaskHub } from "./task-hub.js";
+import { hubOwningATask, progress } from "./owned-task.fixture.js";
 
 /** An event log whose commits wait until the test lets them through, one at a time. */
 class GatedEventLog extends InMemoryEventLog {
@@ -33,48 +33,8 @@ class GatedEventLog extends InMemoryEventLog {
   }
 }
 
-const silent = { info() {}, warn() {}, error() {}, debug() {} };
-
 async function ownedTask() {
-  const stores = createInMemoryStores();
-  const events = new GatedEventLog(stores.tasks);
-  const hub = new TaskHub({
-    tasks: stores.tasks,
-    events,
-    logger: silent,
-    instanceId: "me",
-    terminalCache: { maxEntries: 10, maxBytes: 1024 * 1024 },
-    onLost() {},
-  });
-  const task: Task = {
-    kind: "task",
-    id: crypto.randomUUID(),
-    contextId: "ctx",
-    status: { state: "working", timestamp: new Date().toISOString() },
-    history: [],
-    artifacts: [],
-    metadata: { storeId: "store-001" },
-  } as unknown as Task;
-  const record: TaskRecord = await stores.tasks.create({
-    workspaceId: "ws",
-    task,
-    lease: { owner: "me", durationMs: 60_000 },
-    createdAt: new Date().toISOString(),
-  });
-  hub.own(record);
-  return { hub, events, taskId: task.id };
-}
-
-function progress(taskId: string, step: number, final = false): NewTaskEvent {
-  const result = {
-    kind: "status-update",
-    taskId,
-    contextId: "ctx",
-    status: { state: final ? "completed" : "working", timestamp: new Date().toISOString() },
-    final,
-    metadata: { step },
-  } as TaskUpdateResult;
-  return { event: final ? "finished" : "update", result, createdAt: new Date().toISOString() };
+  return hubOwningATask((stores) => new GatedEventLog(stores.tasks));
 }
 
 describe("TaskHub: events of a task this process runs", () => {

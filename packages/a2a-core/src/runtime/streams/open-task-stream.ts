@@ -5,8 +5,8 @@ import type { StreamRenderer } from "../../protocol/dialect/dialect.js";
 import { isTerminalState } from "../../protocol/schemas/a2a.js";
 import type { RequestTrace } from "../../telemetry/handler-telemetry.js";
 import type { A2ARuntime } from "../a2a-runtime.js";
+import type { ReleaseSlot } from "../per-caller-slots.js";
 import { pullFrames } from "./pull-frames.js";
-import type { ReleaseSlot } from "./stream-slots.js";
 import { TaskSubscription } from "./task-subscription.js";
 
 /** Sequence number of a task's first event, the `task` frame. */

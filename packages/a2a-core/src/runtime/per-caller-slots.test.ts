@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { CallerSlots } from "./caller-slots.js";
+import { PerCallerSlots } from "./per-caller-slots.js";
 
-describe("CallerSlots", () => {
+describe("PerCallerSlots", () => {
   it("gives each caller its own slots, refuses one more, and takes each slot back once", () => {
-    const slots = new CallerSlots(2);
+    const slots = new PerCallerSlots(2);
     const first = slots.take("a");
     const second = slots.take("a");
     expect(slots.take("a")).toBeUndefined();
@@ -18,7 +18,7 @@ describe("CallerSlots", () => {
   });
 
   it("bounds nobody when it has no cap", () => {
-    const slots = new CallerSlots(undefined);
+    const slots = new PerCallerSlots(undefined);
     for (let i = 0; i < 1_000; i++) expect(slots.take("a")).toBeDefined();
   });
 });

@@ -1,15 +1,19 @@
+/** Gives a slot back; calling it more than once is harmless. */
+export type ReleaseSlot = () => void;
+
 /**
- * Requests in flight per caller: one caller holding many (say, requests that announce a body and never
- * send it) cannot take every slot of the global bound from the others. O(1) per request; a caller with
- * none in flight takes no memory.
+ * Slots per caller, for a bound each caller has on its own: requests in flight (one caller holding many,
+ * say requests that announce a body and never send it, cannot take every slot of the global bound from
+ * the others) and open streams. A slot is taken when the bound is checked, so a burst cannot get past it,
+ * and given back exactly once however its holder ends. O(1); a caller holding none takes no memory.
  */
-export class CallerSlots {
+export class PerCallerSlots {
   private readonly held = new Map<string, number>();
 
   constructor(private readonly maxPerCaller: number | undefined) {}
 
   /** Takes a slot for `key`: the function that gives it back (once), or undefined when the caller is full. */
-  take(key: string): (() => void) | undefined {
+  take(key: string): ReleaseSlot | undefined {
     if (this.maxPerCaller === undefined) return noop;
     const count = this.held.get(key) ?? 0;
     if (count >= this.maxPerCaller) return undefined;
