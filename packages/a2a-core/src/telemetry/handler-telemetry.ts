@@ -1,13 +1,9 @@
 import type {
   Attributes,
-  Counter,
-  Histogram,
-  Meter,
   Span,
   SpanOptions,
   TextMapGetter,
   Tracer,
-  UpDownCounter,
 } from "@opentelemetry/api";
 import type { A2AHandlerResponse, A2AJsonResponse } from "../ports/handler-response.js";
 import type { EndedStream, StreamEndReason } from "../ports/stream-end.js";
@@ -19,11 +15,8 @@ import { MeterInstruments } from "./meter-instruments.js";
 import {
   ATTR,
   INSTRUMENTATION_SCOPE,
-  METRIC,
   OTHER_METHOD,
-  REQUEST_SECONDS_BUCKETS,
   SPAN,
-  TASK_SECONDS_BUCKETS,
 } from "./names.js";
 import { type OtelApi, otelApi } from "./otel-api.js";
 

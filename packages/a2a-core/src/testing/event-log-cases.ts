@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { applyTaskEvent } from "../ports/apply-task-event.js";
 import type { NewTaskEvent, StoredTaskEvent } from "../ports/task-records.js";
 import type { StoreContractContext } from "./store-contract-context.js";
-import { FAR_FUTURE, HOUR_MS, must, sleep, within } from "./store-fixtures.js";
+import { must, sleep, within } from "./store-fixtures.js";
 
 /** What every EventLog does: appends, numbered appends, reads after a seq, change notifications. */
 export function defineEventLogCases(current: () => StoreContractContext): void {

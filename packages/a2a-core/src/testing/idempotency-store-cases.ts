@@ -1,8 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { applyTaskEvent } from "../ports/apply-task-event.js";
-import type { NewTaskEvent, StoredTaskEvent } from "../ports/task-records.js";
 import type { StoreContractContext } from "./store-contract-context.js";
-import { FAR_FUTURE, HOUR_MS, must, sleep, within } from "./store-fixtures.js";
+import { HOUR_MS, must, } from "./store-fixtures.js";
 
 /** What every IdempotencyStore does: exactly one task per key, however many starts race for it. */
 export function defineIdempotencyStoreCases(current: () => StoreContractContext): void {

@@ -1,8 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { applyTaskEvent } from "../ports/apply-task-event.js";
-import type { NewTaskEvent, StoredTaskEvent } from "../ports/task-records.js";
 import type { StoreContractContext } from "./store-contract-context.js";
-import { FAR_FUTURE, HOUR_MS, must, sleep, within } from "./store-fixtures.js";
+import { FAR_FUTURE, must, } from "./store-fixtures.js";
 
 /** Stores hand out copies: nothing a caller does to a record reaches the store, or the reverse. */
 export function defineRecordCopiesCases(current: () => StoreContractContext): void {

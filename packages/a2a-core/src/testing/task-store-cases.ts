@@ -1,8 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { applyTaskEvent } from "../ports/apply-task-event.js";
-import type { NewTaskEvent, StoredTaskEvent } from "../ports/task-records.js";
 import type { StoreContractContext } from "./store-contract-context.js";
-import { FAR_FUTURE, HOUR_MS, must, sleep, within } from "./store-fixtures.js";
+import { HOUR_MS, } from "./store-fixtures.js";
 
 /** What every TaskStore does: create and get, workspace scoping, leases and orphans. */
 export function defineTaskStoreCases(current: () => StoreContractContext): void {

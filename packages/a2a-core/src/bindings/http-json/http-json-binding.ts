@@ -8,7 +8,6 @@ import { A2A_VERSION_HEADER, parseProtocolVersion } from "../../protocol/dialect
 import {
   InternalError,
   InvalidRequestError,
-  isA2AError,
   MethodNotFoundError,
   ParseError,
   VersionNotSupportedError,
@@ -31,7 +30,7 @@ export function httpJsonBinding(
   runtime: A2ARuntime,
   admission: Admission,
 ): (request: A2AHandlerRequest, match: HttpJsonMatch) => Promise<A2AHandlerResponse> {
-  const { telemetry, logger } = runtime;
+  const { telemetry } = runtime;
 
   async function answer(request: A2AHandlerRequest, route: HttpJsonRoute, trace: RequestTrace, slot: RequestSlot) {
     try {

@@ -22,7 +22,7 @@ export function jsonRpcBinding(
   runtime: A2ARuntime,
   admission: Admission,
 ): (request: A2AHandlerRequest) => Promise<A2AHandlerResponse> {
-  const { telemetry, logger } = runtime;
+  const { telemetry } = runtime;
 
   async function answer(
     request: A2AHandlerRequest,

@@ -12,8 +12,6 @@ import {
 } from "../schemas/a2a.js";
 import {
   type ArtifactV1,
-  type BadRequestV1,
-  type ErrorInfoV1,
   MessageV1,
   type PartV1,
   ROLE_V1,

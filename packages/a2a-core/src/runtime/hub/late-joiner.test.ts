@@ -1,8 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { SseSink } from "../../ports/handler-response.js";
-import type { NewTaskEvent, TaskRecord } from "../../ports/task-records.js";
-import type { Task, TaskUpdateResult } from "../../protocol/schemas/a2a.js";
-import { createInMemoryStores, InMemoryEventLog } from "../../stores/in-memory.js";
+import type { TaskRecord } from "../../ports/task-records.js";
+import { InMemoryEventLog } from "../../stores/in-memory.js";
 import { TaskSubscription } from "../streams/task-subscription.js";
 import { hubOwningATask, progress } from "./owned-task.fixture.js";
 import { RECENT_EVENTS } from "./recent-events.js";

@@ -1,8 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { NumberedAppend } from "../../ports/event-log.js";
-import type { NewTaskEvent, TaskRecord } from "../../ports/task-records.js";
-import type { Task, TaskUpdateResult } from "../../protocol/schemas/a2a.js";
-import { createInMemoryStores, InMemoryEventLog } from "../../stores/in-memory.js";
+import { InMemoryEventLog } from "../../stores/in-memory.js";
 import { hubOwningATask, progress } from "./owned-task.fixture.js";
 
 /** An event log whose commits wait until the test lets them through, one at a time. */

@@ -3,7 +3,7 @@ import type { Logger } from "../../ports/logger.js";
 import type { ArtifactUpdate, ExecutorUpdate, TaskExecutor, TaskOutcome } from "../../ports/task-executor.js";
 import type { NewLease, StoredTaskEvent, TaskRecord } from "../../ports/task-records.js";
 import type { TaskStore } from "../../ports/task-store.js";
-import type { Message, TaskState, TaskStatus, TaskUpdateResult } from "../../protocol/schemas/a2a.js";
+import type { Message, TaskState, TaskUpdateResult } from "../../protocol/schemas/a2a.js";
 import type { HandlerTelemetry, RequestTrace } from "../../telemetry/handler-telemetry.js";
 import type { TaskHub } from "../hub/task-hub.js";
 import { everyOneRenewed } from "./every-one-renewed.js";
