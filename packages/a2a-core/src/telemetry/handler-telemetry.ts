@@ -1,10 +1,4 @@
-import type {
-  Attributes,
-  Span,
-  SpanOptions,
-  TextMapGetter,
-  Tracer,
-} from "@opentelemetry/api";
+import type { Attributes, Span, SpanOptions, TextMapGetter, Tracer } from "@opentelemetry/api";
 import type { A2AHandlerResponse, A2AJsonResponse } from "../ports/handler-response.js";
 import type { EndedStream, StreamEndReason } from "../ports/stream-end.js";
 import type { StoredTaskEvent, TaskRecord } from "../ports/task-records.js";
@@ -12,12 +6,7 @@ import type { HeaderReader } from "../protocol/header-reader.js";
 import type { TaskState } from "../protocol/schemas/a2a.js";
 import { createInstruments, type Instruments } from "./handler-instruments.js";
 import { MeterInstruments } from "./meter-instruments.js";
-import {
-  ATTR,
-  INSTRUMENTATION_SCOPE,
-  OTHER_METHOD,
-  SPAN,
-} from "./names.js";
+import { ATTR, INSTRUMENTATION_SCOPE, OTHER_METHOD, SPAN } from "./names.js";
 import { type OtelApi, otelApi } from "./otel-api.js";
 
 /** What telemetry records of a decoded request, whichever binding decoded it. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { StoreContractContext } from "./store-contract-context.js";
-import { HOUR_MS, must, } from "./store-fixtures.js";
+import { HOUR_MS, must } from "./store-fixtures.js";
 
 /** What every IdempotencyStore does: exactly one task per key, however many starts race for it. */
 export function defineIdempotencyStoreCases(current: () => StoreContractContext): void {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { StoreContractContext } from "./store-contract-context.js";
-import { FAR_FUTURE, must, } from "./store-fixtures.js";
+import { FAR_FUTURE, must } from "./store-fixtures.js";
 
 /** Stores hand out copies: nothing a caller does to a record reaches the store, or the reverse. */
 export function defineRecordCopiesCases(current: () => StoreContractContext): void {

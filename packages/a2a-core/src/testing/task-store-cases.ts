@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { StoreContractContext } from "./store-contract-context.js";
-import { HOUR_MS, } from "./store-fixtures.js";
+import { HOUR_MS } from "./store-fixtures.js";
 
 /** What every TaskStore does: create and get, workspace scoping, leases and orphans. */
 export function defineTaskStoreCases(current: () => StoreContractContext): void {
