@@ -110,6 +110,34 @@ describe.each(kinds)("a task's first message is written once (%s)", (kind) => {
     expect((await storedSizes(task.id)).first).toBe(0);
   });
 
+  it("never sends the first message again with an event (only the start's statement carries it)", async () => {
+    const sent: string[] = [];
+    const db = suite.backend.db;
+    // The same database, with every statement's parameters noted: what the writer sends for each commit.
+    const watched = Object.assign(Object.create(Object.getPrototypeOf(db)), db, {
+      query: (sql: string, params?: readonly unknown[], options?: object) => {
+        sent.push(JSON.stringify(params ?? []));
+        return db.query(sql, params, options);
+      },
+    }) as typeof db;
+    const stores = createPostgresStores(watched);
+    try {
+      const input = withLargeMessage(newTask(workspaceId));
+      const text = (must(input.task.history[0]).parts[0] as { text: string }).text;
+      await stores.tasks.create(input);
+      const startStatements = sent.length;
+      const event = { taskId: input.task.id, seq: 2, ...update(input.task, 30) };
+      const moved = applyTaskEvent(input.task, event.result);
+      expect(
+        await stores.events.appendNumbered({ taskId: moved.id, prevSeq: 1, events: [event], snapshot: moved }),
+      ).toBe(true);
+      expect(sent.slice(startStatements).some((params) => params.includes(text.slice(0, 64)))).toBe(false);
+      expect(must(await stores.tasks.get(workspaceId, moved.id)).task).toEqual(moved);
+    } finally {
+      await stores.events.close();
+    }
+  });
+
   it("keeps the message when an instance of the previous release writes the row back", async () => {
     const input = withLargeMessage(newTask(workspaceId));
     await suite.stores.tasks.create(input);

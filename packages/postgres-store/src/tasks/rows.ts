@@ -61,6 +61,22 @@ export function storedSnapshotSql(json: string, row = "t"): string {
   return `case when ${row}.first_message is null then ${json} else ${json} #- '{history,0}' end`;
 }
 
+/** The task without its first message (a shallow copy: nothing else is copied). */
+export function withoutFirstMessage(task: Task): Task {
+  return task.history.length === 0 ? task : { ...task, history: task.history.slice(1) };
+}
+
+/**
+ * The snapshot an event's commit stores, from one sent without its first message: as sent where the row
+ * keeps that message apart (`first_message`), else (a row an older release wrote) with the first message
+ * the row's snapshot already holds put back in front.
+ */
+export function snapshotAfterEventsSql(json: string, row = "t"): string {
+  return `case when ${row}.first_message is not null or jsonb_array_length(coalesce(${row}.snapshot->'history', '[]'::jsonb)) = 0
+    then ${json}
+    else jsonb_set(${json}, '{history}', jsonb_build_array(${row}.snapshot->'history'->0) || coalesce(${json}->'history', '[]'::jsonb)) end`;
+}
+
 /** The whole task from a row's snapshot and its first message (parsed fresh, so changed in place). */
 export function withFirstMessage(snapshot: Task, first: Message | null | undefined): Task {
   if (first === null || first === undefined) return snapshot;

@@ -1,6 +1,6 @@
 import type { NumberedAppend } from "@a2a-partner/a2a-core";
 import { isTerminalState } from "@a2a-partner/a2a-core";
-import { setStatusAt, statusAtOf, storedSnapshotSql } from "../tasks/rows.js";
+import { setStatusAt, snapshotAfterEventsSql, statusAtOf, withoutFirstMessage } from "../tasks/rows.js";
 import { TASK_EVENTS_CHANNEL } from "../tasks/task-events-channel.js";
 import {
   type BatchedStart,
@@ -43,7 +43,7 @@ batch as (
          status_at text)
 ), moved as (
   update tasks t
-     set snapshot = ${storedSnapshotSql("b.snapshot")}, state = b.state, terminal = b.terminal, last_seq = b.last_seq, updated_at = now(),
+     set snapshot = ${snapshotAfterEventsSql("b.snapshot")}, state = b.state, terminal = b.terminal, last_seq = b.last_seq, updated_at = now(),
          ${setStatusAt("b.status_at::timestamptz", "b.terminal")}
     from batch b
    where t.id = any(array(select task_id from batch)) and t.id = b.task_id and t.last_seq = b.prev_seq
@@ -170,7 +170,9 @@ function taskRowOf(append: NumberedAppend) {
     task_id: append.taskId,
     prev_seq: append.prevSeq,
     last_seq: append.prevSeq + append.events.length,
-    snapshot: append.snapshot,
+    // Without its first message: the row keeps that apart (or, an older row, in the snapshot it already
+    // has), so an event never serialises and sends the partner's message again (up to 48 KiB of JSON).
+    snapshot: withoutFirstMessage(append.snapshot),
     state: append.snapshot.status.state,
     terminal: isTerminalState(append.snapshot.status.state),
     status_at: statusAtOf(append.snapshot),
