@@ -35,7 +35,7 @@ export const sendStreamingMessage: StreamingMethod<typeof SendStreamingMessagePa
           ? undefined
           : await runtime.stores.idempotency.get(caller.workspaceId, message.messageId);
       if (!existing) throw refusal ?? InvalidParamsError.forField("params.metadata.storeId", STORE_ID_REQUIRED);
-      return reattachRetry(runtime, existing, message, requested, headers, trace);
+      return reattachRetry(runtime, existing, text, requested, headers, trace);
     }
 
     const task = newTask(runtime, message, storeId);
@@ -51,7 +51,7 @@ export const sendStreamingMessage: StreamingMethod<typeof SendStreamingMessagePa
       runtime.stores.idempotency.createOrGet(message.messageId, input),
     );
     // Not created: an earlier or concurrent start with the same key won, so this request is its retry.
-    if (!created) return reattachRetry(runtime, record, message, requested, headers, trace);
+    if (!created) return reattachRetry(runtime, record, text, requested, headers, trace);
     runtime.telemetry.taskOf(trace, record.task.id);
     // The stored task's own first message (and its text), not `task`'s: the request's objects can then be
     // collected while the task runs, and a running task holds one copy of its message instead of two.
@@ -106,14 +106,14 @@ async function startRefusal(
 function reattachRetry(
   runtime: A2ARuntime,
   record: TaskRecord,
-  message: Message,
+  text: string,
   storeId: string | undefined,
   headers: HeaderReader,
   trace: RequestTrace,
 ): TaskStreamStart {
   runtime.telemetry.taskOf(trace, record.task.id);
   const original = record.task.history[0];
-  const sameText = original !== undefined && textOfMessage(original) === textOfMessage(message);
+  const sameText = original !== undefined && textOfMessage(original) === text;
   if (!sameText || (storeId !== undefined && record.task.metadata.storeId !== storeId)) {
     throw new InvalidParamsError(
       `Invalid params: params.message.messageId: was used for another task (${record.task.id}) with a different ` +
