@@ -5,7 +5,9 @@ export type { FetchHandler } from "./adapters/fetch.js";
 export { toFetchHandler } from "./adapters/fetch.js";
 export { createA2AHandler } from "./assembly/create-handler.js";
 export type { A2AHandlerOptions } from "./assembly/handler-options.js";
-export type { A2AStores } from "./ports/a2a-stores.js";
+export type { A2APushOptions } from "./assembly/push-options.js";
+export type { PushDestinationCheck } from "./runtime/push/push-side.js";
+export type { A2APushStores, A2AStores } from "./ports/a2a-stores.js";
 export { applyTaskEvent } from "./ports/apply-task-event.js";
 export type { Authenticate, AuthOutcome } from "./ports/authenticate.js";
 export type { EventLog, NumberedAppend, TaskChangeListener } from "./ports/event-log.js";
@@ -20,6 +22,8 @@ export type {
 } from "./ports/handler-response.js";
 export type { CreateOrGetResult, IdempotencyStore } from "./ports/idempotency-store.js";
 export type { Logger } from "./ports/logger.js";
+export type { PushAuthentication, PushConfig, PushConfigStore, PutPushConfigResult } from "./ports/push-configs.js";
+export type { PushDelivery, PushDeliveryQueue } from "./ports/push-deliveries.js";
 export type {
   ArtifactUpdate,
   ExecutorUpdate,

@@ -35,6 +35,8 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHandler {
     terminalTaskCacheSize: options.terminalTaskCacheSize ?? DEFAULTS.terminalTaskCacheSize,
     terminalTaskCacheBytes: options.terminalTaskCacheBytes ?? DEFAULTS.terminalTaskCacheBytes,
     telemetry,
+    // Wired by the push methods and dispatcher (issue 35); off until then.
+    push: undefined,
   });
   const admission = new Admission({
     authenticate: options.authenticate,

@@ -4,6 +4,7 @@ import type { Logger } from "../ports/logger.js";
 import type { TaskExecutor } from "../ports/task-executor.js";
 import { A2A_LIMITS } from "../protocol/limits.js";
 import type { RateLimiter } from "../runtime/admission/rate-limiter.js";
+import type { A2APushOptions } from "./push-options.js";
 
 export interface A2AHandlerOptions {
   stores: A2AStores;
@@ -69,6 +70,11 @@ export interface A2AHandlerOptions {
    * read from the store). Default 64 MiB; 0 turns the cache off.
    */
   terminalTaskCacheBytes?: number;
+  /**
+   * Push notifications: on when `stores.push` is given, with these settings; `false` turns them off
+   * (the push-config methods answer -32003, the card says `pushNotifications: false`).
+   */
+  push?: false | A2APushOptions;
 }
 
 export const DEFAULTS = {

@@ -1,5 +1,6 @@
 import type { Task, TaskUpdateResult } from "../protocol/schemas/a2a.js";
 import type { LoggedEventName } from "../protocol/sse/event-names.js";
+import type { PushConfig } from "./push-configs.js";
 
 /** A task as stored: its current snapshot plus what the server needs to run and scope it. */
 export interface TaskRecord {
@@ -52,6 +53,12 @@ export interface NewTask {
   lease: NewLease;
   /** ISO-8601 UTC. */
   createdAt: string;
+  /**
+   * Push configs sent with the start (`configuration.pushNotificationConfig`): stored with the task in
+   * the same step, and the seq-1 `task` event gets its deliveries. Ignored by a start whose key already
+   * named a task.
+   */
+  pushConfigs?: readonly PushConfig[];
 }
 
 /** An event to append: `update` (progress) or `finished` (the single terminal status-update). */

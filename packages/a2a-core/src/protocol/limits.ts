@@ -32,6 +32,12 @@ export const A2A_LIMITS = {
    * part wrappers and envelope under 16 KiB: about 210 KiB in all.
    */
   maxBodyBytes: 256 * 1024,
+  /** Push configs one task may have; one more is -32602. */
+  pushConfigsPerTask: 10,
+  /** A push config's `url`: characters. */
+  pushUrlLength: 2048,
+  /** A push config's `token` and its `authentication.credentials`: characters each. */
+  pushSecretLength: 4096,
 } as const;
 
 export type A2ALimits = typeof A2A_LIMITS;

@@ -6,6 +6,7 @@ import { TaskNotFoundError } from "../protocol/errors.js";
 import type { HandlerTelemetry } from "../telemetry/handler-telemetry.js";
 import { TaskHub } from "./hub/task-hub.js";
 import { PerCallerSlots } from "./per-caller-slots.js";
+import type { PushSide } from "./push/push-side.js";
 import { TaskRunner, type TaskRunnerOptions } from "./runner/task-runner.js";
 import { OpenStreams } from "./streams/open-streams.js";
 import type { BacklogBounds } from "./streams/task-subscription.js";
@@ -18,6 +19,8 @@ export interface A2ARuntimeOptions extends Omit<TaskRunnerOptions, "hub" | "task
   maxOpenStreamsPerCaller: number | undefined;
   terminalTaskCacheSize: number;
   terminalTaskCacheBytes: number;
+  /** Push notifications, when on (`stores.push` given and not turned off). */
+  push: PushSide | undefined;
 }
 
 /**
@@ -37,6 +40,8 @@ export class A2ARuntime {
   /** Open streams per caller (`maxOpenStreamsPerCaller`). */
   readonly slots: PerCallerSlots;
   readonly openStreams: OpenStreams;
+  /** Push configs and deliveries; `undefined` when push is off (the methods answer -32003). */
+  readonly push: PushSide | undefined;
   readonly maxOpenStreamsPerCaller: number | undefined;
   /** Shared by every stream: past maxBytes a client has a third of keepAliveMs to catch up; past 8× none. */
   readonly backlogBounds: BacklogBounds;
@@ -50,6 +55,7 @@ export class A2ARuntime {
     this.generateId = options.generateId;
     this.telemetry = options.telemetry;
     this.maxOpenStreamsPerCaller = options.maxOpenStreamsPerCaller;
+    this.push = options.push;
     this.backlogBounds = { maxBytes: options.maxStreamBacklogBytes, hardMaxBytes: 8 * options.maxStreamBacklogBytes };
     this.slots = new PerCallerSlots(options.maxOpenStreamsPerCaller);
     this.openStreams = new OpenStreams(options.keepAliveMs);

@@ -1,0 +1,53 @@
+import type { PushConfig } from "./push-configs.js";
+import type { StoredTaskEvent } from "./task-records.js";
+
+/**
+ * One event on its way to one config's receiver. Written by the event log in the same atomic step as the
+ * event (so it exists exactly when the event does), removed when the receiver answered 2xx, kept as
+ * given up past the horizon.
+ */
+export interface PushDelivery {
+  /** Stable across attempts and instances: the `webhook-id`, so a receiver can drop duplicates. */
+  id: string;
+  workspaceId: string;
+  config: PushConfig;
+  event: StoredTaskEvent;
+  /** 1 on the first attempt. */
+  attempt: number;
+  /** ISO-8601 UTC: when the event became durable (lag and the give-up horizon count from here). */
+  durableAt: string;
+}
+
+/**
+ * The durable queue of deliveries that dispatchers on every instance share. A claim is a lease: a
+ * dispatcher that dies (SIGKILL) loses its claims when they expire and another instance retakes them.
+ * Per config only the oldest undelivered event is ever claimable, so a receiver sees a task's events in
+ * order and one delivery per config is in flight at a time.
+ */
+export interface PushDeliveryQueue {
+  /**
+   * Claims up to `limit` due deliveries for `owner` until the store's clock plus `leaseMs`: each the
+   * oldest undelivered event of its config, none claimed by a live lease, due now. Increments `attempt`.
+   */
+  claim(owner: string, limit: number, leaseMs: number): Promise<PushDelivery[]>;
+  /**
+   * The receiver took it: removes the delivery (only if `owner` still holds it) and claims the same
+   * config's next delivery when it is due, in the same step, so a task's events flow without waiting
+   * for a wake-up.
+   */
+  complete(owner: string, delivery: PushDelivery, leaseMs: number): Promise<PushDelivery | undefined>;
+  /** A failed attempt: unclaimed and due again at `retryAt` (only if `owner` still holds it). */
+  retry(owner: string, delivery: PushDelivery, retryAt: Date, lastError: string): Promise<void>;
+  /**
+   * Past the horizon: kept as given up with `reason` and never tried again; the config's next event
+   * becomes claimable.
+   */
+  giveUp(owner: string, delivery: PushDelivery, reason: string): Promise<void>;
+  /** When the earliest unclaimed delivery falls due, if any: a dispatcher sleeps until then at most. */
+  nextDueAt(): Promise<Date | undefined>;
+  /**
+   * Calls `listener` when new deliveries may be due (an event committed anywhere, a claim expired is
+   * found by polling). Spurious calls are allowed. Returns the function that stops it.
+   */
+  watch(listener: () => void): () => void;
+}
