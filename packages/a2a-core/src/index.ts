@@ -153,6 +153,15 @@ export {
   TaskIdParams,
 } from "./protocol/schemas/params.js";
 export {
+  DeletePushConfigParams,
+  GetPushConfigParams,
+  ListPushConfigsParams,
+  PushNotificationConfigV03,
+  SetPushConfigParams,
+  type TaskPushNotificationConfigV03,
+} from "./protocol/schemas/push-config.js";
+export type { ListPushConfigsResultV1, TaskPushNotificationConfigV1 } from "./protocol/schemas/push-config-v1.js";
+export {
   DEFAULT_MAX_EVENT_BYTES,
   type DecodedSseEvent,
   type DecodeSseOptions,
