@@ -145,7 +145,7 @@ export function definePushDeliveryCases(current: () => StoreContractContext): vo
       await stores.events.append(task.id, fixtures.update(task, 10));
       const dispatcher = owner("dispatcher");
       const [failed] = await claimOf(push, dispatcher, [task.id]);
-      const retryAt = new Date(Date.now() + 400);
+      const retryAt = new Date(Date.now() + 1_000);
       await push.deliveries.retry(dispatcher, must(failed), retryAt, "HTTP 503");
       expect(await claimOf(push, dispatcher, [task.id])).toEqual([]);
       const due = await push.deliveries.nextDueAt();
