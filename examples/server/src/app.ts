@@ -17,6 +17,7 @@ import { partnerAuthenticator } from "./auth/partner-auth.ts";
 import type { ServerConfig } from "./config.ts";
 import { SimulatedRobotFleet } from "./fleet/simulated-robot-fleet.ts";
 import type { Logger } from "./logger.ts";
+import { pushHandlerOptions } from "./push/push-handler-options.ts";
 import { metricsRouter } from "./routes/metrics.ts";
 
 /** The channel the reference server migration's triggers NOTIFY on; the payload is the changed table's name. */
@@ -91,6 +92,7 @@ export function createApp({ db, config, logger, executor }: CreateAppOptions): S
     ...(config.maxRequestsInFlightPerToken > 0
       ? { maxRequestsInFlightPerCaller: config.maxRequestsInFlightPerToken }
       : {}),
+    push: pushHandlerOptions(config.push, db, invalidation),
   });
   const card = agentCardInput(config.publicUrl, { pushNotifications: handler.pushNotifications });
   // Both cards once: the request picks one, and a signed card is signed once (agent-card-signing.ts).

@@ -5,6 +5,7 @@ import { endQuietlyOnClosedPipe } from "./cli/closed-pipe.ts";
 import { ENVIRONMENT_USAGE, environmentCommand } from "./cli/environment-command.ts";
 import { MEMBER_USAGE, memberCommand } from "./cli/member-command.ts";
 import { PRUNE_USAGE, pruneCommand } from "./cli/prune-command.ts";
+import { PUSH_SECRET_USAGE, pushSecretCommand } from "./cli/push-secret-command.ts";
 import { TOKEN_USAGE, tokenCommand } from "./cli/token-command.ts";
 import { WORKSPACE_USAGE, workspaceCommand } from "./cli/workspace-command.ts";
 import { ConfigError, loadConfig, type ServerConfig } from "./config.ts";
@@ -23,7 +24,7 @@ Commands:
   serve                                   run the reference server (PORT, HOST, PUBLIC_URL, DATABASE_URL, LOG_LEVEL, LOG_FORMAT)
   migrate                                 apply database migrations
   seed                                    create the demo workspace, Environment and robots; print new tokens as JSON
-${TOKEN_USAGE}${WORKSPACE_USAGE}${ENVIRONMENT_USAGE}${MEMBER_USAGE}${PRUNE_USAGE}  generate --workspace <slug> --events N --days D [--seed S] [--end <ISO-8601>]
+${TOKEN_USAGE}${WORKSPACE_USAGE}${ENVIRONMENT_USAGE}${MEMBER_USAGE}${PUSH_SECRET_USAGE}${PRUNE_USAGE}  generate --workspace <slug> --events N --days D [--seed S] [--end <ISO-8601>]
                                           bulk-load realistic metrics records (N telemetry events plus
                                           workflow runs and alerts over D days); print a JSON summary
 
@@ -68,6 +69,7 @@ const COMMANDS: Record<string, { arguments: boolean; run: Command }> = {
   environment: { arguments: true, run: environmentCommand },
   member: { arguments: true, run: memberCommand },
   prune: { arguments: true, run: pruneCommand },
+  "push-secret": { arguments: true, run: pushSecretCommand },
   generate: { arguments: true, run: generateCommand },
 };
 

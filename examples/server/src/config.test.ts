@@ -99,3 +99,55 @@ describe("TASK_RETENTION", () => {
     expect(() => loadConfig({ TASK_RETENTION: value })).toThrow(/TASK_RETENTION must be a duration of at least 1h/);
   });
 });
+
+describe("push notification settings", () => {
+  it("are on by default, with no allowed private hosts and a 24 h horizon", () => {
+    expect(loadConfig({}).push).toEqual({ enabled: true, allowedHosts: [], horizonMs: 86_400_000 });
+  });
+
+  it("turn off with PUSH_NOTIFICATIONS=off, and refuse any other word naming the variable", () => {
+    expect(loadConfig({ PUSH_NOTIFICATIONS: "off" }).push.enabled).toBe(false);
+    expect(loadConfig({ PUSH_NOTIFICATIONS: "On" }).push.enabled).toBe(true);
+    for (const value of ["false", "0", "disabled"]) {
+      expect(() => loadConfig({ PUSH_NOTIFICATIONS: value })).toThrow(ConfigError);
+      expect(() => loadConfig({ PUSH_NOTIFICATIONS: value })).toThrow(
+        `PUSH_NOTIFICATIONS must be on or off (unset: on), got "${value}"`,
+      );
+    }
+  });
+
+  it("read PUSH_ALLOWED_HOSTS as host names, IPs and CIDRs", () => {
+    const value = " Hooks.Internal , 10.1.2.3,10.20.0.0/16, [fd00::1], fd00::/8 ,receiver";
+    expect(loadConfig({ PUSH_ALLOWED_HOSTS: value }).push.allowedHosts).toEqual([
+      "hooks.internal",
+      "10.1.2.3",
+      "10.20.0.0/16",
+      "fd00::1",
+      "fd00::/8",
+      "receiver",
+    ]);
+  });
+
+  it.each([
+    ["https://hooks.internal/a2a", /"https:\/\/hooks.internal\/a2a" is a URL/],
+    ["hooks.internal:8443", /"hooks.internal:8443" is a host with a port/],
+    ["*.internal", /"\*.internal" is a wildcard/],
+    ["10.0.0.0/33", /"10.0.0.0\/33" is not a CIDR: the prefix must be 0 to 32/],
+    ["fd00::/129", /"fd00::\/129" is not a CIDR: the prefix must be 0 to 128/],
+    ["hooks/16", /"hooks\/16" is not a CIDR/],
+    ["10.0.0.1,,10.0.0.2", /"" is an empty entry/],
+    ["bad_host!", /"bad_host!" is neither a host name nor an IP address/],
+  ])("refuse PUSH_ALLOWED_HOSTS=%s at start, naming the entry", (value, message) => {
+    expect(() => loadConfig({ PUSH_ALLOWED_HOSTS: value })).toThrow(ConfigError);
+    expect(() => loadConfig({ PUSH_ALLOWED_HOSTS: value })).toThrow(message);
+    expect(() => loadConfig({ PUSH_ALLOWED_HOSTS: value })).toThrow(/^PUSH_ALLOWED_HOSTS must be/);
+  });
+
+  it("read PUSH_HORIZON as a duration of at least a minute", () => {
+    expect(loadConfig({ PUSH_HORIZON: "2h" }).push.horizonMs).toBe(7_200_000);
+    expect(loadConfig({ PUSH_HORIZON: "1m" }).push.horizonMs).toBe(60_000);
+    for (const value of ["30s", "24", "1.5h", "soon"]) {
+      expect(() => loadConfig({ PUSH_HORIZON: value })).toThrow(/PUSH_HORIZON must be a duration of at least 1m/);
+    }
+  });
+});

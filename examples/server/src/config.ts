@@ -1,12 +1,11 @@
 import { isIP } from "node:net";
 import { parseDuration } from "./auth/duration.ts";
+import { ConfigError } from "./config-error.ts";
+import { type PushSettings, pushSettings } from "./push/push-settings.ts";
 import { redactSecrets } from "./redact-secrets.ts";
 import { MIN_RETENTION_MS } from "./retention/min-retention.ts";
 
-/** A setting the server refuses to run with; the CLI exits with EXIT_CODES.config and the message. */
-export class ConfigError extends Error {
-  override readonly name = "ConfigError";
-}
+export { ConfigError };
 
 /** Everything the reference server reads from its environment, read in one place. */
 export interface ServerConfig {
@@ -50,6 +49,8 @@ export interface ServerConfig {
   metricsHost: string;
   /** AGENT_CARD_SIGNING_KEY_FILE, _KID, _ALG: sign the agent card (A2A §8.4); unset: unsigned. */
   agentCardSigning: { keyFile: string | undefined; kid: string | undefined; alg: string | undefined };
+  /** PUSH_NOTIFICATIONS, PUSH_ALLOWED_HOSTS, PUSH_HORIZON: push notifications (push/push-settings.ts). */
+  push: PushSettings;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
@@ -81,6 +82,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
       kid: env.AGENT_CARD_SIGNING_KID || undefined,
       alg: env.AGENT_CARD_SIGNING_ALG || undefined,
     },
+    push: pushSettings(env),
   };
 }
 

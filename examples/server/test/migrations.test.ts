@@ -24,6 +24,7 @@ const LATER = [
   "metrics/0003_timestamps_within_window_range",
   "metrics/0004_metrics_serial_plan",
   "reference-server/0002_workspace_default_environment",
+  "reference-server/0003_push_signing_secrets",
 ];
 /** Every file, in the order `schema_migrations` lists them (by source, then version). */
 const ALL = [...BASELINES, ...LATER].sort();

@@ -5,6 +5,7 @@ import {
   type ListedTask,
   ListTasksResult,
   type Message,
+  type MethodName,
   type Part,
   Task,
   TaskNotCancelableError,
@@ -18,6 +19,12 @@ import { assertEndpointAllowed } from "./internal/endpoint-origin.js";
 import { type CallStats, Transport } from "./internal/http/transport.js";
 import { runTaskStream, type StreamConnector } from "./internal/stream/run-task-stream.js";
 import { type A2AClientOptions, CLIENT_DEFAULTS, type RequestOptions } from "./options.js";
+import {
+  type PushNotificationConfigInput,
+  pushConfigParams,
+  type TaskPushNotificationConfig,
+} from "./push/push-config.js";
+import { createPushConfig, deletePushConfig, getPushConfig, listPushConfigs } from "./push/push-config-calls.js";
 import { TaskStream } from "./stream/task-stream.js";
 
 /** The message of a task start, without what the client fills in (`kind`, `role`, a messageId). */
@@ -33,6 +40,12 @@ interface SendCommon {
   messageId?: string;
   /** More `params.metadata` entries (storeId always wins). */
   metadata?: Record<string, unknown>;
+  /**
+   * Where to push the task's events from its first one on, created with the task (A2A's inline config;
+   * no id: it gets the task's). A server without push notifications refuses the start with
+   * PushNotificationNotSupportedError before anything runs. A retried start (same messageId) ignores it.
+   */
+  pushNotificationConfig?: PushNotificationConfigInput;
   signal?: AbortSignal;
   /** Time allowed until the stream's headers, per attempt. */
   timeoutMs?: number;
@@ -311,10 +324,58 @@ export class A2AClient {
     }
   }
 
+  /**
+   * Creates a push config of the task, or replaces the task's config with the same id (without an id: the
+   * task's own, so a retried create replaces). From then on every event of the task is POSTed to
+   * `config.url`, signed (see `verifyPushNotification`). Throws PushNotificationNotSupportedError when the
+   * server does not send push notifications, InvalidParamsError for a url it refuses (a private address),
+   * TaskNotFoundError for a task not in your workspace.
+   */
+  createTaskPushNotificationConfig(
+    taskId: string,
+    config: PushNotificationConfigInput,
+    options: RequestOptions = {},
+  ): Promise<TaskPushNotificationConfig> {
+    return createPushConfig(this.#dialectCall, taskId, config, options);
+  }
+
+  /** One push config of the task (TaskNotFoundError when the task or the config does not exist). */
+  getTaskPushNotificationConfig(
+    taskId: string,
+    configId: string,
+    options: RequestOptions = {},
+  ): Promise<TaskPushNotificationConfig> {
+    return getPushConfig(this.#dialectCall, taskId, configId, options);
+  }
+
+  /** Every push config of the task, oldest first. */
+  listTaskPushNotificationConfigs(taskId: string, options: RequestOptions = {}): Promise<TaskPushNotificationConfig[]> {
+    return listPushConfigs(this.#dialectCall, taskId, options);
+  }
+
+  /** Deletes a push config; its undelivered notifications are dropped. Idempotent: deleting it twice is fine. */
+  deleteTaskPushNotificationConfig(taskId: string, configId: string, options: RequestOptions = {}): Promise<void> {
+    return deletePushConfig(this.#dialectCall, taskId, configId, options);
+  }
+
   /** Releases the keep-alive connections the client opened. The client is not usable afterwards. */
   async close(): Promise<void> {
     await this.#transport.close();
   }
+
+  /** One call, its v0.3 params converted by the dialect in use; the answer is read in that same dialect. */
+  readonly #dialectCall = async (method: MethodName, params: Record<string, unknown>, options: RequestOptions) => {
+    const endpoint = await this.#resolveEndpoint(options.signal);
+    const dialect = this.#dialect;
+    const result = await this.#transport.call({
+      endpoint,
+      method,
+      params: dialect.params(method, params),
+      dialect,
+      ...requestOptions(options),
+    });
+    return { result, dialect };
+  };
 
   #startParams(input: SendStreamingMessageInput): Record<string, unknown> {
     if (!input || typeof input !== "object")
@@ -335,9 +396,13 @@ export class A2AClient {
     if (messageId.length > A2A_LIMITS.idLength) {
       throw new TypeError(`messageId must be at most ${A2A_LIMITS.idLength} characters`);
     }
+    const push = input.pushNotificationConfig;
     return {
       message: { ...rest, kind: "message", role: "user", messageId, parts },
       metadata: { ...input.metadata, storeId: input.storeId },
+      ...(push !== undefined
+        ? { configuration: { pushNotificationConfig: pushConfigParams(push, "pushNotificationConfig") } }
+        : {}),
     };
   }
 

@@ -161,6 +161,26 @@ export class UntrustedEndpointError extends A2AClientError {
   }
 }
 
+/** Why `verifyPushNotification` refused a request. */
+export type PushVerificationFailure = "headers" | "timestamp" | "signature" | "payload";
+
+/**
+ * A push notification that did not verify: answer it 4xx and do not act on it. `reason`: `headers` (a
+ * `webhook-*` header missing), `timestamp` (outside the tolerance: a replay, or a clock far off),
+ * `signature` (no signature matches a secret: tampered, or signed with a secret you do not have),
+ * `payload` (signed, but not an A2A task event).
+ */
+export class PushVerificationError extends A2AClientError {
+  /** What did not verify. */
+  readonly reason: PushVerificationFailure;
+
+  constructor(reason: PushVerificationFailure, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "PushVerificationError";
+    this.reason = reason;
+  }
+}
+
 /**
  * Milliseconds the server asks us to wait: `retry-after-ms` (a non-standard header some servers send),
  * else `retry-after` in seconds or as an HTTP date. Undefined when absent or unparseable.

@@ -18,6 +18,7 @@ export {
   MethodNotFoundError,
   ParseError,
   type Part,
+  PushNotificationNotSupportedError,
   type Task,
   type TaskArtifactUpdateEvent,
   TaskNotCancelableError,
@@ -53,10 +54,23 @@ export {
   NotFoundError,
   PayloadTooLargeError,
   PermissionError,
+  PushVerificationError,
+  type PushVerificationFailure,
   RateLimitError,
   ServerError,
   UntrustedEndpointError,
 } from "./errors.js";
 export type { A2AClientOptions, FetchLike, RequestOptions, RetryInfo, TokenSource } from "./options.js";
+export type {
+  PushNotificationAuthentication,
+  PushNotificationConfigInput,
+  TaskPushNotificationConfig,
+} from "./push/push-config.js";
+export type {
+  PushNotification,
+  PushNotificationHeaders,
+  VerifyPushNotificationInput,
+} from "./push/verify-push-notification.js";
+export { verifyPushNotification } from "./push/verify-push-notification.js";
 export type { TaskFinishedEvent, TaskSnapshotEvent, TaskStreamEvent, TaskUpdateEvent } from "./stream/events.js";
 export { TaskStream } from "./stream/task-stream.js";

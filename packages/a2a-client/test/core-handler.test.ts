@@ -52,11 +52,12 @@ afterEach(async () => {
   await Promise.all(handlers.splice(0).map((h) => h.close({ graceMs: 100 })));
 });
 
-function setup(executor = new StepExecutor()) {
+function setup(executor = new StepExecutor(), options: { push?: false } = {}) {
   const stores = createInMemoryStores();
   const handler = createA2AHandler({
     stores,
     executor,
+    ...options,
     authenticate: async (headers) => {
       const token = headers.get("authorization")?.replace(/^Bearer /, "") ?? "";
       return TOKENS[token] ?? { ok: false, status: 401, message: "Missing or invalid token" };
@@ -181,5 +182,30 @@ describe("client × a2a-core handler", () => {
     await expect(client(fetch).subscribeToTask("no-such-task").finished).rejects.toBeInstanceOf(
       errors.TaskNotFoundError,
     );
+  });
+});
+
+describe("push configs against a handler with push notifications off", () => {
+  it("throws PushNotificationNotSupportedError over JSON-RPC (both versions) and HTTP+JSON", async () => {
+    const { fetch } = setup(new StepExecutor(), { push: false });
+    const bindings = [{}, { protocolVersion: "1.0" as const }, { binding: "http+json" as const }];
+    for (const options of bindings) {
+      const c = new A2AClient({
+        baseUrl: "http://server.test",
+        token: "a2a_p_a",
+        fetch,
+        sleep: async () => {},
+        ...options,
+      });
+      const calls = [
+        () => c.createTaskPushNotificationConfig("t", { url: "https://hooks.example/a2a" }),
+        () => c.getTaskPushNotificationConfig("t", "c"),
+        () => c.listTaskPushNotificationConfigs("t"),
+        () => c.deleteTaskPushNotificationConfig("t", "c"),
+      ];
+      for (const call of calls) {
+        await expect(call(), JSON.stringify(options)).rejects.toBeInstanceOf(errors.PushNotificationNotSupportedError);
+      }
+    }
   });
 });

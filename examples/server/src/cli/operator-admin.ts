@@ -1,6 +1,8 @@
 import type { Database, Queryable } from "@a2a-partner/postgres-store";
 import { AdminUsageError } from "../admin.ts";
+import { pushSecret } from "../push/push-secret-admin.ts";
 import { pruneTasks } from "../retention/prune-tasks.ts";
+import { noSuchWorkspace, one, record, text, workspaceIdOf } from "./admin-input.ts";
 
 /**
  * What an operator does to a deployment beyond the demo `seed`: workspaces, their Environments (and
@@ -240,6 +242,7 @@ export const OPERATOR_OPERATIONS = {
   "member-add": addMember,
   "member-list": listMembers,
   prune: pruneTasks,
+  "push-secret": pushSecret,
 } as const satisfies Record<string, (db: Database, input: unknown) => Promise<unknown>>;
 
 export type OperatorOperation = keyof typeof OPERATOR_OPERATIONS;
@@ -248,35 +251,7 @@ export function isOperatorOperation(name: string): name is OperatorOperation {
   return Object.hasOwn(OPERATOR_OPERATIONS, name);
 }
 
-async function workspaceIdOf(db: Queryable, slug: string): Promise<string> {
-  const { rows } = await db.query<{ id: string }>("select id from workspaces where slug = $1", [slug]);
-  const id = rows[0]?.id;
-  if (!id) throw noSuchWorkspace(slug);
-  return id;
-}
-
-function noSuchWorkspace(slug: string): AdminUsageError {
-  return new AdminUsageError(`no workspace with slug "${slug}" (see \`pnpm cli workspace list\`)`);
-}
-
 function visibilityOf(value: unknown): Visibility {
   if (value === "public" || value === "private") return value;
   throw new AdminUsageError(`visibility must be public or private; got "${String(value)}"`);
-}
-
-function record(input: unknown): Record<string, unknown> {
-  return typeof input === "object" && input !== null ? (input as Record<string, unknown>) : {};
-}
-
-/** A required text field: present, a string, not empty, without NUL (PostgreSQL text cannot hold it). */
-function text(value: unknown, what: string): string {
-  if (typeof value !== "string" || value.length === 0) throw new AdminUsageError(`${what} is missing`);
-  if (value.includes("\u0000") || value.length > 256) throw new AdminUsageError(`${what} is not valid text`);
-  return value;
-}
-
-function one<T>(rows: T[]): T {
-  const row = rows[0];
-  if (row === undefined) throw new Error("the row just written was not found");
-  return row;
 }

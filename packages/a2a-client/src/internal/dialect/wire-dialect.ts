@@ -15,6 +15,14 @@ import {
   toV1Message,
 } from "@a2a-partner/a2a-core";
 import { InvalidResponseError } from "../../errors.js";
+import {
+  fromV1PushConfig,
+  type PushConfigPage,
+  pushConfigPageV1,
+  pushConfigPageV03,
+  pushParamsV1,
+  toV1PushConfig,
+} from "./push-v1.js";
 
 /** The A2A versions the client speaks. */
 export type ClientProtocolVersion = "0.3" | "1.0";
@@ -37,6 +45,10 @@ export interface WireDialect {
   list(result: unknown): unknown;
   /** The `result` of a stream frame. */
   streamResult(result: unknown): unknown;
+  /** The result of CreateTaskPushNotificationConfig and GetTaskPushNotificationConfig (v0.3 shape). */
+  pushConfig(result: unknown): unknown;
+  /** The result of ListTaskPushNotificationConfigs: one page, its configs in the v0.3 shape. */
+  pushConfigPage(result: unknown): PushConfigPage;
   error(error: JsonRpcErrorObject): JsonRpcErrorObject;
 }
 
@@ -48,6 +60,8 @@ export const WIRE_V03: WireDialect = {
   task: (result) => result,
   list: (result) => result,
   streamResult: (result) => result,
+  pushConfig: (result) => result,
+  pushConfigPage: pushConfigPageV03,
   error: (error) => error,
 };
 
@@ -57,12 +71,12 @@ export const WIRE_V1: WireDialect = {
   headers: { [A2A_VERSION_HEADER]: "1.0" },
   params(method, params) {
     if ((method === "SendStreamingMessage" || method === "SendMessage") && params.message) {
-      return { ...params, message: toV1Message(params.message as Message) };
+      return { ...params, message: toV1Message(params.message as Message), ...startConfigurationV1(params) };
     }
     if (method === "ListTasks" && typeof params.status === "string") {
       return { ...params, status: TASK_STATE_V1[params.status as TaskState] ?? params.status };
     }
-    return params;
+    return pushParamsV1(method, params) ?? params;
   },
   task(result) {
     const parsed = TaskV1.safeParse(result);
@@ -79,8 +93,23 @@ export const WIRE_V1: WireDialect = {
     if (!parsed.success) throw new InvalidResponseError("A stream frame's result is not a v1.0 StreamResponse");
     return fromV1StreamResult(parsed.data);
   },
+  pushConfig: fromV1PushConfig,
+  pushConfigPage: pushConfigPageV1,
   error: fromV1Error,
 };
+
+/** A start's inline push config: v0.3 `configuration.pushNotificationConfig`, v1.0 `…taskPushNotificationConfig`. */
+function startConfigurationV1(params: Record<string, unknown>): { configuration?: Record<string, unknown> } {
+  const configuration = params.configuration as Record<string, unknown> | undefined;
+  if (!configuration?.pushNotificationConfig) return {};
+  const { pushNotificationConfig, ...rest } = configuration;
+  return {
+    configuration: {
+      ...rest,
+      taskPushNotificationConfig: toV1PushConfig(pushNotificationConfig as Parameters<typeof toV1PushConfig>[0]),
+    },
+  };
+}
 
 /** A2A v1.0 over the HTTP+JSON binding: the v1.0 shapes, without the JSON-RPC envelope. */
 export const WIRE_HTTP_JSON: WireDialect = { ...WIRE_V1, binding: "http+json" };

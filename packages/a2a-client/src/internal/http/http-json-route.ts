@@ -3,7 +3,7 @@ import { jsonOrUndefined } from "./read-body.js";
 
 /** One call as an HTTP+JSON request: the verb, the URL under the binding's base, the body of a POST. */
 export interface HttpJsonRequest {
-  verb: "GET" | "POST";
+  verb: "GET" | "POST" | "DELETE";
   url: string;
   body?: string;
 }
@@ -14,6 +14,9 @@ export interface HttpJsonRequest {
  */
 export function httpJsonRequest(base: string, method: MethodName, params: Record<string, unknown>): HttpJsonRequest {
   const task = () => `${base}/tasks/${encodeURIComponent(String(params.id))}`;
+  // The push-config routes as @a2a-js/sdk 1.3.0's REST transport uses them (v1.0 params: taskId, id).
+  const configs = () => `${base}/tasks/${encodeURIComponent(String(params.taskId))}/pushNotificationConfigs`;
+  const config = () => `${configs()}/${encodeURIComponent(String(params.id))}`;
   switch (method) {
     case "SendStreamingMessage":
       return { verb: "POST", url: `${base}/message:stream`, body: JSON.stringify(params) };
@@ -25,6 +28,14 @@ export function httpJsonRequest(base: string, method: MethodName, params: Record
       return { verb: "GET", url: `${task()}${query(params, ["historyLength"])}` };
     case "ListTasks":
       return { verb: "GET", url: `${base}/tasks${query(params, Object.keys(params))}` };
+    case "CreateTaskPushNotificationConfig":
+      return { verb: "POST", url: configs(), body: JSON.stringify(params) };
+    case "GetTaskPushNotificationConfig":
+      return { verb: "GET", url: config() };
+    case "ListTaskPushNotificationConfigs":
+      return { verb: "GET", url: `${configs()}${query(params, ["pageSize", "pageToken"])}` };
+    case "DeleteTaskPushNotificationConfig":
+      return { verb: "DELETE", url: config() };
     default:
       throw new TypeError(`${method} has no HTTP+JSON route in this client`);
   }

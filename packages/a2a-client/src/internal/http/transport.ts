@@ -34,7 +34,7 @@ export interface CallStats {
 
 interface HttpRequest {
   url: string;
-  method: "GET" | "POST";
+  method: "GET" | "POST" | "DELETE";
   accept: string;
   /** Whether to send the bearer token (not to a public document that may live elsewhere). */
   auth: boolean;
@@ -84,7 +84,8 @@ export class Transport {
       try {
         const text = await readBodyText(response.body, MAX_RESULT_BODY_BYTES);
         const dialect = dialectOf(request);
-        if (dialect.binding === "http+json") return parseJson(text, "The server's answer");
+        // An HTTP+JSON answer may have no body (a DELETE's 204, or 200 with an empty google.protobuf.Empty).
+        if (dialect.binding === "http+json") return text === "" ? undefined : parseJson(text, "The server's answer");
         return jsonRpcResultOf(text, "The server's answer", dialect.error);
       } catch (error) {
         throw attempt.toError(error);

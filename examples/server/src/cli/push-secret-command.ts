@@ -1,0 +1,28 @@
+import type { ServerConfig } from "../config.ts";
+import { expectPositionals, parseOperatorArgs, runOperatorOperation } from "./operator-command.ts";
+
+export const PUSH_SECRET_USAGE = `  push-secret --workspace <slug> [--rotate [--grace <24h|…|0>]]
+                                          print the workspace's push signing secret (whsec_…) as JSON,
+                                          creating one if none; --rotate makes a new one, and the old one
+                                          keeps signing until the grace (24h) ends
+`;
+
+/** `push-secret --workspace <slug> [--rotate] [--grace <duration>]` (push/push-secret-admin.ts). */
+export function pushSecretCommand(config: ServerConfig, args: string[]): Promise<number> {
+  const { verb, positionals, values } = parseOperatorArgs(
+    args,
+    { workspace: { type: "string" }, rotate: { type: "boolean" }, grace: { type: "string" } },
+    PUSH_SECRET_USAGE,
+  );
+  expectPositionals(
+    [...(verb === undefined ? [] : [verb]), ...positionals],
+    0,
+    "push-secret takes only options",
+    PUSH_SECRET_USAGE,
+  );
+  return runOperatorOperation(config, "push-secret", {
+    workspace: values.workspace,
+    rotate: values.rotate === true,
+    ...(values.grace === undefined ? {} : { grace: values.grace }),
+  });
+}

@@ -1,0 +1,60 @@
+import type { Database } from "@a2a-partner/postgres-store";
+import { AdminUsageError } from "../admin.ts";
+import { parseDuration } from "../auth/duration.ts";
+import { record, text, workspaceIdOf } from "../cli/admin-input.ts";
+import { currentSigningSecret, rotateSigningSecret, signingSecretsOf } from "./signing-secrets.ts";
+
+/** How long a replaced secret keeps signing after `--rotate` unless told: receivers have a day to switch. */
+export const DEFAULT_GRACE = "24h";
+
+/** What `pnpm cli push-secret` prints (one JSON line): the secret to give the workspace's receivers. */
+export interface PushSecretResult {
+  workspace: string;
+  /** The current secret (`whsec_…`): every notification is signed with it. */
+  secret: string;
+  created: string;
+  /** Whether this command made it (none existed, or `--rotate`). */
+  new: boolean;
+  /** The older secrets that still sign too, until their `retiresAt` (never their values). */
+  retiring: Array<{ created: string; retiresAt: string }>;
+}
+
+/**
+ * `push-secret --workspace <slug> [--rotate] [--grace <duration>]`: prints the workspace's current signing
+ * secret, creating one if it has none; `--rotate` makes a new one and the old one keeps signing for the
+ * grace (default 24 h; `0` stops it at once, for a secret that leaked).
+ */
+export async function pushSecret(db: Database, input: unknown): Promise<PushSecretResult> {
+  const request = record(input);
+  const slug = text(request.workspace, "--workspace");
+  const rotate = request.rotate === true;
+  if (request.grace !== undefined && !rotate) throw new AdminUsageError("--grace goes with --rotate");
+  const graceSeconds = rotate ? graceOf(request.grace ?? DEFAULT_GRACE) : 0;
+  const workspaceId = await workspaceIdOf(db, slug);
+  const current = rotate
+    ? { ...(await rotateSigningSecret(db, workspaceId, graceSeconds)), created: true }
+    : await currentSigningSecret(db, workspaceId);
+  const retiring = (await signingSecretsOf(db, workspaceId)).flatMap(({ secret, createdAt, retiresAt }) =>
+    secret !== current.secret && retiresAt
+      ? [{ created: createdAt.toISOString(), retiresAt: retiresAt.toISOString() }]
+      : [],
+  );
+  return {
+    workspace: slug,
+    secret: current.secret,
+    created: current.createdAt.toISOString(),
+    new: current.created,
+    retiring,
+  };
+}
+
+function graceOf(value: unknown): number {
+  if (value === "0") return 0;
+  const seconds = typeof value === "string" ? parseDuration(value) : undefined;
+  if (seconds === undefined) {
+    throw new AdminUsageError(
+      `--grace must be a number and a unit (s, m, h, d, w), e.g. 24h, or 0 to stop the old secret at once; got "${String(value)}"`,
+    );
+  }
+  return seconds;
+}
