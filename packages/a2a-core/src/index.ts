@@ -6,7 +6,6 @@ export { toFetchHandler } from "./adapters/fetch.js";
 export { createA2AHandler } from "./assembly/create-handler.js";
 export type { A2AHandlerOptions } from "./assembly/handler-options.js";
 export type { A2APushOptions } from "./assembly/push-options.js";
-export type { PushDestinationCheck } from "./runtime/push/push-side.js";
 export type { A2APushStores, A2AStores } from "./ports/a2a-stores.js";
 export { applyTaskEvent } from "./ports/apply-task-event.js";
 export type { Authenticate, AuthOutcome } from "./ports/authenticate.js";
@@ -171,6 +170,8 @@ export {
 } from "./protocol/sse/event-names.js";
 export type { RateDecision, RateLimiter, TokenBucketOptions } from "./runtime/admission/rate-limiter.js";
 export { TokenBucketRateLimiter } from "./runtime/admission/rate-limiter.js";
+export { type PushDestinationOptions, pushDestinationCheck } from "./runtime/push/destination-check.js";
+export type { PushDestinationCheck } from "./runtime/push/push-side.js";
 export { ORPHANED_REASON, SHUTDOWN_REASON } from "./runtime/runner/task-end-reasons.js";
 export {
   createInMemoryStores,
