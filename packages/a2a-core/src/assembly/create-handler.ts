@@ -9,15 +9,19 @@ import { Admission } from "../runtime/admission/admission.js";
 import { TokenBucketRateLimiter } from "../runtime/admission/rate-limiter.js";
 import { HandlerTelemetry } from "../telemetry/handler-telemetry.js";
 import { type A2AHandlerOptions, DEFAULTS } from "./handler-options.js";
+import { assemblePush } from "./push-assembly.js";
 
 /**
  * The framework-agnostic A2A request handler, assembled: the runtime (runner, hub, streams), admission
- * in front of it, the JSON-RPC and HTTP+JSON bindings over the methods (routed by path). Adapters: `toFetchHandler`, `toNodeHandler`.
+ * in front of it, the JSON-RPC and HTTP+JSON bindings over the methods (routed by path), and, with push on,
+ * the instance's push dispatcher. Adapters: `toFetchHandler`, `toNodeHandler`.
  */
 export function createA2AHandler(options: A2AHandlerOptions): A2AHandler {
   const logger = options.logger ?? consoleLogger;
   const now = options.now ?? (() => new Date());
   const leaseMs = options.leaseMs ?? DEFAULTS.leaseMs;
+  const instanceId = options.instanceId ?? `runner-${crypto.randomUUID()}`;
+  const push = assemblePush(options, { logger, now, instanceId });
   // OpenTelemetry through its API only: a no-op unless the application registered an SDK.
   const telemetry = new HandlerTelemetry();
   const runtime = new A2ARuntime({
@@ -26,7 +30,7 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHandler {
     logger,
     now,
     generateId: options.generateId ?? (() => crypto.randomUUID()),
-    instanceId: options.instanceId ?? `runner-${crypto.randomUUID()}`,
+    instanceId,
     leaseMs,
     recoveryIntervalMs: options.recoveryIntervalMs ?? Math.floor(leaseMs / 2),
     keepAliveMs: options.keepAliveMs ?? DEFAULTS.keepAliveMs,
@@ -35,8 +39,8 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHandler {
     terminalTaskCacheSize: options.terminalTaskCacheSize ?? DEFAULTS.terminalTaskCacheSize,
     terminalTaskCacheBytes: options.terminalTaskCacheBytes ?? DEFAULTS.terminalTaskCacheBytes,
     telemetry,
-    // Wired by the push methods and dispatcher (issue 35); off until then.
-    push: undefined,
+    push: push?.side,
+    pushDispatcher: push?.dispatcher,
   });
   const admission = new Admission({
     authenticate: options.authenticate,
