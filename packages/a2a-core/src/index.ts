@@ -180,6 +180,7 @@ export {
   type InMemoryStores,
   InMemoryTaskStore,
 } from "./stores/in-memory.js";
+export { InMemoryPushConfigStore, InMemoryPushDeliveryQueue } from "./stores/in-memory-push.js";
 // For the companion packages (and any library of yours): the OpenTelemetry API if the application has it,
 // and instruments that follow the application's MeterProvider.
 export { MeterInstruments } from "./telemetry/meter-instruments.js";
