@@ -20,8 +20,8 @@ export interface AssembledPush {
 
 /**
  * Push is on when `stores.push` is given and `push` is not `false`. Without `push.signingSecrets` nothing
- * can be signed: said once now, and every delivery waits (retried, then given up past the horizon) —
- * never sent unsigned.
+ * can be signed: deliveries wait (retried, then given up past the horizon), never sent unsigned, and the
+ * first one's workspace is logged.
  */
 export function assemblePush(
   options: A2AHandlerOptions,
@@ -38,18 +38,12 @@ export function assemblePush(
   };
   if (push.dispatch === false) return { side, dispatcher: undefined };
   const signingSecrets = push.signingSecrets;
-  if (!signingSecrets) {
-    context.logger.warn(
-      {},
-      "push notifications are on (stores.push) but push.signingSecrets is not set: deliveries wait unsent",
-    );
-  }
   const dispatcher = new PushDispatcher({
     deliveries: stores.deliveries,
     owner: context.instanceId,
     // The global is looked up per call, so one replaced later (an instrumented fetch) is used.
     send: push.fetch ?? ((input, init) => fetch(input, init)),
-    signingSecrets: signingSecrets ? (workspaceId) => signingSecrets(workspaceId) : async () => [],
+    signingSecrets: signingSecrets && ((workspaceId) => signingSecrets(workspaceId)),
     logger: context.logger,
     telemetry: new PushTelemetry(),
     now: context.now,

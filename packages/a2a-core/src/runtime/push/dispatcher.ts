@@ -10,7 +10,8 @@ export interface PushDispatcherOptions {
   /** This instance's id: the owner of its claims. */
   owner: string;
   send: typeof fetch;
-  signingSecrets: (workspaceId: string) => Promise<readonly string[]>;
+  /** `undefined`: the embedder gave none; deliveries wait unsent (never sent unsigned). */
+  signingSecrets: ((workspaceId: string) => Promise<readonly string[]>) | undefined;
   logger: Logger;
   telemetry: PushTelemetry;
   now: () => Date;

@@ -7,7 +7,8 @@ import { webhookIdOf } from "./webhook-id.js";
 
 export interface PushAttemptsOptions {
   send: typeof fetch;
-  signingSecrets: (workspaceId: string) => Promise<readonly string[]>;
+  /** `undefined`: the embedder gave none, so nothing can be signed. */
+  signingSecrets: ((workspaceId: string) => Promise<readonly string[]>) | undefined;
   logger: Logger;
   telemetry: PushTelemetry;
   now: () => Date;
@@ -40,7 +41,7 @@ export class PushAttempts {
     const workspaceId = delivery.workspaceId;
     let secrets: readonly string[];
     try {
-      secrets = await this.options.signingSecrets(workspaceId);
+      secrets = (await this.options.signingSecrets?.(workspaceId)) ?? [];
     } catch (error) {
       logger.error({ workspaceId, err: error }, "push: the workspace's signing secrets could not be read");
       return { kind: "failed", reason: "signing", error: "signing secrets unavailable" };
@@ -48,7 +49,13 @@ export class PushAttempts {
     if (secrets.length === 0) {
       if (!this.unsignedWorkspaces.has(workspaceId)) {
         this.unsignedWorkspaces.add(workspaceId);
-        logger.warn({ workspaceId }, "push: the workspace has no signing secret; its deliveries wait for one");
+        const why = this.options.signingSecrets
+          ? "the workspace has no signing secret"
+          : "push.signingSecrets is not set";
+        logger.warn(
+          { workspaceId },
+          `push: ${why}; the workspace's deliveries wait unsent (retried until the horizon)`,
+        );
       }
       return { kind: "failed", reason: "signing", error: "the workspace has no signing secret" };
     }
