@@ -13,6 +13,7 @@ export type PushAddressLookup = (hostname: string) => Promise<readonly PushResol
 
 /** The Node entry's SSRF guard settings: the allowed hosts, and (for tests or a DNS cache) the resolver. */
 export interface NodePushDestinationOptions extends PushDestinationOptions {
+  /** Resolves host names (a DNS cache, a resolver for tests). Default: `node:dns` `lookup`, every address. */
   lookup?: PushAddressLookup;
 }
 
