@@ -17,7 +17,7 @@ export interface NodePushDestinationOptions extends PushDestinationOptions {
   lookup?: PushAddressLookup;
 }
 
-export const systemLookup: PushAddressLookup = (hostname) => lookup(hostname, { all: true, verbatim: true });
+export const systemLookup: PushAddressLookup = (hostname) => lookup(hostname, { all: true, order: "verbatim" });
 
 /** A destination the guard refused when connecting: an attempt that failed (and is retried), never sent. */
 export class PushDestinationRefusedError extends Error {

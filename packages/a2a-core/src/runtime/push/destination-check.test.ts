@@ -93,6 +93,11 @@ describe("pushDestinationCheck (any runtime)", () => {
     expect(await refusal("http://example.com:8080/hook")).toBeUndefined();
   });
 
+  it("refuses a URL with credentials in it (they belong in the config's authentication)", async () => {
+    expect(await refusal("https://user:pass@hooks.example.com/")).toMatch(/credentials/);
+    expect(await refusal("https://user@hooks.example.com/")).toMatch(/credentials/);
+  });
+
   it("refuses literal addresses in every way a URL can write them", async () => {
     expect(await refusal("http://127.0.0.1/")).toContain("loopback");
     expect(await refusal("http://[::1]:8080/")).toContain("loopback");

@@ -28,6 +28,10 @@ export function judgeDestination(url: URL, allowed: AllowedHosts): DestinationVe
       reason: `only http: and https: URLs can receive push notifications, not ${url.protocol}`,
     };
   }
+  if (url.username !== "" || url.password !== "") {
+    // fetch refuses such a URL, and credentials belong in the config's `authentication`.
+    return { kind: "refused", reason: "the URL carries credentials; use the config's authentication instead" };
+  }
   const host = stripBrackets(url.hostname);
   if (host === "") return { kind: "refused", reason: "the URL has no host" };
   return isIpLiteral(host) ? judgeAddress(host, allowed) : judgeHostName(host, allowed);
