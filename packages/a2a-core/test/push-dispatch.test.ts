@@ -1,6 +1,7 @@
 import { installTestTelemetry } from "@a2a-partner/test-support/telemetry";
 import { Webhook } from "standardwebhooks";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
+import { storeFixtures } from "../src/testing/store-fixtures.js";
 import { PushReceiver } from "./support/push-receiver.js";
 import { pushWorld, SECRETS, WORKSPACE } from "./support/push-world.js";
 
@@ -67,6 +68,25 @@ describe("the push dispatcher, against a real receiver", () => {
     expect(first?.statusUpdate?.metadata).toEqual({ robot: "robot-1", percent: 25 });
     expect(last?.statusUpdate).toMatchObject({ taskId: task.id, status: { state: "TASK_STATE_COMPLETED" } });
     expect(first).not.toHaveProperty("kind");
+  });
+
+  it("sends a start's inline configs the task itself (seq 1): the Task in v0.3, { task } in v1.0", async () => {
+    const fixtures = storeFixtures();
+    const start = fixtures.newTask(WORKSPACE);
+    const config = (id: string, version: "0.3" | "1.0") => ({
+      id,
+      taskId: start.task.id,
+      url: receiver.url(`/${id}`),
+      version,
+      createdAt: new Date().toISOString(),
+    });
+    await world.stores.tasks.create({ ...start, pushConfigs: [config("old", "0.3"), config("new", "1.0")] });
+    world.dispatcher();
+
+    await receiver.waitFor(2);
+    const byPath = Object.fromEntries(receiver.received.map((push) => [push.path, JSON.parse(push.body)]));
+    expect(byPath["/old"]).toMatchObject({ kind: "task", id: start.task.id, status: { state: "working" } });
+    expect(byPath["/new"]).toMatchObject({ task: { id: start.task.id, status: { state: "TASK_STATE_WORKING" } } });
   });
 
   it("retries a 500, and sends event 3 only after event 2 succeeded", async () => {
