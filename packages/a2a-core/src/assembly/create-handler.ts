@@ -56,6 +56,7 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHandler {
     handle: routeRequest(jsonRpcBinding(runtime, admission), httpJsonBinding(runtime, admission)),
     fetch: (request) => fetchHandler(request),
     maxBodyBytes: options.maxBodyBytes ?? DEFAULTS.maxBodyBytes,
+    pushNotifications: push !== undefined,
     recoverOrphanedTasks: () => runtime.runner.recoverOrphans(),
     close: (closeOptions) => runtime.close(closeOptions?.graceMs ?? 10_000),
   };
