@@ -1,5 +1,6 @@
+import { Webhook } from "standardwebhooks";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { guardedPushFetch } from "../src/node.js";
+import { guardedPushFetch, nodePushDestinationCheck } from "../src/node.js";
 import { harnessPerTest, readFrames, ScriptedExecutor, startParams } from "./support/handler-harness.js";
 import { PushReceiver } from "./support/push-receiver.js";
 import { recordingLogger, SECRETS } from "./support/push-world.js";
@@ -14,7 +15,7 @@ afterEach(async () => {
 
 const harness = harnessPerTest();
 
-/** Starts a gated task and gives it a config pointing at the receiver (the methods are another branch's). */
+/** Starts a gated task and gives it a config pointing at the receiver, straight in the store. */
 async function startWithConfig(h: ReturnType<typeof harness>) {
   const response = await h.call({ jsonrpc: "2.0", id: 1, method: "SendStreamingMessage", params: startParams() });
   const [first] = await readFrames(response, 1);
@@ -49,6 +50,50 @@ describe("push notifications in createA2AHandler", () => {
         status: expect.objectContaining({ state: "completed" }),
       }),
     ]);
+  });
+
+  it("delivers to a config made through the method, signed; the default guard refuses the same URL at creation", async () => {
+    const allowedHosts = ["127.0.0.1"];
+    const h = harness(gated(), {
+      push: {
+        signingSecrets: async () => SECRETS,
+        checkDestination: nodePushDestinationCheck({ allowedHosts }),
+        fetch: guardedPushFetch({ allowedHosts }),
+      },
+    });
+    const response = await h.call({ jsonrpc: "2.0", id: 1, method: "SendStreamingMessage", params: startParams() });
+    const taskId = (await readFrames(response, 1))[0]?.result.id as string;
+    const set = await h.rpc("tasks/pushNotificationConfig/set", {
+      taskId,
+      pushNotificationConfig: { url: receiver.url("/from-method"), token: "t-1" },
+    });
+    expect(set.body.result).toMatchObject({ taskId, pushNotificationConfig: { url: receiver.url("/from-method") } });
+    await h.executor.release();
+
+    const [push] = await receiver.waitFor(1);
+    expect(push?.headers["x-a2a-notification-token"]).toBe("t-1");
+    expect(
+      new Webhook(SECRETS[1] as string).verify(push?.body ?? "", push?.headers as Record<string, string>),
+    ).toMatchObject({
+      kind: "status-update",
+      taskId,
+    });
+
+    // Without the operator's allowance the default check (no option given) refuses the loopback receiver.
+    const strict = harness(gated(), { push: { signingSecrets: async () => SECRETS } });
+    const strictStart = await strict.call({
+      jsonrpc: "2.0",
+      id: 2,
+      method: "SendStreamingMessage",
+      params: startParams(),
+    });
+    const strictTask = (await readFrames(strictStart, 1))[0]?.result.id as string;
+    const refused = await strict.rpc("tasks/pushNotificationConfig/set", {
+      taskId: strictTask,
+      pushNotificationConfig: { url: receiver.url() },
+    });
+    expect(refused.body.error).toMatchObject({ code: -32602 });
+    expect(refused.body.error.message).toContain("127.0.0.1 a loopback address");
   });
 
   it("retries a connection the guard refuses, and says so in the log", async () => {

@@ -26,8 +26,8 @@ export function recordingLogger() {
 }
 
 /**
- * In-memory stores with push, tasks and configs made directly in them (the methods are another
- * branch's), events appended as a runner would, and dispatchers closed after each test.
+ * In-memory stores with push, tasks and configs made directly in them (these tests are about delivery,
+ * not the methods), events appended as a runner would, and dispatchers closed after each test.
  */
 export function pushWorld(options: { clock?: () => number } = {}) {
   const stores: InMemoryStores = createInMemoryStores(options);
