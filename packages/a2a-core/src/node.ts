@@ -1,4 +1,15 @@
-/** Node-only entry (`@a2a-partner/a2a-core/node`): the node:http / Express adapter. The root entry stays runtime-neutral. */
+/**
+ * Node-only entry (`@a2a-partner/a2a-core/node`): the node:http / Express adapter, and the push SSRF guard
+ * that resolves names (`node:dns`) and checks every connection (undici). The root entry stays
+ * runtime-neutral.
+ */
 
 export type { NodeHandler, NodeHandlerOptions } from "./adapters/node.js";
 export { toNodeHandler } from "./adapters/node.js";
+export { guardedPushFetch } from "./adapters/node-push/guarded-push-fetch.js";
+export { nodePushDestinationCheck } from "./adapters/node-push/node-destination-check.js";
+export type {
+  NodePushDestinationOptions,
+  PushAddressLookup,
+  PushResolvedAddress,
+} from "./adapters/node-push/resolve-destination.js";

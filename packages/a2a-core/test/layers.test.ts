@@ -79,4 +79,21 @@ describe("a2a-core's layers", () => {
       .filter(({ lines }) => lines > 300);
     expect(long).toEqual([]);
   });
+
+  it("keeps the root entry free of Node built-ins and undici (the /node entry has them)", () => {
+    const reached = new Set<string>();
+    const visit = (file: string) => {
+      if (reached.has(file)) return;
+      reached.add(file);
+      for (const next of relativeImports(file)) visit(next);
+    };
+    visit(join(src, "index.ts"));
+    const nodeOnly = [...reached].flatMap((file) =>
+      [...readFileSync(file, "utf8").matchAll(/(?:from|import)\s*\(?\s*"((?:node:|undici)[^"]*)"/g)].map(
+        (match) => `${relative(src, file)} → ${match[1]}`,
+      ),
+    );
+    expect(nodeOnly).toEqual([]);
+    expect(reached.has(join(src, "adapters/node-push/guarded-push-fetch.ts"))).toBe(false);
+  });
 });

@@ -13,6 +13,7 @@ import {
 /** The four push-config methods over JSON-RPC, in both dialects, against the in-memory push stores. */
 
 const harness = harnessPerTest();
+const NO_DISPATCH = { signingSecrets: async () => [], dispatch: false } as const;
 const V1 = { "A2A-Version": "1.0" };
 const SECRETS: A2APushOptions["signingSecrets"] = async () => ["whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"];
 
@@ -307,7 +308,8 @@ describe("push-config errors", () => {
 
 describe("deliveries of a config made through the methods", () => {
   it("gets one delivery for each event the task commits after the config, in the config's version", async () => {
-    const h = harness(new ScriptedExecutor(undefined, undefined, true));
+    // The test claims the deliveries itself: no dispatcher of the handler's takes them first.
+    const h = harness(new ScriptedExecutor(undefined, undefined, true), { push: { ...NO_DISPATCH } });
     const res = await h.call({ jsonrpc: "2.0", id: 1, method: "SendStreamingMessage", params: startParams() });
     const release = h.executor.release(); // the first progress update (seq 2), before any config
     const [first] = await readFrames(res, 2);

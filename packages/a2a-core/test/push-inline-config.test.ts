@@ -34,7 +34,8 @@ async function refused(h: Harness, params: unknown, v1 = false) {
 
 describe("a push config sent with a task start", () => {
   it("is stored with the task (v0.3), and the task event is its first delivery", async () => {
-    const h = harness();
+    // The test claims the deliveries itself: no dispatcher of the handler's takes them first.
+    const h = harness(undefined, { push: { signingSecrets: async () => [], dispatch: false } });
     const config = { url: "https://receiver.example.com/a2a", token: "notify-me" };
     const frames = await readFrames(await start(h, startV03(config)));
     const taskId = frames[0]?.result.id as string;

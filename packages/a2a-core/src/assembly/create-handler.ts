@@ -4,43 +4,33 @@ import { jsonRpcBinding } from "../bindings/jsonrpc/jsonrpc-binding.js";
 import { routeRequest } from "../bindings/route-request.js";
 import type { A2AHandler } from "../ports/handler.js";
 import { consoleLogger } from "../ports/logger.js";
-import { A2A_LIMITS } from "../protocol/limits.js";
 import { A2ARuntime } from "../runtime/a2a-runtime.js";
 import { Admission } from "../runtime/admission/admission.js";
 import { TokenBucketRateLimiter } from "../runtime/admission/rate-limiter.js";
-import type { PushSide } from "../runtime/push/push-side.js";
 import { HandlerTelemetry } from "../telemetry/handler-telemetry.js";
 import { type A2AHandlerOptions, DEFAULTS } from "./handler-options.js";
+import { assemblePush } from "./push-assembly.js";
 
 /**
  * The framework-agnostic A2A request handler, assembled: the runtime (runner, hub, streams), admission
- * in front of it, the JSON-RPC and HTTP+JSON bindings over the methods (routed by path). Adapters: `toFetchHandler`, `toNodeHandler`.
+ * in front of it, the JSON-RPC and HTTP+JSON bindings over the methods (routed by path), and, with push on,
+ * the instance's push dispatcher. Adapters: `toFetchHandler`, `toNodeHandler`.
  */
 export function createA2AHandler(options: A2AHandlerOptions): A2AHandler {
   const logger = options.logger ?? consoleLogger;
   const now = options.now ?? (() => new Date());
   const leaseMs = options.leaseMs ?? DEFAULTS.leaseMs;
+  const instanceId = options.instanceId ?? `runner-${crypto.randomUUID()}`;
+  const push = assemblePush(options, { logger, now, instanceId });
   // OpenTelemetry through its API only: a no-op unless the application registered an SDK.
   const telemetry = new HandlerTelemetry();
-  // Push notifications for the methods (issue 35). Minimal on the push-methods branch: push-dispatch
-  // replaces this block with the dispatcher, its close, and the default destination check (SSRF guard).
-  const pushOptions = options.push === false ? undefined : options.push;
-  const push: PushSide | undefined =
-    options.push !== false && options.stores.push
-      ? {
-          configs: options.stores.push.configs,
-          deliveries: options.stores.push.deliveries,
-          maxConfigsPerTask: pushOptions?.maxConfigsPerTask ?? A2A_LIMITS.pushConfigsPerTask,
-          checkDestination: pushOptions?.checkDestination ?? (async () => undefined),
-        }
-      : undefined;
   const runtime = new A2ARuntime({
     stores: options.stores,
     executor: options.executor,
     logger,
     now,
     generateId: options.generateId ?? (() => crypto.randomUUID()),
-    instanceId: options.instanceId ?? `runner-${crypto.randomUUID()}`,
+    instanceId,
     leaseMs,
     recoveryIntervalMs: options.recoveryIntervalMs ?? Math.floor(leaseMs / 2),
     keepAliveMs: options.keepAliveMs ?? DEFAULTS.keepAliveMs,
@@ -49,7 +39,8 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHandler {
     terminalTaskCacheSize: options.terminalTaskCacheSize ?? DEFAULTS.terminalTaskCacheSize,
     terminalTaskCacheBytes: options.terminalTaskCacheBytes ?? DEFAULTS.terminalTaskCacheBytes,
     telemetry,
-    push,
+    push: push?.side,
+    pushDispatcher: push?.dispatcher,
   });
   const admission = new Admission({
     authenticate: options.authenticate,

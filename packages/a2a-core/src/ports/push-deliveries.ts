@@ -7,7 +7,10 @@ import type { StoredTaskEvent } from "./task-records.js";
  * given up past the horizon.
  */
 export interface PushDelivery {
-  /** Stable across attempts and instances: the `webhook-id`, so a receiver can drop duplicates. */
+  /**
+   * The store's own key (opaque), the same on every attempt. The `webhook-id` a receiver drops duplicates
+   * by is not this: the dispatcher derives it from task, seq and config, so it is the same on every store.
+   */
   id: string;
   workspaceId: string;
   config: PushConfig;

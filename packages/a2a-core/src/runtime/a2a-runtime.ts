@@ -6,6 +6,7 @@ import { TaskNotFoundError } from "../protocol/errors.js";
 import type { HandlerTelemetry } from "../telemetry/handler-telemetry.js";
 import { TaskHub } from "./hub/task-hub.js";
 import { PerCallerSlots } from "./per-caller-slots.js";
+import type { PushDispatcher } from "./push/dispatcher.js";
 import type { PushSide } from "./push/push-side.js";
 import { TaskRunner, type TaskRunnerOptions } from "./runner/task-runner.js";
 import { OpenStreams } from "./streams/open-streams.js";
@@ -21,6 +22,8 @@ export interface A2ARuntimeOptions extends Omit<TaskRunnerOptions, "hub" | "task
   terminalTaskCacheBytes: number;
   /** Push notifications, when on (`stores.push` given and not turned off). */
   push: PushSide | undefined;
+  /** Delivers the push queue from this instance (push on and `push.dispatch` not `false`); started here. */
+  pushDispatcher?: PushDispatcher | undefined;
 }
 
 /**
@@ -42,6 +45,7 @@ export class A2ARuntime {
   readonly openStreams: OpenStreams;
   /** Push configs and deliveries; `undefined` when push is off (the methods answer -32003). */
   readonly push: PushSide | undefined;
+  readonly pushDispatcher: PushDispatcher | undefined;
   readonly maxOpenStreamsPerCaller: number | undefined;
   /** Shared by every stream: past maxBytes a client has a third of keepAliveMs to catch up; past 8× none. */
   readonly backlogBounds: BacklogBounds;
@@ -56,6 +60,7 @@ export class A2ARuntime {
     this.telemetry = options.telemetry;
     this.maxOpenStreamsPerCaller = options.maxOpenStreamsPerCaller;
     this.push = options.push;
+    this.pushDispatcher = options.pushDispatcher;
     this.backlogBounds = { maxBytes: options.maxStreamBacklogBytes, hardMaxBytes: 8 * options.maxStreamBacklogBytes };
     this.slots = new PerCallerSlots(options.maxOpenStreamsPerCaller);
     this.openStreams = new OpenStreams(options.keepAliveMs);
@@ -82,6 +87,8 @@ export class A2ARuntime {
     });
     // Tasks orphaned by an earlier crash are ended as soon as the runtime exists.
     void this.runner.recoverOrphans();
+    // Deliveries left by an earlier run (or another instance's lapsed claims) go as soon as it exists too.
+    this.pushDispatcher?.start();
   }
 
   /** Whether `close` has begun: new requests and streams are refused from then on. */
@@ -100,10 +107,13 @@ export class A2ARuntime {
     return record;
   }
 
-  /** Ends open streams cleanly (clients reattach elsewhere), then closes the runner (see `TaskRunner.close`). */
+  /**
+   * Ends open streams cleanly (clients reattach elsewhere), then closes the runner (see `TaskRunner.close`)
+   * and the push dispatcher (see `PushDispatcher.close`) within the same grace.
+   */
   async close(graceMs: number): Promise<void> {
     this.#closing = true;
     this.openStreams.endAll();
-    await this.runner.close(graceMs);
+    await Promise.all([this.runner.close(graceMs), this.pushDispatcher?.close(graceMs)]);
   }
 }

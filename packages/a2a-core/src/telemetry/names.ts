@@ -32,6 +32,16 @@ export const METRIC = {
   tasksEnded: "a2a.tasks.ended",
   /** Histogram (s): creation to end of a task, by final state. */
   taskDuration: "a2a.task.duration",
+  /** Counter: push requests sent to receivers (every attempt, whatever its outcome). */
+  pushAttempts: "a2a.push.attempts",
+  /** Counter: push deliveries a receiver answered with 2xx. */
+  pushDelivered: "a2a.push.delivered",
+  /** Counter: failed push attempts, by `reason` (timeout, network, status, signing). */
+  pushFailures: "a2a.push.failures",
+  /** Counter: push deliveries given up past the horizon. */
+  pushGivenUp: "a2a.push.given_up",
+  /** Histogram (ms): from an event becoming durable to its receiver's 2xx answer. */
+  pushLag: "a2a.push.lag",
 } as const;
 
 export const ATTR = {
@@ -53,6 +63,8 @@ export const ATTR = {
   streamStartSeq: "a2a.stream.start_seq",
   streamLastSeq: "a2a.stream.last_seq",
   streamEndReason: "a2a.stream.end_reason",
+  /** Why a push attempt failed (`a2a.push.failures`). */
+  pushFailureReason: "reason",
 } as const;
 
 /** The `rpc.method` of a request whose method is unknown (refused before decoding, or not a method). */
@@ -60,6 +72,12 @@ export const OTHER_METHOD = "_OTHER";
 
 /** Request latencies: half a millisecond to ten seconds. */
 export const REQUEST_SECONDS_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+/** Push delivery lag: a millisecond (a receiver beside the server) to the 24 h horizon. */
+export const PUSH_LAG_MS_BUCKETS = [
+  1, 2, 5, 10, 25, 50, 100, 250, 500, 1_000, 2_500, 5_000, 10_000, 30_000, 60_000, 300_000, 900_000, 3_600_000,
+  21_600_000, 86_400_000,
+];
 
 /** Task lifetimes: tens of milliseconds (a fast executor) to an hour. */
 export const TASK_SECONDS_BUCKETS = [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600, 1800, 3600];

@@ -1,0 +1,203 @@
+import type { Logger } from "../../ports/logger.js";
+import type { PushDelivery, PushDeliveryQueue } from "../../ports/push-deliveries.js";
+import type { PushTelemetry } from "../../telemetry/push-telemetry.js";
+import { PushAttempts } from "./push-attempts.js";
+import { backoffMs, nextAttemptAt } from "./retry-schedule.js";
+import { pause, Wakeup } from "./wakeup.js";
+
+export interface PushDispatcherOptions {
+  deliveries: PushDeliveryQueue;
+  /** This instance's id: the owner of its claims. */
+  owner: string;
+  send: typeof fetch;
+  /** `undefined`: the embedder gave none; deliveries wait unsent (never sent unsigned). */
+  signingSecrets: ((workspaceId: string) => Promise<readonly string[]>) | undefined;
+  logger: Logger;
+  telemetry: PushTelemetry;
+  now: () => Date;
+  attemptTimeoutMs: number;
+  horizonMs: number;
+  /** Deliveries in flight at once (each holds a connection). Default `PUSH_DISPATCH.maxInFlight`. */
+  maxInFlight?: number;
+  /** How often the queue is looked at without a wake-up (expired leases of dead instances). */
+  pollIntervalMs?: number;
+  random?: () => number;
+}
+
+/** The dispatcher's fixed settings (docs/operations.md, "Push notifications"). */
+export const PUSH_DISPATCH = {
+  /** Deliveries one instance has in flight at once; one config has at most one. */
+  maxInFlight: 64,
+  /** The queue is polled this often even without a wake-up, so a dead instance's expired claims are retaken. */
+  pollIntervalMs: 5_000,
+  /** A claim outlives one attempt's timeout by this much: signing, the store's answer, a slow event loop. */
+  leaseMarginMs: 10_000,
+  /** After a store error the loop pauses this long (and logs) instead of giving up. */
+  errorPauseMs: 1_000,
+  /** Something is due yet nothing could be claimed (its config's earlier event is in flight): look again after this. */
+  blockedRecheckMs: 1_000,
+} as const;
+
+/**
+ * Delivers the durable push queue from this instance: claims due deliveries (leases owned by this
+ * instance), sends them with at most `maxInFlight` in flight, records each outcome (delivered → the
+ * config's next event goes at once; failed → retried with backoff; past the horizon → given up), and
+ * never throws out of its loop. Woken by the queue's `watch`, it sleeps until the next delivery falls
+ * due at most, and polls now and then so leases of dead instances are retaken.
+ */
+export class PushDispatcher {
+  private readonly options: PushDispatcherOptions;
+  private readonly leaseMs: number;
+  private readonly maxInFlight: number;
+  private readonly pollIntervalMs: number;
+  private readonly random: () => number;
+  private readonly attempts: PushAttempts;
+  private readonly wakeup = new Wakeup();
+  private readonly inFlight = new Set<Promise<void>>();
+  /** Aborted when `close` begins: the loop stops claiming. */
+  private readonly stopping = new AbortController();
+  /** Aborted when the grace is over: attempts still under way are dropped and left to their leases. */
+  private readonly abandoning = new AbortController();
+  private unwatch: (() => void) | undefined;
+  private loop: Promise<void> | undefined;
+  private closing: Promise<void> | undefined;
+
+  constructor(options: PushDispatcherOptions) {
+    this.options = options;
+    this.leaseMs = options.attemptTimeoutMs + PUSH_DISPATCH.leaseMarginMs;
+    this.maxInFlight = Math.max(1, options.maxInFlight ?? PUSH_DISPATCH.maxInFlight);
+    this.pollIntervalMs = options.pollIntervalMs ?? PUSH_DISPATCH.pollIntervalMs;
+    this.random = options.random ?? Math.random;
+    this.attempts = new PushAttempts(options, this.abandoning.signal);
+  }
+
+  start(): void {
+    if (this.loop || this.closing) return;
+    this.unwatch = this.options.deliveries.watch(() => this.wakeup.wake());
+    this.loop = this.run();
+  }
+
+  /**
+   * Stops claiming, lets attempts under way finish for up to `graceMs` (each records its outcome), then
+   * drops the rest: their claims lapse and another instance (or this one restarted) retakes them.
+   */
+  close(graceMs: number): Promise<void> {
+    this.closing ??= this.shutDown(graceMs);
+    return this.closing;
+  }
+
+  private async shutDown(graceMs: number): Promise<void> {
+    this.stopping.abort();
+    this.unwatch?.();
+    this.wakeup.wake();
+    const finished = (async () => {
+      await this.loop;
+      await Promise.allSettled([...this.inFlight]);
+    })();
+    await Promise.race([finished, pause(graceMs)]);
+    this.abandoning.abort();
+    // Dropped attempts end at once; a store call under way gets a moment to answer.
+    await Promise.race([finished, pause(PUSH_DISPATCH.errorPauseMs)]);
+  }
+
+  private async run(): Promise<void> {
+    const { deliveries, owner, logger } = this.options;
+    while (!this.stopping.signal.aborted) {
+      try {
+        const free = this.maxInFlight - this.inFlight.size;
+        if (free <= 0) {
+          // A finished delivery wakes the loop.
+          await this.wakeup.sleep(this.pollIntervalMs);
+          continue;
+        }
+        const claimed = await deliveries.claim(owner, free, this.leaseMs);
+        for (const delivery of claimed) this.startChain(delivery);
+        if (claimed.length === free) continue;
+        await this.wakeup.sleep(await this.sleepMs());
+      } catch (error) {
+        logger.error({ err: error }, "push dispatcher: the delivery queue failed; retrying shortly");
+        await pause(PUSH_DISPATCH.errorPauseMs, this.stopping.signal);
+      }
+    }
+  }
+
+  /** Until the next delivery falls due, at most the poll interval. */
+  private async sleepMs(): Promise<number> {
+    const due = await this.options.deliveries.nextDueAt();
+    if (due === undefined) return this.pollIntervalMs;
+    const ms = due.getTime() - this.options.now().getTime();
+    return ms > 0 ? Math.min(ms, this.pollIntervalMs) : Math.min(PUSH_DISPATCH.blockedRecheckMs, this.pollIntervalMs);
+  }
+
+  /** One delivery, then the config's next ones as `complete` hands them on, in one slot. */
+  private startChain(first: PushDelivery): void {
+    const chain = this.deliverChain(first).finally(() => {
+      this.inFlight.delete(chain);
+      this.wakeup.wake();
+    });
+    this.inFlight.add(chain);
+  }
+
+  private async deliverChain(first: PushDelivery): Promise<void> {
+    let delivery: PushDelivery | undefined = first;
+    while (delivery) {
+      if (this.stopping.signal.aborted) {
+        await this.release(delivery);
+        return;
+      }
+      delivery = await this.deliver(delivery);
+    }
+  }
+
+  /** Sends one delivery and records the outcome; returns the config's next delivery when handed one. */
+  private async deliver(delivery: PushDelivery): Promise<PushDelivery | undefined> {
+    const { deliveries, owner, logger, telemetry, now } = this.options;
+    const outcome = await this.attempts.attempt(delivery);
+    if (outcome.kind === "abandoned") return undefined;
+    try {
+      if (outcome.kind === "delivered") {
+        telemetry.delivered(now().getTime() - Date.parse(delivery.durableAt));
+        return await deliveries.complete(owner, delivery, this.leaseMs);
+      }
+      telemetry.failed(outcome.reason);
+      const wait = backoffMs(delivery.attempt, outcome.retryAfterMs, this.random);
+      const retryAt = nextAttemptAt(delivery.durableAt, this.options.horizonMs, now(), wait);
+      if (retryAt) {
+        await deliveries.retry(owner, delivery, retryAt, outcome.error);
+        logger.info({ ...identify(delivery), error: outcome.error, retryInMs: wait }, "push attempt failed; retrying");
+      } else {
+        await deliveries.giveUp(owner, delivery, outcome.error);
+        telemetry.givenUp();
+        logger.warn({ ...identify(delivery), lastError: outcome.error }, "push delivery given up past the horizon");
+      }
+    } catch (error) {
+      // Its claim lapses and the delivery is retaken: at least once, duplicates dropped by webhook-id.
+      logger.error({ ...identify(delivery), err: error }, "push dispatcher: could not record a delivery's outcome");
+    }
+    return undefined;
+  }
+
+  /** A delivery handed on after `close` began: let it go at once rather than at the end of its lease. */
+  private async release(delivery: PushDelivery): Promise<void> {
+    try {
+      await this.options.deliveries.retry(
+        this.options.owner,
+        delivery,
+        this.options.now(),
+        "not sent: instance closing",
+      );
+    } catch {
+      // Its lease lapses instead.
+    }
+  }
+}
+
+/** What a log line says of a delivery: never its URL, token or credentials. */
+function identify(delivery: PushDelivery) {
+  return {
+    taskId: delivery.event.taskId,
+    configId: delivery.config.id,
+    seq: delivery.event.seq,
+    attempts: delivery.attempt,
+  };
+}

@@ -1,0 +1,15 @@
+/**
+ * The Standard Webhooks `webhook-id` of one event for one config: `msg_` + base64url(SHA-256(taskId, seq,
+ * configId)). Every instance and every attempt derives the same id, so a receiver drops duplicates (a
+ * delivery retaken after a lost lease, a retry after an answer that never arrived) by it.
+ */
+export async function webhookIdOf(taskId: string, seq: number, configId: string): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(`${taskId}\n${seq}\n${configId}`));
+  return `msg_${base64Url(new Uint8Array(digest))}`;
+}
+
+function base64Url(bytes: Uint8Array): string {
+  let binary = "";
+  for (const byte of bytes) binary += String.fromCharCode(byte);
+  return btoa(binary).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
+}

@@ -1,0 +1,69 @@
+import type { Attributes, Counter, Histogram, Meter } from "@opentelemetry/api";
+import { MeterInstruments } from "./meter-instruments.js";
+import { ATTR, INSTRUMENTATION_SCOPE, METRIC, PUSH_LAG_MS_BUCKETS } from "./names.js";
+import { type OtelApi, otelApi } from "./otel-api.js";
+
+/**
+ * Why a push attempt failed: no answer in time, no connection (refused, reset, DNS, a destination the
+ * guard refused), a non-2xx status, or nothing to sign with (the workspace has no signing secret).
+ */
+export type PushFailureReason = "timeout" | "network" | "status" | "signing";
+
+interface PushInstruments {
+  attempts: Counter;
+  delivered: Counter;
+  failures: Counter;
+  givenUp: Counter;
+  lag: Histogram;
+}
+
+function createPushInstruments(meter: Meter): PushInstruments {
+  return {
+    attempts: meter.createCounter(METRIC.pushAttempts, { description: "Push requests sent to receivers" }),
+    delivered: meter.createCounter(METRIC.pushDelivered, { description: "Push deliveries answered 2xx" }),
+    failures: meter.createCounter(METRIC.pushFailures, {
+      description: "Failed push attempts, by reason (timeout, network, status, signing)",
+    }),
+    givenUp: meter.createCounter(METRIC.pushGivenUp, {
+      description: "Push deliveries given up past the retry horizon",
+    }),
+    lag: meter.createHistogram(METRIC.pushLag, {
+      unit: "ms",
+      description: "Time from an event becoming durable to its receiver's 2xx answer",
+      advice: { explicitBucketBoundaries: PUSH_LAG_MS_BUCKETS },
+    }),
+  };
+}
+
+/** The push dispatcher's metrics, through `@opentelemetry/api` only (no-ops without it or without an SDK). */
+export class PushTelemetry {
+  private readonly instruments: MeterInstruments<PushInstruments> | undefined;
+  private readonly byReason = new Map<PushFailureReason, Attributes>();
+
+  constructor(api: OtelApi | undefined = otelApi()) {
+    this.instruments = api && new MeterInstruments(api, INSTRUMENTATION_SCOPE, createPushInstruments);
+  }
+
+  attempted(): void {
+    this.instruments?.get().attempts.add(1);
+  }
+
+  delivered(lagMs: number): void {
+    const instruments = this.instruments?.get();
+    instruments?.delivered.add(1);
+    instruments?.lag.record(Math.max(0, lagMs));
+  }
+
+  failed(reason: PushFailureReason): void {
+    let attributes = this.byReason.get(reason);
+    if (!attributes) {
+      attributes = Object.freeze({ [ATTR.pushFailureReason]: reason });
+      this.byReason.set(reason, attributes);
+    }
+    this.instruments?.get().failures.add(1, attributes);
+  }
+
+  givenUp(): void {
+    this.instruments?.get().givenUp.add(1);
+  }
+}
