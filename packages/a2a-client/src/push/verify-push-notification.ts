@@ -39,8 +39,8 @@ export interface PushNotification {
   /** The task the event belongs to. */
   taskId: string;
   /**
-   * The event's sequence number within the task (its SSE id), from `X-A2A-Event-Seq` when the server
-   * sends it; not covered by the signature (the body and `webhook-id` are). Undefined otherwise.
+   * The event's sequence number within the task (its SSE id: 1 is the task itself), read from the end of
+   * the signed `webhook-id` (`msg_<hash>.<seq>`). Undefined for an id in another form.
    */
   seq: number | undefined;
   /** The A2A version of the config the event was sent for: the shape `payload` has. */
@@ -86,17 +86,22 @@ export function verifyPushNotification(input: VerifyPushNotificationInput): Push
     throw new PushVerificationError("signature", "No webhook-signature matches the signing secret(s) given");
   }
   const { payload, version, event } = parsePayload(text);
-  const seqHeader = header("x-a2a-event-seq");
   return {
     webhookId,
     timestamp,
     taskId: event.kind === "task" ? event.id : event.taskId,
-    seq: seqHeader && /^\d{1,15}$/.test(seqHeader) ? Number(seqHeader) : undefined,
+    seq: seqOf(webhookId),
     version,
     payload,
     event,
     notificationToken: header("x-a2a-notification-token"),
   };
+}
+
+/** The seq a webhook-id of this server ends with (`msg_<hash>.<seq>`). */
+function seqOf(webhookId: string): number | undefined {
+  const match = /\.(\d{1,15})$/.exec(webhookId);
+  return match ? Number(match[1]) : undefined;
 }
 
 function signersOf(secret: unknown): Webhook[] {

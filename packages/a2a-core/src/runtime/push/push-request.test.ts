@@ -102,11 +102,11 @@ describe("a push request", () => {
 });
 
 describe("webhook-id", () => {
-  it("is msg_ + base64url(SHA-256(taskId, seq, configId)): the same everywhere, different per event and config", async () => {
+  it("is msg_ + base64url(SHA-256(taskId, seq, configId)) + . + seq: the same everywhere, different per event and config", async () => {
     const id = await webhookIdOf("task-1", 2, "cfg-1");
     const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode("task-1\n2\ncfg-1")));
-    expect(id).toBe(`msg_${Buffer.from(digest).toString("base64url")}`);
-    expect(id).toMatch(/^msg_[A-Za-z0-9_-]{43}$/);
+    expect(id).toBe(`msg_${Buffer.from(digest).toString("base64url")}.2`);
+    expect(id).toMatch(/^msg_[A-Za-z0-9_-]{43}\.2$/);
     expect(await webhookIdOf("task-1", 2, "cfg-1")).toBe(id);
     expect(await webhookIdOf("task-1", 3, "cfg-1")).not.toBe(id);
     expect(await webhookIdOf("task-1", 2, "cfg-2")).not.toBe(id);
