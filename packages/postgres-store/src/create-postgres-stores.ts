@@ -1,4 +1,6 @@
 import type { Database } from "./database.js";
+import { PostgresPushConfigStore } from "./push/postgres-push-config-store.js";
+import { PostgresPushDeliveryQueue } from "./push/postgres-push-delivery-queue.js";
 import { PostgresEventLog, type PostgresEventLogOptions } from "./stores/postgres-event-log.js";
 import { PostgresIdempotencyStore } from "./stores/postgres-idempotency-store.js";
 import { PostgresTaskStore } from "./stores/postgres-task-store.js";
@@ -7,11 +9,20 @@ export interface PostgresStores {
   tasks: PostgresTaskStore;
   events: PostgresEventLog;
   idempotency: PostgresIdempotencyStore;
+  /** Push notifications: configs, and the deliveries the event log writes with each event. */
+  push: PostgresPushStores;
+}
+
+/** The push side of `PostgresStores` (a2a-core's `A2APushStores`). */
+export interface PostgresPushStores {
+  configs: PostgresPushConfigStore;
+  deliveries: PostgresPushDeliveryQueue;
 }
 
 /**
- * The three stores over one database (migrated first: see `migrate`). On PGlite, whose one connection runs
- * every statement in turn, task starts ride the event log's group commits as well.
+ * The stores over one database (migrated first: see `migrate`). On PGlite, whose one connection runs
+ * every statement in turn, task starts ride the event log's group commits as well. Push is always there:
+ * a handler turns it off with `push: false` (then no config is ever stored, and no delivery written).
  */
 export function createPostgresStores(db: Database, options: PostgresEventLogOptions = {}): PostgresStores {
   const events = new PostgresEventLog(db, options);
@@ -19,5 +30,6 @@ export function createPostgresStores(db: Database, options: PostgresEventLogOpti
     tasks: new PostgresTaskStore(db),
     events,
     idempotency: new PostgresIdempotencyStore(db, db.kind === "pglite" ? { writer: events.writer } : {}),
+    push: { configs: new PostgresPushConfigStore(db), deliveries: new PostgresPushDeliveryQueue(db) },
   };
 }

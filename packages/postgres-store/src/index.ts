@@ -2,7 +2,7 @@
 // covered by semver, and may change or move in any release; api/postgres-store.api.md is the reviewed report of it.
 
 export { CacheInvalidation, type CacheInvalidationOptions, InvalidatedCache } from "./cache/cache-invalidation.js";
-export { createPostgresStores, type PostgresStores } from "./create-postgres-stores.js";
+export { createPostgresStores, type PostgresPushStores, type PostgresStores } from "./create-postgres-stores.js";
 export type { Database, Queryable, QueryOptions, QueryResult } from "./database.js";
 export { isUuid } from "./is-uuid.js";
 export { LEGACY_MIGRATION_SERIES } from "./migrations/legacy-series.js";
@@ -27,6 +27,12 @@ export {
   pgliteDatabase,
 } from "./pglite/pglite-database.js";
 export type { PGliteWorkerEvents } from "./pglite/pglite-worker-database.js";
+export { PostgresPushConfigStore } from "./push/postgres-push-config-store.js";
+export {
+  PostgresPushDeliveryQueue,
+  type PostgresPushDeliveryQueueOptions,
+} from "./push/postgres-push-delivery-queue.js";
+export { PUSH_DELIVERIES_CHANNEL } from "./push/push-wakeups.js";
 export {
   type PruneEndedTasksOptions,
   type PruneEndedTasksResult,

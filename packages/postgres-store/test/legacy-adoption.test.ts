@@ -109,6 +109,7 @@ describe("a database migrated by the legacy series", () => {
       "a2a-store/5",
       "a2a-store/6",
       "a2a-store/7",
+      "a2a-store/8",
     ]);
     const stored = must(await stores.tasks.get(workspaceId, running.id));
     expect(stored.task).toEqual(running);

@@ -84,4 +84,35 @@ describe.each(kinds)("pruneEndedTasks (%s)", (kind) => {
     );
     expect(await suite.stores.tasks.get(workspaceId, kept.record.task.id)).toEqual(kept.record);
   });
+
+  it("keeps an ended task while a push delivery of it is pending, and prunes it once that is given up", async () => {
+    // What the earlier tests left before the cutoff goes first; a claim here then sees only this task's.
+    await pruneEndedTasks(suite.backend.db, { endedBefore: CUTOFF });
+    const input = old.newTask(workspaceId);
+    await suite.stores.tasks.create({
+      ...input,
+      pushConfigs: [
+        { id: "hook", taskId: input.task.id, url: "https://r.example/", version: "1.0", createdAt: CUTOFF },
+      ],
+    });
+    must(await suite.stores.events.append(input.task.id, old.finished(input.task)));
+    const doomed = await task(old, 0); // the same age, no configs
+
+    expect(await pruneEndedTasks(suite.backend.db, { endedBefore: CUTOFF, dryRun: true })).toMatchObject({ tasks: 1 });
+    expect(await pruneEndedTasks(suite.backend.db, { endedBefore: CUTOFF })).toMatchObject({ tasks: 1, events: 2 });
+    expect(await suite.stores.tasks.get(workspaceId, doomed.record.task.id)).toBeUndefined();
+    expect(await suite.stores.tasks.get(workspaceId, input.task.id)).toBeDefined();
+
+    // Delivered (seq 1) and given up (seq 2): nothing pending, the task and its record of it go.
+    const deliveries = suite.stores.push.deliveries;
+    const [first] = await deliveries.claim("pruner-test", 10, 60_000);
+    const second = must(await deliveries.complete("pruner-test", must(first), 60_000));
+    await deliveries.giveUp("pruner-test", second, "gone");
+    expect(await pruneEndedTasks(suite.backend.db, { endedBefore: CUTOFF })).toMatchObject({ tasks: 1, events: 2 });
+    expect(await suite.stores.tasks.get(workspaceId, input.task.id)).toBeUndefined();
+    const { rows } = await suite.backend.db.query<{ n: number }>(
+      "select (select count(*) from push_configs) + (select count(*) from push_deliveries) as n",
+    );
+    expect(Number(rows[0]?.n)).toBe(0);
+  });
 });

@@ -31,15 +31,24 @@ const DEFAULT_BATCH_SIZE = 200;
 const MAX_BATCH_SIZE = 10_000;
 
 /**
+ * A task whose events are still on their way to a receiver (a push delivery not given up: migration 0008)
+ * is kept until they arrive or are given up, however long ago it ended; deleting it would drop them. A
+ * probe of `push_deliveries`' primary key per candidate. Given-up deliveries go with their task.
+ */
+const NO_PENDING_DELIVERY =
+  "not exists (select 1 from push_deliveries d where d.task_id = tasks.id and d.given_up_at is null)";
+
+/**
  * One batch: the oldest ended tasks before the cutoff (by `tasks_ended_at_idx`, migration 0007), locked
  * `skip locked` so instances pruning at once take different rows and nothing waits on a task another
- * transaction holds; their events, then the task rows (the idempotency key is a column of the row). Only
+ * transaction holds; their events, then the task rows (the idempotency key is a column of the row; push
+ * configs and their given-up deliveries go by the foreign keys' cascade). Only
  * ended tasks qualify, and an ended task is never written again, so nothing running is ever touched.
  */
 const PRUNE_BATCH = `
 with doomed as (
   select id from tasks
-   where terminal and final_status_at < $1::timestamptz
+   where terminal and final_status_at < $1::timestamptz and ${NO_PENDING_DELIVERY}
    order by final_status_at
    limit $2
    for update skip locked
@@ -53,13 +62,14 @@ select (select count(*) from gone)::int as tasks, (select count(*) from events):
 /** A task's events are numbered 1..last_seq without gaps, so their count is its `last_seq`. */
 const COUNT_PRUNABLE = `
 select count(*)::int as tasks, coalesce(sum(last_seq), 0)::bigint::text as events
-  from tasks where terminal and final_status_at < $1::timestamptz`;
+  from tasks where terminal and final_status_at < $1::timestamptz and ${NO_PENDING_DELIVERY}`;
 
 /**
  * Deletes the tasks that ended before `endedBefore`, with their events and idempotency keys, a batch at
  * a time until none is left (or `signal` aborts). Each batch is one statement in its own transaction, so
  * no lock is held longer than one batch takes. Safe to run on several instances at once. A task that is
- * gone answers as one that never existed (`TaskStore.get` → undefined; on the wire, -32001).
+ * gone answers as one that never existed (`TaskStore.get` → undefined; on the wire, -32001). A task with
+ * a push delivery still pending is kept (and not counted) until it is delivered or given up.
  */
 export async function pruneEndedTasks(db: Queryable, options: PruneEndedTasksOptions): Promise<PruneEndedTasksResult> {
   const endedBefore = sqlTimestamp(

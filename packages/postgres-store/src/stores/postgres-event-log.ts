@@ -1,27 +1,15 @@
-import {
-  applyTaskEvent,
-  type EventLog,
-  isTerminalState,
-  type Message,
-  type NewTaskEvent,
-  type NumberedAppend,
-  type StoredTaskEvent,
-  type Task,
-  type TaskChangeListener,
+import type {
+  EventLog,
+  NewTaskEvent,
+  NumberedAppend,
+  StoredTaskEvent,
+  TaskChangeListener,
 } from "@a2a-partner/a2a-core";
 import type { Database } from "../database.js";
 import { isUuid } from "../is-uuid.js";
-import {
-  setStatusAt,
-  sqlTimestamp,
-  statusAtOf,
-  storedSnapshotSql,
-  TASK_EVENT_COLUMNS,
-  TASK_EVENT_READ_COLUMNS,
-  type TaskEventRow,
-  toStoredEvent,
-  withFirstMessage,
-} from "../tasks/rows.js";
+import { wakeLocalDeliveries } from "../push/push-wakeups.js";
+import { appendEvent } from "../tasks/append-event.js";
+import { sqlTimestamp, TASK_EVENT_READ_COLUMNS, type TaskEventRow, toStoredEvent } from "../tasks/rows.js";
 import { parseTaskEventsPayload, TASK_EVENTS_CHANNEL } from "../tasks/task-events-channel.js";
 import { storeTelemetry } from "../telemetry/store-telemetry.js";
 import { GroupCommitWriter } from "../writer/group-commit-writer.js";
@@ -84,61 +72,14 @@ export class PostgresEventLog implements EventLog {
     span?.setAttribute("a2a.task.id", taskId);
     const startedAt = performance.now();
     try {
-      const stored = await this.appendLocked(taskId, entry, createdAt);
+      const stored = await appendEvent(this.db, taskId, entry, createdAt);
       telemetry.endWrite("append", span, startedAt);
-      return stored;
+      if (stored?.pushed) wakeLocalDeliveries(this.db);
+      return stored?.event;
     } catch (error) {
       telemetry.endWrite("append", span, startedAt, undefined, error);
       throw error;
     }
-  }
-
-  private appendLocked(taskId: string, entry: NewTaskEvent, createdAt: string): Promise<StoredTaskEvent | undefined> {
-    return this.db.transaction(async (tx) => {
-      // The row lock orders concurrent appends to one task: each sees its predecessor's last_seq.
-      const locked = await tx.query<{
-        snapshot: Task;
-        first_message: Message | null;
-        last_seq: number;
-        terminal: boolean;
-        lease_live: boolean;
-      }>(
-        `select snapshot, first_message, last_seq, terminal, coalesce(lease_expires_at >= now(), false) as lease_live
-           from tasks where id = $1 for update`,
-        [taskId],
-      );
-      const current = locked.rows[0];
-      if (!current) throw new Error(`unknown task ${taskId}`);
-      if (current.terminal) return undefined;
-      // The orphan sweep read the expired lease without a lock; a renewal may have committed since, and the
-      // task is live again. Checked here, under the row lock, so a live task is never ended as an orphan.
-      if (current.lease_live && isOrphanEnd(entry)) return undefined;
-      const seq = current.last_seq + 1;
-      const snapshot = applyTaskEvent(withFirstMessage(current.snapshot, current.first_message), entry.result);
-      const inserted = await tx.query<TaskEventRow>(
-        `insert into task_events (task_id, seq, event, result, created_at)
-          values ($1, $2, $3, $4::jsonb, $5::timestamptz)
-          returning ${TASK_EVENT_COLUMNS}`,
-        [taskId, seq, entry.event, JSON.stringify(entry.result), createdAt],
-      );
-      await tx.query(
-        `update tasks t set snapshot = ${storedSnapshotSql("$2::jsonb")}, state = $3, terminal = $4, last_seq = $5, updated_at = now(),
-                ${setStatusAt("$6::timestamptz", "$4")}
-          where t.id = $1`,
-        [
-          taskId,
-          JSON.stringify(snapshot),
-          snapshot.status.state,
-          isTerminalState(snapshot.status.state),
-          seq,
-          statusAtOf(snapshot),
-        ],
-      );
-      await tx.query("select pg_notify($1, $2)", [TASK_EVENTS_CHANNEL, `${taskId.toLowerCase()} ${seq}`]);
-      const row = inserted.rows[0];
-      if (!row) throw new Error(`event ${seq} of task ${taskId} was not stored`);
-      return toStoredEvent(row);
-    });
   }
 
   async readAfter(taskId: string, afterSeq: number, limit = DEFAULT_READ_LIMIT): Promise<StoredTaskEvent[]> {
@@ -297,17 +238,4 @@ function notifyAll(watchers: Watchers, newest: number | undefined): void {
       // A watcher's failure is its own; the others still hear of the change.
     }
   }
-}
-
-/**
- * The end the orphan sweep writes (a2a-core's task runner: `failed`, metadata `{ reason: "orphaned" }`):
- * valid only while the task's lease is still expired.
- */
-function isOrphanEnd(entry: NewTaskEvent): boolean {
-  const { result } = entry;
-  return (
-    entry.event === "finished" &&
-    result.kind === "status-update" &&
-    (result.metadata as { reason?: unknown } | undefined)?.reason === "orphaned"
-  );
 }

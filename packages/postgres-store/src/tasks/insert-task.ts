@@ -1,6 +1,9 @@
 import { type CreateOrGetResult, isTerminalState, type NewTask, type TaskRecord } from "@a2a-partner/a2a-core";
 import type { Queryable } from "../database.js";
 import { isUuid } from "../is-uuid.js";
+import { pushConfigsJson } from "../push/push-config-rows.js";
+import { wakeLocalDeliveries } from "../push/push-wakeups.js";
+import { pushConfigIdsSql, pushNotifiedCte, startPushCtes } from "../push/push-write-sql.js";
 import { STORE_ATTR, storeTelemetry } from "../telemetry/store-telemetry.js";
 import { asRequestDataError } from "./data-error.js";
 import {
@@ -30,26 +33,37 @@ const CREATED_TASK_COLUMNS = TASK_COLUMNS.replace("snapshot", "null::jsonb as sn
  * returned. The unique constraint decides, so this holds across processes too. Without a messageId
  * ($4 null) nothing can conflict. `status_at` is written here, not by the trigger (migration 0005). The
  * first message goes to a column of its own, written once; the snapshot and the seq-1 event are stored
- * without it (migration 0006).
+ * without it (migration 0006). With inline push configs ($12, a JSON array: `withPush`), the created task
+ * gets them, their ids on its row, and a delivery of its seq-1 event each (migration 0008); the answer
+ * then says whether deliveries were inserted (`pushed`). Two statements, so a start without configs (nearly
+ * all of them) runs exactly the one it ran before.
  */
-const START_TASK = `
+function startTaskSql(withPush: boolean): string {
+  const pushed = withPush ? ", (select count(*) from push_notified) as pushed" : "";
+  return `
 with created as (
   insert into tasks
     (id, workspace_id, context_id, message_id, snapshot, first_message, state, terminal, last_seq, lease_owner,
-     lease_expires_at, created_at, updated_at, status_at, final_status_at)
+     lease_expires_at, created_at, updated_at, status_at, final_status_at${withPush ? ", push_config_ids" : ""})
   values ($1, $2, $3, $4, ${snapshotApartSql("$5::jsonb")}, ${firstMessageSql("$5::jsonb")}, $6, $7, 1, $8,
           now() + $9::double precision * interval '1 millisecond',
-          $10::timestamptz, $10::timestamptz, $11::timestamptz, case when $7 then $11::timestamptz end)
+          $10::timestamptz, $10::timestamptz, $11::timestamptz, case when $7 then $11::timestamptz end${
+            withPush ? `, ${pushConfigIdsSql("$12::jsonb")}` : ""
+          })
   on conflict (workspace_id, message_id) do nothing
   returning ${TASK_COLUMNS}
 ), first_event as (
   insert into task_events (task_id, seq, event, result, created_at)
   select id, 1, 'task', snapshot, created_at from created
-)
-select true as created, ${CREATED_TASK_COLUMNS} from created
+)${withPush ? `, ${startPushCtes("created t", "$12::jsonb")}, ${pushNotifiedCte(["start_deliveries"])}` : ""}
+select true as created, ${CREATED_TASK_COLUMNS}${pushed} from created
 union all
-select false as created, ${TASK_COLUMNS} from tasks
+select false as created, ${TASK_COLUMNS}${pushed} from tasks
  where workspace_id = $2 and message_id = $4 and not exists (select 1 from created)`;
+}
+
+const START_TASK = startTaskSql(false);
+const START_TASK_WITH_PUSH = startTaskSql(true);
 
 export type StartTaskResult = CreateOrGetResult | undefined;
 
@@ -123,8 +137,9 @@ export async function startTask(
 async function startStatement(db: Queryable, input: NewTask, messageId: string | undefined): Promise<StartTaskResult> {
   const v = startRowValues(input, messageId);
   const snapshot = JSON.stringify(input.task);
-  const { rows } = await db.query<TaskRow & { created: boolean }>(
-    START_TASK,
+  const configs = input.pushConfigs?.length ? pushConfigsJson(input.pushConfigs) : undefined;
+  const { rows } = await db.query<TaskRow & { created: boolean; pushed?: number | string }>(
+    configs === undefined ? START_TASK : START_TASK_WITH_PUSH,
     [
       v.id,
       v.workspace_id,
@@ -137,10 +152,12 @@ async function startStatement(db: Queryable, input: NewTask, messageId: string |
       v.lease_ms,
       v.created_at,
       v.status_at,
+      ...(configs === undefined ? [] : [configs]),
     ],
-    { name: "a2a_start_task" },
+    { name: configs === undefined ? "a2a_start_task" : "a2a_start_task_push" },
   );
   const row = rows[0];
+  if (row && Number(row.pushed ?? 0) > 0) wakeLocalDeliveries(db);
   return row ? startedRecord(row, row.created, input, snapshot) : undefined;
 }
 

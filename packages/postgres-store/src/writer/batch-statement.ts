@@ -1,5 +1,6 @@
 import type { NumberedAppend } from "@a2a-partner/a2a-core";
 import { isTerminalState } from "@a2a-partner/a2a-core";
+import { pushNotifiedCte } from "../push/push-write-sql.js";
 import { setStatusAt, snapshotAfterEventsSql, statusAtOf, withoutFirstMessage } from "../tasks/rows.js";
 import { TASK_EVENTS_CHANNEL } from "../tasks/task-events-channel.js";
 import {
@@ -35,6 +36,12 @@ const IDENTIFIER = /^[a-z_][a-z0-9_]{0,62}$/;
  *
  * The snapshot is stored without the first message where the row keeps that apart (migration 0006): the
  * message is not written again with each event.
+ *
+ * Each inserted event gets a push delivery per config of its task (migration 0008), from the ids the task
+ * row lists (`push_config_ids`, returned by the update that moved it): no other table is read, and a task
+ * without configs (a null list) costs an unnest of nothing. A config stored while this statement waited for
+ * the task row is seen, because the update reads the row it waited for again (a join with `push_configs`
+ * would read that table as it was when the statement began).
  */
 const EVENT_CTES = `
 batch as (
@@ -48,12 +55,18 @@ batch as (
     from batch b
    where t.id = any(array(select task_id from batch)) and t.id = b.task_id and t.last_seq = b.prev_seq
      and not t.terminal
-  returning t.id, t.last_seq
+  returning t.id, t.last_seq, t.push_config_ids
 ), inserted as (
   insert into task_events (task_id, seq, event, result, created_at)
   select e.task_id, e.seq, e.event, e.result, e.created_at
     from jsonb_to_recordset($2::jsonb) as e(task_id uuid, seq integer, event text, result jsonb, created_at timestamptz)
     join moved m on m.id = e.task_id
+  returning task_id, seq
+), delivered as (
+  insert into push_deliveries (task_id, config_id, seq)
+  select i.task_id, c.config_id, i.seq
+    from moved m cross join unnest(m.push_config_ids) as c(config_id)
+    join inserted i on i.task_id = m.id
   returning 1
 ), notified as (
   select pg_notify('${TASK_EVENTS_CHANNEL}', string_agg(m.id::text || ' ' || m.last_seq, ',')) as sent
@@ -97,8 +110,11 @@ export function checkIdentifiers(names: readonly string[]): TypeError | undefine
   return bad === undefined ? undefined : new TypeError(`invalid identifier ${JSON.stringify(bad)}`);
 }
 
-/** A row of a batch's answer: a task the events moved, or the outcome of a start. */
-export type AnswerRow = { kind: "moved"; id: string } | StartAnswerRow;
+/**
+ * A row of a batch's answer: a task the events moved, the outcome of a start, or (at most one) the word
+ * that deliveries were inserted (and the dispatchers NOTIFYed).
+ */
+export type AnswerRow = { kind: "moved"; id: string } | { kind: "pushed" } | StartAnswerRow;
 
 /**
  * The whole batch as one statement: the events' CTEs (when there are events), then one CTE per table
@@ -119,10 +135,13 @@ export function batchStatement(batch: readonly BatchEntry[]): { sql: string; par
     ctes.push(EVENT_CTES);
   }
   const starts = batch.flatMap((item) => (item.kind === "start" ? [item.start] : []));
+  const startsWithPush = starts.some((start) => start.withPush);
   if (starts.length > 0) {
     params.push(startsParameter(starts));
-    ctes.push(startCtes(params.length));
+    ctes.push(startCtes(params.length, startsWithPush));
   }
+  const deliveries = [...(appends.length > 0 ? ["delivered"] : []), ...(startsWithPush ? ["start_deliveries"] : [])];
+  if (deliveries.length > 0) ctes.push(pushNotifiedCte(deliveries));
   const groups = new Map<
     string,
     { item: Extract<BatchEntry, { kind: "insert" | "update" }>; rows: GroupCommitRow[] }
@@ -160,6 +179,13 @@ export function batchStatement(batch: readonly BatchEntry[]): { sql: string; par
     );
   }
   if (starts.length > 0) answers.push(START_ANSWERS);
+  if (deliveries.length > 0) {
+    // Reading `push_notified` runs its NOTIFY; the row tells this process to wake its own dispatchers.
+    answers.push(
+      `select 'pushed' as kind, null::text as id, null::integer as ord, count(*) as notified, ${NO_TASK_COLUMNS} ` +
+        "from push_notified having count(*) > 0",
+    );
+  }
   const select = answers.length > 0 ? answers.join("\nunion all\n") : "select null::text as kind where false";
   return { sql: `with ${ctes.join(",\n")}\n${select}`, params };
 }

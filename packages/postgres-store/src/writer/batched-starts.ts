@@ -1,4 +1,6 @@
 import type { NewTask } from "@a2a-partner/a2a-core";
+import { pushConfigsJson } from "../push/push-config-rows.js";
+import { pushConfigIdsSql, startPushCtes } from "../push/push-write-sql.js";
 import { type StartTaskResult, startedRecord, startRowValues } from "../tasks/insert-task.js";
 import { firstMessageSql, snapshotApartSql, type TaskRow } from "../tasks/rows.js";
 
@@ -9,15 +11,22 @@ import { firstMessageSql, snapshotApartSql, type TaskRow } from "../tasks/rows.j
  */
 export interface BatchedStart {
   input: NewTask;
-  /** The element without `ord` and `snapshot`, as JSON object members: `"id":…,"workspace_id":…`. */
+  /**
+   * The element without `ord` and `snapshot`, as JSON object members: `"id":…,"workspace_id":…`, and
+   * `"push_configs":[…]` when the start has inline push configs.
+   */
   members: string;
   snapshotJson: string;
+  /** The start has inline push configs: its batch's statement stores them (see `startCtes`). */
+  withPush: boolean;
 }
 
 /** Checks a start as a statement of its own would, and shapes its batch element. */
 export function batchedStart(input: NewTask, messageId: string | undefined): BatchedStart {
-  const members = JSON.stringify(startRowValues(input, messageId)).slice(1, -1);
-  return { input, members, snapshotJson: JSON.stringify(input.task) };
+  const withPush = (input.pushConfigs?.length ?? 0) > 0;
+  let members = JSON.stringify(startRowValues(input, messageId)).slice(1, -1);
+  if (withPush) members += `,"push_configs":${pushConfigsJson(input.pushConfigs ?? [])}`;
+  return { input, members, snapshotJson: JSON.stringify(input.task), withPush };
 }
 
 /** The batch's `starts` parameter: each start numbered by its place (`ord`), which the answers name. */
@@ -28,28 +37,31 @@ export function startsParameter(starts: readonly BatchedStart[]): string {
 /**
  * The starts of a batch, given its parameter number: inserted as the start statement inserts one (the task
  * row and its seq-1 `task` event, the first message apart; a key that already names a task inserts nothing),
- * in the order asked for.
+ * in the order asked for. `withPush` (some start of the batch has inline push configs): their configs and
+ * seq-1 deliveries too, in `start_configs` and `start_deliveries` (a batch without any runs the statement it
+ * ran before migration 0008).
  */
-export function startCtes(param: number): string {
+export function startCtes(param: number, withPush: boolean): string {
+  const pushColumn = withPush ? ", push_configs jsonb" : "";
   return `starts as (
   select * from jsonb_to_recordset($${param}::jsonb)
     as s(ord integer, id uuid, workspace_id uuid, context_id text, message_id text, snapshot jsonb, state text,
-         terminal boolean, lease_owner text, lease_ms double precision, created_at timestamptz, status_at text)
+         terminal boolean, lease_owner text, lease_ms double precision, created_at timestamptz, status_at text${pushColumn})
 ), started as (
   insert into tasks
     (id, workspace_id, context_id, message_id, snapshot, first_message, state, terminal, last_seq, lease_owner,
-     lease_expires_at, created_at, updated_at, status_at, final_status_at)
+     lease_expires_at, created_at, updated_at, status_at, final_status_at${withPush ? ", push_config_ids" : ""})
   select id, workspace_id, context_id, message_id, ${snapshotApartSql("snapshot")}, ${firstMessageSql("snapshot")},
          state, terminal, 1, lease_owner,
          now() + lease_ms * interval '1 millisecond', created_at, created_at, status_at::timestamptz,
-         case when terminal then status_at::timestamptz end
+         case when terminal then status_at::timestamptz end${withPush ? `, ${pushConfigIdsSql("push_configs")}` : ""}
     from starts order by ord
   on conflict (workspace_id, message_id) do nothing
   returning id, workspace_id, message_id, snapshot, last_seq, lease_owner, lease_expires_at, created_at
 ), started_events as (
   insert into task_events (task_id, seq, event, result, created_at)
   select id, 1, 'task', snapshot, created_at from started
-)`;
+)${withPush ? `, ${startPushCtes("started t join starts i on i.id = t.id", "i.push_configs")}` : ""}`;
 }
 
 /**

@@ -3,6 +3,7 @@ import { type CreateOrGetResult, checkNumberedAppend, type NewTask, type Numbere
 import type { SpanContext } from "@opentelemetry/api";
 import type { Database } from "../database.js";
 import { isUuid } from "../is-uuid.js";
+import { wakeLocalDeliveries } from "../push/push-wakeups.js";
 import { isRowError } from "../tasks/data-error.js";
 import type { StartTaskResult } from "../tasks/insert-task.js";
 import { sqlTimestamp } from "../tasks/rows.js";
@@ -11,6 +12,9 @@ import { cutBatch } from "./batch-cut.js";
 import { type AnswerRow, batchSize, batchStatement, checkIdentifiers, type GroupCommitRow } from "./batch-statement.js";
 import { type BatchedStart, batchedStart, type StartAnswerRow, startResultOf } from "./batched-starts.js";
 import { DEADLOCK_ATTEMPTS, isDeadlock, UnserializableItemError } from "./commit-errors.js";
+import type { GroupCommitWriterOptions } from "./group-commit-writer-options.js";
+
+export type { GroupCommitWriterOptions } from "./group-commit-writer-options.js";
 
 /** Distinct batch shapes given a name (planned once per connection); more are run unnamed. */
 const MAX_NAMED_SHAPES = 64;
@@ -33,29 +37,6 @@ type Item =
       columns: readonly string[];
       rows: readonly GroupCommitRow[];
     } & Waiting<void>);
-
-/** Options of `GroupCommitWriter`. */
-export interface GroupCommitWriterOptions {
-  /**
-   * Commits that may be under way at once. Default 1, classic group commit. With one, no item lands in
-   * an earlier commit than a row insert or update asked for before it (a task's second event waits for
-   * the commit after its first, and later items may pass that one), so a row may refer to a row handed
-   * over just before it: a parent row may be handed over and, without waiting, the rows that refer to it
-   * (keys are checked at the end of the statement). Rows in one commit are one statement, though, so an
-   * update there does not see a row inserted with it: await an insert before updating its row. With more
-   * than one, a later item may commit first, and whoever needs one item durable before another must
-   * await the first, or its rows can fail on their foreign key on PostgreSQL. The default stays 1 for
-   * that order and because a second commit bought little: measured on a 2-core machine with the
-   * reference server's workload, 2 in flight +5 % tasks/s for +7 % CPU per task, 4 −6 %
-   * (bench/NOTES.md).
-   * The exception is a database that runs its statements in the order asked for on a worker thread
-   * (`Database.inWorker`): there a later commit cannot overtake an earlier one, and the default is 2,
-   * so the worker executes one commit while this thread prepares the next. When a batch fails and its
-   * items are committed one by one, a later batch that failed too waits for them; one that succeeded
-   * held no row that needed theirs (a row referring to a row it did not find fails its batch).
-   */
-  maxCommitsInFlight?: number;
-}
 
 /**
  * One writer per process (group commit). Whatever is asked of it while a commit is in flight — events of
@@ -270,8 +251,10 @@ export class GroupCommitWriter {
     const moved = new Set<string>();
     const started = new Map<number, StartAnswerRow>();
     let created = 0;
+    let pushed = false;
     for (const row of rows) {
       if (row.kind === "moved") moved.add(row.id.toLowerCase());
+      else if (row.kind === "pushed") pushed = true;
       else {
         started.set(row.ord, row);
         if (row.kind === "created") created++;
@@ -285,6 +268,8 @@ export class GroupCommitWriter {
       else if (item.kind === "start") item.resolve(startResultOf(started.get(ord++), item.start));
       else item.resolve();
     }
+    // After the callers' answers (their streams' frames go first); before the NOTIFY is back here.
+    if (pushed) wakeLocalDeliveries(this.db);
   }
 
   /** A stable name per batch shape (which tables, which columns), so each is planned once per connection. */

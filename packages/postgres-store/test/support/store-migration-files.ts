@@ -10,4 +10,5 @@ export const STORE_MIGRATION_FILES = [
   "a2a-store/0005_status_at_from_the_writer",
   "a2a-store/0006_first_message_written_once",
   "a2a-store/0007_ended_tasks_by_end",
+  "a2a-store/0008_push_notifications",
 ] as const;

@@ -138,7 +138,10 @@ export function defineStoreSuite(name: string, makeTarget: () => Promise<SuiteTa
         for (const source of SOURCES) {
           for (const m of await loadMigrations(source.dir)) files.push(`${source.name}/${m.name}`);
         }
-        expect(files.slice(0, 8)).toEqual([...STORE_MIGRATION_FILES, "store-suite/0001_fixture_tables"]);
+        expect(files.slice(0, STORE_MIGRATION_FILES.length + 1)).toEqual([
+          ...STORE_MIGRATION_FILES,
+          "store-suite/0001_fixture_tables",
+        ]);
         const applied = migrations.flatMap((result) => result.applied);
         expect(applied.sort()).toEqual([...files].sort());
         expect(migrations.flatMap((result) => result.adopted)).toEqual([]);
@@ -156,12 +159,21 @@ export function defineStoreSuite(name: string, makeTarget: () => Promise<SuiteTa
       });
 
       it("creates the store's tables and nothing of the reference server or the metrics", async () => {
-        const tables = ["tasks", "task_events", "workspaces", "api_tokens", "workflows", "telemetry_events"];
+        const tables = [
+          "tasks",
+          "task_events",
+          "push_configs",
+          "push_deliveries",
+          "workspaces",
+          "api_tokens",
+          "workflows",
+          "telemetry_events",
+        ];
         const { rows } = await context.db.query<{ name: string }>(
           "select t.name from unnest($1::text[]) as t(name) where to_regclass(t.name) is not null",
           [tables],
         );
-        expect(rows.map((row) => row.name)).toEqual(["tasks", "task_events"]);
+        expect(rows.map((row) => row.name)).toEqual(["tasks", "task_events", "push_configs", "push_deliveries"]);
       });
 
       it("refuses a source named twice", async () => {

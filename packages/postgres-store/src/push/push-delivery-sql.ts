@@ -1,0 +1,161 @@
+import type { Message, PushDelivery, Task, TaskUpdateResult } from "@a2a-partner/a2a-core";
+import { toIso, toStoredEvent } from "../tasks/rows.js";
+import { type PushConfigRow, toPushConfig } from "./push-config-rows.js";
+import { PUSH_DELIVERIES_CHANNEL } from "./push-wakeups.js";
+
+// The statements of the delivery queue (migration 0008). Every time is the database's clock, so instances
+// whose clocks disagree still agree on what is due and whose claim has expired.
+
+/**
+ * A delivery may be claimed when it is pending (not given up), due (`dueNow`), under no live claim, and
+ * the oldest pending one of its config: an older pending delivery of the same config (claimed, waiting
+ * for a retry, or simply first) holds it back, so one delivery per config is in flight and a receiver
+ * sees a task's events in order. `d` is the delivery; the older one is found through the primary key.
+ */
+function claimable(dueNow: boolean): string {
+  return `d.given_up_at is null${dueNow ? " and d.due_at <= now()" : ""}
+     and (d.claimed_until is null or d.claimed_until <= now())
+     and not exists (
+       select 1 from push_deliveries o
+        where o.task_id = d.task_id and o.config_id = d.config_id and o.seq < d.seq and o.given_up_at is null)`;
+}
+
+/** SET of a claim by $1 for $3 ms from now. */
+const TAKE = `claimed_by = $1, claimed_until = now() + $3::double precision * interval '1 millisecond',
+         attempts = d.attempts + 1`;
+
+/**
+ * The answer of a claim: each claimed row with its config, its task's workspace and its event (the seq-1
+ * event with its task's first message, which the stored event was written without: migration 0006).
+ */
+const CLAIMED_ANSWER = `
+select k.task_id, k.config_id, k.seq, k.attempts, k.durable_at, t.workspace_id,
+       c.url, c.token, c.authentication, c.version, c.created_at,
+       e.event, e.result, e.created_at as event_created_at,
+       case when k.seq = 1 then t.first_message end as first_message
+  from claimed k
+  join push_configs c on c.task_id = k.task_id and c.id = k.config_id
+  join tasks t on t.id = k.task_id
+  join task_events e on e.task_id = k.task_id and e.seq = k.seq`;
+
+/**
+ * Claims up to $2 due deliveries for $1, earliest due first, in one statement: the rows are locked `for
+ * update skip locked` (dispatchers claiming at once take different rows, and none waits for another), and
+ * a row another dispatcher claimed meanwhile is checked again once its lock is released (its new claim
+ * then keeps it out). Params: $1 owner, $2 limit, $3 lease (ms).
+ */
+export const CLAIM = `
+with candidates as (
+  select d.task_id, d.config_id, d.seq from push_deliveries d
+   where ${claimable(true)}
+   order by d.due_at
+   limit $2
+   for update of d skip locked
+), claimed as (
+  update push_deliveries d set ${TAKE}
+    from candidates n
+   where d.task_id = n.task_id and d.config_id = n.config_id and d.seq = n.seq
+  returning d.task_id, d.config_id, d.seq, d.attempts, d.durable_at
+)${CLAIMED_ANSWER}`;
+
+/**
+ * The receiver took it: deletes the delivery if $1 still holds it, and in the same statement claims the
+ * same config's next pending delivery when it is due. Params: $1 owner, $2 task, $3 lease (ms), $4 config,
+ * $5 seq.
+ */
+export const COMPLETE = `
+with done as (
+  delete from push_deliveries
+   where task_id = $2 and config_id = $4 and seq = $5 and claimed_by = $1
+  returning task_id, config_id, seq
+), next as (
+  select d.task_id, d.config_id, d.seq from push_deliveries d join done on d.task_id = done.task_id
+   where d.config_id = done.config_id and d.seq > done.seq and d.given_up_at is null
+   order by d.seq
+   limit 1
+   for update of d skip locked
+), claimed as (
+  update push_deliveries d set ${TAKE}
+    from next n
+   where d.task_id = n.task_id and d.config_id = n.config_id and d.seq = n.seq
+     and d.due_at <= now() and (d.claimed_until is null or d.claimed_until <= now())
+  returning d.task_id, d.config_id, d.seq, d.attempts, d.durable_at
+)${CLAIMED_ANSWER}`;
+
+/**
+ * A failed attempt, if $1 still holds it: unclaimed, due again at $5, $6 its error. Params: $1 owner,
+ * $2 task, $3 config, $4 seq.
+ */
+export const RETRY = `
+update push_deliveries set claimed_by = null, claimed_until = null, due_at = $5::timestamptz, last_error = $6
+ where task_id = $2 and config_id = $3 and seq = $4 and claimed_by = $1`;
+
+/**
+ * Past the horizon, if $1 still holds it: kept as given up, and the config's next delivery is free to go
+ * (the NOTIFY tells every dispatcher). Params as `RETRY`'s, $5 the reason.
+ */
+export const GIVE_UP = `
+with given_up as (
+  update push_deliveries set claimed_by = null, claimed_until = null, given_up_at = now(), last_error = $5
+   where task_id = $2 and config_id = $3 and seq = $4 and claimed_by = $1
+  returning 1
+)
+select pg_notify('${PUSH_DELIVERIES_CHANNEL}', '') from given_up`;
+
+/**
+ * When a dispatcher should look again at the latest: the earliest due delivery it could claim (the scan
+ * stops at the first), or the earliest expiry of a live claim (another instance's lease that may lapse).
+ */
+export const NEXT_DUE = `
+select least(
+  (select d.due_at from push_deliveries d where ${claimable(false)}
+    order by d.due_at limit 1),
+  (select min(d.claimed_until) from push_deliveries d where d.given_up_at is null and d.claimed_until > now())
+) as next`;
+
+/** A row of `CLAIMED_ANSWER`. */
+export interface ClaimedRow extends Omit<PushConfigRow, "id"> {
+  config_id: string;
+  seq: number;
+  attempts: number;
+  durable_at: Date | string;
+  workspace_id: string;
+  event: PushDelivery["event"]["event"];
+  result: Task | TaskUpdateResult;
+  event_created_at: Date | string;
+  first_message: Message | null;
+}
+
+/** The delivery's key as the queue hands it out: `<taskId>/<seq>/<configId>` (opaque to its users). */
+export function deliveryId(taskId: string, seq: number, configId: string): string {
+  return `${taskId}/${seq}/${configId}`;
+}
+
+/** The key of a delivery this queue handed out; undefined for anything else. */
+export function deliveryKey(id: string): { taskId: string; seq: number; configId: string } | undefined {
+  const first = id.indexOf("/");
+  const second = first < 0 ? -1 : id.indexOf("/", first + 1);
+  if (second < 0) return undefined;
+  const seq = Number(id.slice(first + 1, second));
+  if (!Number.isInteger(seq) || seq < 1) return undefined;
+  return { taskId: id.slice(0, first), seq, configId: id.slice(second + 1) };
+}
+
+export function toPushDelivery(row: ClaimedRow): PushDelivery {
+  const event = toStoredEvent({
+    task_id: row.task_id,
+    seq: row.seq,
+    event: row.event,
+    result: row.result,
+    created_at: row.event_created_at,
+    first_message: row.first_message,
+  });
+  return {
+    id: deliveryId(row.task_id, row.seq, row.config_id),
+    workspaceId: row.workspace_id,
+    config: toPushConfig({ ...row, id: row.config_id }),
+    event,
+    attempt: row.attempts,
+    durableAt: toIso(row.durable_at),
+  };
+}
