@@ -2,8 +2,8 @@
  * The consumer app: the four packages packed as npm would publish them, installed with npm (not pnpm)
  * into a folder outside the workspace, with the files of app/ beside them.
  *
- * The install is cached: its folder is named by a hash of the tarballs and of app/, so an unchanged
- * build reuses the last install (a changed package or app file installs afresh; A2A_CONSUMER_FRESH=1
+ * The install is cached: its folder is named by a hash of the tarballs, of app/ and of this checkout's
+ * path, so an unchanged build reuses the last install (a changed package or app file installs afresh; A2A_CONSUMER_FRESH=1
  * always does). npm keeps its own download cache (~/.npm) and is asked to prefer it.
  */
 import { execFile } from "node:child_process";
@@ -37,7 +37,8 @@ export async function prepareConsumerApp(): Promise<ConsumerApp> {
   const staging = await mkdtemp(join(CACHE_ROOT, "staging-"));
   try {
     const packed = await Promise.all(publicPackages().map((pkg) => pack(pkg, staging)));
-    const hash = createHash("sha256").update(RECIPE);
+    // This checkout's path too: the install links this checkout's Vitest (another checkout gets its own).
+    const hash = createHash("sha256").update(RECIPE).update(ROOT);
     for (const pkg of packed) hash.update(pkg.name).update(await readFile(pkg.tarball));
     for (const file of (await readdir(TEMPLATE)).sort()) hash.update(file).update(await readFile(join(TEMPLATE, file)));
     const dir = join(CACHE_ROOT, hash.digest("hex").slice(0, 16));
