@@ -7,7 +7,8 @@ export default defineConfig({
   test: {
     include: ["test/consumer/**/*.consumer-test.ts"],
     globalSetup: ["test/consumer/global-setup.ts"],
-    testTimeout: 90_000,
+    // Each test starts runtimes and compilers: seconds on an idle machine, minutes on a shared busy one.
+    testTimeout: 180_000,
     hookTimeout: 120_000,
     maxWorkers: 2,
   },

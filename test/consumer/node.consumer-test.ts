@@ -64,16 +64,12 @@ describe.concurrent("the packed packages on Node", () => {
   });
 
   // skipLibCheck off (node16) checks every declaration file the program reads: the slowest test here.
-  it.each(["node16", "bundler"])(
-    "type-checks a TypeScript consumer under moduleResolution %s",
-    { timeout: 180_000 },
-    async (mode) => {
-      const tsc = join(ROOT, "node_modules", "typescript", "bin", "tsc");
-      const checked = await node([tsc, "-p", `tsconfig.${mode}.json`], 170_000);
-      expect(checked.stdout + checked.stderr).toBe("");
-      expect(checked.code).toBe(0);
-    },
-  );
+  it.each(["node16", "bundler"])("type-checks a TypeScript consumer under moduleResolution %s", async (mode) => {
+    const tsc = join(ROOT, "node_modules", "typescript", "bin", "tsc");
+    const checked = await node([tsc, "-p", `tsconfig.${mode}.json`], 170_000);
+    expect(checked.stdout + checked.stderr).toBe("");
+    expect(checked.code).toBe(0);
+  });
 
   it("runs the typed ESM consumer", async () => {
     const ran = await node(["consumer.mts"]);
@@ -111,9 +107,7 @@ describe.concurrent("the packed packages on Node", () => {
     expect(await server.exited).toBe(0);
   });
 
-  it("stores a task in PGlite through postgres-store, its worker thread and migrations found in the package", {
-    timeout: 180_000,
-  }, async () => {
+  it("stores a task in PGlite through postgres-store, its worker thread and migrations found in the package", async () => {
     const dataDir = await mkdtemp(join(tmpdir(), "a2a-consumer-pglite-"));
     try {
       const ran = await node(["pglite.mts", dataDir], 170_000);

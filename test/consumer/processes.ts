@@ -9,7 +9,7 @@ export interface Finished {
   ms: number;
 }
 
-/** Runs `command` in `cwd` to its end (killed after `timeoutMs`); never rejects on a non-zero exit. */
+/** Runs `command` in `cwd` to its end (killed after `timeoutMs`, 150 s by default); never rejects on a non-zero exit. */
 export function runTo(
   command: string,
   args: string[],
@@ -22,7 +22,7 @@ export function runTo(
     let stderr = "";
     child.stdout.on("data", (chunk: Buffer) => (stdout += chunk));
     child.stderr.on("data", (chunk: Buffer) => (stderr += chunk));
-    const timer = setTimeout(() => child.kill("SIGKILL"), options.timeoutMs ?? 60_000);
+    const timer = setTimeout(() => child.kill("SIGKILL"), options.timeoutMs ?? 150_000);
     child.on("error", reject);
     child.on("close", (code) => {
       clearTimeout(timer);
