@@ -36,6 +36,7 @@ export { pageOf as pageOfTasks } from "./ports/task-list.js";
 export type { NewLease, NewTask, NewTaskEvent, StoredTaskEvent, TaskLease, TaskRecord } from "./ports/task-records.js";
 export type { TaskStore } from "./ports/task-store.js";
 export {
+  type AgentCardJwk,
   type AgentCardKeySet,
   AgentCardSignature,
   type AgentCardSigner,

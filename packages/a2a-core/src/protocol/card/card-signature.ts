@@ -1,14 +1,5 @@
 import canonicalizeModule from "canonicalize";
-import {
-  base64url,
-  type CryptoKey,
-  decodeProtectedHeader,
-  FlattenedSign,
-  flattenedVerify,
-  type JSONWebKeySet,
-  type JWK,
-  type KeyObject,
-} from "jose";
+import { base64url, decodeProtectedHeader, FlattenedSign, flattenedVerify } from "jose";
 import { z } from "zod";
 
 // canonicalize is CommonJS (`module.exports = serialize`): a default import is that function at run time
@@ -23,13 +14,46 @@ export const AgentCardSignature = z.object({
 });
 export type AgentCardSignature = z.infer<typeof AgentCardSignature>;
 
+/**
+ * A JSON Web Key (RFC 7517), with the parameters jose's `JWK` has (a jose `JWK` fits). Spelled out here so
+ * the declarations import nothing from jose, which is ESM only: a CommonJS consumer's types could not.
+ */
+export interface AgentCardJwk {
+  kty?: string;
+  kid?: string;
+  alg?: string;
+  use?: string;
+  key_ops?: string[];
+  ext?: boolean;
+  crv?: string;
+  x?: string;
+  y?: string;
+  d?: string;
+  n?: string;
+  e?: string;
+  p?: string;
+  q?: string;
+  dp?: string;
+  dq?: string;
+  qi?: string;
+  k?: string;
+  pub?: string;
+  priv?: string;
+  x5c?: string[];
+  x5t?: string;
+  "x5t#S256"?: string;
+  x5u?: string;
+}
+
 /** The public keys a card's signatures are checked against: a JWKS (RFC 7517), as served at the `jku`. */
-export type AgentCardKeySet = JSONWebKeySet;
+export interface AgentCardKeySet {
+  keys: AgentCardJwk[];
+}
 
 /** A private key that signs cards, and what its signatures say about it. */
 export interface AgentCardSigner {
-  /** The private key: a `CryptoKey`, a node `KeyObject` or a private JWK. */
-  key: CryptoKey | KeyObject | JWK;
+  /** The private key: a `CryptoKey`, a node `KeyObject` (anything with its `type`) or a private JWK. */
+  key: CryptoKey | { type: string } | AgentCardJwk;
   /** The key's id in the JWKS a verifier fetches (`kid`). */
   kid: string;
   /** The JWS algorithm, e.g. `ES256`, `EdDSA`, `RS256`. */
@@ -76,7 +100,7 @@ export async function signAgentCard<C extends Record<string, unknown>>(
       kid: signer.kid,
       ...(signer.jwksUrl ? { jku: signer.jwksUrl } : {}),
     })
-    .sign(signer.key);
+    .sign(signer.key as Parameters<FlattenedSign["sign"]>[0]);
   const existing = AgentCardSignature.array().safeParse(card.signatures);
   // A flattened JWS with a protected header always has it.
   const signature: AgentCardSignature = { protected: jws.protected ?? "", signature: jws.signature };
@@ -99,7 +123,8 @@ export async function verifyAgentCardSignature(
       const { kid, alg } = decodeProtectedHeader(signature);
       const jwk = keys.keys.find((key) => key.kid === kid);
       if (!jwk || !kid || !alg) continue;
-      await flattenedVerify({ payload, protected: signature.protected, signature: signature.signature }, jwk);
+      const key = jwk as Parameters<typeof flattenedVerify>[1];
+      await flattenedVerify({ payload, protected: signature.protected, signature: signature.signature }, key);
       return kid;
     } catch {
       // Not this one: try the next signature.

@@ -8,6 +8,7 @@ import type { HandlerTelemetry, RequestTrace } from "../../telemetry/handler-tel
 import type { TaskHub } from "../hub/task-hub.js";
 import { everyOneRenewed } from "./every-one-renewed.js";
 import { ExecutionContext } from "./execution-context.js";
+import { nextTurn } from "./next-turn.js";
 import { sweepOrphans } from "./orphan-sweep.js";
 import { ORPHANED_REASON, SHUTDOWN_REASON, TaskEndedElsewhere } from "./task-end-reasons.js";
 import { TaskResults } from "./task-results.js";
@@ -89,9 +90,7 @@ export class TaskRunner {
     this.running.set(record.task.id, running);
     // The executor starts on the next turn of the event loop, once the request's first frame is written:
     // started at once, its first writes would be prepared before that frame goes out.
-    running.done = new Promise<void>((resolve) => setImmediate(resolve)).then(() =>
-      telemetry.within(span, () => this.run(running, message, text)),
-    );
+    running.done = nextTurn().then(() => telemetry.within(span, () => this.run(running, message, text)));
   }
 
   /** Stops the local executor of a task that was canceled (its `finished` is already written). */
