@@ -2,8 +2,11 @@ import type { AgentCardInput } from "@a2a-partner/a2a-core";
 
 export const A2A_PATH = "/api/v1/a2a";
 
-/** What the discovery document says about this server; the dialect is chosen per request. */
-export function agentCardInput(publicUrl: string): AgentCardInput {
+/**
+ * What the discovery document says about this server; the dialect is chosen per request.
+ * `pushNotifications`: the handler's own (`A2AHandler.pushNotifications`), so the card never claims more.
+ */
+export function agentCardInput(publicUrl: string, options: { pushNotifications?: boolean } = {}): AgentCardInput {
   return {
     name: "Store Operations Robots",
     description:
@@ -13,6 +16,7 @@ export function agentCardInput(publicUrl: string): AgentCardInput {
     // The same handler answers the HTTP+JSON routes below the JSON-RPC path.
     httpJsonUrl: `${publicUrl}${A2A_PATH}`,
     version: "0.1.0",
+    pushNotifications: options.pushNotifications ?? false,
     provider: { organization: "A2A partner-task reference server", url: publicUrl },
     skills: [
       {

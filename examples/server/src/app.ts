@@ -92,7 +92,7 @@ export function createApp({ db, config, logger, executor }: CreateAppOptions): S
       ? { maxRequestsInFlightPerCaller: config.maxRequestsInFlightPerToken }
       : {}),
   });
-  const card = agentCardInput(config.publicUrl);
+  const card = agentCardInput(config.publicUrl, { pushNotifications: handler.pushNotifications });
   // Both cards once: the request picks one, and a signed card is signed once (agent-card-signing.ts).
   const cards = { v03: buildAgentCardV03(card), v1: buildAgentCardV1(card) };
   const signing = loadCardSigning(config.agentCardSigning ?? {}, config.publicUrl);

@@ -6,7 +6,6 @@ export { toFetchHandler } from "./adapters/fetch.js";
 export { createA2AHandler } from "./assembly/create-handler.js";
 export type { A2AHandlerOptions } from "./assembly/handler-options.js";
 export type { A2APushOptions } from "./assembly/push-options.js";
-export type { PushDestinationCheck } from "./runtime/push/push-side.js";
 export type { A2APushStores, A2AStores } from "./ports/a2a-stores.js";
 export { applyTaskEvent } from "./ports/apply-task-event.js";
 export type { Authenticate, AuthOutcome } from "./ports/authenticate.js";
@@ -154,6 +153,15 @@ export {
   TaskIdParams,
 } from "./protocol/schemas/params.js";
 export {
+  DeletePushConfigParams,
+  GetPushConfigParams,
+  ListPushConfigsParams,
+  PushNotificationConfigV03,
+  SetPushConfigParams,
+  type TaskPushNotificationConfigV03,
+} from "./protocol/schemas/push-config.js";
+export type { ListPushConfigsResultV1, TaskPushNotificationConfigV1 } from "./protocol/schemas/push-config-v1.js";
+export {
   DEFAULT_MAX_EVENT_BYTES,
   type DecodedSseEvent,
   type DecodeSseOptions,
@@ -171,6 +179,7 @@ export {
 } from "./protocol/sse/event-names.js";
 export type { RateDecision, RateLimiter, TokenBucketOptions } from "./runtime/admission/rate-limiter.js";
 export { TokenBucketRateLimiter } from "./runtime/admission/rate-limiter.js";
+export type { PushDestinationCheck } from "./runtime/push/push-side.js";
 export { ORPHANED_REASON, SHUTDOWN_REASON } from "./runtime/runner/task-end-reasons.js";
 export {
   createInMemoryStores,
@@ -179,6 +188,7 @@ export {
   type InMemoryStores,
   InMemoryTaskStore,
 } from "./stores/in-memory.js";
+export { InMemoryPushConfigStore, InMemoryPushDeliveryQueue } from "./stores/in-memory-push.js";
 // For the companion packages (and any library of yours): the OpenTelemetry API if the application has it,
 // and instruments that follow the application's MeterProvider.
 export { MeterInstruments } from "./telemetry/meter-instruments.js";

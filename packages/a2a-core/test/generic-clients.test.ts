@@ -45,10 +45,14 @@ describe("generic clients", () => {
     expect(plain.executor.dispatched).toBe(0);
   });
 
-  it("answers the push-config methods with -32003: push notifications are not sent", async () => {
-    const h = harness();
-    for (const method of ["CreateTaskPushNotificationConfig", "tasks/pushNotificationConfig/get"]) {
-      const { body } = await h.rpc(method, { taskId: "t1" });
+  it("answers the push-config methods with -32003 when push notifications are off", async () => {
+    const h = harness(undefined, { push: false });
+    // v0.3 params (a v1.0 shape would be answered in v1.0's error shape: push-config-methods.test.ts).
+    for (const [method, params] of [
+      ["CreateTaskPushNotificationConfig", { taskId: "t1", pushNotificationConfig: { url: "https://r.example/" } }],
+      ["tasks/pushNotificationConfig/get", { id: "t1" }],
+    ] as const) {
+      const { body } = await h.rpc(method, params);
       expect(body.error).toMatchObject({ code: -32003, data: { method } });
     }
   });

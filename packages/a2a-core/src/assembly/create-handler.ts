@@ -4,9 +4,11 @@ import { jsonRpcBinding } from "../bindings/jsonrpc/jsonrpc-binding.js";
 import { routeRequest } from "../bindings/route-request.js";
 import type { A2AHandler } from "../ports/handler.js";
 import { consoleLogger } from "../ports/logger.js";
+import { A2A_LIMITS } from "../protocol/limits.js";
 import { A2ARuntime } from "../runtime/a2a-runtime.js";
 import { Admission } from "../runtime/admission/admission.js";
 import { TokenBucketRateLimiter } from "../runtime/admission/rate-limiter.js";
+import type { PushSide } from "../runtime/push/push-side.js";
 import { HandlerTelemetry } from "../telemetry/handler-telemetry.js";
 import { type A2AHandlerOptions, DEFAULTS } from "./handler-options.js";
 
@@ -20,6 +22,18 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHandler {
   const leaseMs = options.leaseMs ?? DEFAULTS.leaseMs;
   // OpenTelemetry through its API only: a no-op unless the application registered an SDK.
   const telemetry = new HandlerTelemetry();
+  // Push notifications for the methods (issue 35). Minimal on the push-methods branch: push-dispatch
+  // replaces this block with the dispatcher, its close, and the default destination check (SSRF guard).
+  const pushOptions = options.push === false ? undefined : options.push;
+  const push: PushSide | undefined =
+    options.push !== false && options.stores.push
+      ? {
+          configs: options.stores.push.configs,
+          deliveries: options.stores.push.deliveries,
+          maxConfigsPerTask: pushOptions?.maxConfigsPerTask ?? A2A_LIMITS.pushConfigsPerTask,
+          checkDestination: pushOptions?.checkDestination ?? (async () => undefined),
+        }
+      : undefined;
   const runtime = new A2ARuntime({
     stores: options.stores,
     executor: options.executor,
@@ -35,8 +49,7 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHandler {
     terminalTaskCacheSize: options.terminalTaskCacheSize ?? DEFAULTS.terminalTaskCacheSize,
     terminalTaskCacheBytes: options.terminalTaskCacheBytes ?? DEFAULTS.terminalTaskCacheBytes,
     telemetry,
-    // Wired by the push methods and dispatcher (issue 35); off until then.
-    push: undefined,
+    push,
   });
   const admission = new Admission({
     authenticate: options.authenticate,
@@ -52,6 +65,7 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHandler {
     handle: routeRequest(jsonRpcBinding(runtime, admission), httpJsonBinding(runtime, admission)),
     fetch: (request) => fetchHandler(request),
     maxBodyBytes: options.maxBodyBytes ?? DEFAULTS.maxBodyBytes,
+    pushNotifications: push !== undefined,
     recoverOrphanedTasks: () => runtime.runner.recoverOrphans(),
     close: (closeOptions) => runtime.close(closeOptions?.graceMs ?? 10_000),
   };

@@ -35,11 +35,11 @@ export type InvocationResult =
 export async function invoke(runtime: A2ARuntime, invocation: Invocation): Promise<InvocationResult> {
   const { method, dialect } = invocation;
   const definition = METHOD_REGISTRY[method];
-  if (!definition) {
-    throw "push" in METHODS[method]
-      ? PushNotificationNotSupportedError.forMethod(invocation.wireMethod)
-      : UnsupportedOperationError.forMethod(invocation.wireMethod);
+  // Push off (no push stores, or turned off): the push-config methods say so before reading their params.
+  if ("push" in METHODS[method] && !runtime.push) {
+    throw PushNotificationNotSupportedError.forMethod(invocation.wireMethod);
   }
+  if (!definition) throw UnsupportedOperationError.forMethod(invocation.wireMethod);
   // From here on the request is in the v0.3 shapes, whichever dialect it came in.
   const raw = dialect.params(method, invocation.params);
   const call = {

@@ -1,6 +1,10 @@
 import type { METHODS, MethodName } from "../protocol/method-names.js";
 import { cancelTask } from "./cancel-task.js";
+import { createTaskPushNotificationConfig } from "./create-task-push-notification-config.js";
+import { deleteTaskPushNotificationConfig } from "./delete-task-push-notification-config.js";
 import { getTask } from "./get-task.js";
+import { getTaskPushNotificationConfig } from "./get-task-push-notification-config.js";
+import { listTaskPushNotificationConfigs } from "./list-task-push-notification-configs.js";
 import { listTasks } from "./list-tasks.js";
 import type { MethodDefinition } from "./method.js";
 import { sendStreamingMessage } from "./send-streaming-message.js";
@@ -22,8 +26,8 @@ export const METHOD_REGISTRY: {
   ListTasks: listTasks,
   SendMessage: undefined,
   GetExtendedAgentCard: undefined,
-  CreateTaskPushNotificationConfig: undefined,
-  GetTaskPushNotificationConfig: undefined,
-  ListTaskPushNotificationConfigs: undefined,
-  DeleteTaskPushNotificationConfig: undefined,
+  CreateTaskPushNotificationConfig: createTaskPushNotificationConfig,
+  GetTaskPushNotificationConfig: getTaskPushNotificationConfig,
+  ListTaskPushNotificationConfigs: listTaskPushNotificationConfigs,
+  DeleteTaskPushNotificationConfig: deleteTaskPushNotificationConfig,
 };

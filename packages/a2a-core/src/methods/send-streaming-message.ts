@@ -1,6 +1,11 @@
 import type { Caller } from "../ports/caller.js";
 import type { TaskRecord } from "../ports/task-records.js";
-import { InvalidParamsError, UnsupportedOperationError } from "../protocol/errors.js";
+import type { ProtocolVersion } from "../protocol/dialect/protocol-version.js";
+import {
+  InvalidParamsError,
+  PushNotificationNotSupportedError,
+  UnsupportedOperationError,
+} from "../protocol/errors.js";
 import type { HeaderReader } from "../protocol/header-reader.js";
 import type { Message, Task } from "../protocol/schemas/a2a.js";
 import { SendStreamingMessageParams, STORE_ID_REQUIRED } from "../protocol/schemas/params.js";
@@ -9,6 +14,7 @@ import { TASK_EVENT_SEQ } from "../runtime/streams/open-task-stream.js";
 import type { RequestTrace } from "../telemetry/handler-telemetry.js";
 import type { StreamingMethod, TaskStreamStart } from "./method.js";
 import { findNulCharacter } from "./support/find-nul.js";
+import { destinationRefusal, INLINE_CONFIG_FIELDS, newPushConfig } from "./support/push-configs.js";
 import { reattachCursor } from "./support/reattach-cursor.js";
 import { textOfMessage } from "./support/text-of-message.js";
 
@@ -19,7 +25,7 @@ import { textOfMessage } from "./support/text-of-message.js";
 export const sendStreamingMessage: StreamingMethod<typeof SendStreamingMessageParams> = {
   streaming: true,
   params: SendStreamingMessageParams,
-  async run(runtime, { params, caller, headers, trace }) {
+  async run(runtime, { params, caller, headers, trace, version }) {
     const { message } = params;
     const requested = params.metadata.storeId;
     // Asked only when the start names no store, so a start that does costs nothing more.
@@ -28,7 +34,9 @@ export const sendStreamingMessage: StreamingMethod<typeof SendStreamingMessagePa
     // A retry with a known messageId gets its original task back, whatever else it says. Checked first
     // only when the request would be refused otherwise; a valid start asks the store once ("the task for
     // this key, or a new one") and so learns the same.
-    const refusal = await startRefusal(runtime, params, storeId, text, caller);
+    const refusal =
+      (await startRefusal(runtime, params, storeId, text, caller)) ??
+      (await inlinePushRefusal(runtime, params, version));
     if (refusal || storeId === undefined) {
       const existing =
         message.messageId === undefined
@@ -39,11 +47,14 @@ export const sendStreamingMessage: StreamingMethod<typeof SendStreamingMessagePa
     }
 
     const task = newTask(runtime, message, storeId);
+    // A config sent with the start is stored with the task, so its `task` event is the first delivery.
+    const inline = params.configuration?.pushNotificationConfig;
     const input = {
       workspaceId: caller.workspaceId,
       task,
       lease: runtime.runner.newLease(),
       createdAt: task.status.timestamp,
+      ...(inline ? { pushConfigs: [newPushConfig(inline, { taskId: task.id, version, now: runtime.now() })] } : {}),
     };
     // The one write of a start, inside the request's span so the store's span nests under it. Without a
     // messageId the store always creates: every such start is a new task (contract rule 3).
@@ -95,6 +106,28 @@ async function startRefusal(
     return InvalidParamsError.forField("params.metadata.storeId", "no Environment with this storeId in your workspace");
   }
   return undefined;
+}
+
+/**
+ * Why a start's push config (`configuration.pushNotificationConfig`) is refused: push is off (-32003, so a
+ * partner expecting notifications learns at once that none will come), or its destination is refused.
+ * A retried start whose messageId names a task ignores the config, as it ignores everything else.
+ */
+async function inlinePushRefusal(
+  runtime: A2ARuntime,
+  params: SendStreamingMessageParams,
+  version: ProtocolVersion,
+): Promise<Error | undefined> {
+  const inline = params.configuration?.pushNotificationConfig;
+  if (!inline) return undefined;
+  if (!runtime.push) {
+    return new PushNotificationNotSupportedError(
+      "Push notifications are not supported: start the task without a push notification config and follow it " +
+        "with SubscribeToTask or GetTask",
+      { field: INLINE_CONFIG_FIELDS[version].config },
+    );
+  }
+  return destinationRefusal(runtime.push, inline, INLINE_CONFIG_FIELDS[version]);
 }
 
 /**

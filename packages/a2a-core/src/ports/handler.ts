@@ -28,6 +28,11 @@ export interface A2AHandler {
   fetch(request: Request): Promise<Response>;
   /** Largest request body the adapters accept. */
   readonly maxBodyBytes: number;
+  /**
+   * Whether push notifications are on (`stores.push` given, `push` not `false`): what the agent card's
+   * `capabilities.pushNotifications` says (`AgentCardInput.pushNotifications`).
+   */
+  readonly pushNotifications: boolean;
   /** Ends orphaned tasks now (it also runs periodically); returns how many it ended. */
   recoverOrphanedTasks(): Promise<number>;
   /**

@@ -10,29 +10,30 @@ export const METHODS = {
   ListTasks: { alias: "tasks/list", streaming: false, implemented: true },
   SendMessage: { alias: undefined, streaming: false, implemented: false },
   GetExtendedAgentCard: { alias: undefined, streaming: false, implemented: false },
-  // Push notifications are not sent (the card says so): these answer PushNotificationNotSupportedError.
+  // Push notifications: answered when the handler has them on (stores.push), PushNotificationNotSupportedError
+  // (-32003) otherwise, params unread.
   CreateTaskPushNotificationConfig: {
     alias: "tasks/pushNotificationConfig/set",
     streaming: false,
-    implemented: false,
+    implemented: true,
     push: true,
   },
   GetTaskPushNotificationConfig: {
     alias: "tasks/pushNotificationConfig/get",
     streaming: false,
-    implemented: false,
+    implemented: true,
     push: true,
   },
   ListTaskPushNotificationConfigs: {
     alias: "tasks/pushNotificationConfig/list",
     streaming: false,
-    implemented: false,
+    implemented: true,
     push: true,
   },
   DeleteTaskPushNotificationConfig: {
     alias: "tasks/pushNotificationConfig/delete",
     streaming: false,
-    implemented: false,
+    implemented: true,
     push: true,
   },
 } as const satisfies Record<

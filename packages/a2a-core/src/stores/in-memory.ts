@@ -10,6 +10,8 @@ import { pageOf, type TaskListPage, type TaskListQuery } from "../ports/task-lis
 import type { NewTask, NewTaskEvent, StoredTaskEvent, TaskRecord } from "../ports/task-records.js";
 import type { TaskStore } from "../ports/task-store.js";
 import { isTerminalState } from "../protocol/schemas/a2a.js";
+import { InMemoryPushConfigStore, InMemoryPushDeliveryQueue } from "./in-memory-push.js";
+import { InMemoryPushLedger } from "./in-memory-push-ledger.js";
 
 /** What readAfter returns at most when its caller names no usable limit (as the durable stores do). */
 const DEFAULT_READ_LIMIT = 1000;
@@ -42,9 +44,17 @@ interface Entry {
 export class InMemoryTaskStore implements TaskStore {
   /** @internal shared with the event log and the idempotency store built over this store. */
   readonly entries = new Map<string, Entry>();
+  /** @internal push configs and deliveries, written in the same step as the events they are for. */
+  readonly push: InMemoryPushLedger;
 
-  /** `clock`: the store's own clock (ms since the epoch), which decides lease expiry. */
-  constructor(private readonly clock: () => number = Date.now) {}
+  /** `clock`: the store's own clock (ms since the epoch), which decides lease and delivery times. */
+  constructor(private readonly clock: () => number = Date.now) {
+    this.push = new InMemoryPushLedger(clock, {
+      // seq starts at 1 and grows by one without gaps, so a task's events are indexed by seq.
+      eventOf: (taskId, seq) => this.entries.get(taskId)?.events[seq - 1],
+      workspaceOf: (taskId) => this.entries.get(taskId)?.record.workspaceId,
+    });
+  }
 
   async create(input: NewTask): Promise<TaskRecord> {
     return this.insert(input, undefined);
@@ -70,6 +80,9 @@ export class InMemoryTaskStore implements TaskStore {
       createdAt: input.createdAt,
     };
     this.entries.set(task.id, { record, events: [first], watchers: new Set() });
+    // The start's own configs are stored with the task, and the `task` event is their first delivery.
+    for (const config of input.pushConfigs ?? []) this.push.putConfig({ ...config, taskId: task.id });
+    this.push.eventsCommitted(input.workspaceId, [first]);
     return structuredClone(record);
   }
 
@@ -124,6 +137,7 @@ export class InMemoryEventLog implements EventLog {
       createdAt: entry.createdAt,
     };
     this.store(stored, event, applyTaskEvent(stored.record.task, structuredClone(entry.result)));
+    this.tasks.push.eventsCommitted(stored.record.workspaceId, [event]);
     return structuredClone(event);
   }
 
@@ -137,6 +151,7 @@ export class InMemoryEventLog implements EventLog {
     const last = events.at(-1) as StoredTaskEvent;
     stored.events.push(...events.slice(0, -1));
     this.store(stored, last, structuredClone(append.snapshot));
+    this.tasks.push.eventsCommitted(record.workspaceId, events);
     return true;
   }
 
@@ -196,10 +211,20 @@ export interface InMemoryStores {
   tasks: InMemoryTaskStore;
   events: InMemoryEventLog;
   idempotency: InMemoryIdempotencyStore;
+  /** Push configs and the delivery queue the event log fills (push notifications are on with these). */
+  push: { configs: InMemoryPushConfigStore; deliveries: InMemoryPushDeliveryQueue };
 }
 
-/** The three stores over one shared in-memory state; `clock` decides lease expiry (default `Date.now`). */
+/**
+ * The stores over one shared in-memory state, push included; `clock` decides lease expiry and when
+ * deliveries fall due (default `Date.now`).
+ */
 export function createInMemoryStores(options: { clock?: () => number } = {}): InMemoryStores {
   const tasks = new InMemoryTaskStore(options.clock);
-  return { tasks, events: new InMemoryEventLog(tasks), idempotency: new InMemoryIdempotencyStore(tasks) };
+  return {
+    tasks,
+    events: new InMemoryEventLog(tasks),
+    idempotency: new InMemoryIdempotencyStore(tasks),
+    push: { configs: new InMemoryPushConfigStore(tasks.push), deliveries: new InMemoryPushDeliveryQueue(tasks.push) },
+  };
 }

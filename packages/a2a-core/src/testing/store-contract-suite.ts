@@ -2,13 +2,16 @@ import { describe } from "vitest";
 import { defineEventLogCases } from "./event-log-cases.js";
 import { defineIdempotencyStoreCases } from "./idempotency-store-cases.js";
 import { defineListTasksCases } from "./list-tasks-cases.js";
+import { definePushConfigCases } from "./push-config-cases.js";
+import { definePushDeliveryCases } from "./push-delivery-cases.js";
 import { defineRecordCopiesCases } from "./record-copies-cases.js";
 import type { StoreContractContext } from "./store-contract-context.js";
 import { defineTaskStoreCases } from "./task-store-cases.js";
 
 /**
  * The store contract: what every `TaskStore`, `EventLog` and `IdempotencyStore` must do, whatever keeps
- * the data. The in-memory stores and the PostgreSQL/PGlite stores run these same cases; run them against
+ * the data, and, for stores with a push side (`stores.push`), its `PushConfigStore` and
+ * `PushDeliveryQueue` (skipped without one). The in-memory stores and the PostgreSQL/PGlite stores run these same cases; run them against
  * your own stores under Vitest, inside a `describe` whose `beforeAll` fills the context:
  *
  * ```ts
@@ -32,5 +35,7 @@ export function defineStoreContractTests(current: () => StoreContractContext): v
       const { stores, workspaceA, workspaceB, fixtures } = current();
       return { tasks: stores.tasks, events: stores.events, workspaceA, workspaceB, fixtures };
     });
+    definePushConfigCases(current);
+    definePushDeliveryCases(current);
   });
 }

@@ -18,15 +18,33 @@ const QUERY_PARAMS: Readonly<Partial<Record<HttpJsonRoute["method"], readonly st
     "statusTimestampAfter",
     "includeArtifacts",
   ],
+  ListTaskPushNotificationConfigs: ["pageSize", "pageToken"],
 };
+
+/** The routes whose params are the body (a JSON object), with the path's ids added. */
+const BODY_PARAMS = new Set<HttpJsonRoute["method"]>(["SendStreamingMessage", "CreateTaskPushNotificationConfig"]);
+
+/** The push-config routes name the task `taskId` and the config `id` (a2a.proto's field names). */
+const PUSH_CONFIG_ROUTES = new Set<HttpJsonRoute["method"]>([
+  "CreateTaskPushNotificationConfig",
+  "GetTaskPushNotificationConfig",
+  "ListTaskPushNotificationConfigs",
+  "DeleteTaskPushNotificationConfig",
+]);
 
 /**
  * A route's request as the method's params, in the v1.0 shapes the JSON-RPC binding's v1.0 dialect
- * takes: the body of a POST (SendMessageRequest for message:stream), the path's task id, the query.
+ * takes: the body of a POST (SendMessageRequest for message:stream, TaskPushNotificationConfig for a
+ * push config), the path's ids (over any the body names), the query.
  */
 export function paramsOf(route: HttpJsonRoute, body: string): Record<string, unknown> {
-  const params: Record<string, unknown> = route.method === "SendStreamingMessage" ? bodyObject(body) : {};
-  if (route.taskId !== undefined) params.id = route.taskId;
+  const params: Record<string, unknown> = BODY_PARAMS.has(route.method) ? bodyObject(body) : {};
+  if (PUSH_CONFIG_ROUTES.has(route.method)) {
+    if (route.taskId !== undefined) params.taskId = route.taskId;
+    if (route.configId !== undefined) params.id = route.configId;
+  } else if (route.taskId !== undefined) {
+    params.id = route.taskId;
+  }
   for (const name of QUERY_PARAMS[route.method] ?? []) {
     const value = route.query.get(name);
     if (value !== null) params[name] = queryValue(name, value);

@@ -6,6 +6,8 @@ export interface HttpJsonRoute {
   method: MethodName;
   /** The `{id}` of a `/tasks/{id}…` route, decoded. */
   taskId?: string;
+  /** The `{configId}` of a `/tasks/{id}/pushNotificationConfigs/{configId}` route, decoded. */
+  configId?: string;
   /** Whether the route takes a JSON body (the POST routes). */
   body: boolean;
   query: URLSearchParams;
@@ -17,7 +19,7 @@ export interface HttpJsonWrongVerb {
   allow: string;
 }
 
-/** A path under the binding's resources that names no route (a push-config route, a typo): HTTP 404. */
+/** A path under the binding's resources that names no route (a typo): HTTP 404. */
 export interface HttpJsonNoRoute {
   kind: "no-route";
   path: string;
@@ -46,7 +48,7 @@ const ROUTES: readonly RouteEntry[] = [
     verbs: { POST: "CreateTaskPushNotificationConfig", GET: "ListTaskPushNotificationConfigs" },
   },
   {
-    pattern: /\/tasks\/([^/]+)\/pushNotificationConfigs\/[^/]+$/,
+    pattern: /\/tasks\/([^/]+)\/pushNotificationConfigs\/([^/]+)$/,
     verbs: { GET: "GetTaskPushNotificationConfig", DELETE: "DeleteTaskPushNotificationConfig" },
   },
 ];
@@ -68,23 +70,27 @@ export function matchHttpJsonRoute(verb: string, url: string): HttpJsonMatch | u
     if (!match) continue;
     const method = route.verbs[verb];
     if (!method) return { kind: "wrong-verb", allow: Object.keys(route.verbs).join(", ") };
-    const encodedId = match[1];
-    let taskId: string | undefined;
-    if (encodedId !== undefined) {
-      try {
-        taskId = decodeURIComponent(encodedId);
-      } catch {
-        taskId = encodedId;
-      }
-    }
+    const taskId = decoded(match[1]);
+    const configId = decoded(match[2]);
     return {
       kind: "route",
       method,
       ...(taskId === undefined ? {} : { taskId }),
+      ...(configId === undefined ? {} : { configId }),
       body: verb === "POST",
       query: new URLSearchParams(queryAt === -1 ? "" : url.slice(queryAt + 1)),
     };
   }
   // Under a binding resource but no route of it: answered by the binding, never read as JSON-RPC.
   return path.includes("/tasks/") || path.includes("/message:") ? { kind: "no-route", path } : undefined;
+}
+
+/** A path segment decoded; one that is not valid percent-encoding is taken as it is. */
+function decoded(segment: string | undefined): string | undefined {
+  if (segment === undefined) return undefined;
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
 }

@@ -9,6 +9,11 @@ describe("reading a request without A2A-Version by its shape", () => {
     // Parts without kind are v1.0 even when the role is missing (v0.3 needs kind on every part).
     expect(onlyV1ByShape("SendStreamingMessage", { message: { parts: [{ text: "x" }] } })).toBe(true);
     expect(onlyV1ByShape("ListTasks", { status: "TASK_STATE_WORKING" })).toBe(true);
+    // Push configs: flat with a url, or addressed by taskId.
+    expect(onlyV1ByShape("CreateTaskPushNotificationConfig", { taskId: "t", url: "https://r.example/" })).toBe(true);
+    expect(onlyV1ByShape("GetTaskPushNotificationConfig", { taskId: "t", id: "c" })).toBe(true);
+    expect(onlyV1ByShape("ListTaskPushNotificationConfigs", { taskId: "t" })).toBe(true);
+    expect(onlyV1ByShape("DeleteTaskPushNotificationConfig", { taskId: "t", id: "c" })).toBe(true);
   });
 
   it("keeps v0.3 for v0.3 shapes, mixtures and anything ambiguous", () => {
@@ -22,5 +27,11 @@ describe("reading a request without A2A-Version by its shape", () => {
     expect(onlyV1ByShape("SendStreamingMessage", {})).toBe(false);
     expect(onlyV1ByShape("GetTask", { id: "t" })).toBe(false);
     expect(onlyV1ByShape("ListTasks", { status: "working" })).toBe(false);
+    const v03Config = { taskId: "t", pushNotificationConfig: { url: "https://r.example/" } };
+    expect(onlyV1ByShape("CreateTaskPushNotificationConfig", v03Config)).toBe(false);
+    expect(onlyV1ByShape("CreateTaskPushNotificationConfig", { ...v03Config, url: "x" })).toBe(false);
+    expect(onlyV1ByShape("GetTaskPushNotificationConfig", { id: "t", pushNotificationConfigId: "c" })).toBe(false);
+    expect(onlyV1ByShape("ListTaskPushNotificationConfigs", { id: "t" })).toBe(false);
+    expect(onlyV1ByShape("DeleteTaskPushNotificationConfig", { id: "t", pushNotificationConfigId: "c" })).toBe(false);
   });
 });

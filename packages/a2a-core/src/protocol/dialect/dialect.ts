@@ -2,7 +2,14 @@ import type { MethodName } from "../method-names.js";
 import type { Task, TaskUpdateResult } from "../schemas/a2a.js";
 import type { JsonRpcErrorObject } from "../schemas/jsonrpc.js";
 import type { ListedTask } from "../schemas/list-tasks.js";
+import type { TaskPushNotificationConfigV03 } from "../schemas/push-config.js";
 import type { ProtocolVersion } from "./protocol-version.js";
+import {
+  fromV1PushParams,
+  fromV1StartConfiguration,
+  toV1PushConfig,
+  toV1PushConfigList,
+} from "./push-config-mapping.js";
 import { toV1Error } from "./v1-errors.js";
 import { fromV1Message, fromV1State, toV1StreamResult, toV1Task } from "./v1-mapping.js";
 
@@ -41,6 +48,12 @@ export interface Dialect {
   /** The result of GetTask and CancelTask. */
   task(task: Task): unknown;
   list(result: TaskListResult): unknown;
+  /** The result of CreateTaskPushNotificationConfig and GetTaskPushNotificationConfig. */
+  pushConfig(config: TaskPushNotificationConfigV03): unknown;
+  /** The result of ListTaskPushNotificationConfigs. */
+  pushConfigList(configs: readonly TaskPushNotificationConfigV03[]): unknown;
+  /** The result of a method that answers nothing (DeleteTaskPushNotificationConfig). */
+  empty(): unknown;
   readonly stream: StreamRenderer;
   error(error: JsonRpcErrorObject): JsonRpcErrorObject;
 }
@@ -56,6 +69,9 @@ export const DIALECT_V03: Dialect = {
   params: (_method, params) => params,
   task: (task) => task,
   list: (result) => result,
+  pushConfig: (config) => config,
+  pushConfigList: (configs) => configs,
+  empty: () => null,
   stream: V03_STREAM,
   error: (error) => error,
 };
@@ -82,10 +98,19 @@ export const DIALECT_V1: Dialect = {
     const { tenant: _tenant, ...rest } = params;
     switch (method) {
       case "SendStreamingMessage":
-      case "SendMessage":
-        return rest.message === undefined ? rest : { ...rest, message: fromV1Message(rest.message) };
+      case "SendMessage": {
+        const message = rest.message === undefined ? {} : { message: fromV1Message(rest.message) };
+        const configuration =
+          rest.configuration === undefined ? {} : { configuration: fromV1StartConfiguration(rest.configuration) };
+        return { ...rest, ...message, ...configuration };
+      }
       case "ListTasks":
         return { ...rest, status: fromV1State(rest.status, "params.status") };
+      case "CreateTaskPushNotificationConfig":
+      case "GetTaskPushNotificationConfig":
+      case "ListTaskPushNotificationConfigs":
+      case "DeleteTaskPushNotificationConfig":
+        return fromV1PushParams(method, rest);
       default:
         return rest;
     }
@@ -95,6 +120,10 @@ export const DIALECT_V1: Dialect = {
     ...result,
     tasks: result.tasks.map((task) => toV1Task(task, { omitArtifacts: task.artifacts === undefined })),
   }),
+  pushConfig: toV1PushConfig,
+  pushConfigList: toV1PushConfigList,
+  // google.protobuf.Empty
+  empty: () => ({}),
   stream: V1_STREAM,
   error: toV1Error,
 };

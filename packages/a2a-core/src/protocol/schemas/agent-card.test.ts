@@ -59,4 +59,17 @@ describe("agent cards", () => {
       expect(AgentCardV03.safeParse(card).success, version).toBe(true);
     }
   });
+
+  it("says pushNotifications exactly as the input does, false when it says nothing", () => {
+    const v1 = new Headers({ "A2A-Version": "1.0" });
+    for (const headers of [new Headers(), v1]) {
+      expect(agentCardForRequest(headers, input).capabilities?.pushNotifications).toBe(false);
+      expect(agentCardForRequest(headers, { ...input, pushNotifications: true }).capabilities?.pushNotifications).toBe(
+        true,
+      );
+      expect(agentCardForRequest(headers, { ...input, pushNotifications: false }).capabilities?.pushNotifications).toBe(
+        false,
+      );
+    }
+  });
 });

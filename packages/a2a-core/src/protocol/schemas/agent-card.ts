@@ -116,6 +116,11 @@ export interface AgentCardInput {
    * `endpointUrl` itself; leave it out if your server routes only the JSON-RPC path to the handler.
    */
   httpJsonUrl?: string;
+  /**
+   * Whether the endpoint takes push notification configs and delivers to them (`capabilities.pushNotifications`).
+   * Pass the handler's own `pushNotifications`, so the card says exactly what the handler does. Default `false`.
+   */
+  pushNotifications?: boolean;
 }
 
 /**
@@ -146,7 +151,11 @@ export function buildAgentCardV03(input: AgentCardInput): AgentCardV03 {
     version: input.version,
     ...(input.provider ? { provider: input.provider } : {}),
     ...(input.documentationUrl ? { documentationUrl: input.documentationUrl } : {}),
-    capabilities: { streaming: true, pushNotifications: false, stateTransitionHistory: false },
+    capabilities: {
+      streaming: true,
+      pushNotifications: input.pushNotifications ?? false,
+      stateTransitionHistory: false,
+    },
     securitySchemes: { bearer: { type: "http", scheme: "bearer", description: BEARER_DESCRIPTION } },
     security: [{ bearer: [] }],
     defaultInputModes: ["text/plain"],
@@ -166,7 +175,7 @@ export function buildAgentCardV1(input: AgentCardInput): AgentCardV1 {
     ...(input.provider ? { provider: input.provider } : {}),
     version: input.version,
     ...(input.documentationUrl ? { documentationUrl: input.documentationUrl } : {}),
-    capabilities: { streaming: true, pushNotifications: false, extendedAgentCard: false },
+    capabilities: { streaming: true, pushNotifications: input.pushNotifications ?? false, extendedAgentCard: false },
     securitySchemes: { bearer: { httpAuthSecurityScheme: { scheme: "Bearer", description: BEARER_DESCRIPTION } } },
     securityRequirements: [{ schemes: { bearer: { list: [] } } }],
     defaultInputModes: ["text/plain"],

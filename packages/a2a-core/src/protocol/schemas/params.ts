@@ -1,12 +1,11 @@
 import { z } from "zod";
 import { A2A_LIMITS } from "../limits.js";
 import { Message, Part, TaskState } from "./a2a.js";
-import { type BoundIssue, metadataIssues, startIssues, wellFormedIssues } from "./bounds/request-bounds.js";
+import { metadataIssues, startIssues, wellFormedIssues } from "./bounds/request-bounds.js";
+import { absentIfEmpty, checkedBy, Id, NO_NUL, RequestMetadata } from "./param-fields.js";
+import { PushNotificationConfigV03 } from "./push-config.js";
 
 const L = A2A_LIMITS;
-
-/** An id a partner sends (messageId, contextId, taskId, storeId, a task id): stored and echoed, so bounded. */
-const Id = z.string().min(1).max(L.idLength, `must be at most ${L.idLength} characters`);
 
 /**
  * The Environment a task runs in. Optional on the wire (a workspace may name a default Environment);
@@ -26,8 +25,6 @@ const StoreId = z
 export const STORE_ID_REQUIRED =
   "is required: the storeId of the Environment (the store and its robots) that carries the task out";
 
-const RequestMetadata = z.record(z.string(), z.unknown());
-
 /**
  * The message of a task start: the shared Message shape with the bounds of what a partner may send. The
  * shared shape stays unbounded, so a client still reads a Task from a server with other limits.
@@ -38,15 +35,6 @@ const InboundMessage = Message.extend({
   taskId: Id.optional(),
   parts: z.array(Part).min(1).max(L.parts, `a message has at most ${L.parts} parts`),
 });
-
-/** Reports the checks that look at the request as a whole, after zod's own (which come first in `data`). */
-function checkedBy(...checks: Array<(params: unknown) => BoundIssue[]>) {
-  return (params: unknown, ctx: z.RefinementCtx) => {
-    for (const check of checks) {
-      for (const issue of check(params)) ctx.addIssue({ code: "custom", path: issue.path, message: issue.message });
-    }
-  };
-}
 
 /** params of SendStreamingMessage / message/stream. Bounds: `A2A_LIMITS`. */
 export const SendStreamingMessageParams = z
@@ -62,7 +50,13 @@ export const SendStreamingMessageParams = z
         })
         .catchall(z.unknown()),
     ),
-    configuration: z.record(z.string(), z.unknown()).optional(),
+    configuration: z
+      .object({
+        /** Where the task's events are pushed, stored with the task (checked like a created config). */
+        pushNotificationConfig: PushNotificationConfigV03.nullish(),
+      })
+      .catchall(z.unknown())
+      .optional(),
   })
   .superRefine(checkedBy(wellFormedIssues, startIssues));
 export type SendStreamingMessageParams = z.infer<typeof SendStreamingMessageParams>;
@@ -94,18 +88,13 @@ export type SubscribeToTaskParams = TaskIdParams;
 /** Page sizes of ListTasks: A2A v1.0 allows 1–100 and defaults to 50. */
 export const LIST_TASKS_PAGE_SIZE = { min: 1, max: 100, default: 50 } as const;
 
-/** ProtoJSON writes an unset string as "": both mean "no filter". */
-const absentIfEmpty = <T extends z.ZodType>(schema: T) =>
-  z.preprocess((value) => (value === "" || value === null ? undefined : value), schema.optional());
-
 /**
- * A filter value is compared in SQL, so it must be one PostgreSQL can read: text never holds U+0000, and a
- * timestamp lies in years 0001–9999 (zod and JavaScript accept year 0000, and the handler passes the instant
- * on in UTC, where an offset can carry "0001-01-01T00:00+14:00" into year 0; PostgreSQL refuses those).
- * Refused here, a bad filter is -32602 on every binding and dialect, never a store error answered as an outage.
+ * A filter value is compared in SQL, so it must be one PostgreSQL can read: text never holds U+0000
+ * (`NO_NUL`), and a timestamp lies in years 0001–9999 (zod and JavaScript accept year 0000, and the handler
+ * passes the instant on in UTC, where an offset can carry "0001-01-01T00:00+14:00" into year 0; PostgreSQL
+ * refuses those). Refused here, a bad filter is -32602 on every binding and dialect, never a store error
+ * answered as an outage.
  */
-const NO_NUL = [(value: string) => !value.includes("\u0000"), "must not contain U+0000 (NUL)"] as const;
-
 function isStorableInstant(value: string): boolean {
   const utcYear = new Date(value).getUTCFullYear();
   return Number(value.slice(0, 4)) >= 1 && utcYear >= 1 && utcYear <= 9999;

@@ -1,0 +1,79 @@
+import type { PushConfig } from "../../ports/push-configs.js";
+import type { ProtocolVersion } from "../../protocol/dialect/protocol-version.js";
+import { InvalidParamsError, PushNotificationNotSupportedError, TaskNotFoundError } from "../../protocol/errors.js";
+import type { PushNotificationConfigV03, TaskPushNotificationConfigV03 } from "../../protocol/schemas/push-config.js";
+import type { A2ARuntime } from "../../runtime/a2a-runtime.js";
+import type { PushSide } from "../../runtime/push/push-side.js";
+
+/** Push notifications of the runtime; -32003 when they are off (invoke already answers so, unread). */
+export function pushSideOf(runtime: A2ARuntime, method: string): PushSide {
+  if (!runtime.push) throw PushNotificationNotSupportedError.forMethod(method);
+  return runtime.push;
+}
+
+/** Where a config's fields are in the request, by dialect: refusals name what the client sent. */
+export interface PushConfigFields {
+  /** The config object's path (`params.pushNotificationConfig` in v0.3, `params` in v1.0). */
+  config: string;
+}
+
+export const CREATED_CONFIG_FIELDS: Readonly<Record<ProtocolVersion, PushConfigFields>> = {
+  "0.3": { config: "params.pushNotificationConfig" },
+  "1.0": { config: "params" },
+};
+
+export const INLINE_CONFIG_FIELDS: Readonly<Record<ProtocolVersion, PushConfigFields>> = {
+  "0.3": { config: "params.configuration.pushNotificationConfig" },
+  "1.0": { config: "params.configuration.taskPushNotificationConfig" },
+};
+
+/** Why the config's destination is refused (SSRF): -32602 on its url field, with the reason. */
+export async function destinationRefusal(
+  push: PushSide,
+  input: PushNotificationConfigV03,
+  fields: PushConfigFields,
+): Promise<InvalidParamsError | undefined> {
+  const refused = await push.checkDestination(new URL(input.url));
+  return refused === undefined ? undefined : InvalidParamsError.forField(`${fields.config}.url`, refused);
+}
+
+/**
+ * A partner's config (checked against its schema and `destinationRefusal`) as stored: its id the task's
+ * when it names none (so a retried create replaces rather than adds, as the official SDKs do), made in
+ * the request's version, whose shapes its receiver gets.
+ */
+export function newPushConfig(
+  input: PushNotificationConfigV03,
+  at: { taskId: string; version: ProtocolVersion; now: Date },
+): PushConfig {
+  return {
+    id: input.id ?? at.taskId,
+    taskId: at.taskId,
+    url: input.url,
+    ...(input.token === undefined ? {} : { token: input.token }),
+    ...(input.authentication === undefined ? {} : { authentication: structuredClone(input.authentication) }),
+    version: at.version,
+    createdAt: at.now.toISOString(),
+  };
+}
+
+/** A stored config in the v0.3 wire shape (the dialect renders it for v1.0). */
+export function wireConfig(config: PushConfig): TaskPushNotificationConfigV03 {
+  return {
+    taskId: config.taskId,
+    pushNotificationConfig: {
+      id: config.id,
+      url: config.url,
+      ...(config.token === undefined ? {} : { token: config.token }),
+      ...(config.authentication === undefined ? {} : { authentication: structuredClone(config.authentication) }),
+    },
+  };
+}
+
+/** -32001 for a config that is not there (its task is, in the caller's workspace). */
+export function configNotFound(taskId: string, configId: string): TaskNotFoundError {
+  return new TaskNotFoundError("Push notification config not found", {
+    taskId: taskId.slice(0, 256),
+    pushNotificationConfigId: configId.slice(0, 256),
+  });
+}

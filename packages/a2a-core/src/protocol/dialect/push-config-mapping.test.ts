@@ -1,0 +1,84 @@
+import { describe, expect, it } from "vitest";
+import { isA2AError } from "../errors.js";
+import { fromV1PushParams, fromV1StartConfiguration, toV1PushConfig } from "./push-config-mapping.js";
+
+describe("push configs between v1.0 and v0.3", () => {
+  it("maps a v1.0 config to v0.3 and back, its one scheme a list of one", () => {
+    const v1 = {
+      taskId: "t",
+      id: "c",
+      url: "https://r.example/",
+      token: "tok",
+      authentication: { scheme: "Bearer", credentials: "cred" },
+    };
+    const v03 = fromV1PushParams("CreateTaskPushNotificationConfig", v1);
+    expect(v03).toEqual({
+      taskId: "t",
+      pushNotificationConfig: {
+        id: "c",
+        url: "https://r.example/",
+        token: "tok",
+        authentication: { schemes: ["Bearer"], credentials: "cred" },
+      },
+    });
+    expect(toV1PushConfig(v03 as never)).toEqual(v1);
+    // v0.3 alternatives: v1.0 has room for the first only.
+    const many = {
+      taskId: "t",
+      pushNotificationConfig: { id: "c", url: "u", authentication: { schemes: ["A", "B"] } },
+    };
+    expect(toV1PushConfig(many)).toEqual({ id: "c", taskId: "t", url: "u", authentication: { scheme: "A" } });
+  });
+
+  it("reads ProtoJSON's empty strings as not given", () => {
+    expect(
+      fromV1PushParams("CreateTaskPushNotificationConfig", {
+        taskId: "t",
+        id: "",
+        url: "https://r.example/",
+        token: "",
+        authentication: { scheme: "", credentials: "" },
+      }),
+    ).toEqual({ taskId: "t", pushNotificationConfig: { url: "https://r.example/" } });
+    expect(fromV1PushParams("GetTaskPushNotificationConfig", { taskId: "t", id: "" })).toEqual({ id: "t" });
+    expect(fromV1PushParams("ListTaskPushNotificationConfigs", { taskId: "t", pageSize: 0, pageToken: "" })).toEqual({
+      id: "t",
+    });
+    expect(fromV1PushParams("DeleteTaskPushNotificationConfig", { taskId: "t", id: "c" })).toEqual({
+      id: "t",
+      pushNotificationConfigId: "c",
+    });
+  });
+
+  it("names the v1.0 field of what it refuses", () => {
+    const fieldOf = (run: () => unknown) => {
+      try {
+        run();
+      } catch (error) {
+        return isA2AError(error) ? (error.data as { field: string }).field : "not an A2A error";
+      }
+      return "accepted";
+    };
+    expect(fieldOf(() => fromV1PushParams("CreateTaskPushNotificationConfig", { taskId: "t" }))).toBe("params.url");
+    expect(fieldOf(() => fromV1PushParams("DeleteTaskPushNotificationConfig", { taskId: "t", id: "" }))).toBe(
+      "params.id",
+    );
+    expect(fieldOf(() => fromV1PushParams("ListTaskPushNotificationConfigs", { taskId: "t", pageToken: "x" }))).toBe(
+      "params.pageToken",
+    );
+    expect(fieldOf(() => fromV1StartConfiguration({ taskPushNotificationConfig: { url: 7 } }))).toBe(
+      "params.configuration.taskPushNotificationConfig.url",
+    );
+  });
+
+  it("renames a start's taskPushNotificationConfig and keeps the rest of its configuration", () => {
+    expect(
+      fromV1StartConfiguration({
+        historyLength: 2,
+        taskPushNotificationConfig: { taskId: "", url: "https://r.example/" },
+      }),
+    ).toEqual({ historyLength: 2, pushNotificationConfig: { url: "https://r.example/" } });
+    expect(fromV1StartConfiguration({ historyLength: 2 })).toEqual({ historyLength: 2 });
+    expect(fromV1StartConfiguration("not an object")).toBe("not an object");
+  });
+});
