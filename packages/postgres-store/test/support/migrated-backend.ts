@@ -48,6 +48,7 @@ export function migratedStoresPerSuite(
     opened.stores = createPostgresStores(opened.backend.db);
   });
   afterAll(async () => {
+    await opened.stores?.push.deliveries.close();
     await opened.stores?.events.close();
     await opened.backend?.drop();
   });

@@ -125,8 +125,10 @@ export function defineStoreSuite(name: string, makeTarget: () => Promise<SuiteTa
     });
 
     afterAll(async () => {
-      await context?.stores.events.close();
-      await context?.otherStores.events.close();
+      for (const stores of [context?.stores, context?.otherStores]) {
+        await stores?.push.deliveries.close();
+        await stores?.events.close();
+      }
       await target?.close();
     });
 
