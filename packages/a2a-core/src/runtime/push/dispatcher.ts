@@ -17,6 +17,8 @@ export interface PushDispatcherOptions {
   now: () => Date;
   attemptTimeoutMs: number;
   horizonMs: number;
+  /** The longest backoff wait between two attempts. Default `BACKOFF_CAP_MS` (1 h). */
+  maxRetryWaitMs?: number;
   /** Deliveries in flight at once (each holds a connection). Default `PUSH_DISPATCH.maxInFlight`. */
   maxInFlight?: number;
   /** How often the queue is looked at without a wake-up (expired leases of dead instances). */
@@ -160,7 +162,7 @@ export class PushDispatcher {
         return await deliveries.complete(owner, delivery, this.leaseMs);
       }
       telemetry.failed(outcome.reason);
-      const wait = backoffMs(delivery.attempt, outcome.retryAfterMs, this.random);
+      const wait = backoffMs(delivery.attempt, outcome.retryAfterMs, this.random, this.options.maxRetryWaitMs);
       const retryAt = nextAttemptAt(delivery.durableAt, this.options.horizonMs, now(), wait);
       if (retryAt) {
         await deliveries.retry(owner, delivery, retryAt, outcome.error);
