@@ -38,10 +38,11 @@ const IDENTIFIER = /^[a-z_][a-z0-9_]{0,62}$/;
  * message is not written again with each event.
  *
  * Each inserted event gets a push delivery per config of its task (migration 0008), from the ids the task
- * row lists (`push_config_ids`, returned by the update that moved it): no other table is read, and a task
- * without configs (a null list) costs an unnest of nothing. A config stored while this statement waited for
- * the task row is seen, because the update reads the row it waited for again (a join with `push_configs`
- * would read that table as it was when the statement began).
+ * row lists (`push_config_ids`, returned by the update that moved it) and the events' numbers (a moved
+ * task's events are exactly `prev_seq + 1 .. last_seq`: the insert joins the same rows): no other table or
+ * CTE is read, and a task without configs (a null list) costs an unnest of nothing. A config stored while
+ * this statement waited for the task row is seen, because the update reads the row it waited for again (a
+ * join with `push_configs` would read that table as it was when the statement began).
  */
 const EVENT_CTES = `
 batch as (
@@ -55,18 +56,19 @@ batch as (
     from batch b
    where t.id = any(array(select task_id from batch)) and t.id = b.task_id and t.last_seq = b.prev_seq
      and not t.terminal
-  returning t.id, t.last_seq, t.push_config_ids
+  returning t.id, t.last_seq, b.prev_seq, t.push_config_ids
 ), inserted as (
   insert into task_events (task_id, seq, event, result, created_at)
   select e.task_id, e.seq, e.event, e.result, e.created_at
     from jsonb_to_recordset($2::jsonb) as e(task_id uuid, seq integer, event text, result jsonb, created_at timestamptz)
     join moved m on m.id = e.task_id
-  returning task_id, seq
+  returning 1
 ), delivered as (
   insert into push_deliveries (task_id, config_id, seq)
-  select i.task_id, c.config_id, i.seq
-    from moved m cross join unnest(m.push_config_ids) as c(config_id)
-    join inserted i on i.task_id = m.id
+  select m.id, c.config_id, s.seq
+    from moved m
+    cross join lateral unnest(m.push_config_ids) as c(config_id)
+    cross join lateral generate_series(m.prev_seq + 1, m.last_seq) as s(seq)
   returning 1
 ), notified as (
   select pg_notify('${TASK_EVENTS_CHANNEL}', string_agg(m.id::text || ' ' || m.last_seq, ',')) as sent
