@@ -36,7 +36,8 @@ import { cpuSeconds } from "./proc.ts";
 // bench/ is not a workspace package: pg resolves from the reference server, which depends on it.
 const pg = createRequire(new URL("../../examples/server/package.json", import.meta.url))("pg") as typeof import("pg");
 
-const args = benchFlags({ duration: "10", warmup: "2", concurrency: "32" });
+// --cpu-prof <dir>: a V8 CPU profile of the server (its whole run) written there at its exit (profile-summary.ts).
+const args = benchFlags({ duration: "10", warmup: "2", concurrency: "32", "cpu-prof": "" });
 const durationMs = Number(args.duration) * 1000;
 const warmupMs = Number(args.warmup) * 1000;
 const concurrency = Number(args.concurrency);
@@ -117,6 +118,7 @@ try {
     ROBOT_STEP_MS: "1",
     PUSH_ALLOWED_HOSTS: "127.0.0.1",
     LOG_LEVEL: "info",
+    ...(args["cpu-prof"] ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${args["cpu-prof"]}` } : {}),
   });
   const db = new pg.Pool({ connectionString: store.env.DATABASE_URL, max: 2 });
   const pending = async () =>
@@ -191,7 +193,7 @@ try {
   console.log(lines.join("\n"));
   await pool.close();
   await db.end();
-  await server.kill("SIGKILL");
+  await server.kill(args["cpu-prof"] ? "SIGTERM" : "SIGKILL");
 } finally {
   for (const child of children) child.kill();
   await store.drop();

@@ -114,7 +114,8 @@ export class PushDispatcher {
         }
         const claimed = await deliveries.claim(owner, free, this.leaseMs);
         for (const delivery of claimed) this.startChain(delivery);
-        if (claimed.length === free) continue;
+        // Woken during the claim (another commit): claim again rather than ask when the next one is due.
+        if (claimed.length === free || this.wakeup.takeWake()) continue;
         await this.wakeup.sleep(await this.sleepMs());
       } catch (error) {
         logger.error({ err: error }, "push dispatcher: the delivery queue failed; retrying shortly");
