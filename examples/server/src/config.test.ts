@@ -102,7 +102,12 @@ describe("TASK_RETENTION", () => {
 
 describe("push notification settings", () => {
   it("are on by default, with no allowed private hosts and a 24 h horizon", () => {
-    expect(loadConfig({}).push).toEqual({ enabled: true, allowedHosts: [], horizonMs: 86_400_000 });
+    expect(loadConfig({}).push).toEqual({
+      enabled: true,
+      allowedHosts: [],
+      horizonMs: 86_400_000,
+      maxRetryWaitMs: 3_600_000,
+    });
   });
 
   it("turn off with PUSH_NOTIFICATIONS=off, and refuse any other word naming the variable", () => {
@@ -148,6 +153,16 @@ describe("push notification settings", () => {
     expect(loadConfig({ PUSH_HORIZON: "1m" }).push.horizonMs).toBe(60_000);
     for (const value of ["30s", "24", "1.5h", "soon"]) {
       expect(() => loadConfig({ PUSH_HORIZON: value })).toThrow(/PUSH_HORIZON must be a duration of at least 1m/);
+    }
+  });
+
+  it("read PUSH_MAX_RETRY_WAIT as a duration of at least a second", () => {
+    expect(loadConfig({ PUSH_MAX_RETRY_WAIT: "5m" }).push.maxRetryWaitMs).toBe(300_000);
+    expect(loadConfig({ PUSH_MAX_RETRY_WAIT: "1s" }).push.maxRetryWaitMs).toBe(1_000);
+    for (const value of ["0s", "500", "0.5s", "never"]) {
+      expect(() => loadConfig({ PUSH_MAX_RETRY_WAIT: value })).toThrow(
+        /PUSH_MAX_RETRY_WAIT must be a duration of at least 1s/,
+      );
     }
   });
 });

@@ -49,7 +49,7 @@ export interface ServerConfig {
   metricsHost: string;
   /** AGENT_CARD_SIGNING_KEY_FILE, _KID, _ALG: sign the agent card (A2A §8.4); unset: unsigned. */
   agentCardSigning: { keyFile: string | undefined; kid: string | undefined; alg: string | undefined };
-  /** PUSH_NOTIFICATIONS, PUSH_ALLOWED_HOSTS, PUSH_HORIZON: push notifications (push/push-settings.ts). */
+  /** PUSH_NOTIFICATIONS, PUSH_ALLOWED_HOSTS, PUSH_HORIZON, PUSH_MAX_RETRY_WAIT: push notifications (push/push-settings.ts). */
   push: PushSettings;
 }
 

@@ -6,7 +6,7 @@ import { workspaceSigningSecrets } from "./workspace-signing-secrets.ts";
 
 /**
  * `createA2AHandler({ push })` for the reference server: `false` with PUSH_NOTIFICATIONS=off (the push
- * methods answer -32003); otherwise the workspaces' signing secrets, the horizon, and the SSRF guard with
+ * methods answer -32003); otherwise the workspaces' signing secrets, the horizon and the longest retry wait, and the SSRF guard with
  * the operator's PUSH_ALLOWED_HOSTS at creation and at every connection (DNS rebinding).
  */
 export function pushHandlerOptions(
@@ -18,6 +18,7 @@ export function pushHandlerOptions(
   return {
     signingSecrets: workspaceSigningSecrets(db, invalidation),
     horizonMs: settings.horizonMs,
+    maxRetryWaitMs: settings.maxRetryWaitMs,
     checkDestination: nodePushDestinationCheck({ allowedHosts: settings.allowedHosts }),
     fetch: guardedPushFetch({ allowedHosts: settings.allowedHosts }),
   };

@@ -13,9 +13,15 @@ export interface PushSettings {
   allowedHosts: string[];
   /** PUSH_HORIZON: how long a delivery is retried after its event became durable before it is given up (ms). */
   horizonMs: number;
+  /**
+   * PUSH_MAX_RETRY_WAIT: the longest backoff wait between two attempts (ms). Default 1 h; shorter gets
+   * notifications to a receiver sooner after a long outage, at the price of more attempts while it is down.
+   */
+  maxRetryWaitMs: number;
 }
 
 const DEFAULT_HORIZON = "24h";
+const DEFAULT_MAX_RETRY_WAIT = "1h";
 /** Shorter, and a receiver that restarts would lose notifications to the first retries' backoff. */
 const MIN_HORIZON_MS = 60_000;
 /** A DNS name: labels of letters, digits and inner hyphens, 253 characters at most. */
@@ -26,6 +32,7 @@ export function pushSettings(env: NodeJS.ProcessEnv): PushSettings {
     enabled: switchOf(env.PUSH_NOTIFICATIONS),
     allowedHosts: allowedHosts(env.PUSH_ALLOWED_HOSTS),
     horizonMs: horizon(env.PUSH_HORIZON),
+    maxRetryWaitMs: maxRetryWait(env.PUSH_MAX_RETRY_WAIT),
   };
 }
 
@@ -82,6 +89,16 @@ function horizon(value: string | undefined): number {
   if (seconds === undefined || seconds * 1000 < MIN_HORIZON_MS) {
     throw new ConfigError(
       `PUSH_HORIZON must be a duration of at least 1m with a unit (s, m, h, d, w), e.g. 24h; got "${value}"`,
+    );
+  }
+  return seconds * 1000;
+}
+
+function maxRetryWait(value: string | undefined): number {
+  const seconds = parseDuration(value || DEFAULT_MAX_RETRY_WAIT);
+  if (seconds === undefined) {
+    throw new ConfigError(
+      `PUSH_MAX_RETRY_WAIT must be a duration of at least 1s with a unit (s, m, h, d, w), e.g. 1h; got "${value}"`,
     );
   }
   return seconds * 1000;

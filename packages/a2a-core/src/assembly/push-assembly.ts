@@ -49,6 +49,7 @@ export function assemblePush(
     now: context.now,
     attemptTimeoutMs: push.attemptTimeoutMs ?? DEFAULT_ATTEMPT_TIMEOUT_MS,
     horizonMs: push.horizonMs ?? DEFAULT_HORIZON_MS,
+    ...(push.maxRetryWaitMs === undefined ? {} : { maxRetryWaitMs: push.maxRetryWaitMs }),
   });
   return { side, dispatcher };
 }

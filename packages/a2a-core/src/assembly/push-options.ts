@@ -26,6 +26,12 @@ export interface A2APushOptions {
   maxConfigsPerTask?: number;
   /** How long a delivery is retried after its event became durable before it is given up. Default 24 h. */
   horizonMs?: number;
+  /**
+   * The longest wait between two attempts of a delivery: the backoff (1 s doubling, full jitter) stops
+   * growing here, so a receiver back after a long outage gets its notifications within about this long.
+   * A `Retry-After` that asks for longer still wins. Default 1 h.
+   */
+  maxRetryWaitMs?: number;
   /** One attempt's time limit, connection to answer. Default 10 s. */
   attemptTimeoutMs?: number;
   /** Run a dispatcher in this process. Default `true`; `false` for instances that only answer requests. */

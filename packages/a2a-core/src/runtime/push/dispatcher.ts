@@ -17,6 +17,8 @@ export interface PushDispatcherOptions {
   now: () => Date;
   attemptTimeoutMs: number;
   horizonMs: number;
+  /** The longest backoff wait between two attempts. Default `BACKOFF_CAP_MS` (1 h). */
+  maxRetryWaitMs?: number;
   /** Deliveries in flight at once (each holds a connection). Default `PUSH_DISPATCH.maxInFlight`. */
   maxInFlight?: number;
   /** How often the queue is looked at without a wake-up (expired leases of dead instances). */
@@ -112,7 +114,8 @@ export class PushDispatcher {
         }
         const claimed = await deliveries.claim(owner, free, this.leaseMs);
         for (const delivery of claimed) this.startChain(delivery);
-        if (claimed.length === free) continue;
+        // Woken during the claim (another commit): claim again rather than ask when the next one is due.
+        if (claimed.length === free || this.wakeup.takeWake()) continue;
         await this.wakeup.sleep(await this.sleepMs());
       } catch (error) {
         logger.error({ err: error }, "push dispatcher: the delivery queue failed; retrying shortly");
@@ -160,7 +163,7 @@ export class PushDispatcher {
         return await deliveries.complete(owner, delivery, this.leaseMs);
       }
       telemetry.failed(outcome.reason);
-      const wait = backoffMs(delivery.attempt, outcome.retryAfterMs, this.random);
+      const wait = backoffMs(delivery.attempt, outcome.retryAfterMs, this.random, this.options.maxRetryWaitMs);
       const retryAt = nextAttemptAt(delivery.durableAt, this.options.horizonMs, now(), wait);
       if (retryAt) {
         await deliveries.retry(owner, delivery, retryAt, outcome.error);

@@ -13,6 +13,13 @@ describe("the push retry schedule", () => {
     expect(backoffMs(3, undefined, () => 0)).toBe(0);
   });
 
+  it("stops growing at the embedder's maximum wait (push.maxRetryWaitMs), a longer Retry-After still winning", () => {
+    expect(backoffMs(1, undefined, () => 0.999, 5_000)).toBe(999);
+    expect(backoffMs(4, undefined, () => 0.999, 5_000)).toBe(4995);
+    expect(backoffMs(40, undefined, () => 0.999, 5_000)).toBe(4995);
+    expect(backoffMs(40, 60_000, () => 0.999, 5_000)).toBe(60_000);
+  });
+
   it("honours a Retry-After that asks for longer than the jittered wait, and only then", () => {
     expect(backoffMs(1, 30_000, () => 0.5)).toBe(30_000);
     expect(backoffMs(20, 30_000, () => 0.5)).toBe(BACKOFF_CAP_MS / 2);

@@ -6,10 +6,16 @@ export const BACKOFF_CAP_MS = 60 * 60 * 1_000;
 /**
  * How long to wait after failed attempt number `attempt` (1 = the first): exponential backoff with full
  * jitter, a random wait between 0 and min(cap, base × 2^(attempt−1)), so receivers that failed together
- * are not hit together again. A `Retry-After` that asks for longer wins.
+ * are not hit together again. A `Retry-After` that asks for longer wins. `capMs` (default
+ * `BACKOFF_CAP_MS`) is the embedder's `push.maxRetryWaitMs`.
  */
-export function backoffMs(attempt: number, retryAfterMs: number | undefined, random: () => number): number {
-  const bound = Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** Math.min(Math.max(attempt - 1, 0), 32));
+export function backoffMs(
+  attempt: number,
+  retryAfterMs: number | undefined,
+  random: () => number,
+  capMs: number = BACKOFF_CAP_MS,
+): number {
+  const bound = Math.min(capMs, BACKOFF_BASE_MS * 2 ** Math.min(Math.max(attempt - 1, 0), 32));
   const jittered = Math.floor(random() * bound);
   return retryAfterMs !== undefined && retryAfterMs > jittered ? retryAfterMs : jittered;
 }

@@ -7,6 +7,13 @@ export class Wakeup {
   private pending = false;
   private wakeSleeper: (() => void) | undefined;
 
+  /** Whether a wake-up came while nobody slept; it is used up (the next `sleep` waits). */
+  takeWake(): boolean {
+    const woken = this.pending;
+    this.pending = false;
+    return woken;
+  }
+
   wake(): void {
     if (this.wakeSleeper) this.wakeSleeper();
     else this.pending = true;

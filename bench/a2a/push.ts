@@ -1,0 +1,200 @@
+/**
+ * Push notifications under load (issue 35's targets): the reference server (`src/cli.ts serve`, 1 ms robot
+ * steps, a fresh PostgreSQL database) and a receiver in a process of its own (push-receiver-process.ts:
+ * verifies every signature, answers 200), on this machine.
+ *
+ *   (b) saturation: `--concurrency` clients start tasks and follow them to the end, without push, then with
+ *       an inline push config on every start: tasks/s each, and the server process's CPU per task and per
+ *       delivered notification (the push run's extra CPU per task over the notifications per task);
+ *   (a) a fixed offered load of half the no-push saturation rate (open loop: a start every 2/rate s), without
+ *       push, then with: task duration p50/p99 (start sent → terminal frame), and the delivery lag p50/p99 of
+ *       the push run: receiver answered − the event's `task_events.created_at`, the time the event was made
+ *       just before its group commit (so the lag includes the commit: an upper bound of durable → answered).
+ *
+ *   pnpm bench:a2a:push [--duration 10] [--warmup 2] [--concurrency 32]
+ *
+ * Targets: duration p50 with push within 10 % of without, lag p50 ≤ 5 ms, p99 ≤ 50 ms. On two shared
+ * cores the receiver (and PostgreSQL, and this load generator) compete with the server: say so beside them.
+ */
+import { spawn } from "node:child_process";
+import { createRequire } from "node:module";
+import { createInterface } from "node:readline";
+import { setTimeout as sleep } from "node:timers/promises";
+import { fileURLToPath } from "node:url";
+import { pushSecretOf } from "../../examples/server/test/support/push-tasks.ts";
+import {
+  createPostgresStore,
+  seedWithCli,
+  startServerProcess,
+} from "../../examples/server/test/support/server-process.ts";
+import { benchFlags } from "../flags.ts";
+import { quantile } from "../metrics/stats.ts";
+import { type Dialect, oursDialect } from "./dialects.ts";
+import { createPool, type Endpoint, openStream, type Pool, startBody, sustainedTasks } from "./load.ts";
+import { cpuSeconds } from "./proc.ts";
+
+// bench/ is not a workspace package: pg resolves from the reference server, which depends on it.
+const pg = createRequire(new URL("../../examples/server/package.json", import.meta.url))("pg") as typeof import("pg");
+
+// --cpu-prof <dir>: a V8 CPU profile of the server (its whole run) written there at its exit (profile-summary.ts).
+const args = benchFlags({ duration: "10", warmup: "2", concurrency: "32", "cpu-prof": "" });
+const durationMs = Number(args.duration) * 1000;
+const warmupMs = Number(args.warmup) * 1000;
+const concurrency = Number(args.concurrency);
+
+/** The same starts, each with an inline push config (v0.3 `configuration.pushNotificationConfig`). */
+function withPushConfig(dialect: Dialect, url: string): Dialect {
+  return {
+    ...dialect,
+    start(messageId) {
+      const body = JSON.parse(dialect.start(messageId));
+      body.params.configuration = { pushNotificationConfig: { url } };
+      return JSON.stringify(body);
+    },
+  };
+}
+
+/** Open loop: a start every 1000/rate ms whatever the server does, each followed to its end. */
+async function fixedRate(pool: Pool, endpoint: Endpoint, rate: number) {
+  const begin = performance.now();
+  const windowStart = begin + warmupMs;
+  const windowEnd = windowStart + durationMs;
+  const durations: number[] = [];
+  let failures = 0;
+  const tasks: Array<Promise<void>> = [];
+  for (let i = 0; ; i++) {
+    const due = begin + (i * 1000) / rate;
+    if (due >= windowEnd) break;
+    const wait = due - performance.now();
+    if (wait > 0) await sleep(wait);
+    tasks.push(
+      (async () => {
+        try {
+          const stream = await openStream(pool, endpoint, startBody(endpoint, `rate-${i}-${crypto.randomUUID()}`));
+          const end = await stream.ended;
+          if (stream.sentAt < windowStart || stream.sentAt >= windowEnd) return;
+          if (end.terminal === "completed") durations.push(end.at - stream.sentAt);
+          else failures++;
+        } catch {
+          failures++;
+        }
+      })(),
+    );
+  }
+  await Promise.all(tasks);
+  return { durations, failures };
+}
+
+const ms = (x: number | undefined) => (x === undefined ? "-" : `${x.toFixed(1)} ms`);
+const store = await createPostgresStore();
+const children: Array<{ kill(): unknown }> = [];
+try {
+  const seeded = await seedWithCli(store.env);
+  const secret = await pushSecretOf(store.env, "demo");
+  const receiverProcess = spawn(
+    process.execPath,
+    [fileURLToPath(new URL("./push-receiver-process.ts", import.meta.url))],
+    { env: { PATH: process.env.PATH, A2A_PUSH_SECRET: secret }, stdio: ["pipe", "pipe", "inherit"] },
+  );
+  children.push(receiverProcess);
+  const receiverLines = createInterface({ input: receiverProcess.stdout })[Symbol.asyncIterator]();
+  const nextLine = async () => JSON.parse(((await receiverLines.next()).value as string | undefined) ?? "null");
+  const { base } = (await nextLine()) as { base: string };
+  /** The notifications the receiver answered since the last call: [taskId, seq, answeredAt epoch ms, webhookId]. */
+  const drain = async () => {
+    receiverProcess.stdin.write("dump\n");
+    const { rows, unverified } = (await nextLine()) as {
+      rows: [string, number, number, string][];
+      unverified: string[];
+    };
+    if (unverified.length > 0) throw new Error(`the receiver could not verify: ${unverified.slice(0, 3).join("; ")}`);
+    return rows;
+  };
+
+  const server = await startServerProcess({
+    ...store.env,
+    RATE_LIMIT_PER_SECOND: "0",
+    MAX_STREAMS_PER_TOKEN: "0",
+    ROBOT_STEP_MS: "1",
+    PUSH_ALLOWED_HOSTS: "127.0.0.1",
+    LOG_LEVEL: "info",
+    ...(args["cpu-prof"] ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${args["cpu-prof"]}` } : {}),
+  });
+  const db = new pg.Pool({ connectionString: store.env.DATABASE_URL, max: 2 });
+  const pending = async () =>
+    Number((await db.query<{ n: number }>("select count(*)::int as n from push_deliveries")).rows[0]?.n);
+  const settle = async () => {
+    for (let i = 0; i < 600 && (await pending()) > 0; i++) await sleep(100);
+  };
+  const pool = createPool(server.url, concurrency * 2);
+  const plain: Endpoint = {
+    origin: server.url,
+    path: "/api/v1/a2a",
+    dialect: oursDialect(seeded.partnerToken, seeded.storeId),
+  };
+  const pushed: Endpoint = { ...plain, dialect: withPushConfig(plain.dialect, `${base}/hook`) };
+
+  /** A saturation run with the server's CPU in the measured window. */
+  async function saturate(endpoint: Endpoint) {
+    const cpu = (async () => {
+      await sleep(warmupMs);
+      const before = await cpuSeconds(server.pid);
+      const at = Date.now();
+      await sleep(durationMs);
+      return { cpuS: (await cpuSeconds(server.pid)) - before, from: at, to: Date.now() };
+    })();
+    const run = await sustainedTasks([{ pool, endpoint }], { concurrency, warmupMs, durationMs });
+    return { ...run, ...(await cpu) };
+  }
+
+  const sat0 = await saturate(plain);
+  await drain();
+  const sat1 = await saturate(pushed);
+  await settle();
+  const satNotes = (await drain()).filter(([, , at]) => at >= sat1.from && at <= sat1.to).length;
+
+  const rate = sat0.perSecond / 2;
+  const fixed0 = await fixedRate(pool, plain, rate);
+  await drain();
+  const fixed1 = await fixedRate(pool, pushed, rate);
+  await settle();
+  const notes = await drain();
+  const made = await db.query<{ task_id: string; seq: number; at: number }>(
+    `select task_id, seq, extract(epoch from created_at) * 1000 as at from task_events where task_id = any($1::uuid[])`,
+    [[...new Set(notes.map(([taskId]) => taskId))]],
+  );
+  const madeAt = new Map(made.rows.map((r) => [`${r.task_id} ${r.seq}`, Number(r.at)]));
+  const firstAnswer = new Map<string, number>();
+  for (const [taskId, seq, at, id] of notes)
+    if (!firstAnswer.has(id)) firstAnswer.set(id, at - (madeAt.get(`${taskId} ${seq}`) ?? Number.NaN));
+  const lags = [...firstAnswer.values()].filter(Number.isFinite).sort((a, b) => a - b);
+  const events = made.rows.length;
+
+  const p = (xs: number[], q: number) =>
+    quantile(
+      [...xs].sort((a, b) => a - b),
+      q,
+    );
+  const d0 = p(fixed0.durations, 0.5);
+  const d1 = p(fixed1.durations, 0.5);
+  const cpuPerTask0 = (sat0.cpuS * 1000) / Math.max(1, sat0.completed);
+  const cpuPerTask1 = (sat1.cpuS * 1000) / Math.max(1, sat1.completed);
+  const notesPerTask = satNotes / Math.max(1, sat1.completed);
+  const lines = [
+    `push bench: ${concurrency} clients, ${args.duration} s windows (${args.warmup} s warm-up), 1 ms robot steps, PostgreSQL`,
+    `(b) saturation  tasks/s: ${sat0.perSecond.toFixed(1)} without push, ${sat1.perSecond.toFixed(1)} with (${(((sat1.perSecond - sat0.perSecond) / sat0.perSecond) * 100).toFixed(1)} %)`,
+    `    server CPU per task: ${cpuPerTask0.toFixed(2)} ms without, ${cpuPerTask1.toFixed(2)} ms with; ${notesPerTask.toFixed(1)} notifications per task;` +
+      ` ${((cpuPerTask1 - cpuPerTask0) / Math.max(notesPerTask, 1e-9)).toFixed(3)} ms per notification (extra), ${((sat1.cpuS * 1000) / Math.max(1, satNotes)).toFixed(3)} ms (all CPU / notifications)`,
+    `(a) fixed load ${rate.toFixed(1)} tasks/s  duration p50 ${ms(d0)} without, ${ms(d1)} with (${d0 && d1 ? (((d1 - d0) / d0) * 100).toFixed(1) : "-"} %, target ≤ 10 %);` +
+      ` p99 ${ms(p(fixed0.durations, 0.99))} / ${ms(p(fixed1.durations, 0.99))}; failures ${fixed0.failures} / ${fixed1.failures}`,
+    `    delivery lag (event made → receiver answered), ${lags.length} notifications of ${events} events: p50 ${ms(p(lags, 0.5))} (target ≤ 5), p99 ${ms(p(lags, 0.99))} (target ≤ 50), max ${ms(lags.at(-1))}`,
+    "    2 shared cores: the receiver, PostgreSQL and this load generator compete with the server.",
+  ];
+  console.log(lines.join("\n"));
+  await pool.close();
+  await db.end();
+  await server.kill(args["cpu-prof"] ? "SIGTERM" : "SIGKILL");
+} finally {
+  for (const child of children) child.kill();
+  await store.drop();
+}
