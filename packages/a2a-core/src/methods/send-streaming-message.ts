@@ -27,8 +27,10 @@ export const sendStreamingMessage: StreamingMethod<typeof SendStreamingMessagePa
   run(runtime, { params, caller, headers, trace }) {
     const { message } = params;
     const text = textOfMessage(message);
+    const first = compactMessage(message);
     return startTask(runtime, {
-      first: compactMessage(message),
+      first,
+      bulky: first !== message,
       text,
       requested: params.metadata.storeId,
       refusal: requestRefusal(params, text),
@@ -43,6 +45,8 @@ export const sendStreamingMessage: StreamingMethod<typeof SendStreamingMessagePa
 interface StartRequest {
   /** The message, compacted (see compactMessage). */
   first: Message;
+  /** Whether it was worth compacting: then so is the store's copy of it. */
+  bulky: boolean;
   /** Its text (textOfMessage). */
   text: string;
   /** The storeId the request named, if any. */
@@ -88,7 +92,7 @@ async function startTask(runtime: A2ARuntime, start: StartRequest): Promise<Task
   runtime.telemetry.taskOf(trace, record.task.id);
   // The task runs on the store's own copy, its first message compacted: the request's objects and the
   // store's full copy can then be collected at once (the stream's first frame is written from `record`).
-  const held = withCompactFirstMessage(record);
+  const held = start.bulky ? withCompactFirstMessage(record) : record;
   runtime.runner.start(held, held.task.history[0] ?? first, text, trace);
   return { record, afterSeq: TASK_EVENT_SEQ };
 }
