@@ -61,3 +61,29 @@ export async function cpuInWindow(pid: number, delayMs: number, durationMs: numb
   await sleep(durationMs);
   return (await cpuSeconds(pid)) - before;
 }
+
+/**
+ * The process's resident memory by mapping, largest first (Linux smaps): `[heap]` is the C heap's main
+ * arena, `[anon]` anonymous mappings grouped by size (glibc's other arenas are 64 MiB regions, V8's heap
+ * pages are in others), files by name.
+ */
+export async function residentByMapping(pid: number, top = 8): Promise<string[]> {
+  const smaps = await readFile(`/proc/${pid}/smaps`, "utf8");
+  const byKind = new Map<string, number>();
+  let kind = "";
+  for (const line of smaps.split("\n")) {
+    const header = /^([0-9a-f]+)-([0-9a-f]+) \S+ \S+ \S+ \S+\s*(.*)$/.exec(line);
+    if (header) {
+      const size = (Number.parseInt(header[2] as string, 16) - Number.parseInt(header[1] as string, 16)) / 1024 / 1024;
+      const name = header[3] as string;
+      kind = name ? name.replace(/^.*\//, "") : `[anon ${size >= 64 ? "≥64" : size >= 1 ? "1-64" : "<1"} MiB]`;
+      continue;
+    }
+    const rss = /^Rss:\s+(\d+) kB/.exec(line);
+    if (rss) byKind.set(kind, (byKind.get(kind) ?? 0) + Number(rss[1]));
+  }
+  return [...byKind]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, top)
+    .map(([name, kib]) => `${name} ${(kib / 1024).toFixed(1)} MiB`);
+}

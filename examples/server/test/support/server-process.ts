@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
+import { openSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -75,13 +76,20 @@ function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
  */
 export async function startServerProcess(
   env: Record<string, string>,
-  options: { startTimeoutMs?: number; serverDir?: string } = {},
+  options: {
+    startTimeoutMs?: number;
+    serverDir?: string;
+    /** Node's own flags before the script (the V8 flags NODE_OPTIONS refuses, e.g. --trace-gc); benches only. */
+    nodeArgs?: readonly string[];
+    /** A file the process's stdout goes to (where V8's traces are printed); by default it is dropped. */
+    stdoutFile?: string;
+  } = {},
 ): Promise<ServerProcess> {
-  const child = spawn(process.execPath, [CLI, "serve"], {
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), CLI, "serve"], {
     // serverDir: another checkout's examples/server (the bench's before-and-after runs); default this one.
     cwd: options.serverDir ?? SERVER_DIR,
     env: childEnv({ PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "info", ...env }),
-    stdio: ["ignore", "ignore", "pipe"],
+    stdio: ["ignore", options.stdoutFile ? openSync(options.stdoutFile, "w") : "ignore", "pipe"],
   });
   const exited = track(child);
   let stderr = "";

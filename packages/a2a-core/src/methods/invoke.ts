@@ -30,9 +30,20 @@ export type InvocationResult =
 
 /**
  * Runs one method: the params turned into the v0.3 shapes and checked, a stream slot for a streaming
- * method, then the method itself. Throws the method's A2A errors (and store failures) to the binding.
+ * method, then the method itself. Rejects with the method's A2A errors (and store failures) for the
+ * binding. Not async, on purpose: the params are read in the turn they were parsed in, and only the
+ * method's own promise is waited on, so no suspended frame here keeps a request's objects alive while a
+ * task start waits for the store (see sendStreamingMessage).
  */
-export async function invoke(runtime: A2ARuntime, invocation: Invocation): Promise<InvocationResult> {
+export function invoke(runtime: A2ARuntime, invocation: Invocation): Promise<InvocationResult> {
+  try {
+    return invokeNow(runtime, invocation);
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
+function invokeNow(runtime: A2ARuntime, invocation: Invocation): Promise<InvocationResult> {
   const { method, dialect } = invocation;
   const definition = METHOD_REGISTRY[method];
   // Push off (no push stores, or turned off): the push-config methods say so before reading their params.
@@ -49,25 +60,32 @@ export async function invoke(runtime: A2ARuntime, invocation: Invocation): Promi
     trace: invocation.trace,
   };
   if (!definition.streaming) {
-    const result = await definition.run(runtime, { ...call, params: parseParams(definition.params, raw) });
-    return { kind: "value", value: definition.render(dialect, result) };
+    const result: Promise<unknown> = definition.run(runtime, { ...call, params: parseParams(definition.params, raw) });
+    return result.then((value) => ({ kind: "value", value: definition.render(dialect, value) }));
   }
   // The slot is taken before anything else, so a burst cannot get past the cap; the stream gives it back.
   const release = runtime.slots.take(invocation.caller.key);
   if (!release) {
     runtime.telemetry.refused("stream_cap");
-    return {
+    return Promise.resolve({
       kind: "refusal",
       status: 429,
       retryAfterMs: 1000,
       message: `Too many open streams (at most ${runtime.maxOpenStreamsPerCaller} per caller); close one first`,
-    };
+    });
   }
+  let started: Promise<TaskStreamStart>;
   try {
-    const start = await definition.run(runtime, { ...call, params: parseParams(definition.params, raw) });
-    return { kind: "stream", start, release };
+    started = definition.run(runtime, { ...call, params: parseParams(definition.params, raw) });
   } catch (error) {
     release();
     throw error;
   }
+  return started.then(
+    (start) => ({ kind: "stream", start, release }),
+    (error: unknown) => {
+      release();
+      throw error;
+    },
+  );
 }

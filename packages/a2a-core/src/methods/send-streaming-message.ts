@@ -9,7 +9,9 @@ import {
 import type { HeaderReader } from "../protocol/header-reader.js";
 import type { Message, Task } from "../protocol/schemas/a2a.js";
 import { SendStreamingMessageParams, STORE_ID_REQUIRED } from "../protocol/schemas/params.js";
+import type { PushNotificationConfigV03 } from "../protocol/schemas/push-config.js";
 import type { A2ARuntime } from "../runtime/a2a-runtime.js";
+import { compactMessage, withCompactFirstMessage, withMessageFields } from "../runtime/hub/compact-message.js";
 import { TASK_EVENT_SEQ } from "../runtime/streams/open-task-stream.js";
 import type { RequestTrace } from "../telemetry/handler-telemetry.js";
 import type { StreamingMethod, TaskStreamStart } from "./method.js";
@@ -25,61 +27,99 @@ import { textOfMessage } from "./support/text-of-message.js";
 export const sendStreamingMessage: StreamingMethod<typeof SendStreamingMessageParams> = {
   streaming: true,
   params: SendStreamingMessageParams,
-  async run(runtime, { params, caller, headers, trace, version }) {
+  // Not async, on purpose: everything that reads the request's own objects happens here, in the turn
+  // that parsed them, and the start goes on with what it took from them (the message compacted, its
+  // text). A task start at the request bounds parses into ~0.6 MiB of objects; held across the store's
+  // round trip they would outlive the young generation, and thousands of starts would grow the heap.
+  run(runtime, { params, caller, headers, trace, version }) {
     const { message } = params;
-    const requested = params.metadata.storeId;
-    // Asked only when the start names no store, so a start that does costs nothing more.
-    const storeId = requested ?? (await runtime.executor.defaultEnvironment?.(caller.workspaceId));
     const text = textOfMessage(message);
-    // A retry with a known messageId gets its original task back, whatever else it says. Checked first
-    // only when the request would be refused otherwise; a valid start asks the store once ("the task for
-    // this key, or a new one") and so learns the same.
-    const refusal =
-      (await startRefusal(runtime, params, storeId, text, caller)) ??
-      (await inlinePushRefusal(runtime, params, version));
-    if (refusal || storeId === undefined) {
-      const existing =
-        message.messageId === undefined
-          ? undefined
-          : await runtime.stores.idempotency.get(caller.workspaceId, message.messageId);
-      if (!existing) throw refusal ?? InvalidParamsError.forField("params.metadata.storeId", STORE_ID_REQUIRED);
-      return reattachRetry(runtime, existing, text, requested, headers, trace);
-    }
-
-    const task = newTask(runtime, message, storeId);
-    // A config sent with the start is stored with the task, so its `task` event is the first delivery.
-    const inline = params.configuration?.pushNotificationConfig;
-    const input = {
-      workspaceId: caller.workspaceId,
-      task,
-      lease: runtime.runner.newLease(),
-      createdAt: task.status.timestamp,
-      ...(inline ? { pushConfigs: [newPushConfig(inline, { taskId: task.id, version, now: runtime.now() })] } : {}),
-    };
-    // The one write of a start, inside the request's span so the store's span nests under it. Without a
-    // messageId the store always creates: every such start is a new task (contract rule 3).
-    const { record, created } = await runtime.telemetry.within(trace.span, () =>
-      runtime.stores.idempotency.createOrGet(message.messageId, input),
-    );
-    // Not created: an earlier or concurrent start with the same key won, so this request is its retry.
-    if (!created) return reattachRetry(runtime, record, text, requested, headers, trace);
-    runtime.telemetry.taskOf(trace, record.task.id);
-    // The stored task's own first message (and its text), not `task`'s: the request's objects can then be
-    // collected while the task runs, and a running task holds one copy of its message instead of two.
-    const first = record.task.history[0] ?? message;
-    runtime.runner.start(record, first, textOfMessage(first), trace);
-    return { record, afterSeq: TASK_EVENT_SEQ };
+    const first = compactMessage(message);
+    return startTask(runtime, {
+      first,
+      bulky: first !== message,
+      text,
+      requested: params.metadata.storeId,
+      refusal: requestRefusal(params, text),
+      inlinePush: params.configuration?.pushNotificationConfig ?? undefined,
+      version,
+      caller,
+      headers,
+      trace,
+    });
   },
 };
 
-/** Why a task start would be refused, or undefined if it may start. */
-async function startRefusal(
-  runtime: A2ARuntime,
-  params: SendStreamingMessageParams,
-  storeId: string | undefined,
-  text: string,
-  caller: Caller,
-): Promise<Error | undefined> {
+/** What a start keeps of its request while it asks the store. */
+interface StartRequest {
+  /** The message, compacted (see compactMessage). */
+  first: Message;
+  /** Whether it was worth compacting: then so is the store's copy of it. */
+  bulky: boolean;
+  /** Its text (textOfMessage). */
+  text: string;
+  /** The storeId the request named, if any. */
+  requested: string | undefined;
+  /** Why the request itself would be refused, if it would. */
+  refusal: Error | undefined;
+  /** The push config sent with the start (`configuration.pushNotificationConfig`), if any. */
+  inlinePush: PushNotificationConfigV03 | undefined;
+  /** The protocol version of the request: a config made with it gets payloads in its shapes. */
+  version: ProtocolVersion;
+  caller: Caller;
+  headers: HeaderReader;
+  trace: RequestTrace;
+}
+
+async function startTask(runtime: A2ARuntime, start: StartRequest): Promise<TaskStreamStart> {
+  const { first, text, requested, caller, headers, trace } = start;
+  // Asked only when the start names no store, so a start that does costs nothing more.
+  const storeId = requested ?? (await runtime.executor.defaultEnvironment?.(caller.workspaceId));
+  // A retry with a known messageId gets its original task back, whatever else it says. Checked first
+  // only when the request would be refused otherwise; a valid start asks the store once ("the task for
+  // this key, or a new one") and so learns the same.
+  const refusal =
+    start.refusal ??
+    (await environmentRefusal(runtime, storeId, caller)) ??
+    (await inlinePushRefusal(runtime, start.inlinePush, start.version));
+  if (refusal || storeId === undefined) {
+    const existing =
+      first.messageId === undefined
+        ? undefined
+        : await runtime.stores.idempotency.get(caller.workspaceId, first.messageId);
+    if (!existing) throw refusal ?? InvalidParamsError.forField("params.metadata.storeId", STORE_ID_REQUIRED);
+    return reattachRetry(runtime, existing, text, requested, headers, trace);
+  }
+
+  const task = newTask(runtime, first, storeId);
+  // A config sent with the start is stored with the task, so its `task` event is the first delivery.
+  const inline = start.inlinePush;
+  const input = {
+    workspaceId: caller.workspaceId,
+    task,
+    lease: runtime.runner.newLease(),
+    createdAt: task.status.timestamp,
+    ...(inline
+      ? { pushConfigs: [newPushConfig(inline, { taskId: task.id, version: start.version, now: runtime.now() })] }
+      : {}),
+  };
+  // The one write of a start, inside the request's span so the store's span nests under it. Without a
+  // messageId the store always creates: every such start is a new task (contract rule 3).
+  const { record, created } = await runtime.telemetry.within(trace.span, () =>
+    runtime.stores.idempotency.createOrGet(first.messageId, input),
+  );
+  // Not created: an earlier or concurrent start with the same key won, so this request is its retry.
+  if (!created) return reattachRetry(runtime, record, text, requested, headers, trace);
+  runtime.telemetry.taskOf(trace, record.task.id);
+  // The task runs on the store's own copy, its first message compacted: the request's objects and the
+  // store's full copy can then be collected at once (the stream's first frame is written from `record`).
+  const held = start.bulky ? withCompactFirstMessage(record) : record;
+  runtime.runner.start(held, held.task.history[0] ?? first, text, trace);
+  return { record, afterSeq: TASK_EVENT_SEQ };
+}
+
+/** Why the request itself would be refused (nothing asked of the store), or undefined. */
+function requestRefusal(params: SendStreamingMessageParams, text: string): Error | undefined {
   const { message } = params;
   const nulAt = findNulCharacter(params);
   if (nulAt) return InvalidParamsError.forField(nulAt, "must not contain the character U+0000");
@@ -95,6 +135,15 @@ async function startRefusal(
   if (text.length === 0) {
     return InvalidParamsError.forField("params.message.parts", "the message needs at least one non-empty text part");
   }
+  return undefined;
+}
+
+/** Why the Environment would refuse the start (none named, or not one of the caller's), or undefined. */
+async function environmentRefusal(
+  runtime: A2ARuntime,
+  storeId: string | undefined,
+  caller: Caller,
+): Promise<Error | undefined> {
   if (storeId === undefined) {
     return InvalidParamsError.forField(
       "params.metadata.storeId",
@@ -115,10 +164,9 @@ async function startRefusal(
  */
 async function inlinePushRefusal(
   runtime: A2ARuntime,
-  params: SendStreamingMessageParams,
+  inline: PushNotificationConfigV03 | undefined,
   version: ProtocolVersion,
 ): Promise<Error | undefined> {
-  const inline = params.configuration?.pushNotificationConfig;
   if (!inline) return undefined;
   if (!runtime.push) {
     return new PushNotificationNotSupportedError(
@@ -170,7 +218,7 @@ function newTask(runtime: A2ARuntime, message: Message, storeId: string): Task {
     id,
     contextId,
     status: { state: "working", timestamp },
-    history: [{ ...message, kind: "message", taskId: id, contextId }],
+    history: [withMessageFields(message, { kind: "message", taskId: id, contextId })],
     artifacts: [],
     metadata: { storeId, ...(message.messageId === undefined ? {} : { messageId: message.messageId }) },
   };

@@ -18,6 +18,8 @@ export interface IdempotencyStore {
   /**
    * Creates the task with its seq-1 `task` event, or returns the task `messageId` already names in
    * `input.workspaceId`. Without a messageId there is no idempotency: the call always creates the task.
+   * Keep a copy of `input`: its first message may be frozen, with bulky fields read from JSON text on each
+   * access (any copy, `structuredClone` or JSON, reads it as a plain message).
    */
   createOrGet(messageId: string | undefined, input: NewTask): Promise<CreateOrGetResult>;
 }

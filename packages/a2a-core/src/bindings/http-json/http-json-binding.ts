@@ -1,5 +1,6 @@
-import { invoke } from "../../methods/invoke.js";
+import { type InvocationResult, invoke } from "../../methods/invoke.js";
 import { BodyReadError } from "../../ports/body-read-error.js";
+import type { Caller } from "../../ports/caller.js";
 import type { A2AHandlerRequest } from "../../ports/handler.js";
 import type { A2AHandlerResponse } from "../../ports/handler-response.js";
 import { isRefusal, type Refusal } from "../../ports/refusal.js";
@@ -47,15 +48,8 @@ export function httpJsonBinding(
       telemetry.decoded(trace, { method: route.method, wireMethod: route.method, id: "" });
       const version = versionRefusal(request, route);
       if (version) throw version;
-      const result = await invoke(runtime, {
-        method: route.method,
-        wireMethod: route.method,
-        params: route.method === "SendMessage" ? {} : paramsOf(route, body),
-        caller,
-        headers: request.headers,
-        dialect: DIALECT_V1,
-        trace,
-      });
+      // Parsed and invoked in one synchronous step: only the method's promise is waited on (see invoke).
+      const result = await invokeRoute(runtime, route, body, caller, request, trace);
       return answerInvocation(
         runtime,
         result,
@@ -88,6 +82,30 @@ export function httpJsonBinding(
     telemetry.endRequest(trace, response);
     return response;
   };
+}
+
+/** The route's params read from its path, query and body, and its method invoked with them. */
+function invokeRoute(
+  runtime: A2ARuntime,
+  route: HttpJsonRoute,
+  body: string,
+  caller: Caller,
+  request: A2AHandlerRequest,
+  trace: RequestTrace,
+): Promise<InvocationResult> {
+  try {
+    return invoke(runtime, {
+      method: route.method,
+      wireMethod: route.method,
+      params: route.method === "SendMessage" ? {} : paramsOf(route, body),
+      caller,
+      headers: request.headers,
+      dialect: DIALECT_V1,
+      trace,
+    });
+  } catch (error) {
+    return Promise.reject(error);
+  }
 }
 
 /**

@@ -1,4 +1,5 @@
-import { invoke } from "../../methods/invoke.js";
+import { type InvocationResult, invoke } from "../../methods/invoke.js";
+import type { Caller } from "../../ports/caller.js";
 import type { A2AHandlerRequest } from "../../ports/handler.js";
 import type { A2AHandlerResponse } from "../../ports/handler-response.js";
 import { isRefusal, type Refusal } from "../../ports/refusal.js";
@@ -59,25 +60,10 @@ export function jsonRpcBinding(
       } catch (error) {
         return bodyRefusal(error);
       }
-      const decoded = decodeJsonRpcRequest(body);
-      if (!decoded.ok) return jsonAnswer(decoded.id, decoded.error);
-      const call = decoded.request;
+      const call = decodeAndInvoke(body, caller, request, trace, dialect, versionRefusal, sniffed);
+      if ("answer" in call) return call.answer;
       id = call.id;
-      telemetry.decoded(trace, call);
-      if (versionRefusal) throw versionRefusal;
-      if (sniffed && onlyV1ByShape(call.method, call.params)) {
-        dialect = DIALECT_V1;
-        sniffed.dialect = DIALECT_V1;
-      }
-      const result = await invoke(runtime, {
-        method: call.method,
-        wireMethod: call.wireMethod,
-        params: call.params,
-        caller,
-        headers: request.headers,
-        dialect,
-        trace,
-      });
+      const result = await call.result;
       const requestId = call.id;
       return answerInvocation(
         runtime,
@@ -86,7 +72,7 @@ export function jsonRpcBinding(
           value: (value) => jsonAnswer(requestId, undefined, value),
           refusal: refusalAnswer,
           requestIdJson: JSON.stringify(requestId),
-          render: dialect.stream,
+          render: call.dialect.stream,
         },
         trace,
       );
@@ -97,6 +83,40 @@ export function jsonRpcBinding(
       // answer 503 + Retry-After (clients retry 5xx) with a bare -32603 that reveals nothing.
       return unavailable("Service temporarily unavailable; retry the request", id);
     }
+  }
+
+  /**
+   * The body decoded and the method invoked, in one synchronous step: the request's parsed objects are
+   * left behind here, and `answerIn` waits on the method's promise alone (see invoke).
+   */
+  function decodeAndInvoke(
+    body: string,
+    caller: Caller,
+    request: A2AHandlerRequest,
+    trace: RequestTrace,
+    dialect: Dialect,
+    versionRefusal: VersionNotSupportedError | undefined,
+    sniffed: { dialect: Dialect } | undefined,
+  ): { answer: A2AHandlerResponse } | { id: JsonRpcId; dialect: Dialect; result: Promise<InvocationResult> } {
+    const decoded = decodeJsonRpcRequest(body);
+    if (!decoded.ok) return { answer: jsonAnswer(decoded.id, decoded.error) };
+    const call = decoded.request;
+    telemetry.decoded(trace, call);
+    if (versionRefusal) return { id: call.id, dialect, result: Promise.reject(versionRefusal) };
+    if (sniffed && onlyV1ByShape(call.method, call.params)) {
+      dialect = DIALECT_V1;
+      sniffed.dialect = DIALECT_V1;
+    }
+    const result = invoke(runtime, {
+      method: call.method,
+      wireMethod: call.wireMethod,
+      params: call.params,
+      caller,
+      headers: request.headers,
+      dialect,
+      trace,
+    });
+    return { id: call.id, dialect, result };
   }
 
   return async function handle(request) {
