@@ -2,8 +2,8 @@ import type { PushDelivery, PushDeliveryQueue } from "@a2a-partner/a2a-core";
 import type { Database } from "../database.js";
 import { isUuid } from "../is-uuid.js";
 import { leaseDuration } from "../tasks/rows.js";
-import { CLAIM, type ClaimedRow, deliveryKey, GIVE_UP, NEXT_DUE, RETRY, toPushDelivery } from "./push-delivery-sql.js";
 import { CompleteBatches } from "./complete-batches.js";
+import { CLAIM, type ClaimedRow, deliveryKey, GIVE_UP, NEXT_DUE, RETRY, toPushDelivery } from "./push-delivery-sql.js";
 import { onLocalDeliveries, PUSH_DELIVERIES_CHANNEL } from "./push-wakeups.js";
 
 /** Deliveries one claim may take, whatever it asks for. */
