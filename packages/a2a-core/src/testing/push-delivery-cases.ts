@@ -138,6 +138,34 @@ export function definePushDeliveryCases(current: () => StoreContractContext): vo
       expect(next?.event.seq).toBe(3);
     });
 
+    it("settles completes made at once each on its own: a config's next goes to its caller alone, a stranger's does nothing", async ({
+      skip,
+    }) => {
+      const push = cases.push(skip);
+      const { stores, fixtures } = current();
+      const { task, configs } = await taskWithConfigs(push, 3);
+      const [a, b, c] = configs as [PushConfig, PushConfig, PushConfig];
+      for (const percent of [10, 20]) await stores.events.append(task.id, fixtures.update(task, percent));
+      const first = owner("first");
+      const heads = await claimOf(push, first, [task.id]);
+      const head = (config: PushConfig) => must(heads.find((d) => d.config.id === config.id));
+
+      // The same moment: a twice (a retaken delivery's duplicate answer), b, and c by someone else.
+      const [aOnce, bNext, cStranger, aTwice] = await Promise.all([
+        push.deliveries.complete(first, head(a), 60_000),
+        push.deliveries.complete(first, head(b), 60_000),
+        push.deliveries.complete(owner("stranger"), head(c), 60_000),
+        push.deliveries.complete(first, head(a), 60_000),
+      ]);
+      const aNexts = [aOnce, aTwice].filter((next) => next !== undefined);
+      expect(aNexts.map(target)).toEqual([`${a.id}@3`]);
+      expect(target(must(bNext))).toBe(`${b.id}@3`);
+      expect(cStranger).toBeUndefined();
+      // c's head is still first's: nobody else gets c, and first's complete hands its next on.
+      expect(await claimOf(push, owner("second"), [task.id])).toEqual([]);
+      expect(target(must(await push.deliveries.complete(first, head(c), 60_000)))).toBe(`${c.id}@3`);
+    });
+
     it("makes a retried delivery due again at retryAt, its attempts counted", async ({ skip }) => {
       const push = cases.push(skip);
       const { stores, fixtures } = current();

@@ -2,16 +2,8 @@ import type { PushDelivery, PushDeliveryQueue } from "@a2a-partner/a2a-core";
 import type { Database } from "../database.js";
 import { isUuid } from "../is-uuid.js";
 import { leaseDuration } from "../tasks/rows.js";
-import {
-  CLAIM,
-  type ClaimedRow,
-  COMPLETE,
-  deliveryKey,
-  GIVE_UP,
-  NEXT_DUE,
-  RETRY,
-  toPushDelivery,
-} from "./push-delivery-sql.js";
+import { CompleteBatches } from "./complete-batches.js";
+import { CLAIM, type ClaimedRow, deliveryKey, GIVE_UP, NEXT_DUE, RETRY, toPushDelivery } from "./push-delivery-sql.js";
 import { onLocalDeliveries, PUSH_DELIVERIES_CHANNEL } from "./push-wakeups.js";
 
 /** Deliveries one claim may take, whatever it asks for. */
@@ -32,6 +24,7 @@ export interface PostgresPushDeliveryQueueOptions {
  */
 export class PostgresPushDeliveryQueue implements PushDeliveryQueue {
   private readonly watchers = new Set<() => void>();
+  private readonly completes: CompleteBatches;
   private readonly listenRetryMs: number;
   private stopLocal: (() => void) | undefined;
   private stopListening: (() => Promise<void>) | undefined;
@@ -43,6 +36,7 @@ export class PostgresPushDeliveryQueue implements PushDeliveryQueue {
     options: PostgresPushDeliveryQueueOptions = {},
   ) {
     this.listenRetryMs = Math.max(10, options.listenRetryMs ?? 5_000);
+    this.completes = new CompleteBatches(db);
   }
 
   async claim(owner: string, limit: number, leaseMs: number): Promise<PushDelivery[]> {
@@ -61,13 +55,7 @@ export class PostgresPushDeliveryQueue implements PushDeliveryQueue {
     checkOwner(owner);
     const key = keyOf(delivery);
     if (!key) return undefined;
-    const { rows } = await this.db.query<ClaimedRow>(
-      COMPLETE,
-      [owner, key.taskId, leaseDuration(leaseMs), key.configId, key.seq],
-      { name: "a2a_push_complete" },
-    );
-    const row = rows[0];
-    return row ? toPushDelivery(row) : undefined;
+    return this.completes.complete(owner, leaseMs, key);
   }
 
   async retry(owner: string, delivery: PushDelivery, retryAt: Date, lastError: string): Promise<void> {

@@ -59,23 +59,28 @@ with candidates as (
 )${CLAIMED_ANSWER}`;
 
 /**
- * The receiver took it: deletes the delivery if $1 still holds it, and in the same statement claims the
- * same config's next pending delivery when it is due. Params: $1 owner, $2 task, $3 lease (ms), $4 config,
- * $5 seq.
+ * The receivers took them (deliveries of one owner, each of a different config; one or a tick's worth):
+ * deletes each one $1 still holds, and in the same statement claims each such config's next pending
+ * delivery when it is due. Params: $1 owner, $2 lease
+ * (ms), $3 tasks, $4 configs, $5 seqs (arrays, in step).
  */
-export const COMPLETE = `
-with done as (
-  delete from push_deliveries
-   where task_id = $2 and config_id = $4 and seq = $5 and claimed_by = $1
-  returning task_id, config_id, seq
+export const COMPLETE_MANY = `
+with input as (
+  select * from unnest($3::uuid[], $4::text[], $5::integer[]) as i(task_id, config_id, seq)
+), done as (
+  delete from push_deliveries p using input i
+   where p.task_id = i.task_id and p.config_id = i.config_id and p.seq = i.seq and p.claimed_by = $1
+  returning p.task_id, p.config_id, p.seq
 ), next as (
-  select d.task_id, d.config_id, d.seq from push_deliveries d join done on d.task_id = done.task_id
-   where d.config_id = done.config_id and d.seq > done.seq and d.given_up_at is null
-   order by d.seq
-   limit 1
-   for update of d skip locked
+  select n.task_id, n.config_id, n.seq from done cross join lateral (
+    select d.task_id, d.config_id, d.seq from push_deliveries d
+     where d.task_id = done.task_id and d.config_id = done.config_id and d.seq > done.seq
+       and d.given_up_at is null
+     order by d.seq
+     limit 1
+     for update of d skip locked) n
 ), claimed as (
-  update push_deliveries d set ${TAKE}
+  update push_deliveries d set ${TAKE.replaceAll("$3", "$2")}
     from next n
    where d.task_id = n.task_id and d.config_id = n.config_id and d.seq = n.seq
      and d.due_at <= now() and (d.claimed_until is null or d.claimed_until <= now())

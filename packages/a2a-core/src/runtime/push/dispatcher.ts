@@ -26,6 +26,9 @@ export interface PushDispatcherOptions {
   random?: () => number;
 }
 
+/** A wake-up waits this long before its claim, so the commits of that moment share it. */
+const COALESCE_MS = 1;
+
 /** The dispatcher's fixed settings (docs/operations.md, "Push notifications"). */
 export const PUSH_DISPATCH = {
   /** Deliveries one instance has in flight at once; one config has at most one. */
@@ -61,6 +64,14 @@ export class PushDispatcher {
   /** Aborted when the grace is over: attempts still under way are dropped and left to their leases. */
   private readonly abandoning = new AbortController();
   private unwatch: (() => void) | undefined;
+  /** The queue's wake-ups so far: a chain that heard one during its `complete` has the loop look again. */
+  private wakes = 0;
+  /**
+   * When something may fall due at the earliest, as last learnt (`nextDueAt`, or a retry recorded here):
+   * the loop sleeps until then without asking the store after every claim. Forgotten whenever a sleep
+   * runs to its end, so it is asked again at least every poll interval.
+   */
+  private knownDueAt: number | undefined;
   private loop: Promise<void> | undefined;
   private closing: Promise<void> | undefined;
 
@@ -75,7 +86,10 @@ export class PushDispatcher {
 
   start(): void {
     if (this.loop || this.closing) return;
-    this.unwatch = this.options.deliveries.watch(() => this.wakeup.wake());
+    this.unwatch = this.options.deliveries.watch(() => {
+      this.wakes++;
+      this.wakeup.wake();
+    });
     this.loop = this.run();
   }
 
@@ -116,7 +130,13 @@ export class PushDispatcher {
         for (const delivery of claimed) this.startChain(delivery);
         // Woken during the claim (another commit): claim again rather than ask when the next one is due.
         if (claimed.length === free || this.wakeup.takeWake()) continue;
-        await this.wakeup.sleep(await this.sleepMs());
+        if (await this.wakeup.sleep(await this.sleepMs())) {
+          // Woken: let the commits of this moment come in too, so a burst costs one claim, not one each.
+          await pause(COALESCE_MS, this.stopping.signal);
+          this.wakeup.takeWake();
+        } else {
+          this.knownDueAt = undefined;
+        }
       } catch (error) {
         logger.error({ err: error }, "push dispatcher: the delivery queue failed; retrying shortly");
         await pause(PUSH_DISPATCH.errorPauseMs, this.stopping.signal);
@@ -124,49 +144,76 @@ export class PushDispatcher {
     }
   }
 
-  /** Until the next delivery falls due, at most the poll interval. */
+  /** Until the next delivery falls due, at most the poll interval (the store is asked when that is not known). */
   private async sleepMs(): Promise<number> {
-    const due = await this.options.deliveries.nextDueAt();
-    if (due === undefined) return this.pollIntervalMs;
-    const ms = due.getTime() - this.options.now().getTime();
-    return ms > 0 ? Math.min(ms, this.pollIntervalMs) : Math.min(PUSH_DISPATCH.blockedRecheckMs, this.pollIntervalMs);
+    const { now } = this.options;
+    if (this.knownDueAt === undefined || this.knownDueAt <= now().getTime()) {
+      const due = await this.options.deliveries.nextDueAt();
+      const at = now().getTime();
+      if (due === undefined) this.knownDueAt = at + this.pollIntervalMs;
+      else if (due.getTime() > at) this.knownDueAt = due.getTime();
+      // Due yet not claimable (its config's earlier event is in flight): look again a little later.
+      else this.knownDueAt = at + Math.min(PUSH_DISPATCH.blockedRecheckMs, this.pollIntervalMs);
+    }
+    return Math.min(Math.max(0, this.knownDueAt - now().getTime()), this.pollIntervalMs);
   }
 
   /** One delivery, then the config's next ones as `complete` hands them on, in one slot. */
   private startChain(first: PushDelivery): void {
-    const chain = this.deliverChain(first).finally(() => {
-      this.inFlight.delete(chain);
-      this.wakeup.wake();
-    });
+    let lookAgain = true;
+    const chain = this.deliverChain(first)
+      .then((quiet) => {
+        lookAgain = !quiet;
+      })
+      .finally(() => {
+        const wasFull = this.inFlight.size >= this.maxInFlight;
+        this.inFlight.delete(chain);
+        // A slot freed while the loop waited for one, or something to look at: wake the loop. A chain that
+        // ended delivered with nothing after it leaves nothing new to claim (a claim adds a round trip).
+        if (wasFull || lookAgain) this.wakeup.wake();
+      });
     this.inFlight.add(chain);
   }
 
-  private async deliverChain(first: PushDelivery): Promise<void> {
+  /**
+   * Delivers the chain; true when it ended quietly: its last delivery completed with no next one handed
+   * on and no wake-up heard meanwhile (a commit during the `complete` may have been missed by both it and
+   * a concurrent claim).
+   */
+  private async deliverChain(first: PushDelivery): Promise<boolean> {
     let delivery: PushDelivery | undefined = first;
     while (delivery) {
       if (this.stopping.signal.aborted) {
         await this.release(delivery);
-        return;
+        return false;
       }
-      delivery = await this.deliver(delivery);
+      const wakesBefore = this.wakes;
+      const step = await this.deliver(delivery);
+      if (step === "quiet") return this.wakes === wakesBefore;
+      delivery = step;
     }
+    return false;
   }
 
-  /** Sends one delivery and records the outcome; returns the config's next delivery when handed one. */
-  private async deliver(delivery: PushDelivery): Promise<PushDelivery | undefined> {
+  /**
+   * Sends one delivery and records the outcome; returns the config's next delivery when handed one,
+   * `"quiet"` when it was completed with none after it, undefined otherwise.
+   */
+  private async deliver(delivery: PushDelivery): Promise<PushDelivery | "quiet" | undefined> {
     const { deliveries, owner, logger, telemetry, now } = this.options;
     const outcome = await this.attempts.attempt(delivery);
     if (outcome.kind === "abandoned") return undefined;
     try {
       if (outcome.kind === "delivered") {
         telemetry.delivered(now().getTime() - Date.parse(delivery.durableAt));
-        return await deliveries.complete(owner, delivery, this.leaseMs);
+        return (await deliveries.complete(owner, delivery, this.leaseMs)) ?? "quiet";
       }
       telemetry.failed(outcome.reason);
       const wait = backoffMs(delivery.attempt, outcome.retryAfterMs, this.random, this.options.maxRetryWaitMs);
       const retryAt = nextAttemptAt(delivery.durableAt, this.options.horizonMs, now(), wait);
       if (retryAt) {
         await deliveries.retry(owner, delivery, retryAt, outcome.error);
+        if (this.knownDueAt !== undefined) this.knownDueAt = Math.min(this.knownDueAt, retryAt.getTime());
         logger.info({ ...identify(delivery), error: outcome.error, retryInMs: wait }, "push attempt failed; retrying");
       } else {
         await deliveries.giveUp(owner, delivery, outcome.error);

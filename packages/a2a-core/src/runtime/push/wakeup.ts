@@ -19,21 +19,24 @@ export class Wakeup {
     else this.pending = true;
   }
 
-  /** Resolves after `ms`, or at the next `wake()` (at once if one came since the last sleep). */
-  sleep(ms: number): Promise<void> {
+  /**
+   * Resolves after `ms` with false, or at the next `wake()` with true (at once if one came since the
+   * last sleep).
+   */
+  sleep(ms: number): Promise<boolean> {
     if (this.pending) {
       this.pending = false;
-      return Promise.resolve();
+      return Promise.resolve(true);
     }
-    return new Promise<void>((resolve) => {
-      const done = () => {
+    return new Promise<boolean>((resolve) => {
+      const done = (woken: boolean) => {
         clearTimeout(timer);
         this.wakeSleeper = undefined;
-        resolve();
+        resolve(woken);
       };
-      const timer = setTimeout(done, Math.max(0, ms));
+      const timer = setTimeout(() => done(false), Math.max(0, ms));
       (timer as { unref?: () => void }).unref?.();
-      this.wakeSleeper = done;
+      this.wakeSleeper = () => done(true);
     });
   }
 }

@@ -1,3 +1,5 @@
+import { sha256 } from "./sha256.js";
+
 /**
  * The Standard Webhooks `webhook-id` of one event for one config: `msg_` + base64url(SHA-256(taskId, seq,
  * configId)) + `.` + seq. Every instance and every attempt derives the same id, so a receiver drops
@@ -5,9 +7,9 @@
  * the event's seq at its end is covered by the signature (the id is signed), so a receiver can also order
  * a task's events by it without trusting an unsigned header.
  */
-export async function webhookIdOf(taskId: string, seq: number, configId: string): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(`${taskId}\n${seq}\n${configId}`));
-  return `msg_${base64Url(new Uint8Array(digest))}.${seq}`;
+export function webhookIdOf(taskId: string, seq: number, configId: string): string {
+  const digest = sha256(new TextEncoder().encode(`${taskId}\n${seq}\n${configId}`));
+  return `msg_${base64Url(digest)}.${seq}`;
 }
 
 function base64Url(bytes: Uint8Array): string {
