@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { freshPgliteOptions } from "@a2a-partner/test-support/pglite-template";
 import { POSTGRES_URL, postgresAvailable } from "@a2a-partner/test-support/postgres";
 import { PGlite } from "@electric-sql/pglite";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
@@ -27,7 +28,7 @@ interface Instances {
 }
 
 async function pgliteInstances(): Promise<Instances> {
-  const instance = await PGlite.create("memory://");
+  const instance = await PGlite.create("memory://", await freshPgliteOptions());
   await instance.exec(SCHEMA);
   const opened: Database[] = [];
   return {

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { applyTaskEvent, isTerminalState, type NewTaskEvent, type Task } from "@a2a-partner/a2a-core";
 import { must, storeFixtures } from "@a2a-partner/a2a-core/testing";
 import { migrateBaselinesOnly, recordAsLegacy } from "@a2a-partner/test-support/legacy-schema";
+import { freshPgliteOptions } from "@a2a-partner/test-support/pglite-template";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   createPostgresStores,
@@ -56,7 +57,7 @@ describe("a database migrated by the legacy series", () => {
   let db: Database;
 
   beforeAll(async () => {
-    db = await openDatabase({ dataDir: "memory://" });
+    db = await openDatabase({ dataDir: "memory://", ...(await freshPgliteOptions()) });
     await migrateBaselinesOnly(db, [storeMigrations()], migrate);
   });
   afterAll(async () => db?.close());

@@ -3,6 +3,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { storeFixtures } from "@a2a-partner/a2a-core/testing";
+import { PGlite } from "@electric-sql/pglite";
 import { afterAll, describe, expect, it } from "vitest";
 import { createPostgresStores, migrate, openDatabase } from "../src/index.js";
 
@@ -31,5 +32,29 @@ describe("openDatabase without a url (embedded PGlite)", () => {
     } finally {
       await second.close();
     }
+  });
+});
+
+describe("openDatabase({ dataDir: 'memory://', loadDataDir })", () => {
+  it("starts from the dumped data directory, on the worker thread and on the calling one", async () => {
+    const original = await PGlite.create("memory://");
+    await original.exec("create table kept (note text); insert into kept values ('from the dump')");
+    const dump = await original.dumpDataDir("none");
+    await original.close();
+
+    for (const worker of [true, false]) {
+      const db = await openDatabase({ dataDir: "memory://", loadDataDir: dump, worker });
+      try {
+        expect((await db.query<{ note: string }>("select note from kept")).rows).toEqual([{ note: "from the dump" }]);
+      } finally {
+        await db.close();
+      }
+    }
+  });
+
+  it("is refused for a data directory on disk, where it would be ignored or clash", async () => {
+    await expect(openDatabase({ dataDir: join(tmpdir(), "never-made"), loadDataDir: new Blob([]) })).rejects.toThrow(
+      /loadDataDir applies to an in-memory PGlite/,
+    );
   });
 });

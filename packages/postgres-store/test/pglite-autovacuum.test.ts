@@ -1,3 +1,4 @@
+import { freshPgliteOptions } from "@a2a-partner/test-support/pglite-template";
 import { PGlite } from "@electric-sql/pglite";
 import { afterEach, describe, expect, it } from "vitest";
 import { type Database, openDatabase, pgliteDatabase } from "../src/index.js";
@@ -12,7 +13,7 @@ describe("autovacuum on PGlite", () => {
   });
 
   async function database(autovacuum: Parameters<typeof pgliteDatabase>[1]["autovacuum"] = false) {
-    const db = pgliteDatabase(await PGlite.create("memory://"), { autovacuum });
+    const db = pgliteDatabase(await PGlite.create("memory://", await freshPgliteOptions()), { autovacuum });
     open.push(db);
     await db.exec("create table items (id int primary key, n int not null, note text not null)");
     await db.exec("insert into items select g, 0, repeat('x', 200) from generate_series(1, 2000) g");
@@ -97,7 +98,7 @@ describe("autovacuum on PGlite", () => {
   });
 
   it("is on by default for the embedded store openDatabase opens", async () => {
-    const db = await openDatabase({ dataDir: "memory://" });
+    const db = await openDatabase({ dataDir: "memory://", ...(await freshPgliteOptions()) });
     open.push(db);
     await db.exec("create table items (id int primary key, n int not null)");
     await db.exec("insert into items select g, 0 from generate_series(1, 2000) g");
@@ -113,7 +114,7 @@ describe("autovacuum on PGlite", () => {
 
   it("stops by itself when the owner closes the PGlite instance it was given", async () => {
     const errors: unknown[] = [];
-    const instance = await PGlite.create("memory://");
+    const instance = await PGlite.create("memory://", await freshPgliteOptions());
     const db = pgliteDatabase(instance, {
       closeInstance: false,
       autovacuum: { intervalMs: 50, onError: (e) => errors.push(e) },

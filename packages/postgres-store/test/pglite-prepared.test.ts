@@ -1,3 +1,4 @@
+import { freshPgliteOptions } from "@a2a-partner/test-support/pglite-template";
 import { PGlite } from "@electric-sql/pglite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { pgliteDatabase } from "../src/index.js";
@@ -8,7 +9,7 @@ describe("named statements on PGlite", () => {
   let instance: PGlite;
 
   beforeAll(async () => {
-    instance = await PGlite.create("memory://");
+    instance = await PGlite.create("memory://", await freshPgliteOptions());
     await instance.exec("create table items (id int primary key, label text not null, tags jsonb, at timestamptz)");
   });
   afterAll(async () => {

@@ -4,6 +4,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { freshPgliteOptions } from "@a2a-partner/test-support/pglite-template";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../src/database.js";
 import { GroupCommitWriter, openDatabase } from "../src/index.js";
@@ -13,7 +14,7 @@ import { defineStoreSuite } from "./support/store-suite.js";
 // `openDatabase`'s embedded default: PGlite on a worker thread. The whole store suite runs through it (the
 // suite's instances share the one worker, as PGlite wrappers share one instance on the calling thread).
 defineStoreSuite("PGlite in a worker thread", async () => {
-  const db = await openDatabase({ dataDir: "memory://" });
+  const db = await openDatabase({ dataDir: "memory://", ...(await freshPgliteOptions()) });
   expect(db.inWorker).toBe(true);
   return {
     // Each suite instance closes what it opened; the worker itself closes with the target.
@@ -28,14 +29,14 @@ describe("PGlite in a worker thread", () => {
   let db: Database;
   beforeAll(async () => {
     // No vacuum passes: a test below times how long a call keeps this thread, which one would disturb.
-    db = await openDatabase({ dataDir: "memory://", autovacuum: false });
+    db = await openDatabase({ dataDir: "memory://", autovacuum: false, ...(await freshPgliteOptions()) });
   });
   afterAll(async () => {
     await db?.close();
   });
 
   it("hands back values as PGlite on the calling thread does", async () => {
-    const onThread = await openDatabase({ dataDir: "memory://", worker: false });
+    const onThread = await openDatabase({ dataDir: "memory://", worker: false, ...(await freshPgliteOptions()) });
     try {
       const sql = `select now() as at, 9007199254740993::int8 as big, 42::int8 as small, '\\x00ff'::bytea as bytes,
                           '{"a": [1, "two"]}'::jsonb as doc, null::text as nothing, 'é'::text as text, $1::int as param`;
@@ -181,7 +182,7 @@ describe("PGlite in a worker thread", () => {
   });
 
   it("refuses statements once closed", async () => {
-    const closing = await openDatabase({ dataDir: "memory://" });
+    const closing = await openDatabase({ dataDir: "memory://", ...(await freshPgliteOptions()) });
     await closing.close();
     await expect(closing.query("select 1")).rejects.toThrow(/closed/);
     await closing.close(); // twice is fine

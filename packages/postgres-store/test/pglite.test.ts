@@ -1,3 +1,4 @@
+import { freshPgliteOptions } from "@a2a-partner/test-support/pglite-template";
 import { PGlite } from "@electric-sql/pglite";
 import { pgliteDatabase } from "../src/index.js";
 import { defineStoreSuite } from "./support/store-suite.js";
@@ -6,7 +7,7 @@ import { defineStoreSuite } from "./support/store-suite.js";
 // Database wrapper with its own LISTEN over that one embedded server, the closest PGlite comes to two
 // processes: a waiter on one wrapper can only be woken by the NOTIFY of the other.
 defineStoreSuite("PGlite", async () => {
-  const instance = await PGlite.create("memory://");
+  const instance = await PGlite.create("memory://", await freshPgliteOptions());
   const opened: ReturnType<typeof pgliteDatabase>[] = [];
   return {
     async open() {

@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { PushDelivery } from "@a2a-partner/a2a-core";
 import { must, storeFixtures } from "@a2a-partner/a2a-core/testing";
+import { freshPgliteOptions } from "@a2a-partner/test-support/pglite-template";
 import { POSTGRES_URL, postgresAvailable } from "@a2a-partner/test-support/postgres";
 import { PGlite } from "@electric-sql/pglite";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
@@ -29,7 +30,7 @@ interface Pair {
  */
 async function openPair(kind: "pglite" | "postgres"): Promise<Pair> {
   if (kind === "pglite") {
-    const instance = await PGlite.create("memory://");
+    const instance = await PGlite.create("memory://", await freshPgliteOptions());
     const dbs: [Database, Database] = [
       pgliteDatabase(instance, { closeInstance: false }),
       pgliteDatabase(instance, { closeInstance: false }),

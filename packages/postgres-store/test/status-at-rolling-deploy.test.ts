@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { applyTaskEvent, type Task } from "@a2a-partner/a2a-core";
 import { storeFixtures } from "@a2a-partner/a2a-core/testing";
+import { freshPgliteOptions } from "@a2a-partner/test-support/pglite-template";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPostgresStores, type Database, defaultMigrationsDir, migrate, openDatabase } from "../src/index.js";
 
@@ -20,7 +21,7 @@ describe("this release's store on the previous release's schema, then on its own
   let dir: string;
 
   beforeAll(async () => {
-    db = await openDatabase({ dataDir: "memory://" });
+    db = await openDatabase({ dataDir: "memory://", ...(await freshPgliteOptions()) });
     dir = await mkdtemp(join(tmpdir(), "a2a-migrations-"));
     await cp(defaultMigrationsDir(), dir, { recursive: true });
     await rm(join(dir, "0005_status_at_from_the_writer.sql"));

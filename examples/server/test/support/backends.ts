@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { type Database, openDatabase } from "@a2a-partner/postgres-store";
+import { freshPgliteOptions } from "@a2a-partner/test-support/pglite-template";
 import { POSTGRES_URL, postgresAvailable } from "@a2a-partner/test-support/postgres";
 import pg from "pg";
 import { migrateReferenceSchema } from "../../src/migrations.ts";
@@ -27,7 +28,7 @@ export async function createTestDatabase(
   const migrateSchema = options.migrateWith ?? migrateReferenceSchema;
   if (backend === "pglite") {
     const dataDir = options.dataDir ?? "memory://";
-    const db = await openDatabase({ dataDir });
+    const db = await openDatabase({ dataDir, ...(dataDir === "memory://" ? await freshPgliteOptions() : {}) });
     await migrateSchema(db);
     return { db, openOptions: { dataDir }, drop: () => db.close() };
   }

@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { decodeSseStream } from "@a2a-partner/a2a-core";
+import { seedPgliteDataDir } from "@a2a-partner/test-support/pglite-template";
 import pg from "pg";
 import { afterEach } from "vitest";
 import type { SeedResult } from "../../src/seed.ts";
@@ -197,10 +198,19 @@ export interface ProcessStore {
   drop(): Promise<void>;
 }
 
-/** A PGlite data directory in a fresh temporary folder (its control socket lands beside it, in `pglite.run`). */
-export async function createPgliteStore(): Promise<ProcessStore & { dataDir: string }> {
+/**
+ * A PGlite data directory in a fresh temporary folder (its control socket lands beside it, in `pglite.run`):
+ * the run's initdb template copied in (not yet migrated: the server or CLI migrates it), or, with `empty`
+ * (or no template), absent, for the tests of what a first start does.
+ */
+export async function createPgliteStore({
+  empty = false,
+}: {
+  empty?: boolean;
+} = {}): Promise<ProcessStore & { dataDir: string }> {
   const root = await mkdtemp(join(tmpdir(), "a2a-server-process-"));
   const dataDir = join(root, "pglite");
+  if (!empty) await seedPgliteDataDir(dataDir);
   return {
     dataDir,
     env: { DATA_DIR: dataDir },

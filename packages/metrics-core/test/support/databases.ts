@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
+import { freshPgliteOptions } from "@a2a-partner/test-support/pglite-template";
 import { POSTGRES_URL } from "@a2a-partner/test-support/postgres";
 import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
@@ -30,7 +31,7 @@ async function schemaScript(): Promise<string> {
 
 /** An in-memory PGlite (PostgreSQL 18 in WASM). initdb takes seconds: open one per test file. */
 export async function openPglite(): Promise<TestDatabase> {
-  const db = await PGlite.create();
+  const db = await PGlite.create(await freshPgliteOptions());
   await db.exec(await schemaScript());
   return {
     kind: "pglite",

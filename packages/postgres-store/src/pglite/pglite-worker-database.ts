@@ -14,7 +14,10 @@ import {
 } from "./pglite-worker-messages.js";
 
 /** PGlite's stand-ins for autovacuum and the checkpointer: see `PGliteDatabaseOptions`. Both on by default. */
-export interface PGliteWorkerDatabaseOptions extends PGliteWorkerEvents, PGliteMaintenanceOptions {}
+export interface PGliteWorkerDatabaseOptions extends PGliteWorkerEvents, PGliteMaintenanceOptions {
+  /** An in-memory database's starting content (`OpenDatabaseOptions.loadDataDir`). */
+  loadDataDir?: Blob | undefined;
+}
 
 /** What happens to the embedded database's worker thread, for the application's log. */
 export interface PGliteWorkerEvents {
@@ -156,7 +159,7 @@ class PGliteWorkerConnection {
 
   constructor(
     private readonly dataDir: string,
-    private readonly options: PGliteWorkerEvents,
+    private readonly options: PGliteWorkerEvents & { loadDataDir?: Blob | undefined },
   ) {
     this.thread = this.spawn();
     this.ready = this.thread.ready.then(() => {
@@ -171,6 +174,7 @@ class PGliteWorkerConnection {
     const replies = new MessageChannel();
     const init: WorkerInit = {
       dataDir: this.dataDir,
+      ...(this.options.loadDataDir ? { loadDataDir: this.options.loadDataDir } : {}),
       control: control.buffer as SharedArrayBuffer,
       requests: requests.port2,
       replies: replies.port2,

@@ -9,6 +9,8 @@ import type { MessagePort } from "node:worker_threads";
 export interface WorkerInit {
   /** PGlite's data directory or URL (`memory://`). */
   dataDir: string;
+  /** An in-memory database's starting content (a `dumpDataDir()` tarball) instead of initdb. */
+  loadDataDir?: Blob;
   /** Two Int32 counters, `POSTED_REQUESTS` and `POSTED_REPLIES`. */
   control: SharedArrayBuffer;
   requests: MessagePort;

@@ -67,7 +67,8 @@ export async function serveDatabase(init: WorkerInit): Promise<void> {
     const { PGlite } = await import("@electric-sql/pglite");
     // The owner runs the autovacuum and checkpoint stand-ins (they need timers, this thread sleeps between
     // requests, and their statements must take their turn with everyone else's).
-    db = pgliteDatabase(await PGlite.create(init.dataDir), { autovacuum: false, checkpoints: false });
+    const instance = await PGlite.create(init.dataDir, init.loadDataDir ? { loadDataDir: init.loadDataDir } : {});
+    db = pgliteDatabase(instance, { autovacuum: false, checkpoints: false });
   } catch (error) {
     reply({ ready: true, error: transferError(error) });
     return;

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { freshPgliteOptions } from "@a2a-partner/test-support/pglite-template";
 import { POSTGRES_URL } from "@a2a-partner/test-support/postgres";
 import { afterAll, beforeAll } from "vitest";
 import { createPostgresStores, type Database, migrate, openDatabase, type PostgresStores } from "../../src/index.js";
@@ -15,7 +16,7 @@ export interface MigratedBackend {
  */
 export async function openMigratedBackend(kind: "pglite" | "postgres", label: string): Promise<MigratedBackend> {
   if (kind === "pglite") {
-    const db = await openDatabase({ dataDir: "memory://" });
+    const db = await openDatabase({ dataDir: "memory://", ...(await freshPgliteOptions()) });
     await migrate(db);
     return { db, drop: () => db.close() };
   }

@@ -1,0 +1,189 @@
+import { isDataDirectoryLockedError } from "@a2a-partner/postgres-store";
+import { AdminUsageError } from "../admin.ts";
+import { ConfigError, loadConfig, type ServerConfig } from "../config.ts";
+import { EXIT_CODES } from "../exit-codes.ts";
+import { type GenerateProgress, generateMetricsData, parseGenerateArgs } from "../generate/generate-metrics-data.ts";
+import { createLogger } from "../logger.ts";
+import { migrateReferenceSchema } from "../migrations.ts";
+import { seed } from "../seed.ts";
+import { startServer } from "../server.ts";
+import { startTelemetry } from "../telemetry/start-telemetry.ts";
+import { printLine, runAdminCommand } from "./admin-command.ts";
+import { endQuietlyOnClosedPipe } from "./closed-pipe.ts";
+import { ENVIRONMENT_USAGE, environmentCommand } from "./environment-command.ts";
+import { MEMBER_USAGE, memberCommand } from "./member-command.ts";
+import { PRUNE_USAGE, pruneCommand } from "./prune-command.ts";
+import { PUSH_SECRET_USAGE, pushSecretCommand } from "./push-secret-command.ts";
+import { TOKEN_USAGE, tokenCommand } from "./token-command.ts";
+import { WORKSPACE_USAGE, workspaceCommand } from "./workspace-command.ts";
+
+const USAGE = `Usage: pnpm cli <command>
+       pnpm -s cli <command> | …   (in a pipe: -s keeps pnpm's own "> script" header off stdout)
+
+Commands:
+  serve                                   run the reference server (PORT, HOST, PUBLIC_URL, DATABASE_URL, LOG_LEVEL, LOG_FORMAT)
+  migrate                                 apply database migrations
+  seed                                    create the demo workspace, Environment and robots; print new tokens as JSON
+${TOKEN_USAGE}${WORKSPACE_USAGE}${ENVIRONMENT_USAGE}${MEMBER_USAGE}${PUSH_SECRET_USAGE}${PRUNE_USAGE}  generate --workspace <slug> --events N --days D [--seed S] [--end <ISO-8601>]
+                                          bulk-load realistic metrics records (N telemetry events plus
+                                          workflow runs and alerts over D days); print a JSON summary
+
+Exit codes: 0 done, 1 failed, 2 usage error, ${EXIT_CODES.dataDirectoryInUse} the data directory is in use by another process,
+${EXIT_CODES.config} configuration refused (see the message).
+`;
+
+/** What a command does with the rest of the command line; the number is its exit code (-1: keeps running). */
+type Command = (config: ServerConfig, args: string[]) => Promise<number>;
+
+/**
+ * Every command, one entry each: the dispatch, `--help` and "unknown command" all read this table, so a
+ * new command is one line here (and one in USAGE). `arguments: false` refuses anything after the name.
+ */
+const COMMANDS: Record<string, { arguments: boolean; run: Command }> = {
+  serve: { arguments: false, run: (config) => serveCommand(config) },
+  migrate: {
+    arguments: false,
+    run: (config) =>
+      runAdminCommand(config, {
+        name: "migrate",
+        request: {},
+        run: (db) => migrateReferenceSchema(db),
+        print: printLine,
+      }),
+  },
+  seed: {
+    arguments: false,
+    run: (config) =>
+      runAdminCommand(config, {
+        name: "seed",
+        request: {},
+        run: async (db) => {
+          await migrateReferenceSchema(db);
+          return seed(db);
+        },
+        print: printLine,
+      }),
+  },
+  token: { arguments: true, run: tokenCommand },
+  workspace: { arguments: true, run: workspaceCommand },
+  environment: { arguments: true, run: environmentCommand },
+  member: { arguments: true, run: memberCommand },
+  prune: { arguments: true, run: pruneCommand },
+  "push-secret": { arguments: true, run: pushSecretCommand },
+  generate: { arguments: true, run: generateCommand },
+};
+
+const HELP_FLAGS = ["--help", "-h"];
+
+async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === "help" || HELP_FLAGS.includes(name)) {
+    process.stdout.write(USAGE);
+    return name === undefined ? EXIT_CODES.usage : EXIT_CODES.ok;
+  }
+  // Checked before --help: `workspace --help` must say the command does not exist, not print the usage
+  // and exit 0 as if it did.
+  const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
+  if (!command) {
+    process.stderr.write(`Unknown command: ${name}\n\n${USAGE}`);
+    return EXIT_CODES.usage;
+  }
+  // Help needs no configuration, and never runs the command it is asked about (`seed --help` used to seed).
+  if (rest.some((arg) => HELP_FLAGS.includes(arg))) {
+    process.stdout.write(USAGE);
+    return EXIT_CODES.ok;
+  }
+  if (!command.arguments && rest.length > 0) {
+    process.stderr.write(`${name} takes no arguments, got: ${rest.join(" ")}\n\n${USAGE}`);
+    return EXIT_CODES.usage;
+  }
+  return command.run(loadConfig(), rest);
+}
+
+async function serveCommand(config: ServerConfig): Promise<number> {
+  const logger = createLogger(config.logLevel, { format: config.logFormat });
+  // The handlers are in place before the server listens: a signal in between would otherwise kill the
+  // process outright (no grace for tasks, and pnpm reports the signal as a failed command).
+  let stop: (() => Promise<void>) | undefined;
+  let signalled = false;
+  const finish = (stopServer: () => Promise<void>) =>
+    stopServer().then(
+      () => process.exit(EXIT_CODES.ok),
+      (error) => {
+        logger.error({ err: error }, "shutdown failed");
+        process.exit(EXIT_CODES.failure);
+      },
+    );
+  const shutdown = (signal: string) => {
+    // A repeated signal (a supervisor's, or the terminal's Ctrl-C reaching both pnpm and node) does not
+    // cut the graceful shutdown short: running tasks still get their grace. SIGKILL does.
+    if (signalled) {
+      logger.info({ signal }, "signal received again: already shutting down");
+      return;
+    }
+    signalled = true;
+    logger.info({ signal }, "signal received");
+    if (stop) void finish(stop); // else: still starting; it stops as soon as it is up
+  };
+  process.on("SIGTERM", () => shutdown("SIGTERM"));
+  process.on("SIGINT", () => shutdown("SIGINT"));
+  // First: the cores report through the global OpenTelemetry API the SDK registers.
+  const telemetry = await startTelemetry(config, logger);
+  const running = await startServer(config, logger).catch(async (error: unknown) => {
+    await telemetry?.stop();
+    throw error;
+  });
+  stop = async () => {
+    await running.stop();
+    await telemetry?.stop();
+  };
+  if (signalled) void finish(stop);
+  return -1; // keep running
+}
+
+function generateCommand(config: ServerConfig, args: string[]): Promise<number> {
+  const options = parseGenerateArgs(args);
+  const progress = (p: GenerateProgress) => {
+    if (process.stderr.isTTY) process.stderr.write(`${p.table}: ${p.done}/${p.total}\n`);
+  };
+  // With the embedded store and a running server, the server does the load (it owns the data directory).
+  return runAdminCommand(config, {
+    name: "generate",
+    request: { args },
+    run: async (db) => {
+      await migrateReferenceSchema(db);
+      return generateMetricsData(db, options, { onProgress: progress });
+    },
+    print: printLine,
+  });
+}
+
+/** The exit code and message for what stopped a command: the cases an operator can act on have their own. */
+function failure(error: unknown): number {
+  const message = error instanceof Error ? error.message : String(error);
+  if (error instanceof AdminUsageError) {
+    process.stderr.write(`${message}\n`);
+    return EXIT_CODES.usage;
+  }
+  if (isDataDirectoryLockedError(error)) {
+    process.stderr.write(`${message}\n`);
+    return EXIT_CODES.dataDirectoryInUse;
+  }
+  if (error instanceof ConfigError) {
+    process.stderr.write(`configuration refused: ${message}\n`);
+    return EXIT_CODES.config;
+  }
+  process.stderr.write(`${message}\n`);
+  return EXIT_CODES.failure;
+}
+
+endQuietlyOnClosedPipe(process.stdout);
+endQuietlyOnClosedPipe(process.stderr);
+main(process.argv.slice(2)).then(
+  (code) => {
+    if (code >= 0) process.exitCode = code;
+  },
+  (error) => {
+    process.exitCode = failure(error);
+  },
+);
