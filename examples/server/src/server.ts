@@ -2,18 +2,16 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { resolve as resolvePath } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { type Database, isDataDirectoryLockedError, openDatabase } from "@a2a-partner/postgres-store";
+import { type Database, isDataDirectoryLockedError } from "@a2a-partner/postgres-store";
 import { createApp, type ServerApp } from "./app.ts";
-import { assertServable, ConfigError, type ServerConfig } from "./config.ts";
+import { assertServable, type ServerConfig } from "./config.ts";
+import { openConfiguredDatabase, SERVER_LOCK_OWNER } from "./configured-database.ts";
 import { controlPaths } from "./control/control-paths.ts";
 import { startControlSocket } from "./control/control-socket.ts";
 import type { Logger } from "./logger.ts";
 import { migrateReferenceSchema } from "./migrations.ts";
 import { redactSecrets } from "./redact-secrets.ts";
 import { startTaskPruner } from "./retention/task-pruner.ts";
-
-/** Who holds the embedded data directory's lock when a server does (the CLI waits for such a holder). */
-export const SERVER_LOCK_OWNER = "server";
 
 /** How long a starting server waits for a CLI command (`seed`, `token` …) to let go of the data directory. */
 const WAIT_FOR_CLI_MS = 30_000;
@@ -25,80 +23,6 @@ export interface RunningServer {
   db: Database;
   /** Graceful shutdown: stop accepting, end streams cleanly, let tasks finish (grace), close the store. */
   stop(): Promise<void>;
-}
-
-/**
- * Opens the configured store. An embedded data directory is locked for `owner` while it is open; another
- * holder makes this throw DataDirectoryLockedError (the CLI exits with EXIT_CODES.dataDirectoryInUse).
- */
-export async function openConfiguredDatabase(
-  config: ServerConfig,
-  owner: string = SERVER_LOCK_OWNER,
-  logger?: Logger,
-): Promise<Database> {
-  if (!config.databaseUrl) {
-    // PGlite has no autovacuum or checkpointer of its own: the store runs its stand-ins, and a pass that
-    // fails is logged.
-    const autovacuum = {
-      onError: (error: unknown) => logger?.warn({ err: error }, "embedded store: vacuum pass failed"),
-    };
-    const checkpoints = {
-      onError: (error: unknown) => logger?.warn({ err: error }, "embedded store: checkpoint failed"),
-    };
-    // Its thread dying is an outage of the store (requests answer 503) until a new one has taken over.
-    const worker = {
-      onWorkerLost: (error: Error) =>
-        logger?.error(
-          { err: error },
-          "embedded store: its database thread died; restarting it (requests fail meanwhile)",
-        ),
-      onWorkerRestarted: () => logger?.warn("embedded store: database thread restarted; serving again"),
-    };
-    return openDatabase({
-      dataDir: config.dataDir,
-      lock: { owner },
-      autovacuum,
-      checkpoints,
-      worker,
-    }).catch((error: unknown) => {
-      throw dataDirRefused(error, config.dataDir) ?? error;
-    });
-  }
-  // Fail fast while PostgreSQL is unreachable (requests answer 503 / -32603) instead of queueing forever.
-  // A query on a connection whose packets vanish would wait forever: bound it, and probe idle sockets.
-  return openDatabase({
-    url: config.databaseUrl,
-    pool: {
-      connectionTimeoutMillis: 5_000,
-      query_timeout: 30_000,
-      keepAlive: true,
-      keepAliveInitialDelayMillis: 10_000,
-      max: 20,
-    },
-  });
-}
-
-/**
- * DATA_DIR naming something that cannot become the data directory (a file, a path under a file, a place
- * the server may not write): the operator's setting to fix, so a configuration error (exit 78) that says
- * which setting, not the bare EEXIST of the `mkdir` that found it.
- */
-function dataDirRefused(error: unknown, dataDir: string): ConfigError | undefined {
-  if (typeof error !== "object" || error === null) return undefined;
-  const { code, syscall } = error as NodeJS.ErrnoException;
-  if (syscall !== "mkdir") return undefined;
-  const reasons: Record<string, string> = {
-    EEXIST: "exists and is not a directory",
-    ENOTDIR: "lies under a file, not a directory",
-    EACCES: "cannot be created: permission denied",
-    EROFS: "cannot be created: read-only file system",
-  };
-  const reason = code === undefined ? undefined : reasons[code];
-  if (!reason) return undefined;
-  return new ConfigError(
-    `DATA_DIR=${dataDir} ${reason}; point DATA_DIR at a directory the server may create or write to`,
-    { cause: error },
-  );
 }
 
 /**

@@ -2,10 +2,10 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { type Database, isDataDirectoryLockedError } from "@a2a-partner/postgres-store";
 import { AdminUsageError } from "../admin.ts";
 import type { ServerConfig } from "../config.ts";
+import { openConfiguredDatabase, SERVER_LOCK_OWNER } from "../configured-database.ts";
 import { controlPaths } from "../control/control-paths.ts";
 import { type ControlCommand, sendControlCommand } from "../control/control-socket.ts";
 import { EXIT_CODES } from "../exit-codes.ts";
-import { openConfiguredDatabase, SERVER_LOCK_OWNER } from "../server.ts";
 
 /** One admin command: what to ask a running server, what to do without one, how to show the result. */
 export interface AdminCommand<Result> {

@@ -6,8 +6,6 @@ import { type GenerateProgress, generateMetricsData, parseGenerateArgs } from ".
 import { createLogger } from "../logger.ts";
 import { migrateReferenceSchema } from "../migrations.ts";
 import { seed } from "../seed.ts";
-import { startServer } from "../server.ts";
-import { startTelemetry } from "../telemetry/start-telemetry.ts";
 import { printLine, runAdminCommand } from "./admin-command.ts";
 import { endQuietlyOnClosedPipe } from "./closed-pipe.ts";
 import { ENVIRONMENT_USAGE, environmentCommand } from "./environment-command.ts";
@@ -127,6 +125,11 @@ async function serveCommand(config: ServerConfig): Promise<number> {
   };
   process.on("SIGTERM", () => shutdown("SIGTERM"));
   process.on("SIGINT", () => shutdown("SIGINT"));
+  // Loaded here: the admin commands need neither the HTTP stack nor OpenTelemetry (a second of CPU each start).
+  const [{ startTelemetry }, { startServer }] = await Promise.all([
+    import("../telemetry/start-telemetry.ts"),
+    import("../server.ts"),
+  ]);
   // First: the cores report through the global OpenTelemetry API the SDK registers.
   const telemetry = await startTelemetry(config, logger);
   const running = await startServer(config, logger).catch(async (error: unknown) => {
