@@ -93,7 +93,7 @@ describe("push notifications in createA2AHandler", () => {
       pushNotificationConfig: { url: receiver.url() },
     });
     expect(refused.body.error).toMatchObject({ code: -32602 });
-    expect(refused.body.error.message).toContain("127.0.0.1 a loopback address");
+    expect(refused.body.error.message).toContain("127.0.0.1 is a loopback address");
   });
 
   it("retries a connection the guard refuses, and says so in the log", async () => {
@@ -106,7 +106,7 @@ describe("push notifications in createA2AHandler", () => {
       .poll(() => lines.filter((line) => line.msg?.includes("push attempt failed")).length)
       .toBeGreaterThan(0);
     const failed = lines.find((line) => line.msg?.includes("push attempt failed"));
-    expect(failed?.obj.error).toContain("127.0.0.1 a loopback address");
+    expect(failed?.obj.error).toContain("127.0.0.1 is a loopback address");
     expect(receiver.received).toEqual([]);
   });
 

@@ -57,7 +57,7 @@ describe("guardedPushFetch", () => {
 
   it("judges a literal IP (no lookup happens) and never follows a redirect", async () => {
     const refused = await failure(guardedPushFetch()(receiver.url(), { method: "POST", body: "{}" }));
-    expect(refused.message).toContain("127.0.0.1 a loopback address");
+    expect(refused.message).toContain("127.0.0.1 is a loopback address");
 
     receiver.answers.push({ status: 307, headers: { location: "http://169.254.169.254/latest/meta-data" } });
     const send = guardedPushFetch({ allowedHosts: ["127.0.0.1"] });

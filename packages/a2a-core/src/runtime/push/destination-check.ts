@@ -52,7 +52,7 @@ export function judgeAddress(address: string, allowed: AllowedHosts, name?: stri
   if (allowed.allowsAddress(address)) return { kind: "allowed" };
   const reason = forbiddenAddressReason(address);
   if (reason === undefined) return { kind: "allowed" };
-  const subject = name === undefined ? address : `${name} resolves to ${address},`;
+  const subject = name === undefined ? `${address} is` : `${name} resolves to ${address},`;
   return { kind: "refused", reason: `${subject} ${reason}` };
 }
 
