@@ -9,6 +9,17 @@ const root = join(import.meta.dirname, "..");
 const packages = readdirSync(join(root, "packages")).map((name) => join(root, "packages", name));
 const require = createRequire(import.meta.url);
 
+/** The version a plain `>=X.Y.Z` range starts at; undefined for any other form (not judged). */
+function nodeFloor(range: string | undefined): [number, number, number] | undefined {
+  const match = range?.trim().match(/^>=\s*v?(\d+)(?:\.(\d+))?(?:\.(\d+))?$/);
+  return match ? [Number(match[1]), Number(match[2] ?? 0), Number(match[3] ?? 0)] : undefined;
+}
+
+function compareVersions(a: readonly number[], b: readonly number[]): number {
+  for (let i = 0; i < 3; i++) if ((a[i] ?? 0) !== (b[i] ?? 0)) return (a[i] ?? 0) - (b[i] ?? 0);
+  return 0;
+}
+
 interface Conditions {
   import: { types: string; default: string };
   require: { types: string; default: string };
@@ -20,10 +31,22 @@ describe.each(packages)("package %s", (dir) => {
     ([key]) => key !== "./package.json",
   );
 
-  it("is public, side-effect free, and declares node >=22.12", () => {
+  it("is public, side-effect free, and declares a Node 22 floor no lower than its dependencies' own", () => {
     expect(manifest.private).not.toBe(true);
     expect(manifest.sideEffects).toBe(false);
-    expect(manifest.engines.node).toBe(">=22.12");
+    const floor = nodeFloor(manifest.engines.node);
+    expect(floor?.[0], `engines.node ${manifest.engines.node}`).toBe(22);
+    // An install on a Node between the two would warn (EBADENGINE) or break inside the dependency.
+    for (const name of Object.keys(manifest.dependencies ?? {})) {
+      // pnpm links every direct dependency here (not every package exports its package.json).
+      const dependency = JSON.parse(readFileSync(join(dir, "node_modules", name, "package.json"), "utf8"));
+      const theirs = nodeFloor(dependency.engines?.node);
+      if (theirs)
+        expect(
+          compareVersions(floor ?? [0, 0, 0], theirs),
+          `${name} needs node ${dependency.engines.node}`,
+        ).toBeGreaterThanOrEqual(0);
+    }
     expect(manifest.publishConfig.access).toBe("public");
   });
 
