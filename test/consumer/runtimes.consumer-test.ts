@@ -2,6 +2,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, inject, it } from "vitest";
+import { streamWithFetch } from "./app/stream-task.mts";
 import { lastJsonLine, runTo } from "./processes.ts";
 import { bundleWorker, startWorker } from "./workerd.ts";
 
@@ -26,25 +27,6 @@ async function outDir(): Promise<string> {
   return dir;
 }
 
-async function streamWithFetch(url: URL): Promise<{ contentType: string | null; frames: string[] }> {
-  const response = await fetch(new URL("/api/v1/a2a", url), {
-    method: "POST",
-    headers: { authorization: "Bearer partner-a", "content-type": "application/json" },
-    body: JSON.stringify({
-      jsonrpc: "2.0",
-      id: "1",
-      method: "SendStreamingMessage",
-      params: {
-        message: { role: "user", messageId: "m-1", parts: [{ kind: "text", text: "restock aisle 5" }] },
-        metadata: { storeId: "store-001" },
-      },
-    }),
-    signal: AbortSignal.timeout(20_000),
-  });
-  const frames = [...(await response.text()).matchAll(/^event: (\w+)$/gm)].map((match) => match[1] ?? "");
-  return { contentType: response.headers.get("content-type"), frames };
-}
-
 describe.concurrent("the packed packages on other runtimes", () => {
   it("Bun: Bun.serve streams a task to fetch and to the typed client running on Bun", async () => {
     const ran = await runTo(BUN, ["bun-server.ts"], { cwd: app });
@@ -63,7 +45,9 @@ describe.concurrent("the packed packages on other runtimes", () => {
     const dir = await outDir();
     const { url, mf } = await startWorker(await bundleWorker(app, "worker.ts", dir), dir);
     try {
-      expect(await streamWithFetch(url)).toEqual({ contentType: STREAMED.contentType, frames: STREAMED.frames });
+      expect(
+        await streamWithFetch((request) => fetch(request, { signal: AbortSignal.timeout(20_000) }), url.origin),
+      ).toEqual({ contentType: STREAMED.contentType, frames: STREAMED.frames });
       const client = await runTo(process.execPath, ["node-client.mts", url.origin], { cwd: app });
       expect(lastJsonLine(client)).toEqual(STREAMED.client);
     } finally {
