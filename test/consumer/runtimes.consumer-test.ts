@@ -2,7 +2,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, inject, it } from "vitest";
-import { streamWithFetch } from "./app/stream-task.mts";
+import { streamWithFetch } from "./app/fetch-stream.mts";
 import { lastJsonLine, runTo } from "./processes.ts";
 import { bundleWorker, startWorker } from "./workerd.ts";
 
@@ -46,7 +46,11 @@ describe.concurrent("the packed packages on other runtimes", () => {
     const { url, mf } = await startWorker(await bundleWorker(app, "worker.ts", dir), dir);
     try {
       expect(
-        await streamWithFetch((request) => fetch(request, { signal: AbortSignal.timeout(20_000) }), url.origin),
+        await streamWithFetch(
+          (request) => fetch(request, { signal: AbortSignal.timeout(20_000) }),
+          url.origin,
+          "partner-a",
+        ),
       ).toEqual({ contentType: STREAMED.contentType, frames: STREAMED.frames });
       const client = await runTo(process.execPath, ["node-client.mts", url.origin], { cwd: app });
       expect(lastJsonLine(client)).toEqual(STREAMED.client);

@@ -4,7 +4,7 @@
 import { createA2AHandler } from "@a2a-partner/a2a-core";
 import { metricsMigrations } from "@a2a-partner/metrics-core";
 import { createPostgresStores, migrate, openDatabase, storeMigrations } from "@a2a-partner/postgres-store";
-import { streamWithFetch } from "./stream-task.mts";
+import { streamWithFetch } from "./fetch-stream.mts";
 
 const db = await openDatabase({ dataDir: process.argv[2] });
 const migrated = await migrate(db, { sources: [storeMigrations(), metricsMigrations()] });
@@ -20,7 +20,7 @@ const handler = createA2AHandler({
   authenticate: async () => ({ ok: true, workspaceId: "5b0b3a4e-8f3c-4d0e-9a57-3c1f2d7e6a10" }),
 });
 // Any token: this handler lets everyone in.
-const { frames } = await streamWithFetch((request) => handler.fetch(request), "http://localhost");
+const { frames } = await streamWithFetch((request) => handler.fetch(request), "http://localhost", "any");
 const { rows } = await db.query<{ count: number }>("select count(*)::int as count from task_events");
 await handler.close({ graceMs: 1_000 });
 await stores.events.close();
