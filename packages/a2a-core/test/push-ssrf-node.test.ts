@@ -76,15 +76,22 @@ describe("guardedPushFetch", () => {
 describe("guardedPushFetch's sender of deliveries (undici request, carried under PUSH_POST)", () => {
   const postOf = (send: typeof fetch) => (send as unknown as Record<symbol, PushPost>)[PUSH_POST] as PushPost;
   const post = (send: typeof fetch, url: string) =>
-    postOf(send)({ url, headers: { "content-type": "application/json" }, body: '{"a":1}' }, new AbortController().signal);
+    postOf(send)(
+      { url, headers: { "content-type": "application/json" }, body: '{"a":1}' },
+      new AbortController().signal,
+    );
 
   it("goes through the same guard: a name resolving to 127.0.0.1, a literal loopback, a mixed name", async () => {
-    await expect(post(guardedPushFetch({ lookup }), `http://receiver.test:${receiver.port}/hook`)).rejects.toMatchObject({
+    await expect(
+      post(guardedPushFetch({ lookup }), `http://receiver.test:${receiver.port}/hook`),
+    ).rejects.toMatchObject({
       code: "ERR_PUSH_DESTINATION_REFUSED",
       message: expect.stringContaining("receiver.test resolves to 127.0.0.1, a loopback address"),
     });
     await expect(post(guardedPushFetch(), receiver.url())).rejects.toThrow(/127\.0\.0\.1 a loopback address/);
-    await expect(post(guardedPushFetch({ lookup }), "http://mixed.test/hook")).rejects.toThrow(/10\.0\.0\.7, a private/);
+    await expect(post(guardedPushFetch({ lookup }), "http://mixed.test/hook")).rejects.toThrow(
+      /10\.0\.0\.7, a private/,
+    );
     expect(receiver.received).toEqual([]);
   });
 

@@ -36,7 +36,8 @@ export function undiciPushPost(dispatcher: Dispatcher): PushPost {
     });
     const retryAfter = answer.headers["retry-after"];
     // Read so the connection is reused; a longer answer is cut (its connection closed). The status counts.
-    await answer.body.dump({ limit: MAX_ANSWER_BYTES, signal }).catch(() => undefined);
+    // The request's `signal` still destroys the body when it aborts (undici keeps it until the body closes).
+    await answer.body.dump({ limit: MAX_ANSWER_BYTES }).catch(() => undefined);
     return {
       status: answer.statusCode,
       retryAfter: typeof retryAfter === "string" ? retryAfter : (retryAfter?.[0] ?? null),

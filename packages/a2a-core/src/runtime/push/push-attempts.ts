@@ -1,8 +1,8 @@
 import type { Logger } from "../../ports/logger.js";
 import type { PushDelivery } from "../../ports/push-deliveries.js";
 import type { PushTelemetry } from "../../telemetry/push-telemetry.js";
-import { buildPushRequest, type PushRequest } from "./push-request.js";
 import { type PushPost, pushPostOf } from "./push-post.js";
+import { buildPushRequest, type PushRequest } from "./push-request.js";
 import { type AttemptOutcome, sendAttempt } from "./send-attempt.js";
 import { webhookIdOf } from "./webhook-id.js";
 
