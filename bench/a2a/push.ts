@@ -97,6 +97,8 @@ try {
     { env: { PATH: process.env.PATH, A2A_PUSH_SECRET: secret }, stdio: ["pipe", "pipe", "inherit"] },
   );
   children.push(receiverProcess);
+  const receiverPid = receiverProcess.pid;
+  if (receiverPid === undefined) throw new Error("the receiver process did not start");
   const receiverLines = createInterface({ input: receiverProcess.stdout })[Symbol.asyncIterator]();
   const nextLine = async () => JSON.parse(((await receiverLines.next()).value as string | undefined) ?? "null");
   const { base } = (await nextLine()) as { base: string };
@@ -139,9 +141,15 @@ try {
     const cpu = (async () => {
       await sleep(warmupMs);
       const before = await cpuSeconds(server.pid);
+      const receiverBefore = await cpuSeconds(receiverPid);
       const at = Date.now();
       await sleep(durationMs);
-      return { cpuS: (await cpuSeconds(server.pid)) - before, from: at, to: Date.now() };
+      return {
+        cpuS: (await cpuSeconds(server.pid)) - before,
+        receiverCpuS: (await cpuSeconds(receiverPid)) - receiverBefore,
+        from: at,
+        to: Date.now(),
+      };
     })();
     const run = await sustainedTasks([{ pool, endpoint }], { concurrency, warmupMs, durationMs });
     return { ...run, ...(await cpu) };
@@ -154,9 +162,21 @@ try {
   const satNotes = (await drain()).filter(([, , at]) => at >= sat1.from && at <= sat1.to).length;
 
   const rate = sat0.perSecond / 2;
-  const fixed0 = await fixedRate(pool, plain, rate);
+  /** The fixed load, with the share of a core the server used over its measured window. */
+  async function fixedLoad(endpoint: Endpoint) {
+    const cpu = (async () => {
+      await sleep(warmupMs);
+      const before = await cpuSeconds(server.pid);
+      await sleep(durationMs);
+      return ((await cpuSeconds(server.pid)) - before) / (durationMs / 1000);
+    })();
+    const run = await fixedRate(pool, endpoint, rate);
+    return { ...run, serverCores: await cpu };
+  }
+
+  const fixed0 = await fixedLoad(plain);
   await drain();
-  const fixed1 = await fixedRate(pool, pushed, rate);
+  const fixed1 = await fixedLoad(pushed);
   await settle();
   const notes = await drain();
   const made = await db.query<{ task_id: string; seq: number; at: number }>(
@@ -165,8 +185,15 @@ try {
   );
   const madeAt = new Map(made.rows.map((r) => [`${r.task_id} ${r.seq}`, Number(r.at)]));
   const firstAnswer = new Map<string, number>();
-  for (const [taskId, seq, at, id] of notes)
-    if (!firstAnswer.has(id)) firstAnswer.set(id, at - (madeAt.get(`${taskId} ${seq}`) ?? Number.NaN));
+  // Lag by the event's seq: growing with seq means deliveries queue behind each other in their config's
+  // chain (one in flight per config); flat means each waits the same (commit, wake-up, claim).
+  const lagsBySeq = new Map<number, number[]>();
+  for (const [taskId, seq, at, id] of notes) {
+    if (firstAnswer.has(id)) continue;
+    const lag = at - (madeAt.get(`${taskId} ${seq}`) ?? Number.NaN);
+    firstAnswer.set(id, lag);
+    if (Number.isFinite(lag)) lagsBySeq.set(seq, [...(lagsBySeq.get(seq) ?? []), lag]);
+  }
   const lags = [...firstAnswer.values()].filter(Number.isFinite).sort((a, b) => a - b);
   const events = made.rows.length;
 
@@ -187,7 +214,14 @@ try {
       ` ${((cpuPerTask1 - cpuPerTask0) / Math.max(notesPerTask, 1e-9)).toFixed(3)} ms per notification (extra), ${((sat1.cpuS * 1000) / Math.max(1, satNotes)).toFixed(3)} ms (all CPU / notifications)`,
     `(a) fixed load ${rate.toFixed(1)} tasks/s  duration p50 ${ms(d0)} without, ${ms(d1)} with (${d0 && d1 ? (((d1 - d0) / d0) * 100).toFixed(1) : "-"} %, target ≤ 10 %);` +
       ` p99 ${ms(p(fixed0.durations, 0.99))} / ${ms(p(fixed1.durations, 0.99))}; failures ${fixed0.failures} / ${fixed1.failures}`,
+    `    server busy over the window: ${fixed0.serverCores.toFixed(2)} of a core without push, ${fixed1.serverCores.toFixed(2)} with`,
     `    delivery lag (event made → receiver answered), ${lags.length} notifications of ${events} events: p50 ${ms(p(lags, 0.5))} (target ≤ 5), p99 ${ms(p(lags, 0.99))} (target ≤ 50), max ${ms(lags.at(-1))}`,
+    `    lag p50 by event seq: ${[...lagsBySeq]
+      .sort(([a], [b]) => a - b)
+      .slice(0, 10)
+      .map(([seq, xs]) => `${seq}: ${(p(xs, 0.5) ?? 0).toFixed(0)}`)
+      .join(", ")} ms`,
+    `    receiver CPU per notification (at saturation, verifying each signature): ${((sat1.receiverCpuS * 1000) / Math.max(1, satNotes)).toFixed(3)} ms`,
     "    2 shared cores: the receiver, PostgreSQL and this load generator compete with the server.",
   ];
   console.log(lines.join("\n"));

@@ -1,6 +1,7 @@
 import { installTestTelemetry } from "@a2a-partner/test-support/telemetry";
 import { Webhook } from "standardwebhooks";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
+import { guardedPushFetch } from "../src/node.js";
 import { storeFixtures } from "../src/testing/store-fixtures.js";
 import { PushReceiver } from "./support/push-receiver.js";
 import { pushWorld, SECRETS, WORKSPACE } from "./support/push-world.js";
@@ -17,7 +18,11 @@ afterEach(async () => {
   await receiver.close();
 });
 
-const world = pushWorld();
+/** Both ways a delivery is sent: a plain `fetch`, and the Node entry's undici `request` carried by guardedPushFetch. */
+const senders: Array<[string, typeof fetch | undefined]> = [
+  ["the runtime's fetch", undefined],
+  ["guardedPushFetch's undici request", guardedPushFetch({ allowedHosts: ["127.0.0.1"] })],
+];
 
 /** The `webhook-id` and body's status `percent` of each request, in arrival order. */
 function arrivals() {
@@ -28,7 +33,9 @@ function arrivals() {
   }));
 }
 
-describe("the push dispatcher, against a real receiver", () => {
+describe.each(senders)("the push dispatcher, against a real receiver, sending with %s", (_sender, send) => {
+  const world = pushWorld({ send });
+
   it("delivers each event signed with every secret (either verifies), with the config's token and Authorization", async () => {
     const { task } = await world.taskWithConfig({
       url: receiver.url("/hook?tenant=7"),

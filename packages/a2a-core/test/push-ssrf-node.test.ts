@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { guardedPushFetch, nodePushDestinationCheck, type PushAddressLookup } from "../src/node.js";
+import { PUSH_POST, type PushPost } from "../src/runtime/push/push-post.js";
 import { PushReceiver } from "./support/push-receiver.js";
 
 /** A resolver with fixed answers (no DNS server needed): the names the tests use, and nothing else. */
@@ -69,6 +70,48 @@ describe("guardedPushFetch", () => {
   it("refuses a name with any forbidden address among its addresses", async () => {
     const cause = await failure(guardedPushFetch({ lookup })("http://mixed.test/hook", { method: "POST" }));
     expect(cause.message).toContain("mixed.test resolves to 10.0.0.7, a private address");
+  });
+});
+
+describe("guardedPushFetch's sender of deliveries (undici request, carried under PUSH_POST)", () => {
+  const postOf = (send: typeof fetch) => (send as unknown as Record<symbol, PushPost>)[PUSH_POST] as PushPost;
+  const post = (send: typeof fetch, url: string) =>
+    postOf(send)(
+      { url, headers: { "content-type": "application/json" }, body: '{"a":1}' },
+      new AbortController().signal,
+    );
+
+  it("goes through the same guard: a name resolving to 127.0.0.1, a literal loopback, a mixed name", async () => {
+    await expect(
+      post(guardedPushFetch({ lookup }), `http://receiver.test:${receiver.port}/hook`),
+    ).rejects.toMatchObject({
+      code: "ERR_PUSH_DESTINATION_REFUSED",
+      message: expect.stringContaining("receiver.test resolves to 127.0.0.1, a loopback address"),
+    });
+    await expect(post(guardedPushFetch(), receiver.url())).rejects.toThrow(/127\.0\.0\.1 a loopback address/);
+    await expect(post(guardedPushFetch({ lookup }), "http://mixed.test/hook")).rejects.toThrow(
+      /10\.0\.0\.7, a private/,
+    );
+    expect(receiver.received).toEqual([]);
+  });
+
+  it("posts the request as given and answers status and Retry-After; never follows a redirect", async () => {
+    const send = guardedPushFetch({ allowedHosts: ["receiver.test"], lookup });
+    receiver.answers.push({ status: 503, headers: { "retry-after": "7" } });
+    receiver.answers.push({ status: 307, headers: { location: "http://169.254.169.254/latest/meta-data" } });
+    const url = `http://receiver.test:${receiver.port}/hook?tenant=7`;
+    expect(await post(send, url)).toEqual({ status: 503, retryAfter: "7" });
+    expect(await post(send, url)).toEqual({ status: 307, retryAfter: null });
+    expect(await post(send, url)).toEqual({ status: 200, retryAfter: null });
+    expect(receiver.received).toHaveLength(3);
+    expect(receiver.received[0]).toMatchObject({ path: "/hook?tenant=7", body: '{"a":1}' });
+    expect(receiver.received[0]?.headers["content-type"]).toBe("application/json");
+  });
+
+  it("refuses a URL with credentials in it, as fetch does", async () => {
+    const send = guardedPushFetch({ allowedHosts: ["127.0.0.1"] });
+    await expect(post(send, `http://user:pw@127.0.0.1:${receiver.port}/`)).rejects.toThrow(/credentials/);
+    expect(receiver.received).toEqual([]);
   });
 });
 

@@ -27,9 +27,10 @@ export function recordingLogger() {
 
 /**
  * In-memory stores with push, tasks and configs made directly in them (these tests are about delivery,
- * not the methods), events appended as a runner would, and dispatchers closed after each test.
+ * not the methods), events appended as a runner would, and dispatchers closed after each test. `send`:
+ * what dispatchers POST with (default: the runtime's `fetch`).
  */
-export function pushWorld(options: { clock?: () => number } = {}) {
+export function pushWorld(options: { clock?: () => number; send?: typeof fetch } = {}) {
   const stores: InMemoryStores = createInMemoryStores(options);
   const fixtures = storeFixtures();
   const { logger, lines } = recordingLogger();
@@ -69,7 +70,7 @@ export function pushWorld(options: { clock?: () => number } = {}) {
       const dispatcher = new PushDispatcher({
         deliveries: stores.push.deliveries,
         owner: `instance-${dispatchers.length + 1}`,
-        send: (input, init) => fetch(input, init),
+        send: options.send ?? ((input, init) => fetch(input, init)),
         signingSecrets: async () => SECRETS,
         logger,
         telemetry: new PushTelemetry(),

@@ -3,6 +3,7 @@ import { Agent, buildConnector, fetch as undiciFetch } from "undici";
 import { AllowedHosts } from "../../runtime/push/allowed-hosts.js";
 import { judgeAddress } from "../../runtime/push/destination-check.js";
 import { isIpLiteral, stripBrackets } from "../../runtime/push/forbidden-address.js";
+import { PUSH_POST } from "../../runtime/push/push-post.js";
 import {
   type NodePushDestinationOptions,
   type PushAddressLookup,
@@ -10,6 +11,7 @@ import {
   resolveAndJudge,
   systemLookup,
 } from "./resolve-destination.js";
+import { undiciPushPost } from "./undici-push-post.js";
 
 type LookupCallback = (error: Error | null, address: string | LookupAddress[], family?: number) => void;
 
@@ -18,7 +20,8 @@ type LookupCallback = (error: Error | null, address: string | LookupAddress[], f
  * `Agent` whose `connect` checks a literal IP and whose DNS `lookup` refuses a name with any forbidden
  * address), so a name that passed the check at creation and resolves to 169.254.169.254 or 127.0.0.1
  * later (DNS rebinding) is not connected to. Redirects are never followed. A refused connection is a
- * failed attempt (`network`), retried and logged like any other.
+ * failed attempt (`network`), retried and logged like any other. The dispatcher sends its deliveries
+ * through the same `Agent` with undici's `request` (carried under `PUSH_POST`), not through this `fetch`.
  */
 export function guardedPushFetch(options: NodePushDestinationOptions = {}): typeof fetch {
   const allowed = AllowedHosts.parse(options.allowedHosts);
@@ -43,6 +46,7 @@ export function guardedPushFetch(options: NodePushDestinationOptions = {}): type
       dispatcher: agent,
       redirect: "manual",
     });
+  Object.defineProperty(guarded, PUSH_POST, { value: undiciPushPost(agent) });
   return guarded as unknown as typeof fetch;
 }
 

@@ -1,6 +1,7 @@
 import type { Logger } from "../../ports/logger.js";
 import type { PushDelivery } from "../../ports/push-deliveries.js";
 import type { PushTelemetry } from "../../telemetry/push-telemetry.js";
+import { type PushPost, pushPostOf } from "./push-post.js";
 import { buildPushRequest, type PushRequest } from "./push-request.js";
 import { type AttemptOutcome, sendAttempt } from "./send-attempt.js";
 import { webhookIdOf } from "./webhook-id.js";
@@ -23,17 +24,20 @@ export interface PushAttemptsOptions {
  */
 export class PushAttempts {
   private readonly unsignedWorkspaces = new Set<string>();
+  private readonly post: PushPost;
 
   constructor(
     private readonly options: PushAttemptsOptions,
     private readonly abandoned: AbortSignal,
-  ) {}
+  ) {
+    this.post = pushPostOf(options.send);
+  }
 
   async attempt(delivery: PushDelivery): Promise<AttemptOutcome> {
     const request = await this.request(delivery);
     if ("kind" in request) return request;
     this.options.telemetry.attempted();
-    return sendAttempt(this.options.send, request, this.options.attemptTimeoutMs, this.abandoned, this.options.now);
+    return sendAttempt(this.post, request, this.options.attemptTimeoutMs, this.abandoned, this.options.now);
   }
 
   private async request(delivery: PushDelivery): Promise<PushRequest | Extract<AttemptOutcome, { kind: "failed" }>> {

@@ -1,4 +1,5 @@
 import type { PushFailureReason } from "../../telemetry/push-telemetry.js";
+import type { PushPost } from "./push-post.js";
 import type { PushRequest } from "./push-request.js";
 import { retryAfterMs } from "./retry-schedule.js";
 
@@ -8,8 +9,6 @@ export type AttemptOutcome =
   | { kind: "failed"; reason: PushFailureReason; error: string; retryAfterMs?: number }
   | { kind: "abandoned" };
 
-/** A receiver's answer body is read up to this much (so its connection can be reused), then dropped. */
-const MAX_ANSWER_BYTES = 64 * 1024;
 /** A failure as recorded and logged is cut to this length. */
 const MAX_ERROR_LENGTH = 300;
 
@@ -20,52 +19,40 @@ const MAX_ERROR_LENGTH = 300;
  * destination check. Never throws.
  */
 export async function sendAttempt(
-  send: typeof fetch,
+  post: PushPost,
   request: PushRequest,
   timeoutMs: number,
   closed: AbortSignal,
   now: () => Date,
 ): Promise<AttemptOutcome> {
-  const timeout = AbortSignal.timeout(timeoutMs);
-  const signal = AbortSignal.any([timeout, closed]);
+  // One controller, a timer and a listener: cheaper per attempt than AbortSignal.timeout + AbortSignal.any.
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort(new Error(`no answer within ${timeoutMs} ms`));
+  }, timeoutMs);
+  (timer as { unref?: () => void }).unref?.();
+  const onClosed = () => controller.abort(closed.reason);
+  if (closed.aborted) onClosed();
+  else closed.addEventListener("abort", onClosed, { once: true });
   try {
-    const response = await send(request.url, {
-      method: "POST",
-      headers: request.headers,
-      body: request.body,
-      signal,
-      redirect: "manual",
-    });
-    await discardBody(response);
-    if (response.status >= 200 && response.status < 300) return { kind: "delivered" };
-    const after = retryAfterMs(response.headers.get("retry-after"), now());
+    const answer = await post(request, controller.signal);
+    if (answer.status >= 200 && answer.status < 300) return { kind: "delivered" };
+    const after = retryAfterMs(answer.retryAfter, now());
     return {
       kind: "failed",
       reason: "status",
-      error: `HTTP ${response.status}`,
+      error: `HTTP ${answer.status}`,
       ...(after === undefined ? {} : { retryAfterMs: after }),
     };
   } catch (error) {
     if (closed.aborted) return { kind: "abandoned" };
-    if (timeout.aborted) return { kind: "failed", reason: "timeout", error: `no answer within ${timeoutMs} ms` };
+    if (timedOut) return { kind: "failed", reason: "timeout", error: `no answer within ${timeoutMs} ms` };
     return { kind: "failed", reason: "network", error: describeNetworkError(error) };
-  }
-}
-
-/** Reads what the receiver answered, up to a bound, and drops it; an error here changes nothing. */
-async function discardBody(response: Response): Promise<void> {
-  const reader = response.body?.getReader();
-  if (!reader) return;
-  try {
-    let read = 0;
-    while (read <= MAX_ANSWER_BYTES) {
-      const chunk = await reader.read();
-      if (chunk.done) return;
-      read += chunk.value.byteLength;
-    }
-    await reader.cancel();
-  } catch {
-    // The status is what counts; a body cut short or timed out afterwards does not undo it.
+  } finally {
+    clearTimeout(timer);
+    closed.removeEventListener("abort", onClosed);
   }
 }
 
