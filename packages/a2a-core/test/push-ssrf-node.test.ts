@@ -88,7 +88,7 @@ describe("guardedPushFetch's sender of deliveries (undici request, carried under
       code: "ERR_PUSH_DESTINATION_REFUSED",
       message: expect.stringContaining("receiver.test resolves to 127.0.0.1, a loopback address"),
     });
-    await expect(post(guardedPushFetch(), receiver.url())).rejects.toThrow(/127\.0\.0\.1 a loopback address/);
+    await expect(post(guardedPushFetch(), receiver.url())).rejects.toThrow(/127\.0\.0\.1 is a loopback address/);
     await expect(post(guardedPushFetch({ lookup }), "http://mixed.test/hook")).rejects.toThrow(
       /10\.0\.0\.7, a private/,
     );
