@@ -11,7 +11,7 @@
  *       the push run: receiver answered − the event's `task_events.created_at`, the time the event was made
  *       just before its group commit (so the lag includes the commit: an upper bound of durable → answered).
  *
- *   pnpm bench:a2a:push [--duration 10] [--warmup 2] [--concurrency 32]
+ *   pnpm bench:a2a:push [--duration 10] [--warmup 2] [--concurrency 32] [--fixed-step-ms 1]
  *
  * Targets: duration p50 with push within 10 % of without, lag p50 ≤ 5 ms, p99 ≤ 50 ms. On two shared
  * cores the receiver (and PostgreSQL, and this load generator) compete with the server: say so beside them.
@@ -37,7 +37,11 @@ import { cpuSeconds } from "./proc.ts";
 const pg = createRequire(new URL("../../examples/server/package.json", import.meta.url))("pg") as typeof import("pg");
 
 // --cpu-prof <dir>: a V8 CPU profile of the server (its whole run) written there at its exit (profile-summary.ts).
-const args = benchFlags({ duration: "10", warmup: "2", concurrency: "32", "cpu-prof": "" });
+// --fixed-step-ms N: the fixed-load runs on a server whose robots take N ms per step (the reference
+// server's default is 400): a task's events then come apart in time, as in use, instead of as one burst
+// that each config's one-in-flight chain delivers one after another. Saturation always uses 1 ms steps.
+const args = benchFlags({ duration: "10", warmup: "2", concurrency: "32", "cpu-prof": "", "fixed-step-ms": "1" });
+const fixedStepMs = Number(args["fixed-step-ms"]);
 const durationMs = Number(args.duration) * 1000;
 const warmupMs = Number(args.warmup) * 1000;
 const concurrency = Number(args.concurrency);
@@ -113,28 +117,30 @@ try {
     return rows;
   };
 
-  const server = await startServerProcess({
-    ...store.env,
-    RATE_LIMIT_PER_SECOND: "0",
-    MAX_STREAMS_PER_TOKEN: "0",
-    ROBOT_STEP_MS: "1",
-    PUSH_ALLOWED_HOSTS: "127.0.0.1",
-    LOG_LEVEL: "info",
-    ...(args["cpu-prof"] ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${args["cpu-prof"]}` } : {}),
-  });
+  const serve = (robotStepMs: number) =>
+    startServerProcess({
+      ...store.env,
+      RATE_LIMIT_PER_SECOND: "0",
+      MAX_STREAMS_PER_TOKEN: "0",
+      ROBOT_STEP_MS: String(robotStepMs),
+      PUSH_ALLOWED_HOSTS: "127.0.0.1",
+      LOG_LEVEL: "info",
+      ...(args["cpu-prof"] ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${args["cpu-prof"]}` } : {}),
+    });
+  let server = await serve(1);
   const db = new pg.Pool({ connectionString: store.env.DATABASE_URL, max: 2 });
   const pending = async () =>
     Number((await db.query<{ n: number }>("select count(*)::int as n from push_deliveries")).rows[0]?.n);
   const settle = async () => {
     for (let i = 0; i < 600 && (await pending()) > 0; i++) await sleep(100);
   };
-  const pool = createPool(server.url, concurrency * 2);
-  const plain: Endpoint = {
+  let pool = createPool(server.url, concurrency * 2);
+  let plain: Endpoint = {
     origin: server.url,
     path: "/api/v1/a2a",
     dialect: oursDialect(seeded.partnerToken, seeded.storeId),
   };
-  const pushed: Endpoint = { ...plain, dialect: withPushConfig(plain.dialect, `${base}/hook`) };
+  let pushed: Endpoint = { ...plain, dialect: withPushConfig(plain.dialect, `${base}/hook`) };
 
   /** A saturation run with the server's CPU in the measured window. */
   async function saturate(endpoint: Endpoint) {
@@ -162,6 +168,14 @@ try {
   const satNotes = (await drain()).filter(([, , at]) => at >= sat1.from && at <= sat1.to).length;
 
   const rate = sat0.perSecond / 2;
+  if (fixedStepMs !== 1) {
+    await pool.close();
+    await server.kill("SIGTERM");
+    server = await serve(fixedStepMs);
+    pool = createPool(server.url, concurrency * 2);
+    plain = { ...plain, origin: server.url };
+    pushed = { ...pushed, origin: server.url };
+  }
   /** The fixed load, with the share of a core the server used over its measured window. */
   async function fixedLoad(endpoint: Endpoint) {
     const cpu = (async () => {
@@ -208,7 +222,7 @@ try {
   const cpuPerTask1 = (sat1.cpuS * 1000) / Math.max(1, sat1.completed);
   const notesPerTask = satNotes / Math.max(1, sat1.completed);
   const lines = [
-    `push bench: ${concurrency} clients, ${args.duration} s windows (${args.warmup} s warm-up), 1 ms robot steps, PostgreSQL`,
+    `push bench: ${concurrency} clients, ${args.duration} s windows (${args.warmup} s warm-up), robot steps 1 ms (saturation) / ${fixedStepMs} ms (fixed load), PostgreSQL`,
     `(b) saturation  tasks/s: ${sat0.perSecond.toFixed(1)} without push, ${sat1.perSecond.toFixed(1)} with (${(((sat1.perSecond - sat0.perSecond) / sat0.perSecond) * 100).toFixed(1)} %)`,
     `    server CPU per task: ${cpuPerTask0.toFixed(2)} ms without, ${cpuPerTask1.toFixed(2)} ms with; ${notesPerTask.toFixed(1)} notifications per task;` +
       ` ${((cpuPerTask1 - cpuPerTask0) / Math.max(notesPerTask, 1e-9)).toFixed(3)} ms per notification (extra), ${((sat1.cpuS * 1000) / Math.max(1, satNotes)).toFixed(3)} ms (all CPU / notifications)`,
