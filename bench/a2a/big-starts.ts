@@ -26,7 +26,7 @@ import { benchFlags } from "../flags.ts";
 import { quantile } from "../metrics/stats.ts";
 import { summarizeHeapProfile } from "./heap-sampling.ts";
 import { collectGarbage, inspectorUrl, type ProcessMemory, processMemory, startHeapSampling } from "./inspector.ts";
-import { residentByMapping, rssKiB } from "./proc.ts";
+import { cpuSeconds, residentByMapping, rssKiB } from "./proc.ts";
 
 const args = benchFlags(
   {
@@ -189,6 +189,7 @@ try {
   const outcomes = new Map<string, number>();
   let next = 0;
   let answered = 0;
+  const cpu0 = await cpuSeconds(server.pid);
   const t0 = performance.now();
   await Promise.all(
     Array.from({ length: CONCURRENCY }, async () => {
@@ -200,6 +201,7 @@ try {
     }),
   );
   const seconds = (performance.now() - t0) / 1000;
+  const serverCpu = (await cpuSeconds(server.pid)) - cpu0;
   const heapProfile = await (profileTaken ?? stopSampling?.());
   const heapAtEnd = await heapMiB();
   // The tasks go on running after their streams were dropped: keep sampling until they have ended.
@@ -212,7 +214,8 @@ try {
   const heapAfter = await heapMiB();
   const mib = (kib: number) => `${(kib / 1024).toFixed(1)} MiB`;
   console.log(
-    `${STARTS} starts, ${CONCURRENCY} at a time, in ${seconds.toFixed(1)} s (ROBOT_STEP_MS=${args["robot-step-ms"]})`,
+    `${STARTS} starts, ${CONCURRENCY} at a time, in ${seconds.toFixed(1)} s (ROBOT_STEP_MS=${args["robot-step-ms"]}); ` +
+      `server CPU ${serverCpu.toFixed(1)} s (${((serverCpu / STARTS) * 1000).toFixed(1)} ms a start)`,
   );
   console.log(`outcomes: ${[...outcomes].map(([k, v]) => `${k} ×${v}`).join(", ")}`);
   console.log(`server RSS: ${mib(baseline)} before${heapBefore}`);

@@ -11,6 +11,7 @@ import { WORKSPACE_USAGE, workspaceCommand } from "./cli/workspace-command.ts";
 import { ConfigError, loadConfig, type ServerConfig } from "./config.ts";
 import { EXIT_CODES } from "./exit-codes.ts";
 import { type GenerateProgress, generateMetricsData, parseGenerateArgs } from "./generate/generate-metrics-data.ts";
+import { applyHeapDefaults, heapSettingsForLog } from "./heap-defaults.ts";
 import { createLogger } from "./logger.ts";
 import { migrateReferenceSchema } from "./migrations.ts";
 import { seed } from "./seed.ts";
@@ -101,7 +102,10 @@ async function main(argv: string[]): Promise<number> {
 }
 
 async function serveCommand(config: ServerConfig): Promise<number> {
+  // First: it may run the process again with the heap defaults (nothing is opened yet).
+  const heap = applyHeapDefaults();
   const logger = createLogger(config.logLevel, { format: config.logFormat });
+  logger.info(heapSettingsForLog(heap), "V8 heap settings");
   // The handlers are in place before the server listens: a signal in between would otherwise kill the
   // process outright (no grace for tasks, and pnpm reports the signal as a failed command).
   let stop: (() => Promise<void>) | undefined;
