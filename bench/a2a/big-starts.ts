@@ -12,6 +12,8 @@
  *   node bench/a2a/big-starts.ts --heap-profile live        # what is held halfway through the starts
  *
  * Target (issue 30): RSS grows by at most 256 MiB over the 3,000 starts, and the server keeps answering.
+ * The server runs with its own heap defaults (src/heap-defaults.ts) unless a heap flag is given: V8's own
+ * sizing is `--node-options=--max-semi-space-size=64` (what V8 picks on a host with 16 GB or more).
  * DATABASE_URL_TEST names the PostgreSQL server (default postgres://postgres@127.0.0.1:5432/test).
  */
 import { writeFileSync } from "node:fs";
@@ -34,7 +36,8 @@ const args = benchFlags(
     concurrency: "32",
     // The reference server's default: tasks run for seconds, so many are running at once.
     "robot-step-ms": "400",
-    // Node flags for the server, e.g. "--max-semi-space-size=16" (what an operator could set in NODE_OPTIONS).
+    // Node flags for the server, e.g. "--max-semi-space-size=16" (what an operator could set in NODE_OPTIONS;
+    // any heap flag turns the server's own heap defaults off).
     "node-options": "",
     // Node flags on the server's command line, space-separated: V8 flags NODE_OPTIONS refuses, e.g.
     // "--heap-growing-percent=50", or "--trace-gc" (printed to --server-stdout).
