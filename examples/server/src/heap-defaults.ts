@@ -49,7 +49,8 @@ export function decideHeapSettings(input: {
   heapSizeLimitBytes: number;
   canRestart: boolean;
 }): HeapDecision {
-  // Ours is first on the command line only when the server restarted itself with it.
+  // Ours is first on the command line when the server restarted itself with it (an operator who put that
+  // very flag first gets the growth factor as well).
   if (input.execArgv[0] === SEMI_SPACE_FLAG)
     return { source: "server defaults", flags: [SEMI_SPACE_FLAG, GROWING_FLAG] };
   const fromNodeOptions = (input.nodeOptions ?? "").split(/\s+/).filter((token) => HEAP_FLAG.test(token));
@@ -75,12 +76,18 @@ export function applyHeapDefaults(): HeapDecision {
     canRestart: typeof process.execve === "function",
   });
   if (decision.restartWith && process.execve) {
-    process.execve(process.execPath, [
-      process.execPath,
-      decision.restartWith,
-      ...process.execArgv,
-      ...process.argv.slice(1),
-    ]);
+    try {
+      process.execve(process.execPath, [
+        process.execPath,
+        decision.restartWith,
+        ...process.execArgv,
+        ...process.argv.slice(1),
+      ]);
+    } catch {
+      // Could not run node again (say, its binary replaced under us): serve on, with the growth factor only.
+      setFlagsFromString(GROWING_FLAG);
+      return { source: "server defaults", flags: [GROWING_FLAG] };
+    }
   }
   if (decision.source === "server defaults") setFlagsFromString(GROWING_FLAG);
   return decision;
