@@ -12,6 +12,8 @@
  *   node bench/a2a/big-starts.ts --heap-profile live        # what is held halfway through the starts
  *
  * Target (issue 30): RSS grows by at most 256 MiB over the 3,000 starts, and the server keeps answering.
+ * The server runs with its own heap defaults (src/heap-defaults.ts) unless a heap flag is given: V8's own
+ * sizing is `--node-options=--max-semi-space-size=64` (what V8 picks on a host with 16 GB or more).
  * DATABASE_URL_TEST names the PostgreSQL server (default postgres://postgres@127.0.0.1:5432/test).
  */
 import { writeFileSync } from "node:fs";
@@ -26,7 +28,7 @@ import { benchFlags } from "../flags.ts";
 import { quantile } from "../metrics/stats.ts";
 import { summarizeHeapProfile } from "./heap-sampling.ts";
 import { collectGarbage, inspectorUrl, type ProcessMemory, processMemory, startHeapSampling } from "./inspector.ts";
-import { residentByMapping, rssKiB } from "./proc.ts";
+import { cpuSeconds, residentByMapping, rssKiB } from "./proc.ts";
 
 const args = benchFlags(
   {
@@ -34,7 +36,8 @@ const args = benchFlags(
     concurrency: "32",
     // The reference server's default: tasks run for seconds, so many are running at once.
     "robot-step-ms": "400",
-    // Node flags for the server, e.g. "--max-semi-space-size=16" (what an operator could set in NODE_OPTIONS).
+    // Node flags for the server, e.g. "--max-semi-space-size=16" (what an operator could set in NODE_OPTIONS;
+    // any heap flag turns the server's own heap defaults off).
     "node-options": "",
     // Node flags on the server's command line, space-separated: V8 flags NODE_OPTIONS refuses, e.g.
     // "--heap-growing-percent=50", or "--trace-gc" (printed to --server-stdout).
@@ -189,6 +192,7 @@ try {
   const outcomes = new Map<string, number>();
   let next = 0;
   let answered = 0;
+  const cpu0 = await cpuSeconds(server.pid);
   const t0 = performance.now();
   await Promise.all(
     Array.from({ length: CONCURRENCY }, async () => {
@@ -200,6 +204,7 @@ try {
     }),
   );
   const seconds = (performance.now() - t0) / 1000;
+  const serverCpu = (await cpuSeconds(server.pid)) - cpu0;
   const heapProfile = await (profileTaken ?? stopSampling?.());
   const heapAtEnd = await heapMiB();
   // The tasks go on running after their streams were dropped: keep sampling until they have ended.
@@ -212,7 +217,8 @@ try {
   const heapAfter = await heapMiB();
   const mib = (kib: number) => `${(kib / 1024).toFixed(1)} MiB`;
   console.log(
-    `${STARTS} starts, ${CONCURRENCY} at a time, in ${seconds.toFixed(1)} s (ROBOT_STEP_MS=${args["robot-step-ms"]})`,
+    `${STARTS} starts, ${CONCURRENCY} at a time, in ${seconds.toFixed(1)} s (ROBOT_STEP_MS=${args["robot-step-ms"]}); ` +
+      `server CPU ${serverCpu.toFixed(1)} s (${((serverCpu / STARTS) * 1000).toFixed(1)} ms a start)`,
   );
   console.log(`outcomes: ${[...outcomes].map(([k, v]) => `${k} ×${v}`).join(", ")}`);
   console.log(`server RSS: ${mib(baseline)} before${heapBefore}`);

@@ -7,7 +7,8 @@
 
 /** The DevTools WebSocket URL a process printed on stderr ("Debugger listening on ws://…"). */
 export function inspectorUrl(stderr: string): string | undefined {
-  return /Debugger listening on (ws:\/\/\S+)/.exec(stderr)?.[1];
+  // The last one: a server that restarted itself with its heap defaults printed one per start.
+  return [...stderr.matchAll(/Debugger listening on (ws:\/\/\S+)/g)].at(-1)?.[1];
 }
 
 export interface HeapUsage {
