@@ -8,7 +8,8 @@ export default defineConfig({
     // Generous: suites that spawn servers share two cores; a hung test still fails, just later.
     testTimeout: 90_000,
     hookTimeout: 120_000,
-    // Integration suites start servers and databases; two cores here, so keep parallelism modest.
-    maxWorkers: 2,
+    // Integration suites start servers and databases on two cores; many of them also wait (a lease to lapse,
+    // a grace, an outage), so a third worker keeps both cores busy (docs/architecture.md, bench/NOTES.md).
+    maxWorkers: 3,
   },
 });
