@@ -9,7 +9,8 @@ export default defineConfig({
     testTimeout: 90_000,
     hookTimeout: 120_000,
     // Integration suites start servers and databases on two cores; many of them also wait (a lease to lapse,
-    // a grace, an outage), so a third worker keeps both cores busy; a fourth only adds contention (bench/NOTES.md, "CI time").
+    // a grace, an outage), so a third worker keeps both cores busy; a fourth only adds contention
+    // (bench/NOTES.md, "CI time").
     maxWorkers: 3,
   },
 });
