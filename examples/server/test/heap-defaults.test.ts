@@ -1,6 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
+import { storePerSuite } from "./support/process-suite.ts";
 import { createPgliteStore, startServerProcess, stopAllServerProcesses } from "./support/server-process.ts";
 
 /** V8's heap limit, in MiB, of a plain node started with these flags. */
@@ -24,17 +25,11 @@ function heapLine(log: string): Record<string, unknown> {
 // `node src/cli.ts serve` as the README and an image run it: V8's heap is sized by the server's defaults
 // unless the operator sized it (the RSS figures are in bench/NOTES.md, "rss-30b"; here, that they apply).
 describe("serve's V8 heap settings", () => {
-  let store: Awaited<ReturnType<typeof createPgliteStore>>;
-  beforeAll(async () => {
-    store = await createPgliteStore();
-  });
+  const suite = storePerSuite(createPgliteStore, { seed: false });
   afterEach(() => stopAllServerProcesses());
-  afterAll(async () => {
-    await store?.drop();
-  });
 
   it("without heap flags: the young generation capped (same pid) and the growth factor set, and it says so", async () => {
-    const server = await startServerProcess({ ...store.env, LOG_FORMAT: "json" });
+    const server = await startServerProcess({ ...suite.store.env, LOG_FORMAT: "json" });
     const line = heapLine(server.log());
     if (plainNodeHeapLimitMiB([]) >= 2048) {
       expect(line).toMatchObject({
@@ -55,7 +50,7 @@ describe("serve's V8 heap settings", () => {
 
   it("an operator's NODE_OPTIONS heap flag wins: nothing of the server's is added", async () => {
     const server = await startServerProcess({
-      ...store.env,
+      ...suite.store.env,
       LOG_FORMAT: "json",
       NODE_OPTIONS: "--max-old-space-size=3000",
     });
