@@ -49,28 +49,61 @@ export class PostgresTaskStore implements TaskStore {
     const duration = leaseDuration(durationMs);
     const { requested, canonical } = distinctUuids(taskIds);
     if (canonical.length === 0) return [];
-    // The ids are sorted as the group commit's are; the order rows are locked in is the plan's (a scan
-    // of the primary key visits them in id order), and a deadlock, should one happen, fails this renewal
-    // only: it is logged and tried again at the next interval. The ids travel as one text parameter and only the leases NOT renewed come back (usually none): a
-    // runner renews every lease it holds every few seconds, and an array parameter of thousands of ids
+    // A renewal never waits for a task row another transaction holds (`skip locked`): waiting, it could
+    // hold some rows while a group commit held others (their locking orders are the plans', and a bitmap
+    // scan of thousands of ids takes rows in their physical order), and the deadlock detector then
+    // failed the group commit, its events and the tasks they belonged to (seen in the push bench with
+    // ~1,000 tasks running). A row held meanwhile is tried again a moment later, a few times; one still
+    // held after that is kept (its task still ours) and renewed at the next interval, a third of the lease
+    // away. The ids travel as one text parameter and only the leases NOT renewed come back (usually none):
+    // a runner renews every lease it holds every few seconds, and an array parameter of thousands of ids
     // plus every id read back was most of what an idle server allocated (bench/NOTES.md).
-    const { rows } = await this.db.query<{ id: string }>(
-      `with wanted as (
-         select unnest(string_to_array($2, ','))::uuid as id
-       ), renewed as (
-         update tasks set lease_expires_at = now() + $3::double precision * interval '1 millisecond', updated_at = now()
-          where id = any(array(select id from wanted)) and lease_owner = $1 and not terminal
-         returning id
-       )
-       select id from wanted except select id from renewed`,
-      [owner, canonical.join(","), duration],
-      { name: "a2a_renew_leases" },
-    );
-    if (rows.length === 0) return requested;
-    const lost = new Set(rows.map((row) => canonicalUuid(String(row.id))));
+    const lost = new Set<string>();
+    let pending = canonical;
+    for (let attempt = 1; pending.length > 0; attempt++) {
+      const { rows } = await this.db.query<{ id: string; busy: boolean }>(
+        RENEW_LEASES,
+        [owner, pending.join(","), duration],
+        {
+          name: "a2a_renew_leases",
+        },
+      );
+      for (const row of rows) if (!row.busy) lost.add(canonicalUuid(String(row.id)));
+      pending = rows.filter((row) => row.busy).map((row) => String(row.id));
+      if (pending.length === 0 || attempt >= RENEW_ATTEMPTS) break;
+      await new Promise((resolve) => setTimeout(resolve, RENEW_RETRY_MS));
+    }
+    if (lost.size === 0) return requested;
     return requested.filter((id) => !lost.has(canonicalUuid(id)));
   }
 }
+
+/** Tries of a renewal for the rows other transactions held, `RENEW_RETRY_MS` apart. */
+const RENEW_ATTEMPTS = 4;
+const RENEW_RETRY_MS = 50;
+
+/**
+ * Renews the leases $1 holds on the tasks $2 (comma-separated ids) for $3 ms, taking only rows no other
+ * transaction holds, so it never waits for one. Answers the ids it did not renew: `busy` when the row was
+ * held (still $1's, running, as last committed), else lost (ended, taken over, or no such task).
+ */
+const RENEW_LEASES = `
+with wanted as (
+  select unnest(string_to_array($2, ','))::uuid as id
+), mine as (
+  select id from tasks where id = any(array(select id from wanted)) and lease_owner = $1 and not terminal
+), taken as (
+  select id from tasks where id in (select id from mine) and lease_owner = $1 and not terminal
+     for update skip locked
+), renewed as (
+  update tasks t set lease_expires_at = now() + $3::double precision * interval '1 millisecond', updated_at = now()
+    from taken k
+   where t.id = k.id
+  returning t.id
+)
+select id, false as busy from (select id from wanted except select id from mine) lost
+union all
+select id, true as busy from (select id from mine except select id from renewed) held`;
 
 /**
  * The valid UUIDs of `ids`, each once: as the caller spelled them, in the caller's order (`requested`),
