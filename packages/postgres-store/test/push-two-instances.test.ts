@@ -124,6 +124,38 @@ describe.each(kinds)("push deliveries across two instances (%s)", (kind) => {
     }
   });
 
+  it("wakes a dispatcher for a start's inline config: its own instance's directly, another's by NOTIFY from an instance that dispatches nothing", async () => {
+    const heard = { one: 0, two: 0 };
+    const start = async (stores: PostgresStores) => {
+      const input = fixtures.newTask(workspaceId);
+      await stores.tasks.create({ ...input, pushConfigs: [pushConfig(input.task.id, "inline")] });
+    };
+    // Instance one has no dispatcher (push.dispatch false): its starts must reach instance two's.
+    const stopTwo = two.push.deliveries.watch(() => heard.two++);
+    try {
+      await vi.waitFor(() => expect(heard.two).toBeGreaterThan(0), { timeout: 5_000 });
+      heard.two = 0;
+      await start(one);
+      await vi.waitFor(() => expect(heard.two).toBeGreaterThan(0), { timeout: 5_000 });
+
+      // With a dispatcher of its own, an instance's start wakes it as the start returns.
+      const stopOne = one.push.deliveries.watch(() => heard.one++);
+      try {
+        await vi.waitFor(() => expect(heard.one).toBeGreaterThan(0), { timeout: 5_000 });
+        heard.one = 0;
+        await start(one);
+        expect(heard.one).toBeGreaterThan(0);
+      } finally {
+        stopOne();
+      }
+    } finally {
+      stopTwo();
+    }
+    expect(await pair.dbs[0].query("select count(*)::int as n from push_deliveries")).toMatchObject({
+      rows: [{ n: 2 }],
+    });
+  });
+
   it("never hands one delivery to two claimers, nor two deliveries of one config, and delivers each once", async () => {
     const tasks = await Promise.all(Array.from({ length: 6 }, () => task(["a", "b"])));
     for (let round = 0; round < 3; round++) await Promise.all(tasks.map((running) => running.next()));

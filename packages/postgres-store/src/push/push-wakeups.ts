@@ -26,6 +26,11 @@ export function onLocalDeliveries(db: object, listener: () => void): () => void 
   };
 }
 
+/** Whether a dispatcher of this process watches `db`'s deliveries (and so hears its commits without a NOTIFY). */
+export function hasLocalDeliveryWatchers(db: object): boolean {
+  return (local.get(db)?.size ?? 0) > 0;
+}
+
 /** A commit on `db` inserted deliveries: tell this process's dispatchers now. */
 export function wakeLocalDeliveries(db: object): void {
   const listeners = local.get(db);

@@ -2,7 +2,7 @@ import { type CreateOrGetResult, isTerminalState, type NewTask, type TaskRecord 
 import type { Queryable } from "../database.js";
 import { isUuid } from "../is-uuid.js";
 import { pushConfigsJson } from "../push/push-config-rows.js";
-import { wakeLocalDeliveries } from "../push/push-wakeups.js";
+import { hasLocalDeliveryWatchers, wakeLocalDeliveries } from "../push/push-wakeups.js";
 import { pushConfigIdsSql, pushNotifiedCte, startPushCtes } from "../push/push-write-sql.js";
 import { STORE_ATTR, storeTelemetry } from "../telemetry/store-telemetry.js";
 import { asRequestDataError } from "./data-error.js";
@@ -35,11 +35,16 @@ const CREATED_TASK_COLUMNS = TASK_COLUMNS.replace("snapshot", "null::jsonb as sn
  * first message goes to a column of its own, written once; the snapshot and the seq-1 event are stored
  * without it (migration 0006). With inline push configs ($12, a JSON array: `withPush`), the created task
  * gets them, their ids on its row, and a delivery of its seq-1 event each (migration 0008); the answer
- * then says whether deliveries were inserted (`pushed`). Two statements, so a start without configs (nearly
- * all of them) runs exactly the one it ran before.
+ * then says whether deliveries were inserted (`pushed`), and this process wakes its own dispatchers. When
+ * it has one, the start sends no NOTIFY: PostgreSQL lets one transaction that notified commit at a time
+ * (a database-wide lock held through the commit's WAL flush), so concurrent starts that each notified
+ * queued behind one another (measured: starts waiting on `Lock:object` whenever push was on). The
+ * dispatchers of other instances hear of the task at its next group commit, which NOTIFYs (one at a time
+ * per process), or at their poll; an instance without a dispatcher (`push.dispatch: false`) NOTIFYs from
+ * the start too. A start without configs (nearly all of them) runs exactly the statement it ran before.
  */
-function startTaskSql(withPush: boolean): string {
-  const pushed = withPush ? ", (select count(*) from push_notified) as pushed" : "";
+function startTaskSql(withPush: boolean, notify = false): string {
+  const pushed = withPush ? `, (select count(*) from ${notify ? "push_notified" : "start_deliveries"}) as pushed` : "";
   return `
 with created as (
   insert into tasks
@@ -55,7 +60,7 @@ with created as (
 ), first_event as (
   insert into task_events (task_id, seq, event, result, created_at)
   select id, 1, 'task', snapshot, created_at from created
-)${withPush ? `, ${startPushCtes("created t", "$12::jsonb")}, ${pushNotifiedCte(["start_deliveries"])}` : ""}
+)${withPush ? `, ${startPushCtes("created t", "$12::jsonb")}` : ""}${notify ? `, ${pushNotifiedCte(["start_deliveries"])}` : ""}
 select true as created, ${CREATED_TASK_COLUMNS}${pushed} from created
 union all
 select false as created, ${TASK_COLUMNS}${pushed} from tasks
@@ -64,6 +69,7 @@ select false as created, ${TASK_COLUMNS}${pushed} from tasks
 
 const START_TASK = startTaskSql(false);
 const START_TASK_WITH_PUSH = startTaskSql(true);
+const START_TASK_WITH_PUSH_NOTIFY = startTaskSql(true, true);
 
 export type StartTaskResult = CreateOrGetResult | undefined;
 
@@ -138,8 +144,9 @@ async function startStatement(db: Queryable, input: NewTask, messageId: string |
   const v = startRowValues(input, messageId);
   const snapshot = JSON.stringify(input.task);
   const configs = input.pushConfigs?.length ? pushConfigsJson(input.pushConfigs) : undefined;
+  const notify = configs !== undefined && !hasLocalDeliveryWatchers(db);
   const { rows } = await db.query<TaskRow & { created: boolean; pushed?: number | string }>(
-    configs === undefined ? START_TASK : START_TASK_WITH_PUSH,
+    configs === undefined ? START_TASK : notify ? START_TASK_WITH_PUSH_NOTIFY : START_TASK_WITH_PUSH,
     [
       v.id,
       v.workspace_id,
@@ -154,7 +161,7 @@ async function startStatement(db: Queryable, input: NewTask, messageId: string |
       v.status_at,
       ...(configs === undefined ? [] : [configs]),
     ],
-    { name: configs === undefined ? "a2a_start_task" : "a2a_start_task_push" },
+    { name: configs === undefined ? "a2a_start_task" : notify ? "a2a_start_task_push_notify" : "a2a_start_task_push" },
   );
   const row = rows[0];
   if (row && Number(row.pushed ?? 0) > 0) wakeLocalDeliveries(db);
