@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { type RequestListener, STATUS_CODES } from "node:http";
 import {
   type A2AHandler,
@@ -17,6 +18,7 @@ import { partnerAuthenticator } from "./auth/partner-auth.ts";
 import type { ServerConfig } from "./config.ts";
 import { SimulatedRobotFleet } from "./fleet/simulated-robot-fleet.ts";
 import type { Logger } from "./logger.ts";
+import { PushDispatchThread } from "./push/dispatch-thread.ts";
 import { pushHandlerOptions } from "./push/push-handler-options.ts";
 import { metricsRouter } from "./routes/metrics.ts";
 
@@ -80,8 +82,27 @@ export function createApp({ db, config, logger, executor }: CreateAppOptions): S
   const compaction = startRollupCompaction(db, {
     onError: (error) => logger.warn({ err: error }, "metrics rollup compaction failed"),
   });
+  // This process's name as the holder of its tasks' leases and of its push claims.
+  const instanceId = `runner-${randomUUID()}`;
+  // On PostgreSQL push deliveries go out from a thread of their own (PUSH_DISPATCH_THREAD, default on).
+  const dispatchThread =
+    config.databaseUrl && config.push.enabled && config.push.dispatchThread
+      ? new PushDispatchThread(
+          {
+            databaseUrl: config.databaseUrl,
+            instanceId,
+            logLevel: config.logLevel,
+            logFormat: config.logFormat,
+            cacheChangesChannel: CACHE_CHANGES_CHANNEL,
+            push: config.push,
+          },
+          stores.push.deliveries,
+          logger.child({ component: "push" }),
+        )
+      : undefined;
   const handler = createA2AHandler({
     stores,
+    instanceId,
     executor: executor ?? (fleet as SimulatedRobotFleet),
     authenticate: partnerAuthenticator(db, invalidation, { logger: logger.child({ component: "auth" }) }),
     logger: logger.child({ component: "a2a" }),
@@ -92,7 +113,7 @@ export function createApp({ db, config, logger, executor }: CreateAppOptions): S
     ...(config.maxRequestsInFlightPerToken > 0
       ? { maxRequestsInFlightPerCaller: config.maxRequestsInFlightPerToken }
       : {}),
-    push: pushHandlerOptions(config.push, db, invalidation),
+    push: pushHandlerOptions(config.push, db, invalidation, { dispatch: !dispatchThread }),
   });
   const card = agentCardInput(config.publicUrl, { pushNotifications: handler.pushNotifications });
   // Both cards once: the request picks one, and a signed card is signed once (agent-card-signing.ts).
@@ -164,7 +185,10 @@ export function createApp({ db, config, logger, executor }: CreateAppOptions): S
     async close() {
       clearInterval(reconcile);
       await compaction.stop();
-      await handler.close({ graceMs: config.shutdownGraceMs });
+      await Promise.all([
+        handler.close({ graceMs: config.shutdownGraceMs }),
+        dispatchThread?.close(config.shutdownGraceMs),
+      ]);
       await listening;
       await invalidation.close();
       await stores.events.close();

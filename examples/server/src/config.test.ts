@@ -101,13 +101,22 @@ describe("TASK_RETENTION", () => {
 });
 
 describe("push notification settings", () => {
-  it("are on by default, with no allowed private hosts and a 24 h horizon", () => {
+  it("are on by default, with no allowed private hosts, a 24 h horizon and a dispatch thread", () => {
     expect(loadConfig({}).push).toEqual({
       enabled: true,
       allowedHosts: [],
       horizonMs: 86_400_000,
       maxRetryWaitMs: 3_600_000,
+      dispatchThread: true,
     });
+  });
+
+  it("deliver from the server's own event loop with PUSH_DISPATCH_THREAD=off, and refuse any other word", () => {
+    expect(loadConfig({ PUSH_DISPATCH_THREAD: "off" }).push.dispatchThread).toBe(false);
+    expect(loadConfig({ PUSH_DISPATCH_THREAD: "ON" }).push.dispatchThread).toBe(true);
+    expect(() => loadConfig({ PUSH_DISPATCH_THREAD: "worker" })).toThrow(
+      'PUSH_DISPATCH_THREAD must be on or off (unset: on), got "worker"',
+    );
   });
 
   it("turn off with PUSH_NOTIFICATIONS=off, and refuse any other word naming the variable", () => {

@@ -44,18 +44,22 @@ export async function openConfiguredDatabase(
       throw dataDirRefused(error, config.dataDir) ?? error;
     });
   }
-  // Fail fast while PostgreSQL is unreachable (requests answer 503 / -32603) instead of queueing forever.
-  // A query on a connection whose packets vanish would wait forever: bound it, and probe idle sockets.
-  return openDatabase({
-    url: config.databaseUrl,
-    pool: {
-      connectionTimeoutMillis: 5_000,
-      query_timeout: 30_000,
-      keepAlive: true,
-      keepAliveInitialDelayMillis: 10_000,
-      max: 20,
-    },
-  });
+  return openDatabase({ url: config.databaseUrl, pool: postgresPoolOptions(20) });
+}
+
+/**
+ * The reference server's PostgreSQL pools (the server's, and its push dispatch thread's): fail fast while
+ * PostgreSQL is unreachable (requests answer 503 / -32603) instead of queueing forever, and since a query
+ * on a connection whose packets vanish would wait forever, bound it and probe idle sockets.
+ */
+export function postgresPoolOptions(max: number) {
+  return {
+    connectionTimeoutMillis: 5_000,
+    query_timeout: 30_000,
+    keepAlive: true,
+    keepAliveInitialDelayMillis: 10_000,
+    max,
+  };
 }
 
 /**

@@ -17,4 +17,10 @@ describe("the push settings at start", () => {
     expect(run.code).toBe(EXIT_CODES.config);
     expect(run.stderr).toContain('PUSH_NOTIFICATIONS must be on or off (unset: on), got "yes"');
   });
+
+  it("stop a start with PUSH_DISPATCH_THREAD neither on nor off", async () => {
+    const run = await runCli(["serve"], { PUSH_DISPATCH_THREAD: "2" });
+    expect(run.code).toBe(EXIT_CODES.config);
+    expect(run.stderr).toContain('PUSH_DISPATCH_THREAD must be on or off (unset: on), got "2"');
+  });
 });

@@ -5,6 +5,11 @@ export type { FetchHandler } from "./adapters/fetch.js";
 export { toFetchHandler } from "./adapters/fetch.js";
 export { createA2AHandler } from "./assembly/create-handler.js";
 export type { A2AHandlerOptions } from "./assembly/handler-options.js";
+export {
+  createPushDispatcher,
+  type PushDispatcherSetup,
+  type StandalonePushDispatcher,
+} from "./assembly/push-assembly.js";
 export type { A2APushOptions } from "./assembly/push-options.js";
 export type { A2APushStores, A2AStores } from "./ports/a2a-stores.js";
 export { applyTaskEvent } from "./ports/apply-task-event.js";
@@ -195,3 +200,4 @@ export { InMemoryPushConfigStore, InMemoryPushDeliveryQueue } from "./stores/in-
 // and instruments that follow the application's MeterProvider.
 export { MeterInstruments } from "./telemetry/meter-instruments.js";
 export { type OtelApi, otelApi } from "./telemetry/otel-api.js";
+export { type PushFailureReason, type PushMeasurements, PushTelemetry } from "./telemetry/push-telemetry.js";

@@ -1,5 +1,6 @@
 import { Webhook } from "standardwebhooks";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createPushDispatcher } from "../src/index.js";
 import { guardedPushFetch, nodePushDestinationCheck } from "../src/node.js";
 import { harnessPerTest, readFrames, ScriptedExecutor, startParams } from "./support/handler-harness.js";
 import { PushReceiver } from "./support/push-receiver.js";
@@ -135,5 +136,40 @@ describe("push notifications in createA2AHandler", () => {
     // The delivery waits in the queue for a dispatcher.
     const claimed = await h.stores.push.deliveries.claim("elsewhere", 10, 1_000);
     expect(claimed.map((delivery) => delivery.event.seq)).toEqual([2]);
+  });
+
+  it("delivers from a dispatcher of its own (createPushDispatcher) beside a handler with push.dispatch false, measured where it is told", async () => {
+    const h = harness(gated(), { push: { signingSecrets: async () => SECRETS, dispatch: false } });
+    const measured = { attempted: 0, delivered: [] as number[], failed: 0, givenUp: 0 };
+    const dispatcher = createPushDispatcher({
+      deliveries: h.stores.push.deliveries,
+      instanceId: "push-elsewhere",
+      push: { signingSecrets: async () => SECRETS, fetch: guardedPushFetch({ allowedHosts: ["127.0.0.1"] }) },
+      telemetry: {
+        attempted: () => measured.attempted++,
+        delivered: (lagMs) => measured.delivered.push(lagMs),
+        failed: () => measured.failed++,
+        givenUp: () => measured.givenUp++,
+      },
+    });
+    dispatcher.start();
+    try {
+      const { taskId } = await startWithConfig(h);
+      for (let step = 0; step < 3; step++) await h.executor.release();
+
+      const pushes = await receiver.waitFor(3);
+      expect(pushes.map((push) => JSON.parse(push.body))).toEqual([
+        expect.objectContaining({ kind: "status-update", taskId, final: false }),
+        expect.objectContaining({ kind: "status-update", taskId, final: false }),
+        expect.objectContaining({ kind: "status-update", taskId, final: true }),
+      ]);
+      expect(
+        new Webhook(SECRETS[0] as string).verify(pushes[2]?.body ?? "", pushes[2]?.headers as Record<string, string>),
+      ).toMatchObject({ taskId, final: true });
+      await expect.poll(() => measured.delivered.length).toBe(3);
+      expect(measured).toMatchObject({ attempted: 3, failed: 0, givenUp: 0 });
+    } finally {
+      await dispatcher.close(1_000);
+    }
   });
 });

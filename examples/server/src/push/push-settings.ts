@@ -18,6 +18,12 @@ export interface PushSettings {
    * notifications to a receiver sooner after a long outage, at the price of more attempts while it is down.
    */
   maxRetryWaitMs: number;
+  /**
+   * PUSH_DISPATCH_THREAD: `on` (default) or `off`. On PostgreSQL, deliveries go out from a worker thread of
+   * their own (dispatch-thread.ts) rather than the event loop that answers requests; PGlite always
+   * delivers from the server's thread (its database lives in this process).
+   */
+  dispatchThread: boolean;
 }
 
 const DEFAULT_HORIZON = "24h";
@@ -29,19 +35,20 @@ const HOST_NAME = /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z
 
 export function pushSettings(env: NodeJS.ProcessEnv): PushSettings {
   return {
-    enabled: switchOf(env.PUSH_NOTIFICATIONS),
+    enabled: switchOf(env.PUSH_NOTIFICATIONS, "PUSH_NOTIFICATIONS"),
     allowedHosts: allowedHosts(env.PUSH_ALLOWED_HOSTS),
     horizonMs: horizon(env.PUSH_HORIZON),
     maxRetryWaitMs: maxRetryWait(env.PUSH_MAX_RETRY_WAIT),
+    dispatchThread: switchOf(env.PUSH_DISPATCH_THREAD, "PUSH_DISPATCH_THREAD"),
   };
 }
 
-function switchOf(value: string | undefined): boolean {
+function switchOf(value: string | undefined, name: string): boolean {
   if (!value) return true;
   const normalized = value.trim().toLowerCase();
   if (normalized === "on") return true;
   if (normalized === "off") return false;
-  throw new ConfigError(`PUSH_NOTIFICATIONS must be on or off (unset: on), got "${value}"`);
+  throw new ConfigError(`${name} must be on or off (unset: on), got "${value}"`);
 }
 
 /**

@@ -1,9 +1,10 @@
-import type { Logger } from "../ports/logger.js";
+import { consoleLogger, type Logger } from "../ports/logger.js";
+import type { PushDeliveryQueue } from "../ports/push-deliveries.js";
 import { A2A_LIMITS } from "../protocol/limits.js";
 import { pushDestinationCheck } from "../runtime/push/destination-check.js";
 import { PushDispatcher } from "../runtime/push/dispatcher.js";
 import type { PushSide } from "../runtime/push/push-side.js";
-import { PushTelemetry } from "../telemetry/push-telemetry.js";
+import { type PushMeasurements, PushTelemetry } from "../telemetry/push-telemetry.js";
 import type { A2AHandlerOptions } from "./handler-options.js";
 import type { A2APushOptions } from "./push-options.js";
 
@@ -37,19 +38,67 @@ export function assemblePush(
     maxConfigsPerTask: push.maxConfigsPerTask ?? A2A_LIMITS.pushConfigsPerTask,
   };
   if (push.dispatch === false) return { side, dispatcher: undefined };
+  return { side, dispatcher: dispatcherOf(stores.deliveries, push, context) };
+}
+
+function dispatcherOf(
+  deliveries: PushDeliveryQueue,
+  push: Partial<A2APushOptions>,
+  context: { logger: Logger; now: () => Date; instanceId: string; telemetry?: PushMeasurements | undefined },
+): PushDispatcher {
   const signingSecrets = push.signingSecrets;
-  const dispatcher = new PushDispatcher({
-    deliveries: stores.deliveries,
+  return new PushDispatcher({
+    deliveries,
     owner: context.instanceId,
     // The global is looked up per call, so one replaced later (an instrumented fetch) is used.
     send: push.fetch ?? ((input, init) => fetch(input, init)),
     signingSecrets: signingSecrets && ((workspaceId) => signingSecrets(workspaceId)),
     logger: context.logger,
-    telemetry: new PushTelemetry(),
+    telemetry: context.telemetry ?? new PushTelemetry(),
     now: context.now,
     attemptTimeoutMs: push.attemptTimeoutMs ?? DEFAULT_ATTEMPT_TIMEOUT_MS,
     horizonMs: push.horizonMs ?? DEFAULT_HORIZON_MS,
     ...(push.maxRetryWaitMs === undefined ? {} : { maxRetryWaitMs: push.maxRetryWaitMs }),
   });
-  return { side, dispatcher };
+}
+
+/** Options of `createPushDispatcher`. */
+export interface PushDispatcherSetup {
+  /** The queue to deliver: the same database as the instances that write the events. */
+  deliveries: PushDeliveryQueue;
+  /** Signing, sending, timeouts and horizon, as `A2APushOptions` (its other fields are the handler's). */
+  push: Pick<A2APushOptions, "signingSecrets" | "fetch" | "horizonMs" | "maxRetryWaitMs" | "attemptTimeoutMs">;
+  /** The owner of this dispatcher's claims; unique per dispatcher. Default a random one. */
+  instanceId?: string;
+  /** Where its log lines go (failed attempts at info, give-ups at warn). Default `consoleLogger`. */
+  logger?: Logger;
+  /**
+   * Where its measurements go. Default: OpenTelemetry metrics through `@opentelemetry/api`, as a handler's
+   * dispatcher records them (in a worker thread that has no SDK of its own, hand them to one that does:
+   * `new PushTelemetry()` there records them).
+   */
+  telemetry?: PushMeasurements;
+}
+
+/** A push dispatcher of its own (`createPushDispatcher`). */
+export interface StandalonePushDispatcher {
+  /** Starts delivering (claims due deliveries, is woken by the queue's `watch`). */
+  start(): void;
+  /** Stops claiming, lets attempts under way finish for up to `graceMs`, leaves the rest to their leases. */
+  close(graceMs: number): Promise<void>;
+}
+
+/**
+ * A dispatcher that runs apart from any handler: in a worker thread or a process of its own, beside
+ * handlers made with `push: { dispatch: false }`, so delivering notifications does not share the event
+ * loop that answers requests. It delivers exactly what a handler's own dispatcher would.
+ */
+export function createPushDispatcher(setup: PushDispatcherSetup): StandalonePushDispatcher {
+  const dispatcher = dispatcherOf(setup.deliveries, setup.push, {
+    logger: setup.logger ?? consoleLogger,
+    now: () => new Date(),
+    instanceId: setup.instanceId ?? `push-${crypto.randomUUID()}`,
+    telemetry: setup.telemetry,
+  });
+  return { start: () => dispatcher.start(), close: (graceMs) => dispatcher.close(graceMs) };
 }

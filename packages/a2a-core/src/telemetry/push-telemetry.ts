@@ -35,25 +35,47 @@ function createPushInstruments(meter: Meter): PushInstruments {
   };
 }
 
-/** The push dispatcher's metrics, through `@opentelemetry/api` only (no-ops without it or without an SDK). */
-export class PushTelemetry {
+/**
+ * What a push dispatcher measures: each attempt, each delivery with its lag (event durable → receiver's
+ * 2xx, ms), each failed attempt with its reason, each delivery given up past the horizon.
+ */
+export interface PushMeasurements {
+  /** A POST was sent to a receiver (every attempt, whatever its outcome). */
+  attempted(): void;
+  /** A receiver answered 2xx, `lagMs` after the event became durable. */
+  delivered(lagMs: number): void;
+  /** An attempt failed, and why. */
+  failed(reason: PushFailureReason): void;
+  /** A delivery was given up past the horizon. */
+  givenUp(): void;
+}
+
+/**
+ * The push dispatcher's metrics, through `@opentelemetry/api` only (no-ops without it or without an SDK):
+ * `a2a.push.attempts`, `.delivered`, `.failures` (by reason), `.given_up` and the `.lag` histogram.
+ */
+export class PushTelemetry implements PushMeasurements {
   private readonly instruments: MeterInstruments<PushInstruments> | undefined;
   private readonly byReason = new Map<PushFailureReason, Attributes>();
 
+  /** `api`: the `@opentelemetry/api` module to record through; by default the one installed, if any. */
   constructor(api: OtelApi | undefined = otelApi()) {
     this.instruments = api && new MeterInstruments(api, INSTRUMENTATION_SCOPE, createPushInstruments);
   }
 
+  /** {@inheritDoc PushMeasurements.attempted} */
   attempted(): void {
     this.instruments?.get().attempts.add(1);
   }
 
+  /** {@inheritDoc PushMeasurements.delivered} */
   delivered(lagMs: number): void {
     const instruments = this.instruments?.get();
     instruments?.delivered.add(1);
     instruments?.lag.record(Math.max(0, lagMs));
   }
 
+  /** {@inheritDoc PushMeasurements.failed} */
   failed(reason: PushFailureReason): void {
     let attributes = this.byReason.get(reason);
     if (!attributes) {
@@ -63,6 +85,7 @@ export class PushTelemetry {
     this.instruments?.get().failures.add(1, attributes);
   }
 
+  /** {@inheritDoc PushMeasurements.givenUp} */
   givenUp(): void {
     this.instruments?.get().givenUp.add(1);
   }

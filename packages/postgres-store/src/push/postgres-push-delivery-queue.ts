@@ -101,6 +101,16 @@ export class PostgresPushDeliveryQueue implements PushDeliveryQueue {
     };
   }
 
+  /**
+   * Calls `listener` after each commit of this process on this queue's database that inserted deliveries,
+   * without a LISTEN: for a dispatcher that runs elsewhere in this process (a worker thread with a pool of
+   * its own, whose queue's `watch` hears the other instances). While one is registered, this process's task
+   * starts count on it and send no NOTIFY, as they do for a `watch` here. Returns the function that stops it.
+   */
+  watchLocal(listener: () => void): () => void {
+    return onLocalDeliveries(this.db, listener);
+  }
+
   /** Stops the LISTEN and the local wake-ups; watchers hear nothing more. */
   async close(): Promise<void> {
     this.watchers.clear();

@@ -1,6 +1,6 @@
 import type { Logger } from "../../ports/logger.js";
 import type { PushDelivery, PushDeliveryQueue } from "../../ports/push-deliveries.js";
-import type { PushTelemetry } from "../../telemetry/push-telemetry.js";
+import type { PushMeasurements } from "../../telemetry/push-telemetry.js";
 import { PushAttempts } from "./push-attempts.js";
 import { backoffMs, nextAttemptAt } from "./retry-schedule.js";
 import { pause, Wakeup } from "./wakeup.js";
@@ -13,7 +13,7 @@ export interface PushDispatcherOptions {
   /** `undefined`: the embedder gave none; deliveries wait unsent (never sent unsigned). */
   signingSecrets: ((workspaceId: string) => Promise<readonly string[]>) | undefined;
   logger: Logger;
-  telemetry: PushTelemetry;
+  telemetry: PushMeasurements;
   now: () => Date;
   attemptTimeoutMs: number;
   horizonMs: number;
@@ -32,7 +32,7 @@ const COALESCE_MS = 1;
 /** The dispatcher's fixed settings (docs/operations.md, "Push notifications"). */
 export const PUSH_DISPATCH = {
   /** Deliveries one instance has in flight at once; one config has at most one. */
-  maxInFlight: 64,
+  maxInFlight: 256,
   /** The queue is polled this often even without a wake-up, so a dead instance's expired claims are retaken. */
   pollIntervalMs: 5_000,
   /** A claim outlives one attempt's timeout by this much: signing, the store's answer, a slow event loop. */

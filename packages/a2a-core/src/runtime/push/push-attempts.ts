@@ -1,6 +1,6 @@
 import type { Logger } from "../../ports/logger.js";
 import type { PushDelivery } from "../../ports/push-deliveries.js";
-import type { PushTelemetry } from "../../telemetry/push-telemetry.js";
+import type { PushMeasurements } from "../../telemetry/push-telemetry.js";
 import { type PushPost, pushPostOf } from "./push-post.js";
 import { buildPushRequest, type PushRequest } from "./push-request.js";
 import { type AttemptOutcome, sendAttempt } from "./send-attempt.js";
@@ -11,7 +11,7 @@ export interface PushAttemptsOptions {
   /** `undefined`: the embedder gave none, so nothing can be signed. */
   signingSecrets: ((workspaceId: string) => Promise<readonly string[]>) | undefined;
   logger: Logger;
-  telemetry: PushTelemetry;
+  telemetry: PushMeasurements;
   now: () => Date;
   attemptTimeoutMs: number;
 }

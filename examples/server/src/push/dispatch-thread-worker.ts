@@ -1,0 +1,81 @@
+import { parentPort, workerData } from "node:worker_threads";
+import { createPushDispatcher, type PushDeliveryQueue } from "@a2a-partner/a2a-core";
+import { guardedPushFetch } from "@a2a-partner/a2a-core/node";
+import { CacheInvalidation, openDatabase, PostgresPushDeliveryQueue } from "@a2a-partner/postgres-store";
+import { postgresPoolOptions } from "../configured-database.ts";
+import { createLogger } from "../logger.ts";
+import type { DispatchThreadData, ToDispatchThread } from "./dispatch-thread.ts";
+import { WorkerPushTelemetry } from "./dispatch-thread-telemetry.ts";
+import { workspaceSigningSecrets } from "./workspace-signing-secrets.ts";
+
+// The push dispatcher's thread (dispatch-thread.ts): a pool of its own on the same PostgreSQL database,
+// the same signing secrets, SSRF guard, horizon and retry wait as the handler would use, its log lines
+// on stderr as the server's, its measurements handed to the server's thread.
+
+/** A claim, the completes' statement, a retry or give-up, a secrets lookup at once (LISTENs have their own). */
+const POOL_SIZE = 4;
+
+const data = workerData as DispatchThreadData;
+const port = parentPort;
+if (!port) throw new Error("dispatch-thread-worker.ts runs as a worker thread");
+
+const logger = createLogger(data.logLevel, { format: data.logFormat }).child({ component: "push" });
+const db = await openDatabase({ url: data.databaseUrl, pool: postgresPoolOptions(POOL_SIZE) });
+// Rotations reach this thread's cache with their commit, as they reach the server's.
+const invalidation = new CacheInvalidation(db, {
+  channel: data.cacheChangesChannel,
+  onUnavailable: (error) => logger.warn({ err: error }, "cache invalidation unavailable; reading secrets each time"),
+});
+void invalidation.start();
+const queue = new PostgresPushDeliveryQueue(db);
+/** Wake-ups the server's thread forwards (its own commits, told without a NOTIFY). */
+const forwarded = new Set<() => void>();
+const deliveries: PushDeliveryQueue = {
+  claim: (owner, limit, leaseMs) => queue.claim(owner, limit, leaseMs),
+  complete: (owner, delivery, leaseMs) => queue.complete(owner, delivery, leaseMs),
+  retry: (owner, delivery, retryAt, lastError) => queue.retry(owner, delivery, retryAt, lastError),
+  giveUp: (owner, delivery, reason) => queue.giveUp(owner, delivery, reason),
+  nextDueAt: () => queue.nextDueAt(),
+  watch(listener) {
+    const stop = queue.watch(listener);
+    forwarded.add(listener);
+    return () => {
+      forwarded.delete(listener);
+      stop();
+    };
+  },
+};
+const telemetry = new WorkerPushTelemetry((batch) => port.postMessage(batch));
+const dispatcher = createPushDispatcher({
+  deliveries,
+  instanceId: data.instanceId,
+  logger,
+  telemetry,
+  push: {
+    signingSecrets: workspaceSigningSecrets(db, invalidation),
+    fetch: guardedPushFetch({ allowedHosts: data.push.allowedHosts }),
+    horizonMs: data.push.horizonMs,
+    maxRetryWaitMs: data.push.maxRetryWaitMs,
+  },
+});
+
+port.on("message", (message: ToDispatchThread) => {
+  if (message.kind === "wake") {
+    for (const listener of [...forwarded]) listener();
+  } else if (message.kind === "close") {
+    void (async () => {
+      try {
+        await dispatcher.close(message.graceMs);
+        telemetry.close();
+        await invalidation.close();
+        await queue.close();
+        await db.close();
+      } catch (error) {
+        logger.warn({ err: error }, "push dispatch thread: closing its store failed");
+      } finally {
+        port.postMessage({ kind: "closed" });
+      }
+    })();
+  }
+});
+dispatcher.start();

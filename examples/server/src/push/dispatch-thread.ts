@@ -1,0 +1,95 @@
+import { Worker } from "node:worker_threads";
+import { PushTelemetry } from "@a2a-partner/a2a-core";
+import type { PostgresPushDeliveryQueue } from "@a2a-partner/postgres-store";
+import type { Logger } from "../logger.ts";
+import { type MeasurementsReport, recordReport } from "./dispatch-thread-telemetry.ts";
+import type { PushSettings } from "./push-settings.ts";
+
+/** What the dispatch thread is started with (dispatch-thread-worker.ts). */
+export interface DispatchThreadData {
+  databaseUrl: string;
+  instanceId: string;
+  logLevel: string;
+  logFormat: "json" | "pretty" | undefined;
+  cacheChangesChannel: string;
+  push: PushSettings;
+}
+
+/** Messages to the dispatch thread. */
+export type ToDispatchThread = { kind: "wake" } | { kind: "close"; graceMs: number };
+type FromDispatchThread = { kind: "closed" } | MeasurementsReport;
+
+/** A dispatch thread that died is started again after this long (its claims lapse meanwhile). */
+const RESTART_AFTER_MS = 1_000;
+/** After its grace, a closing thread gets this long to hand back its last measurements and close its pool. */
+const CLOSE_MARGIN_MS = 2_000;
+
+/**
+ * The reference server's push dispatcher on a worker thread of its own (PostgreSQL only): delivering
+ * notifications — signing, the POSTs, the claims and completes — then never holds up the event loop that
+ * answers requests and writes the tasks' events. It hears this process's commits from the server's thread
+ * (forwarded, no NOTIFY) and other instances' through its own LISTEN; its measurements are recorded on the
+ * server's thread, where the OpenTelemetry SDK runs. A thread that dies is logged and started again.
+ */
+export class PushDispatchThread {
+  private worker: Worker | undefined;
+  private closing = false;
+  private wakePending = false;
+  private restart: ReturnType<typeof setTimeout> | undefined;
+  private readonly stopWatching: () => void;
+  private readonly telemetry = new PushTelemetry();
+  private readonly data: DispatchThreadData;
+  private readonly logger: Logger;
+
+  constructor(data: DispatchThreadData, deliveries: PostgresPushDeliveryQueue, logger: Logger) {
+    this.data = data;
+    this.logger = logger;
+    this.stopWatching = deliveries.watchLocal(() => this.wake());
+    this.spawn();
+  }
+
+  /** Stops claiming; attempts under way get `graceMs` to finish, the rest are left to their leases. */
+  async close(graceMs: number): Promise<void> {
+    this.closing = true;
+    this.stopWatching();
+    clearTimeout(this.restart);
+    const worker = this.worker;
+    if (!worker) return;
+    const closed = new Promise<void>((resolve) => {
+      worker.on("message", (message: FromDispatchThread) => message.kind === "closed" && resolve());
+      worker.once("exit", () => resolve());
+    });
+    worker.postMessage({ kind: "close", graceMs } satisfies ToDispatchThread);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([closed, new Promise((resolve) => (timer = setTimeout(resolve, graceMs + CLOSE_MARGIN_MS)))]);
+    clearTimeout(timer);
+    await worker.terminate();
+  }
+
+  /** One message per turn of the event loop, however many of this process's commits it saw. */
+  private wake(): void {
+    if (this.wakePending || !this.worker) return;
+    this.wakePending = true;
+    setImmediate(() => {
+      this.wakePending = false;
+      this.worker?.postMessage({ kind: "wake" } satisfies ToDispatchThread);
+    });
+  }
+
+  private spawn(): void {
+    const worker = new Worker(new URL("./dispatch-thread-worker.ts", import.meta.url), { workerData: this.data });
+    this.worker = worker;
+    worker.once("online", () => this.logger.info({ threadId: worker.threadId }, "push dispatch thread started"));
+    worker.on("message", (message: FromDispatchThread) => {
+      if (message.kind === "measurements") recordReport(message, this.telemetry);
+    });
+    worker.on("error", (error) => this.logger.error({ err: error }, "push dispatch thread failed"));
+    worker.on("exit", (code) => {
+      if (this.worker === worker) this.worker = undefined;
+      if (this.closing) return;
+      this.logger.error({ exitCode: code }, "push dispatch thread ended; starting it again");
+      this.restart = setTimeout(() => this.spawn(), RESTART_AFTER_MS);
+      this.restart.unref();
+    });
+  }
+}
