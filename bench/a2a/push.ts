@@ -9,15 +9,21 @@
  *   (a) a fixed offered load of half the no-push saturation rate (open loop: a start every 2/rate s), without
  *       push, then with: task duration p50/p99 (start sent → terminal frame), and the delivery lag p50/p99 of
  *       the push run: receiver answered − the event's `task_events.created_at`, the time the event was made
- *       just before its group commit (so the lag includes the commit: an upper bound of durable → answered).
+ *       just before its group commit (so the lag includes the commit: an upper bound of durable → answered);
+ *   (c) the floor: the fixed load without push again, while another process replays notifications of the push
+ *       run, signatures and all, to the receiver at the rate the push run delivered them: what the POSTs and
+ *       the receiver's work alone cost the tasks on this machine, whatever the server does to send them.
  *
- *   pnpm bench:a2a:push [--duration 10] [--warmup 2] [--concurrency 32] [--fixed-step-ms 1]
+ *   pnpm bench:a2a:push [--duration 10] [--warmup 2] [--concurrency 32] [--fixed-step-ms 1] [--dispatch-thread on]
  *
  * Targets: duration p50 with push within 10 % of without, lag p50 ≤ 5 ms, p99 ≤ 50 ms. On two shared
  * cores the receiver (and PostgreSQL, and this load generator) compete with the server: say so beside them.
  */
 import { spawn } from "node:child_process";
+import { mkdtemp, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
@@ -40,7 +46,15 @@ const pg = createRequire(new URL("../../examples/server/package.json", import.me
 // --fixed-step-ms N: the fixed-load runs on a server whose robots take N ms per step (the reference
 // server's default is 400): a task's events then come apart in time, as in use, instead of as one burst
 // that each config's one-in-flight chain delivers one after another. Saturation always uses 1 ms steps.
-const args = benchFlags({ duration: "10", warmup: "2", concurrency: "32", "cpu-prof": "", "fixed-step-ms": "1" });
+// --dispatch-thread off: the server delivers from its own event loop, as it does on PGlite (PUSH_DISPATCH_THREAD).
+const args = benchFlags({
+  duration: "10",
+  warmup: "2",
+  concurrency: "32",
+  "cpu-prof": "",
+  "fixed-step-ms": "1",
+  "dispatch-thread": "on",
+});
 const fixedStepMs = Number(args["fixed-step-ms"]);
 const durationMs = Number(args.duration) * 1000;
 const warmupMs = Number(args.warmup) * 1000;
@@ -89,6 +103,12 @@ async function fixedRate(pool: Pool, endpoint: Endpoint, rate: number) {
   return { durations, failures };
 }
 
+/** Robot steps of a task at most (the demo's workflows): how long a stream stays open at a given pace. */
+const TASK_STEPS = 8;
+
+/** Notifications of the push saturation run kept whole for the floor run to replay. */
+const REPLAYED = 3_000;
+
 const ms = (x: number | undefined) => (x === undefined ? "-" : `${x.toFixed(1)} ms`);
 const store = await createPostgresStore();
 const children: Array<{ kill(): unknown }> = [];
@@ -106,6 +126,11 @@ try {
   const receiverLines = createInterface({ input: receiverProcess.stdout })[Symbol.asyncIterator]();
   const nextLine = async () => JSON.parse(((await receiverLines.next()).value as string | undefined) ?? "null");
   const { base } = (await nextLine()) as { base: string };
+  /** A command to the receiver process, and its answer. */
+  const ask = async (command: string) => {
+    receiverProcess.stdin.write(`${command}\n`);
+    return nextLine();
+  };
   /** The notifications the receiver answered since the last call: [taskId, seq, answeredAt epoch ms, webhookId]. */
   const drain = async () => {
     receiverProcess.stdin.write("dump\n");
@@ -121,10 +146,14 @@ try {
     startServerProcess({
       ...store.env,
       RATE_LIMIT_PER_SECOND: "0",
+      // The fixed load at the server's own pace keeps a thousand and more streams open at once.
+      MAX_REQUESTS_IN_FLIGHT: "0",
+      MAX_REQUESTS_IN_FLIGHT_PER_TOKEN: "0",
       MAX_STREAMS_PER_TOKEN: "0",
       ROBOT_STEP_MS: String(robotStepMs),
       PUSH_ALLOWED_HOSTS: "127.0.0.1",
       LOG_LEVEL: "info",
+      PUSH_DISPATCH_THREAD: args["dispatch-thread"],
       ...(args["cpu-prof"] ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${args["cpu-prof"]}` } : {}),
     });
   let server = await serve(1);
@@ -163,8 +192,12 @@ try {
 
   const sat0 = await saturate(plain);
   await drain();
+  // Real notifications, kept whole for the floor run (c) to replay.
+  await ask(`keep ${REPLAYED}`);
   const sat1 = await saturate(pushed);
   await settle();
+  const replayFile = join(await mkdtemp(join(tmpdir(), "push-bench-")), "requests.json");
+  await writeFile(replayFile, JSON.stringify(((await ask("raw")) as { raw: unknown[] }).raw));
   const satNotes = (await drain()).filter(([, , at]) => at >= sat1.from && at <= sat1.to).length;
 
   const rate = sat0.perSecond / 2;
@@ -172,7 +205,9 @@ try {
     await pool.close();
     await server.kill("SIGTERM");
     server = await serve(fixedStepMs);
-    pool = createPool(server.url, concurrency * 2);
+    // A connection per open stream: a task now lasts seconds, and a pool that held fewer streams than the
+    // load keeps open would queue the starts in this process, measuring the pool instead of the server.
+    pool = createPool(server.url, Math.ceil(rate * ((TASK_STEPS * fixedStepMs) / 1000 + 1) * 1.5));
     plain = { ...plain, origin: server.url };
     pushed = { ...pushed, origin: server.url };
   }
@@ -211,6 +246,30 @@ try {
   const lags = [...firstAnswer.values()].filter(Number.isFinite).sort((a, b) => a - b);
   const events = made.rows.length;
 
+  // (c) The floor: the same load without push, while another process replays the push run's notifications
+  // to the receiver at the rate the push run delivered them. No signing, no delivery rows, no claims.
+  const replayRate = (lags.length / (warmupMs + durationMs)) * 1000;
+  const replay = spawn(
+    process.execPath,
+    [
+      fileURLToPath(new URL("./push-replay-process.ts", import.meta.url)),
+      `${base}/hook`,
+      replayFile,
+      String(replayRate),
+      String(warmupMs + durationMs),
+    ],
+    { stdio: ["ignore", "pipe", "inherit"] },
+  );
+  children.push(replay);
+  const replayed = (async () => {
+    let out = "";
+    for await (const chunk of replay.stdout) out += chunk;
+    return JSON.parse(out) as { sent: number; failed: number };
+  })().catch(() => ({ sent: 0, failed: Number.NaN }));
+  const floor = await fixedLoad(plain);
+  const floorSent = await replayed;
+  await drain();
+
   const p = (xs: number[], q: number) =>
     quantile(
       [...xs].sort((a, b) => a - b),
@@ -222,7 +281,7 @@ try {
   const cpuPerTask1 = (sat1.cpuS * 1000) / Math.max(1, sat1.completed);
   const notesPerTask = satNotes / Math.max(1, sat1.completed);
   const lines = [
-    `push bench: ${concurrency} clients, ${args.duration} s windows (${args.warmup} s warm-up), robot steps 1 ms (saturation) / ${fixedStepMs} ms (fixed load), PostgreSQL`,
+    `push bench: ${concurrency} clients, ${args.duration} s windows (${args.warmup} s warm-up), robot steps 1 ms (saturation) / ${fixedStepMs} ms (fixed load), PostgreSQL, dispatch thread ${args["dispatch-thread"]}`,
     `(b) saturation  tasks/s: ${sat0.perSecond.toFixed(1)} without push, ${sat1.perSecond.toFixed(1)} with (${(((sat1.perSecond - sat0.perSecond) / sat0.perSecond) * 100).toFixed(1)} %)`,
     `    server CPU per task: ${cpuPerTask0.toFixed(2)} ms without, ${cpuPerTask1.toFixed(2)} ms with; ${notesPerTask.toFixed(1)} notifications per task;` +
       ` ${((cpuPerTask1 - cpuPerTask0) / Math.max(notesPerTask, 1e-9)).toFixed(3)} ms per notification (extra), ${((sat1.cpuS * 1000) / Math.max(1, satNotes)).toFixed(3)} ms (all CPU / notifications)`,
@@ -235,6 +294,9 @@ try {
       .slice(0, 10)
       .map(([seq, xs]) => `${seq}: ${(p(xs, 0.5) ?? 0).toFixed(0)}`)
       .join(", ")} ms`,
+    `(c) floor: the same load without push, another process replaying ${replayRate.toFixed(0)} signed notifications/s to the receiver (${floorSent.sent} answered, ${floorSent.failed} failed):` +
+      ` duration p50 ${ms(p(floor.durations, 0.5))} (${d0 ? (((p(floor.durations, 0.5) ?? 0) / d0 - 1) * 100).toFixed(1) : "-"} % over without push); server busy ${floor.serverCores.toFixed(2)}`,
+    "    (about the least any push design costs this machine: each notification's POST and the receiver's work, nothing else)",
     `    receiver CPU per notification (at saturation, verifying each signature): ${((sat1.receiverCpuS * 1000) / Math.max(1, satNotes)).toFixed(3)} ms`,
     "    2 shared cores: the receiver, PostgreSQL and this load generator compete with the server.",
   ];

@@ -42,6 +42,10 @@ export interface PushReceiver {
   readonly received: Received[];
   /** Requests that did not verify (a bad signature, missing headers …): should stay empty. */
   readonly unverified: string[];
+  /** The next this-many verified requests are also kept whole in `raw` (the push bench replays them). */
+  keepRaw: number;
+  /** Verified requests as they came (body and headers), while `keepRaw` lasted. */
+  readonly raw: Array<{ body: string; headers: Record<string, string> }>;
   /** Decides each verified notification's answer (default: take it). */
   answer: (notification: Received, index: number) => Answer;
   /** Called before answering; e.g. a durability check against the store. Its errors are recorded in `unverified`. */
@@ -67,6 +71,8 @@ export async function startPushReceiver(secret: string | readonly string[]): Pro
     base: "",
     received: [],
     unverified: [],
+    keepRaw: 0,
+    raw: [],
     answer: () => ({ kind: "ok" }),
     held: () => holding.size,
     releaseHeld() {
@@ -83,8 +89,13 @@ export async function startPushReceiver(secret: string | readonly string[]): Pro
     for await (const chunk of req) chunks.push(chunk as Buffer);
     let notification: Received;
     try {
-      const verified = verifyPushNotification({ body: Buffer.concat(chunks), headers: req.headers, secret });
+      const body = Buffer.concat(chunks);
+      const verified = verifyPushNotification({ body, headers: req.headers, secret });
       if (verified.seq === undefined) throw new Error(`no seq in webhook-id ${verified.webhookId}`);
+      if (receiver.keepRaw > 0) {
+        receiver.keepRaw--;
+        receiver.raw.push({ body: body.toString("utf8"), headers: rawHeaders(req) });
+      }
       notification = {
         webhookId: verified.webhookId,
         taskId: verified.taskId,
@@ -163,6 +174,15 @@ export async function startPushReceiver(secret: string | readonly string[]): Pro
 
   await listen();
   return receiver;
+}
+
+/** The request's headers as sent (a sender can replay them), without those of the connection. */
+function rawHeaders(req: IncomingMessage): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (typeof value === "string" && !["host", "connection", "content-length"].includes(name)) headers[name] = value;
+  }
+  return headers;
 }
 
 /** Notifications deduplicated by webhook-id (the first of each), per task and config path, in arrival order. */
