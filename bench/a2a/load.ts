@@ -48,7 +48,13 @@ export interface OpenedStream {
 }
 
 /** Sends a streaming request and resolves at its first event; the rest is read in the background. */
-export async function openStream(pool: Pool, endpoint: Endpoint, body: string): Promise<OpenedStream> {
+/** `onFrame`: called with each frame as it arrives and the moment it did (`performance.now()`). */
+export async function openStream(
+  pool: Pool,
+  endpoint: Endpoint,
+  body: string,
+  onFrame?: (frame: SseFrame, at: number) => void,
+): Promise<OpenedStream> {
   const controller = new AbortController();
   const sentAt = performance.now();
   const res = await pool.request({
@@ -81,6 +87,7 @@ export async function openStream(pool: Pool, endpoint: Endpoint, body: string): 
     res.body.on("data", (chunk: Buffer) => {
       for (const frame of splitter.push(chunk)) {
         frames++;
+        onFrame?.(frame, performance.now());
         if (frames === 1) onFirst?.(frame);
         terminal ??= endpoint.dialect.terminalStateOf(frame);
       }

@@ -1,10 +1,12 @@
 /**
- * The least SSE parsing a load generator needs: split a byte stream into events (`event:` name and the
- * joined `data:` lines), skipping comments such as `: keep-alive`. Cheap on purpose — the client shares
- * the machine with the servers it measures — so no `id:`/`retry:` handling and no size caps.
+ * The least SSE parsing a load generator needs: split a byte stream into events (`event:` name, `id:` and
+ * the joined `data:` lines), skipping comments such as `: keep-alive`. Cheap on purpose — the client shares
+ * the machine with the servers it measures — so no `retry:` handling and no size caps.
  */
 export interface SseFrame {
   event: string | undefined;
+  /** The event's id (our server's: the event's seq). */
+  id?: string;
   data: string;
 }
 
@@ -30,11 +32,13 @@ export class SseFrameSplitter {
 
 function parseBlock(block: string): SseFrame | undefined {
   let event: string | undefined;
+  let id: string | undefined;
   const data: string[] = [];
   for (const line of block.split("\n")) {
     if (line.startsWith("data:")) data.push(line.slice(line.startsWith("data: ") ? 6 : 5));
     else if (line.startsWith("event:")) event = line.slice(6).trim();
+    else if (line.startsWith("id:")) id = line.slice(3).trim();
   }
   if (data.length === 0 && event === undefined) return undefined;
-  return { event, data: data.join("\n") };
+  return id === undefined ? { event, data: data.join("\n") } : { event, id, data: data.join("\n") };
 }
