@@ -1,4 +1,10 @@
+import type { Worker } from "node:worker_threads";
+import { openDatabase, PostgresPushDeliveryQueue } from "@a2a-partner/postgres-store";
+import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CACHE_CHANGES_CHANNEL } from "../src/app.ts";
+import { loadConfig } from "../src/config.ts";
+import { PushDispatchThread } from "../src/push/dispatch-thread.ts";
 import { postgresAvailable } from "./support/backends.ts";
 import { leaseTestBed } from "./support/lease-test-bed.ts";
 import { byTaskAndConfig, type PushReceiver, startPushReceiver } from "./support/push-receiver.ts";
@@ -81,6 +87,48 @@ describe.skipIf(!(await postgresAvailable()))("push deliveries from the dispatch
 
     const exit = await server.kill("SIGTERM");
     expect(exit.code).toBe(0);
+  });
+
+  it("starts its thread again when the thread dies, and closes it with the server", async () => {
+    const lines: Array<{ msg?: string; threadId?: number }> = [];
+    const logger = pino({ level: "info" }, { write: (line: string) => lines.push(JSON.parse(line)) });
+    const db = await openDatabase({ url: bed.store.url, pool: { max: 2 } });
+    const queue = new PostgresPushDeliveryQueue(db);
+    const thread = new PushDispatchThread(
+      {
+        databaseUrl: bed.store.url,
+        instanceId: "runner-restart-test",
+        logLevel: "warn",
+        logFormat: "json",
+        cacheChangesChannel: CACHE_CHANGES_CHANNEL,
+        push: loadConfig({}).push,
+      },
+      queue,
+      logger,
+    );
+    const startedThreads = () => lines.filter((l) => l.msg === "push dispatch thread started").map((l) => l.threadId);
+    try {
+      const [first] = await eventually(async () => (startedThreads().length > 0 ? startedThreads() : undefined), {
+        timeoutMs: 10_000,
+        what: "the dispatch thread to start",
+      });
+      // The thread gone, as after a crash in it.
+      await (thread as unknown as { worker: Worker }).worker.terminate();
+      const again = await eventually(async () => (startedThreads().length > 1 ? startedThreads()[1] : undefined), {
+        timeoutMs: 10_000,
+        what: "a new dispatch thread",
+      });
+      expect(again).not.toBe(first);
+      expect(lines.map((l) => l.msg)).toContain("push dispatch thread ended; starting it again");
+    } finally {
+      await thread.close(1_000);
+      await queue.close();
+      await db.close();
+    }
+    // Closed for good: no thread is started again.
+    const count = startedThreads().length;
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect(startedThreads()).toHaveLength(count);
   });
 
   it("delivers from the server's own event loop with PUSH_DISPATCH_THREAD=off", async () => {
