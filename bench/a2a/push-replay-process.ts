@@ -23,7 +23,7 @@ const requests = JSON.parse(await readFile(file, "utf8")) as Array<{ body: strin
 if (requests.length === 0) throw new Error("no requests to replay");
 const target = new URL(url);
 // As many connections as the dispatcher keeps deliveries in flight (PUSH_DISPATCH.maxInFlight).
-const pool = new undici.Pool(target.origin, { connections: 64, pipelining: 1 });
+const pool = new undici.Pool(target.origin, { connections: 256, pipelining: 1 });
 const perSecond = Number(perSecondArg);
 const begin = performance.now();
 const end = begin + Number(msArg);

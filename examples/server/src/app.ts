@@ -84,22 +84,9 @@ export function createApp({ db, config, logger, executor }: CreateAppOptions): S
   });
   // This process's name as the holder of its tasks' leases and of its push claims.
   const instanceId = `runner-${randomUUID()}`;
-  // On PostgreSQL push deliveries go out from a thread of their own (PUSH_DISPATCH_THREAD, default on).
-  const dispatchThread =
-    config.databaseUrl && config.push.enabled && config.push.dispatchThread
-      ? new PushDispatchThread(
-          {
-            databaseUrl: config.databaseUrl,
-            instanceId,
-            logLevel: config.logLevel,
-            logFormat: config.logFormat,
-            cacheChangesChannel: CACHE_CHANGES_CHANNEL,
-            push: config.push,
-          },
-          stores.push.deliveries,
-          logger.child({ component: "push" }),
-        )
-      : undefined;
+  // On PostgreSQL push deliveries go out from a thread of their own (PUSH_DISPATCH_THREAD, default on),
+  // started once nothing here can throw any more (a thread would keep a failed start's process alive).
+  const useDispatchThread = Boolean(config.databaseUrl && config.push.enabled && config.push.dispatchThread);
   const handler = createA2AHandler({
     stores,
     instanceId,
@@ -113,12 +100,27 @@ export function createApp({ db, config, logger, executor }: CreateAppOptions): S
     ...(config.maxRequestsInFlightPerToken > 0
       ? { maxRequestsInFlightPerCaller: config.maxRequestsInFlightPerToken }
       : {}),
-    push: pushHandlerOptions(config.push, db, invalidation, { dispatch: !dispatchThread }),
+    push: pushHandlerOptions(config.push, db, invalidation, { dispatch: !useDispatchThread }),
   });
   const card = agentCardInput(config.publicUrl, { pushNotifications: handler.pushNotifications });
   // Both cards once: the request picks one, and a signed card is signed once (agent-card-signing.ts).
   const cards = { v03: buildAgentCardV03(card), v1: buildAgentCardV1(card) };
   const signing = loadCardSigning(config.agentCardSigning ?? {}, config.publicUrl);
+  const dispatchThread =
+    useDispatchThread && config.databaseUrl
+      ? new PushDispatchThread(
+          {
+            databaseUrl: config.databaseUrl,
+            instanceId,
+            logLevel: config.logLevel,
+            logFormat: config.logFormat,
+            cacheChangesChannel: CACHE_CHANGES_CHANNEL,
+            push: config.push,
+          },
+          stores.push.deliveries,
+          logger.child({ component: "push" }),
+        )
+      : undefined;
 
   const app = express();
   app.disable("x-powered-by");

@@ -67,6 +67,21 @@ describe.skipIf(!(await postgresAvailable()))(
       expect(await leaseOf(held)).toBeGreaterThan(Date.now() + HOUR_MS - 60_000);
     });
 
+    it("renews a row another transaction only keeps from changing its key (a push config being added to the task)", async () => {
+      const [shared] = [await start()];
+      await holder.query("begin");
+      // What a foreign key's check takes on the task row while its config is inserted.
+      await holder.query("select 1 from tasks where id = $1 for key share", [shared]);
+      try {
+        const renewal = stores.tasks.renewLeases("runner-a", [shared], HOUR_MS);
+        const waited = new Promise<"waited">((resolve) => setTimeout(() => resolve("waited"), 3_000).unref());
+        expect(await Promise.race([renewal, waited])).toEqual([shared]);
+        expect(await leaseOf(shared)).toBeGreaterThan(Date.now() + HOUR_MS - 60_000);
+      } finally {
+        await holder.query("rollback");
+      }
+    });
+
     it("renews a row held for a moment once it is free, and reports a task taken over meanwhile as lost", async () => {
       const [briefly, takenOver] = [await start(), await start()];
       await holder.query("begin");

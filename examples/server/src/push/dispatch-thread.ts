@@ -19,8 +19,11 @@ export interface DispatchThreadData {
 export type ToDispatchThread = { kind: "wake" } | { kind: "close"; graceMs: number };
 type FromDispatchThread = { kind: "closed" } | MeasurementsReport;
 
-/** A dispatch thread that died is started again after this long (its claims lapse meanwhile). */
-const RESTART_AFTER_MS = 1_000;
+/**
+ * A dispatch thread that died is started again after 1 s, doubling up to 30 s while each one dies within
+ * a minute (its claims lapse meanwhile, as a dead instance's would).
+ */
+const RESTART = { firstMs: 1_000, maxMs: 30_000, healthyAfterMs: 60_000 } as const;
 /** After its grace, a closing thread gets this long to hand back its last measurements and close its pool. */
 const CLOSE_MARGIN_MS = 2_000;
 
@@ -36,6 +39,7 @@ export class PushDispatchThread {
   private closing = false;
   private wakePending = false;
   private restart: ReturnType<typeof setTimeout> | undefined;
+  private restartMs: number = RESTART.firstMs;
   private readonly stopWatching: () => void;
   private readonly telemetry = new PushTelemetry();
   private readonly data: DispatchThreadData;
@@ -77,8 +81,16 @@ export class PushDispatchThread {
   }
 
   private spawn(): void {
-    const worker = new Worker(new URL("./dispatch-thread-worker.ts", import.meta.url), { workerData: this.data });
+    let worker: Worker;
+    try {
+      worker = new Worker(new URL("./dispatch-thread-worker.ts", import.meta.url), { workerData: this.data });
+    } catch (error) {
+      this.logger.error({ err: error }, "push dispatch thread could not start");
+      this.restartLater();
+      return;
+    }
     this.worker = worker;
+    const startedAt = Date.now();
     worker.once("online", () => this.logger.info({ threadId: worker.threadId }, "push dispatch thread started"));
     worker.on("message", (message: FromDispatchThread) => {
       if (message.kind === "measurements") recordReport(message, this.telemetry);
@@ -87,9 +99,19 @@ export class PushDispatchThread {
     worker.on("exit", (code) => {
       if (this.worker === worker) this.worker = undefined;
       if (this.closing) return;
-      this.logger.error({ exitCode: code }, "push dispatch thread ended; starting it again");
-      this.restart = setTimeout(() => this.spawn(), RESTART_AFTER_MS);
-      this.restart.unref();
+      if (Date.now() - startedAt >= RESTART.healthyAfterMs) this.restartMs = RESTART.firstMs;
+      this.logger.error(
+        { exitCode: code, restartInMs: this.restartMs },
+        "push dispatch thread ended; starting it again",
+      );
+      this.restartLater();
     });
+  }
+
+  private restartLater(): void {
+    if (this.closing) return;
+    this.restart = setTimeout(() => this.spawn(), this.restartMs);
+    this.restart.unref();
+    this.restartMs = Math.min(RESTART.maxMs, this.restartMs * 2);
   }
 }

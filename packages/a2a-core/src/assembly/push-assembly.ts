@@ -68,7 +68,10 @@ export interface PushDispatcherSetup {
   deliveries: PushDeliveryQueue;
   /** Signing, sending, timeouts and horizon, as `A2APushOptions` (its other fields are the handler's). */
   push: Pick<A2APushOptions, "signingSecrets" | "fetch" | "horizonMs" | "maxRetryWaitMs" | "attemptTimeoutMs">;
-  /** The owner of this dispatcher's claims; unique per dispatcher. Default a random one. */
+  /**
+   * The owner of this dispatcher's claims: unique among the dispatchers running at once (a handler's
+   * `instanceId` only when that handler runs none, `push: { dispatch: false }`). Default a random one.
+   */
   instanceId?: string;
   /** Where its log lines go (failed attempts at info, give-ups at warn). Default `consoleLogger`. */
   logger?: Logger;

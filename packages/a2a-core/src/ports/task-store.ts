@@ -30,7 +30,9 @@ export interface TaskStore {
   /**
    * Extends the leases `owner` holds on `taskIds` to the store's clock plus `durationMs`. Returns the ids
    * whose lease was extended; a missing id is a task that ended or was taken over, and its runner
-   * should stop.
+   * should stop. A store may also return an id it could not extend this time but knows is still `owner`'s
+   * (PostgreSQL: a row another transaction held, such as a write of that task's events); the next renewal,
+   * a third of the lease later, extends it.
    */
   renewLeases(owner: string, taskIds: readonly string[], durationMs: number): Promise<string[]>;
 }

@@ -78,13 +78,14 @@ export class PostgresTaskStore implements TaskStore {
   }
 }
 
-/** Tries of a renewal for the rows other transactions held, `RENEW_RETRY_MS` apart. */
+/** Tries in all of a renewal (the first and the retries of rows other transactions held), `RENEW_RETRY_MS` apart. */
 const RENEW_ATTEMPTS = 4;
 const RENEW_RETRY_MS = 50;
 
 /**
  * Renews the leases $1 holds on the tasks $2 (comma-separated ids) for $3 ms, taking only rows no other
- * transaction holds, so it never waits for one. Answers the ids it did not renew: `busy` when the row was
+ * transaction holds, so it never waits for one (`no key update`: what the update needs, so a foreign-key
+ * check's share lock on the row, a push config being added to the task, does not count as held). Answers the ids it did not renew: `busy` when the row was
  * held (still $1's, running, as last committed), else lost (ended, taken over, or no such task).
  */
 const RENEW_LEASES = `
@@ -94,7 +95,7 @@ with wanted as (
   select id from tasks where id = any(array(select id from wanted)) and lease_owner = $1 and not terminal
 ), taken as (
   select id from tasks where id in (select id from mine) and lease_owner = $1 and not terminal
-     for update skip locked
+     for no key update skip locked
 ), renewed as (
   update tasks t set lease_expires_at = now() + $3::double precision * interval '1 millisecond', updated_at = now()
     from taken k

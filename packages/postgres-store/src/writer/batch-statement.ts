@@ -124,8 +124,9 @@ export type AnswerRow = { kind: "moved"; id: string } | { kind: "pushed" } | Sta
  * them form one atomic statement; foreign keys are checked at its end.
  */
 export function batchStatement(batch: readonly BatchEntry[]): { sql: string; params: unknown[] } {
-  // Task rows in id order, as lease renewal takes them: two multi-row updates of the same rows then lock
-  // them in the same order and cannot deadlock each other.
+  // Task rows in id order: two group commits over the same rows (two instances' writers) then tend to
+  // lock them in the same order. A lease renewal never waits for a row (`skip locked`), so it cannot
+  // deadlock with a group commit whatever order either takes.
   const appends = batch
     .flatMap((item) => (item.kind === "append" ? [item.append] : []))
     .sort((a, b) => (a.taskId < b.taskId ? -1 : a.taskId > b.taskId ? 1 : 0));
