@@ -3,7 +3,7 @@ import { AdminUsageError } from "../admin.ts";
 import { ConfigError, loadConfig, type ServerConfig } from "../config.ts";
 import { EXIT_CODES } from "../exit-codes.ts";
 import { type GenerateProgress, generateMetricsData, parseGenerateArgs } from "../generate/generate-metrics-data.ts";
-import { appliedHeapSettings, applyHeapDefaults, heapSettingsForLog } from "../heap-defaults.ts";
+import { appliedHeapSettings, heapSettingsForLog } from "../heap-defaults.ts";
 import { createLogger } from "../logger.ts";
 import { migrateReferenceSchema } from "../migrations.ts";
 import { seed } from "../seed.ts";
@@ -102,7 +102,8 @@ async function main(argv: string[]): Promise<number> {
 async function serveCommand(config: ServerConfig): Promise<number> {
   const logger = createLogger(config.logLevel, { format: config.logFormat });
   // cli.ts applied them before loading this module (it may have run the process again to).
-  logger.info(heapSettingsForLog(appliedHeapSettings() ?? applyHeapDefaults()), "V8 heap settings");
+  const heap = appliedHeapSettings();
+  if (heap) logger.info(heapSettingsForLog(heap), "V8 heap settings");
   // The handlers are in place before the server listens: a signal in between would otherwise kill the
   // process outright (no grace for tasks, and pnpm reports the signal as a failed command).
   let stop: (() => Promise<void>) | undefined;

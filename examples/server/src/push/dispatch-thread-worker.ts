@@ -1,12 +1,11 @@
 import { parentPort, workerData } from "node:worker_threads";
 import { createPushDispatcher, type PushDeliveryQueue } from "@a2a-partner/a2a-core";
-import { guardedPushFetch } from "@a2a-partner/a2a-core/node";
 import { CacheInvalidation, openDatabase, PostgresPushDeliveryQueue } from "@a2a-partner/postgres-store";
 import { postgresPoolOptions } from "../configured-database.ts";
 import { createLogger } from "../logger.ts";
 import type { DispatchThreadData, ToDispatchThread } from "./dispatch-thread.ts";
 import { WorkerPushTelemetry } from "./dispatch-thread-telemetry.ts";
-import { workspaceSigningSecrets } from "./workspace-signing-secrets.ts";
+import { pushHandlerOptions } from "./push-handler-options.ts";
 
 // The push dispatcher's thread (dispatch-thread.ts): a pool of its own on the same PostgreSQL database,
 // the same signing secrets, SSRF guard, horizon and retry wait as the handler would use, its log lines
@@ -45,18 +44,16 @@ const deliveries: PushDeliveryQueue = {
     };
   },
 };
+// What the handler would deliver with (signing secrets, horizon, retry wait, guarded sender): one source.
+const push = pushHandlerOptions(data.push, db, invalidation);
+if (!push) throw new Error("the dispatch thread runs only with push notifications on");
 const telemetry = new WorkerPushTelemetry((batch) => port.postMessage(batch));
 const dispatcher = createPushDispatcher({
   deliveries,
   instanceId: data.instanceId,
   logger,
   telemetry,
-  push: {
-    signingSecrets: workspaceSigningSecrets(db, invalidation),
-    fetch: guardedPushFetch({ allowedHosts: data.push.allowedHosts }),
-    horizonMs: data.push.horizonMs,
-    maxRetryWaitMs: data.push.maxRetryWaitMs,
-  },
+  push,
 });
 
 port.on("message", (message: ToDispatchThread) => {

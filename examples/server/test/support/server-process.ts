@@ -200,17 +200,12 @@ export interface ProcessStore {
 
 /**
  * A PGlite data directory in a fresh temporary folder (its control socket lands beside it, in `pglite.run`):
- * the run's initdb template copied in (not yet migrated: the server or CLI migrates it), or, with `empty`
- * (or no template), absent, for the tests of what a first start does.
+ * the run's initdb template copied in (not yet migrated: the server or CLI migrates it).
  */
-export async function createPgliteStore({
-  empty = false,
-}: {
-  empty?: boolean;
-} = {}): Promise<ProcessStore & { dataDir: string }> {
+export async function createPgliteStore(): Promise<ProcessStore & { dataDir: string }> {
   const root = await mkdtemp(join(tmpdir(), "a2a-server-process-"));
   const dataDir = join(root, "pglite");
-  if (!empty) await seedPgliteDataDir(dataDir);
+  await seedPgliteDataDir(dataDir);
   return {
     dataDir,
     env: { DATA_DIR: dataDir },

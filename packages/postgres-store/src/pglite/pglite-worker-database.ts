@@ -159,7 +159,7 @@ class PGliteWorkerConnection {
 
   constructor(
     private readonly dataDir: string,
-    private readonly options: PGliteWorkerEvents & { loadDataDir?: Blob | undefined },
+    private readonly options: PGliteWorkerDatabaseOptions,
   ) {
     this.thread = this.spawn();
     this.ready = this.thread.ready.then(() => {
