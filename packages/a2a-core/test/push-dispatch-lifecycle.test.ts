@@ -1,8 +1,10 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { PushDeliveryQueue } from "../src/ports/push-deliveries.js";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import type { PushDelivery, PushDeliveryQueue } from "../src/ports/push-deliveries.js";
+import type { Task } from "../src/protocol/schemas/a2a.js";
 import { PUSH_DISPATCH } from "../src/runtime/push/dispatcher.js";
+import { must, storeFixtures } from "../src/testing/store-fixtures.js";
 import { PushReceiver } from "./support/push-receiver.js";
-import { pushWorld } from "./support/push-world.js";
+import { pushWorld, WORKSPACE } from "./support/push-world.js";
 
 let receiver: PushReceiver;
 beforeEach(async () => {
@@ -15,6 +17,7 @@ afterEach(async () => {
 // The store's clock, which decides when leases lapse: a test moves it forward instead of waiting.
 let skewMs = 0;
 const world = pushWorld({ clock: () => Date.now() + skewMs });
+const fixtures = storeFixtures();
 afterEach(() => {
   skewMs = 0;
 });
@@ -94,5 +97,113 @@ describe("the push dispatcher's life", () => {
         .map((push) => (JSON.parse(push.body) as { metadata: { percent: number } }).metadata.percent);
       expect(percents).toEqual([10, 20]);
     }
+  });
+
+  describe("deliveries handed off by the commits (PushDeliveryQueue.handOff)", () => {
+    /** A queue that claims nothing itself: every delivery comes by hand-off; what it was told, in order. */
+    function handingQueue(completeGate: Promise<void> = Promise.resolve()) {
+      const calls: string[] = [];
+      let handTo: ((deliveries: PushDelivery[]) => void) | undefined;
+      const queue: PushDeliveryQueue = {
+        claim: async () => [],
+        complete: async (_owner, delivery) => {
+          calls.push(`complete ${delivery.config.id} ${delivery.event.seq}`);
+          await completeGate;
+          return undefined;
+        },
+        retry: async (_owner, delivery, _at, error) => {
+          calls.push(`retry ${delivery.config.id} ${delivery.event.seq}: ${error}`);
+        },
+        giveUp: async () => undefined,
+        nextDueAt: async () => undefined,
+        watch: () => () => undefined,
+        handOff(_owner, _leaseMs, listener) {
+          handTo = listener;
+          return () => {
+            handTo = undefined;
+          };
+        },
+      };
+      const hand = (deliveries: PushDelivery[]) => must(handTo)(deliveries);
+      return { queue, calls, hand, handing: () => handTo !== undefined };
+    }
+
+    /** Events 2, 3, … of a task for config `configId`, as a commit would hand them off (attempt 1). */
+    function handed(task: Task, configId: string, percents: number[], path = "/hook"): PushDelivery[] {
+      return percents.map((percent, index) => {
+        const entry = fixtures.update(task, percent);
+        const seq = index + 2;
+        return {
+          id: `${task.id}/${seq}/${configId}`,
+          workspaceId: WORKSPACE,
+          config: {
+            id: configId,
+            taskId: task.id,
+            url: receiver.url(path),
+            version: "0.3",
+            createdAt: new Date().toISOString(),
+          },
+          event: { taskId: task.id, seq, createdAt: new Date().toISOString(), ...entry },
+          attempt: 1,
+          durableAt: new Date().toISOString(),
+        };
+      });
+    }
+    const percentsOf = (path = "/hook") =>
+      receiver.received
+        .filter((push) => push.path === path)
+        .map((push) => (JSON.parse(push.body) as { metadata: { percent: number } }).metadata.percent);
+
+    it("sends a config's run in order, each as soon as the one before was answered, not its complete", async () => {
+      let openGate: (() => void) | undefined;
+      const { queue, calls, hand } = handingQueue(new Promise<void>((resolve) => (openGate = resolve)));
+      world.dispatcher({ deliveries: queue });
+      const { task } = await world.taskWithConfig({ url: receiver.url() });
+      hand(handed(task, "cfg-1", [10, 20, 30]).reverse());
+
+      // No complete has answered, yet all three went, in order.
+      await receiver.waitFor(3);
+      expect(percentsOf()).toEqual([10, 20, 30]);
+      await vi.waitFor(() => expect(calls).toHaveLength(3));
+      expect(calls).toEqual(["complete cfg-1 2", "complete cfg-1 3", "complete cfg-1 4"]);
+      openGate?.();
+    });
+
+    it("stops a run at a failed attempt: retried later, and the rest let go to be claimed after it", async () => {
+      receiver.answers.push({ status: 503 });
+      const { queue, calls, hand } = handingQueue();
+      world.dispatcher({ deliveries: queue });
+      const { task } = await world.taskWithConfig({ url: receiver.url() });
+      hand(handed(task, "cfg-1", [10, 20, 30]));
+
+      await vi.waitFor(() => expect(calls).toHaveLength(3));
+      expect(receiver.received).toHaveLength(1);
+      expect(calls[0]).toMatch(/^retry cfg-1 2: .*503/);
+      expect(calls.slice(1).sort()).toEqual([
+        "retry cfg-1 3: not sent: an earlier event is not delivered yet",
+        "retry cfg-1 4: not sent: an earlier event is not delivered yet",
+      ]);
+    });
+
+    it("keeps at most maxInFlight in flight (the others wait for a slot) and takes none once closing", async () => {
+      const { queue, calls, hand, handing } = handingQueue();
+      const dispatcher = world.dispatcher({ deliveries: queue, maxInFlight: 1 });
+      const tasks = await Promise.all([1, 2, 3].map(() => world.taskWithConfig({ url: receiver.url() })));
+      for (const [n, { task }] of tasks.entries()) {
+        receiver.answers.push({ status: 200, delayMs: 50 });
+        hand(handed(task, "cfg-1", [n + 1], `/hook/${n}`));
+      }
+      await receiver.waitFor(3);
+      expect(receiver.maxOpen).toBe(1);
+      expect([0, 1, 2].flatMap((n) => percentsOf(`/hook/${n}`))).toEqual([1, 2, 3]);
+
+      await dispatcher.close(1_000);
+      expect(handing()).toBe(false);
+      // One on its way as it closed is let go at once rather than held to the end of its lease.
+      const [late] = tasks;
+      dispatcher.accept(handed(must(late).task, "cfg-1", [99]));
+      await vi.waitFor(() => expect(calls.at(-1)).toBe("retry cfg-1 2: not sent: instance closing"));
+      expect(receiver.received).toHaveLength(3);
+    });
   });
 });

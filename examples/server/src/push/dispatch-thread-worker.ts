@@ -1,9 +1,9 @@
 import { parentPort, workerData } from "node:worker_threads";
-import { createPushDispatcher, type PushDeliveryQueue } from "@a2a-partner/a2a-core";
+import { createPushDispatcher, type PushDelivery, type PushDeliveryQueue } from "@a2a-partner/a2a-core";
 import { CacheInvalidation, openDatabase, PostgresPushDeliveryQueue } from "@a2a-partner/postgres-store";
 import { postgresPoolOptions } from "../configured-database.ts";
 import { createLogger } from "../logger.ts";
-import type { DispatchThreadData, ToDispatchThread } from "./dispatch-thread.ts";
+import type { DispatchThreadData, FromDispatchThread, ToDispatchThread } from "./dispatch-thread.ts";
 import { WorkerPushTelemetry } from "./dispatch-thread-telemetry.ts";
 import { pushHandlerOptions } from "./push-handler-options.ts";
 
@@ -29,6 +29,12 @@ void invalidation.start();
 const queue = new PostgresPushDeliveryQueue(db);
 /** Wake-ups the server's thread forwards (its own commits, told without a NOTIFY). */
 const forwarded = new Set<() => void>();
+/**
+ * Where deliveries the server's thread's commits claimed for this dispatcher go. Kept after the dispatcher
+ * stops taking them: those already on their way reach it while it closes, and it releases them.
+ */
+let handedTo: ((deliveries: PushDelivery[]) => void) | undefined;
+const tell = (message: FromDispatchThread) => port.postMessage(message);
 const deliveries: PushDeliveryQueue = {
   claim: (owner, limit, leaseMs) => queue.claim(owner, limit, leaseMs),
   complete: (owner, delivery, leaseMs) => queue.complete(owner, delivery, leaseMs),
@@ -42,6 +48,12 @@ const deliveries: PushDeliveryQueue = {
       forwarded.delete(listener);
       stop();
     };
+  },
+  // The commits are the server's thread's: it claims for this dispatcher and posts what it claimed.
+  handOff(owner, leaseMs, listener) {
+    handedTo = listener;
+    tell({ kind: "hand-off", owner, leaseMs });
+    return () => tell({ kind: "hand-off-stop" });
   },
 };
 // What the handler would deliver with (signing secrets, horizon, retry wait, guarded sender): one source.
@@ -59,6 +71,8 @@ const dispatcher = createPushDispatcher({
 port.on("message", (message: ToDispatchThread) => {
   if (message.kind === "wake") {
     for (const listener of [...forwarded]) listener();
+  } else if (message.kind === "handed") {
+    handedTo?.(message.deliveries);
   } else if (message.kind === "close") {
     void (async () => {
       try {
@@ -70,7 +84,7 @@ port.on("message", (message: ToDispatchThread) => {
       } catch (error) {
         logger.warn({ err: error }, "push dispatch thread: closing its store failed");
       } finally {
-        port.postMessage({ kind: "closed" });
+        tell({ kind: "closed" });
       }
     })();
   }

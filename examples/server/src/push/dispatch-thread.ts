@@ -1,5 +1,5 @@
 import { Worker } from "node:worker_threads";
-import { PushTelemetry } from "@a2a-partner/a2a-core";
+import { type PushDelivery, PushTelemetry } from "@a2a-partner/a2a-core";
 import type { PostgresPushDeliveryQueue } from "@a2a-partner/postgres-store";
 import type { Logger } from "../logger.ts";
 import { type MeasurementsReport, recordReport } from "./dispatch-thread-telemetry.ts";
@@ -15,9 +15,17 @@ export interface DispatchThreadData {
   push: PushSettings;
 }
 
-/** Messages to the dispatch thread. */
-export type ToDispatchThread = { kind: "wake" } | { kind: "close"; graceMs: number };
-type FromDispatchThread = { kind: "closed" } | MeasurementsReport;
+/** Messages to the dispatch thread: wake-ups, deliveries this thread's commits claimed for it, close. */
+export type ToDispatchThread =
+  | { kind: "wake" }
+  | { kind: "handed"; deliveries: PushDelivery[] }
+  | { kind: "close"; graceMs: number };
+/** Messages from it: its dispatcher takes hand-offs (as whom, for how long) or no longer does, closed, figures. */
+export type FromDispatchThread =
+  | { kind: "hand-off"; owner: string; leaseMs: number }
+  | { kind: "hand-off-stop" }
+  | { kind: "closed" }
+  | MeasurementsReport;
 
 /**
  * A dispatch thread that died is started again after 1 s, doubling up to 30 s while each one dies within
@@ -31,8 +39,10 @@ const CLOSE_MARGIN_MS = 2_000;
  * The reference server's push dispatcher on a worker thread of its own (PostgreSQL only): delivering
  * notifications — signing, the POSTs, the claims and completes — then never holds up the event loop that
  * answers requests and writes the tasks' events. It hears this process's commits from the server's thread
- * (forwarded, no NOTIFY) and other instances' through its own LISTEN; its measurements are recorded on the
- * server's thread, where the OpenTelemetry SDK runs. A thread that dies is logged and started again.
+ * (forwarded, no NOTIFY) and other instances' through its own LISTEN. The deliveries this thread's commits
+ * can claim for it (`handOff`) are posted to it as they commit, so most go without a claim's round trip.
+ * Its measurements are recorded on the server's thread, where the OpenTelemetry SDK runs. A thread that
+ * dies is logged and started again.
  */
 export class PushDispatchThread {
   private worker: Worker | undefined;
@@ -41,6 +51,8 @@ export class PushDispatchThread {
   private restart: ReturnType<typeof setTimeout> | undefined;
   private restartMs: number = RESTART.firstMs;
   private readonly stopWatching: () => void;
+  private stopHandOff: (() => void) | undefined;
+  private readonly deliveries: PostgresPushDeliveryQueue;
   private readonly telemetry = new PushTelemetry();
   private readonly data: DispatchThreadData;
   private readonly logger: Logger;
@@ -48,6 +60,7 @@ export class PushDispatchThread {
   constructor(data: DispatchThreadData, deliveries: PostgresPushDeliveryQueue, logger: Logger) {
     this.data = data;
     this.logger = logger;
+    this.deliveries = deliveries;
     this.stopWatching = deliveries.watchLocal(() => this.wake());
     this.spawn();
   }
@@ -56,6 +69,7 @@ export class PushDispatchThread {
   async close(graceMs: number): Promise<void> {
     this.closing = true;
     this.stopWatching();
+    this.handOff(undefined);
     clearTimeout(this.restart);
     const worker = this.worker;
     if (!worker) return;
@@ -80,6 +94,16 @@ export class PushDispatchThread {
     });
   }
 
+  /** This thread's commits hand their free deliveries to `worker`'s dispatcher, or (undefined) to nobody. */
+  private handOff(worker: Worker | undefined, as?: { owner: string; leaseMs: number }): void {
+    this.stopHandOff?.();
+    this.stopHandOff = undefined;
+    if (!worker || !as || this.closing) return;
+    this.stopHandOff = this.deliveries.handOff(as.owner, as.leaseMs, (deliveries) =>
+      worker.postMessage({ kind: "handed", deliveries } satisfies ToDispatchThread),
+    );
+  }
+
   private spawn(): void {
     let worker: Worker;
     try {
@@ -94,10 +118,16 @@ export class PushDispatchThread {
     worker.once("online", () => this.logger.info({ threadId: worker.threadId }, "push dispatch thread started"));
     worker.on("message", (message: FromDispatchThread) => {
       if (message.kind === "measurements") recordReport(message, this.telemetry);
+      else if (message.kind === "hand-off") this.handOff(worker, message);
+      else if (message.kind === "hand-off-stop") this.handOff(undefined);
     });
     worker.on("error", (error) => this.logger.error({ err: error }, "push dispatch thread failed"));
     worker.on("exit", (code) => {
-      if (this.worker === worker) this.worker = undefined;
+      if (this.worker === worker) {
+        this.worker = undefined;
+        // Nobody would send what this thread's commits claimed for it (until their leases lapsed).
+        this.handOff(undefined);
+      }
       if (this.closing) return;
       if (Date.now() - startedAt >= RESTART.healthyAfterMs) this.restartMs = RESTART.firstMs;
       this.logger.error(

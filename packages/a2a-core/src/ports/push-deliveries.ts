@@ -53,4 +53,13 @@ export interface PushDeliveryQueue {
    * found by polling). Spurious calls are allowed. Returns the function that stops it.
    */
   watch(listener: () => void): () => void;
+  /**
+   * Optional: from now on, this process's commits claim for `owner` (for `leaseMs`, attempt 1), in the
+   * commit itself, each delivery they insert that is free to go at once (nothing older of its config is
+   * pending), and hand them to `listener` once durable, in order per config: the dispatcher sends them
+   * without a claim's round trip. The rest stay for `claim`. A handed delivery is held by a lease as a
+   * claimed one is, so if nobody sends it (the process dies) another dispatcher retakes it when the lease
+   * expires. Returns the function that stops it; a queue without it is simply claimed from.
+   */
+  handOff?(owner: string, leaseMs: number, listener: (deliveries: PushDelivery[]) => void): () => void;
 }

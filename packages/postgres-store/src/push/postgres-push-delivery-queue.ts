@@ -4,7 +4,7 @@ import { isUuid } from "../is-uuid.js";
 import { leaseDuration } from "../tasks/rows.js";
 import { CompleteBatches } from "./complete-batches.js";
 import { CLAIM, type ClaimedRow, deliveryKey, GIVE_UP, NEXT_DUE, RETRY, toPushDelivery } from "./push-delivery-sql.js";
-import { onLocalDeliveries, PUSH_DELIVERIES_CHANNEL } from "./push-wakeups.js";
+import { onHandedDeliveries, onLocalDeliveries, PUSH_DELIVERIES_CHANNEL } from "./push-wakeups.js";
 
 /** Deliveries one claim may take, whatever it asks for. */
 const MAX_CLAIM = 1000;
@@ -109,6 +109,17 @@ export class PostgresPushDeliveryQueue implements PushDeliveryQueue {
    */
   watchLocal(listener: () => void): () => void {
     return onLocalDeliveries(this.db, listener);
+  }
+
+  /**
+   * This process's commits on this queue's database (the group commit, a task start) claim for `owner` the
+   * deliveries they insert that are free to go (nothing older of their config pending), and hand them to
+   * `listener` once committed, in order per config. With several registered, the first still registered
+   * takes them. The rest are left for `claim` as before (and NOTIFYed). Returns the function that stops it.
+   */
+  handOff(owner: string, leaseMs: number, listener: (deliveries: PushDelivery[]) => void): () => void {
+    checkOwner(owner);
+    return onHandedDeliveries(this.db, { owner, leaseMs: leaseDuration(leaseMs), take: listener });
   }
 
   /** Stops the LISTEN and the local wake-ups; watchers hear nothing more. */

@@ -1,3 +1,5 @@
+import type { PushDelivery } from "@a2a-partner/a2a-core";
+
 /**
  * The channel a commit that inserted push deliveries NOTIFYs on (payload empty): dispatchers on every
  * instance listening to it go and claim.
@@ -41,5 +43,47 @@ export function wakeLocalDeliveries(db: object): void {
     } catch {
       // A listener's failure is its own; the others still hear of it.
     }
+  }
+}
+
+/**
+ * A dispatcher of this process that takes the deliveries this process's commits claim for it
+ * (`PushDeliveryQueue.handOff`): the owner and lease they are claimed with, and where they go once durable.
+ */
+export interface DeliveryTaker {
+  owner: string;
+  leaseMs: number;
+  take(deliveries: PushDelivery[]): void;
+}
+
+const takers = new WeakMap<object, DeliveryTaker[]>();
+
+/** Has the commits on `db` in this process hand their free deliveries to `taker`. Returns the function that stops it. */
+export function onHandedDeliveries(db: object, taker: DeliveryTaker): () => void {
+  let list = takers.get(db);
+  if (!list) {
+    list = [];
+    takers.set(db, list);
+  }
+  const mine = list;
+  mine.push(taker);
+  return () => {
+    const index = mine.indexOf(taker);
+    if (index >= 0) mine.splice(index, 1);
+  };
+}
+
+/** The taker a commit on `db` hands off to now (the first registered of those still there), if any. */
+export function deliveryTakerOf(db: object): DeliveryTaker | undefined {
+  return takers.get(db)?.[0];
+}
+
+/** Hands a commit's claimed deliveries to `taker`; a taker's failure is its own (their leases lapse). */
+export function handDeliveries(taker: DeliveryTaker, deliveries: PushDelivery[]): void {
+  if (deliveries.length === 0) return;
+  try {
+    taker.take(deliveries);
+  } catch {
+    // Their claims lapse and another dispatcher retakes them.
   }
 }

@@ -1,8 +1,14 @@
 import { type CreateOrGetResult, isTerminalState, type NewTask, type TaskRecord } from "@a2a-partner/a2a-core";
 import type { Queryable } from "../database.js";
 import { isUuid } from "../is-uuid.js";
+import { type HandedRow, handedDeliveries } from "../push/handed-deliveries.js";
 import { pushConfigsJson } from "../push/push-config-rows.js";
-import { hasLocalDeliveryWatchers, wakeLocalDeliveries } from "../push/push-wakeups.js";
+import {
+  deliveryTakerOf,
+  handDeliveries,
+  hasLocalDeliveryWatchers,
+  wakeLocalDeliveries,
+} from "../push/push-wakeups.js";
 import { pushConfigIdsSql, pushNotifiedCte, startPushCtes } from "../push/push-write-sql.js";
 import { STORE_ATTR, storeTelemetry } from "../telemetry/store-telemetry.js";
 import { asRequestDataError } from "./data-error.js";
@@ -41,10 +47,18 @@ const CREATED_TASK_COLUMNS = TASK_COLUMNS.replace("snapshot", "null::jsonb as sn
  * queued behind one another (measured: starts waiting on `Lock:object` whenever push was on). The
  * dispatchers of other instances hear of the task at its next group commit, which NOTIFYs (one at a time
  * per process), or at their poll; an instance without a dispatcher (`push.dispatch: false`) NOTIFYs from
- * the start too. A start without configs (nearly all of them) runs exactly the statement it ran before.
+ * the start too. With a dispatcher that takes hand-offs (`handOff`: $13 its owner, $14 its lease), the
+ * deliveries are claimed for it in the statement (`handed_at`: when they became durable) and handed to it,
+ * nothing to wake or NOTIFY. A start without configs (nearly all of them) runs exactly the statement it ran
+ * before.
  */
-function startTaskSql(withPush: boolean, notify = false): string {
-  const pushed = withPush ? `, (select count(*) from ${notify ? "push_notified" : "start_deliveries"}) as pushed` : "";
+function startTaskSql(withPush: boolean, mode: "notify" | "quiet" | "hand-off" = "quiet"): string {
+  const pushed = withPush
+    ? `, (select count(*) from ${mode === "notify" ? "push_notified" : "start_deliveries where not handed"}) as pushed` +
+      (mode === "hand-off" ? ", (select max(durable_at) from start_deliveries where handed) as handed_at" : "")
+    : "";
+  const handOff = mode === "hand-off" ? { owner: "$13", leaseMs: "$14" } : undefined;
+  const notify = mode === "notify";
   return `
 with created as (
   insert into tasks
@@ -60,7 +74,7 @@ with created as (
 ), first_event as (
   insert into task_events (task_id, seq, event, result, created_at)
   select id, 1, 'task', snapshot, created_at from created
-)${withPush ? `, ${startPushCtes("created t", "$12::jsonb")}` : ""}${notify ? `, ${pushNotifiedCte(["start_deliveries"])}` : ""}
+)${withPush ? `, ${startPushCtes("created t", "$12::jsonb", handOff)}` : ""}${notify ? `, ${pushNotifiedCte(["start_deliveries"])}` : ""}
 select true as created, ${CREATED_TASK_COLUMNS}${pushed} from created
 union all
 select false as created, ${TASK_COLUMNS}${pushed} from tasks
@@ -69,7 +83,8 @@ select false as created, ${TASK_COLUMNS}${pushed} from tasks
 
 const START_TASK = startTaskSql(false);
 const START_TASK_WITH_PUSH = startTaskSql(true);
-const START_TASK_WITH_PUSH_NOTIFY = startTaskSql(true, true);
+const START_TASK_WITH_PUSH_NOTIFY = startTaskSql(true, "notify");
+const START_TASK_WITH_PUSH_HAND_OFF = startTaskSql(true, "hand-off");
 
 export type StartTaskResult = CreateOrGetResult | undefined;
 
@@ -144,9 +159,20 @@ async function startStatement(db: Queryable, input: NewTask, messageId: string |
   const v = startRowValues(input, messageId);
   const snapshot = JSON.stringify(input.task);
   const configs = input.pushConfigs?.length ? pushConfigsJson(input.pushConfigs) : undefined;
-  const notify = configs !== undefined && !hasLocalDeliveryWatchers(db);
-  const { rows } = await db.query<TaskRow & { created: boolean; pushed?: number | string }>(
-    configs === undefined ? START_TASK : notify ? START_TASK_WITH_PUSH_NOTIFY : START_TASK_WITH_PUSH,
+  const taker = configs === undefined ? undefined : deliveryTakerOf(db);
+  const notify = configs !== undefined && !taker && !hasLocalDeliveryWatchers(db);
+  const [sql, name] =
+    configs === undefined
+      ? [START_TASK, "a2a_start_task"]
+      : taker
+        ? [START_TASK_WITH_PUSH_HAND_OFF, "a2a_start_task_push_hand_off"]
+        : notify
+          ? [START_TASK_WITH_PUSH_NOTIFY, "a2a_start_task_push_notify"]
+          : [START_TASK_WITH_PUSH, "a2a_start_task_push"];
+  const { rows } = await db.query<
+    TaskRow & { created: boolean; pushed?: number | string; handed_at?: Date | string | null }
+  >(
+    sql,
     [
       v.id,
       v.workspace_id,
@@ -160,12 +186,34 @@ async function startStatement(db: Queryable, input: NewTask, messageId: string |
       v.created_at,
       v.status_at,
       ...(configs === undefined ? [] : [configs]),
+      ...(taker ? [taker.owner, taker.leaseMs] : []),
     ],
-    { name: configs === undefined ? "a2a_start_task" : notify ? "a2a_start_task_push_notify" : "a2a_start_task_push" },
+    { name },
   );
   const row = rows[0];
   if (row && Number(row.pushed ?? 0) > 0) wakeLocalDeliveries(db);
+  const handedAt = row?.created ? row.handed_at : undefined;
+  if (taker && handedAt) {
+    const handed = (input.pushConfigs ?? []).map((config) => startHandedRow(v.id, config.id, handedAt));
+    queueMicrotask(() => handDeliveries(taker, handedDeliveries(handed, [], [input])));
+  }
   return row ? startedRecord(row, row.created, input, snapshot) : undefined;
+}
+
+/** A start's handed-off delivery to one of its configs, as a batch's answer would list it. */
+function startHandedRow(taskId: string, configId: string, durableAt: Date | string): HandedRow {
+  return {
+    task_id: taskId,
+    config_id: configId,
+    seq: 1,
+    durable_at: durableAt instanceof Date ? durableAt.toISOString() : durableAt,
+    workspace_id: null,
+    url: null,
+    token: null,
+    authentication: null,
+    version: null,
+    created_at: null,
+  };
 }
 
 /**

@@ -1,6 +1,13 @@
 import type { NumberedAppend } from "@a2a-partner/a2a-core";
 import { isTerminalState } from "@a2a-partner/a2a-core";
-import { pushNotifiedCte } from "../push/push-write-sql.js";
+import type { HandedRow } from "../push/handed-deliveries.js";
+import {
+  DELIVERY_COLUMNS,
+  DELIVERY_RETURNING,
+  deliveryClaimValues,
+  type HandOffSql,
+  pushNotifiedCte,
+} from "../push/push-write-sql.js";
 import { setStatusAt, snapshotAfterEventsSql, statusAtOf, withoutFirstMessage } from "../tasks/rows.js";
 import { TASK_EVENTS_CHANNEL } from "../tasks/task-events-channel.js";
 import {
@@ -43,8 +50,15 @@ const IDENTIFIER = /^[a-z_][a-z0-9_]{0,62}$/;
  * CTE is read, and a task without configs (a null list) costs an unnest of nothing. A config stored while
  * this statement waited for the task row is seen, because the update reads the row it waited for again (a
  * join with `push_configs` would read that table as it was when the statement began).
+ *
+ * With a hand-off (`PushDeliveryQueue.handOff`), a config's deliveries are claimed for this process's
+ * dispatcher in the same insert when nothing older of that config is pending and its row is in this
+ * statement's snapshot (one stored while the statement waited is not: its deliveries are left for `claim`).
+ * Every earlier event of the task committed before this statement began (a task's writer waits for each
+ * append, and another instance's append reads the task first), so "nothing older pending" is exact.
  */
-const EVENT_CTES = `
+function eventCtes(handOff: HandOffSql | undefined): string {
+  return `
 batch as (
   select * from jsonb_to_recordset($1::jsonb)
     as b(task_id uuid, prev_seq integer, last_seq integer, snapshot jsonb, state text, terminal boolean,
@@ -56,24 +70,51 @@ batch as (
     from batch b
    where t.id = any(array(select task_id from batch)) and t.id = b.task_id and t.last_seq = b.prev_seq
      and not t.terminal
-  returning t.id, t.last_seq, b.prev_seq, t.push_config_ids
+  returning t.id, t.workspace_id, t.last_seq, b.prev_seq, t.push_config_ids
 ), inserted as (
   insert into task_events (task_id, seq, event, result, created_at)
   select e.task_id, e.seq, e.event, e.result, e.created_at
     from jsonb_to_recordset($2::jsonb) as e(task_id uuid, seq integer, event text, result jsonb, created_at timestamptz)
     join moved m on m.id = e.task_id
   returning 1
-), delivered as (
-  insert into push_deliveries (task_id, config_id, seq)
-  select m.id, c.config_id, s.seq
-    from moved m
-    cross join lateral unnest(m.push_config_ids) as c(config_id)
-    cross join lateral generate_series(m.prev_seq + 1, m.last_seq) as s(seq)
-  returning 1
-), notified as (
+), ${handOff ? handedDeliveriesCte(handOff) : PLAIN_DELIVERIES_CTE}, notified as (
   select pg_notify('${TASK_EVENTS_CHANNEL}', string_agg(m.id::text || ' ' || m.last_seq, ',')) as sent
     from moved m having count(*) > 0
 )`;
+}
+
+/** `delivered`: each moved task's new events, a delivery per config of the task, none claimed. */
+const PLAIN_DELIVERIES_CTE = `delivered as (
+  insert into push_deliveries (${DELIVERY_COLUMNS})
+  select m.id, c.config_id, s.seq, ${deliveryClaimValues("false", undefined)}
+    from moved m
+    cross join lateral unnest(m.push_config_ids) as c(config_id)
+    cross join lateral generate_series(m.prev_seq + 1, m.last_seq) as s(seq)
+  returning ${DELIVERY_RETURNING}
+)`;
+
+/**
+ * `delivered` with a hand-off: whether each moved task's config is free (nothing older pending, its row in
+ * the snapshot) is decided once per task and config, in a CTE of its own. Folded into the insert, the
+ * planner evaluated both probes once per use per event row, and priced the statement (it guesses 1,000 rows
+ * for any `generate_series`) past PostgreSQL's `jit_above_cost`: every commit then paid ~50 ms compiling.
+ */
+function handedDeliveriesCte(handOff: HandOffSql): string {
+  return `pushing as materialized (
+  select m.id, m.prev_seq, m.last_seq, c.config_id,
+         not exists (select 1 from push_deliveries o
+                      where o.task_id = m.id and o.config_id = c.config_id and o.given_up_at is null)
+         and exists (select 1 from push_configs p where p.task_id = m.id and p.id = c.config_id) as free
+    from moved m
+    cross join lateral unnest(m.push_config_ids) as c(config_id)
+), delivered as (
+  insert into push_deliveries (${DELIVERY_COLUMNS})
+  select g.id, g.config_id, s.seq, ${deliveryClaimValues("g.free", handOff)}
+    from pushing g
+    cross join lateral generate_series(g.prev_seq + 1, g.last_seq) as s(seq)
+  returning ${DELIVERY_RETURNING}
+)`;
+}
 
 /** A row for `insertRows` / `updateRows`: column name → value (a jsonb column takes the value itself). */
 export type GroupCommitRow = Readonly<Record<string, unknown>>;
@@ -116,14 +157,54 @@ export function checkIdentifiers(names: readonly string[]): TypeError | undefine
  * A row of a batch's answer: a task the events moved, the outcome of a start, or (at most one) the word
  * that deliveries were inserted (and the dispatchers NOTIFYed).
  */
-export type AnswerRow = { kind: "moved"; id: string } | { kind: "pushed" } | StartAnswerRow;
+export type AnswerRow =
+  | { kind: "moved"; id: string }
+  | { kind: "pushed" }
+  | { kind: "handed"; handed: HandedRow[] }
+  | StartAnswerRow;
+
+/** Who a batch hands its free deliveries off to (`PushDeliveryQueue.handOff`). */
+export interface BatchHandOff {
+  owner: string;
+  leaseMs: number;
+}
+
+/** The answer's `handed` column, null, for every row but the hand-off's. */
+const NO_HANDED = "null::jsonb as handed";
+
+/** The handed-off deliveries of the CTEs `delivered` (appends: config from its row) and `start_deliveries`. */
+function handedAnswer(appends: boolean, starts: boolean): string {
+  const rows: string[] = [];
+  if (appends) {
+    rows.push(`select d.task_id, d.config_id, d.seq, d.durable_at, m.workspace_id, p.url, p.token, p.authentication,
+         p.version, p.created_at
+    from delivered d join moved m on m.id = d.task_id
+    join push_configs p on p.task_id = d.task_id and p.id = d.config_id
+   where d.handed`);
+  }
+  if (starts) {
+    rows.push(`select d.task_id, d.config_id, d.seq, d.durable_at, null::uuid, null::text, null::text, null::jsonb,
+         null::text, null::timestamptz
+    from start_deliveries d where d.handed`);
+  }
+  return `select 'handed' as kind, null::text as id, null::integer as ord, null::bigint as notified, ${NO_TASK_COLUMNS},
+       jsonb_agg(jsonb_build_object('task_id', h.task_id, 'config_id', h.config_id, 'seq', h.seq,
+         'durable_at', h.durable_at, 'workspace_id', h.workspace_id, 'url', h.url, 'token', h.token,
+         'authentication', h.authentication, 'version', h.version, 'created_at', h.created_at)) as handed
+  from (${rows.join("\n  union all\n  ")}) as h(task_id, config_id, seq, durable_at, workspace_id, url, token,
+       authentication, version, created_at)
+having count(*) > 0`;
+}
 
 /**
  * The whole batch as one statement: the events' CTEs (when there are events), then one CTE per table
  * and column list, in the order they were first asked for. Data-modifying CTEs always run, and all of
  * them form one atomic statement; foreign keys are checked at its end.
  */
-export function batchStatement(batch: readonly BatchEntry[]): { sql: string; params: unknown[] } {
+export function batchStatement(
+  batch: readonly BatchEntry[],
+  handOff?: BatchHandOff,
+): { sql: string; params: unknown[] } {
   // Task rows in id order: two group commits over the same rows (two instances' writers) then tend to
   // lock them in the same order. A lease renewal never waits for a row (`skip locked`), so it cannot
   // deadlock with a group commit whatever order either takes.
@@ -132,16 +213,19 @@ export function batchStatement(batch: readonly BatchEntry[]): { sql: string; par
     .sort((a, b) => (a.taskId < b.taskId ? -1 : a.taskId > b.taskId ? 1 : 0));
   const params: unknown[] = [];
   const ctes: string[] = [];
-  if (appends.length > 0) {
-    // First: EVENT_CTES names its parameters $1 and $2.
-    params.push(JSON.stringify(appends.map(taskRowOf)), JSON.stringify(appends.flatMap(eventRowsOf)));
-    ctes.push(EVENT_CTES);
-  }
   const starts = batch.flatMap((item) => (item.kind === "start" ? [item.start] : []));
   const startsWithPush = starts.some((start) => start.withPush);
+  // Appends always have their deliveries inserted (a config may be stored at any time); starts only when given configs.
+  const handing = handOff && (appends.length > 0 || startsWithPush) ? handOff : undefined;
+  if (appends.length > 0) {
+    // First: the event CTEs name their parameters $1 and $2 (and the hand-off's $3 and $4).
+    params.push(JSON.stringify(appends.map(taskRowOf)), JSON.stringify(appends.flatMap(eventRowsOf)));
+  }
+  const handOffSql = handing && pushHandOffParams(params, handing);
+  if (appends.length > 0) ctes.push(eventCtes(handOffSql));
   if (starts.length > 0) {
     params.push(startsParameter(starts));
-    ctes.push(startCtes(params.length, startsWithPush));
+    ctes.push(startCtes(params.length, startsWithPush, handOffSql));
   }
   const deliveries = [...(appends.length > 0 ? ["delivered"] : []), ...(startsWithPush ? ["start_deliveries"] : [])];
   if (deliveries.length > 0) ctes.push(pushNotifiedCte(deliveries));
@@ -168,7 +252,7 @@ export function batchStatement(batch: readonly BatchEntry[]): { sql: string; par
       const set = item.columns.map((column) => `${column} = r.${column}`).join(", ");
       ctes.push(
         `${name} as (update ${item.table} t set ${set} from ${source} r where t.${item.key} = r.${item.key}` +
-          // The keys as an array too, so the planner turns to the index early (see EVENT_CTES).
+          // The keys as an array too, so the planner turns to the index early (see `eventCtes`).
           ` and t.${item.key} = any(array(select k.${item.key} from ${source} k)) returning 1)`,
       );
     }
@@ -178,19 +262,26 @@ export function batchStatement(batch: readonly BatchEntry[]): { sql: string; par
     // Naming `notified` here is what runs its NOTIFY (a plain CTE runs only when read).
     answers.push(
       "select 'moved' as kind, m.id::text as id, null::integer as ord, (select count(*) from notified) as notified, " +
-        `${NO_TASK_COLUMNS} from moved m`,
+        `${NO_TASK_COLUMNS}, ${NO_HANDED} from moved m`,
     );
   }
   if (starts.length > 0) answers.push(START_ANSWERS);
   if (deliveries.length > 0) {
     // Reading `push_notified` runs its NOTIFY; the row tells this process to wake its own dispatchers.
     answers.push(
-      `select 'pushed' as kind, null::text as id, null::integer as ord, count(*) as notified, ${NO_TASK_COLUMNS} ` +
-        "from push_notified having count(*) > 0",
+      `select 'pushed' as kind, null::text as id, null::integer as ord, count(*) as notified, ${NO_TASK_COLUMNS}, ` +
+        `${NO_HANDED} from push_notified having count(*) > 0`,
     );
   }
+  if (handOffSql) answers.push(handedAnswer(appends.length > 0, startsWithPush));
   const select = answers.length > 0 ? answers.join("\nunion all\n") : "select null::text as kind where false";
   return { sql: `with ${ctes.join(",\n")}\n${select}`, params };
+}
+
+/** Adds the hand-off's owner and lease to `params`; their SQL references. */
+function pushHandOffParams(params: unknown[], handOff: BatchHandOff): HandOffSql {
+  params.push(handOff.owner, handOff.leaseMs);
+  return { owner: `$${params.length - 1}`, leaseMs: `$${params.length}` };
 }
 
 /** The task row moves from the append's `prev_seq` to its last event (several events move it once). */

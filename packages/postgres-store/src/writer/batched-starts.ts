@@ -1,6 +1,6 @@
 import type { NewTask } from "@a2a-partner/a2a-core";
 import { pushConfigsJson } from "../push/push-config-rows.js";
-import { pushConfigIdsSql, startPushCtes } from "../push/push-write-sql.js";
+import { type HandOffSql, pushConfigIdsSql, startPushCtes } from "../push/push-write-sql.js";
 import { type StartTaskResult, startedRecord, startRowValues } from "../tasks/insert-task.js";
 import { firstMessageSql, snapshotApartSql, type TaskRow } from "../tasks/rows.js";
 
@@ -41,7 +41,7 @@ export function startsParameter(starts: readonly BatchedStart[]): string {
  * seq-1 deliveries too, in `start_configs` and `start_deliveries` (a batch without any runs the statement it
  * ran before migration 0008).
  */
-export function startCtes(param: number, withPush: boolean): string {
+export function startCtes(param: number, withPush: boolean, handOff?: HandOffSql): string {
   const pushColumn = withPush ? ", push_configs jsonb" : "";
   return `starts as (
   select * from jsonb_to_recordset($${param}::jsonb)
@@ -61,7 +61,7 @@ export function startCtes(param: number, withPush: boolean): string {
 ), started_events as (
   insert into task_events (task_id, seq, event, result, created_at)
   select id, 1, 'task', snapshot, created_at from started
-)${withPush ? `, ${startPushCtes("started t join starts i on i.id = t.id", "i.push_configs")}` : ""}`;
+)${withPush ? `, ${startPushCtes("started t join starts i on i.id = t.id", "i.push_configs", handOff)}` : ""}`;
 }
 
 /**
@@ -72,11 +72,11 @@ export function startCtes(param: number, withPush: boolean): string {
 export const START_ANSWERS = `
 select 'created' as kind, s.id::text as id, i.ord, null::bigint as notified, s.workspace_id, s.message_id,
        null::jsonb as snapshot, s.last_seq, s.lease_owner, s.lease_expires_at, s.created_at,
-       null::jsonb as first_message
+       null::jsonb as first_message, null::jsonb as handed
   from started s join starts i on i.id = s.id
 union all
 select 'existing', t.id::text, i.ord, null::bigint, t.workspace_id, t.message_id, t.snapshot, t.last_seq,
-       t.lease_owner, t.lease_expires_at, t.created_at, t.first_message
+       t.lease_owner, t.lease_expires_at, t.created_at, t.first_message, null::jsonb
   from starts i join tasks t on t.workspace_id = i.workspace_id and t.message_id = i.message_id
  where not exists (select 1 from started s where s.id = i.id)`;
 

@@ -3,7 +3,8 @@ import { type CreateOrGetResult, checkNumberedAppend, type NewTask, type Numbere
 import type { SpanContext } from "@opentelemetry/api";
 import type { Database } from "../database.js";
 import { isUuid } from "../is-uuid.js";
-import { wakeLocalDeliveries } from "../push/push-wakeups.js";
+import { type HandedRow, handedDeliveries } from "../push/handed-deliveries.js";
+import { deliveryTakerOf, handDeliveries, wakeLocalDeliveries } from "../push/push-wakeups.js";
 import { isRowError } from "../tasks/data-error.js";
 import type { StartTaskResult } from "../tasks/insert-task.js";
 import { sqlTimestamp } from "../tasks/rows.js";
@@ -229,8 +230,10 @@ export class GroupCommitWriter {
 
   private async commit(batch: Item[], committed?: () => void): Promise<void> {
     let statement: { sql: string; params: unknown[] };
+    // This process's dispatcher, if it takes deliveries: the batch claims the free ones for it.
+    const taker = deliveryTakerOf(this.db);
     try {
-      statement = batchStatement(batch);
+      statement = batchStatement(batch, taker && { owner: taker.owner, leaseMs: taker.leaseMs });
     } catch (error) {
       throw new UnserializableItemError(error);
     }
@@ -252,9 +255,11 @@ export class GroupCommitWriter {
     const started = new Map<number, StartAnswerRow>();
     let created = 0;
     let pushed = false;
+    let handed: HandedRow[] = [];
     for (const row of rows) {
       if (row.kind === "moved") moved.add(row.id.toLowerCase());
       else if (row.kind === "pushed") pushed = true;
+      else if (row.kind === "handed") handed = row.handed;
       else {
         started.set(row.ord, row);
         if (row.kind === "created") created++;
@@ -270,6 +275,12 @@ export class GroupCommitWriter {
     }
     // After the callers' answers (their streams' frames go first); before the NOTIFY is back here.
     if (pushed) wakeLocalDeliveries(this.db);
+    if (taker && handed.length > 0) {
+      const appends = batch.flatMap((item) => (item.kind === "append" ? [item.append] : []));
+      const starts = batch.flatMap((item) => (item.kind === "start" ? [item.start.input] : []));
+      // Queued behind the callers' continuations, which the answers above have just queued.
+      queueMicrotask(() => handDeliveries(taker, handedDeliveries(handed, appends, starts)));
+    }
   }
 
   /** A stable name per batch shape (which tables, which columns), so each is planned once per connection. */

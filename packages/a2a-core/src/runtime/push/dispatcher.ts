@@ -26,6 +26,20 @@ export interface PushDispatcherOptions {
   random?: () => number;
 }
 
+/** Why a delivery this dispatcher held went back unsent when it closed (kept as its `last_error`). */
+const CLOSING = "not sent: instance closing";
+
+/** Why a claimed delivery went back unsent when no slot came free in time (kept as its `last_error`). */
+const NO_SLOT = "not sent: no free delivery slot";
+
+/**
+ * The longest a claimed run waits for a free slot before it is released instead: well inside its lease
+ * (`PUSH_DISPATCH.leaseMarginMs` beyond one attempt), so it is never sent after another dispatcher retook it.
+ */
+const WAIT_LIMIT_MS = 2_000;
+/** Runs that may wait for a slot, per slot: a burst of commits waits; a receiver that stalls them all does not. */
+const WAITING_PER_SLOT = 4;
+
 /** A wake-up waits this long before its claim, so the commits of that moment share it. */
 const COALESCE_MS = 1;
 
@@ -59,11 +73,16 @@ export class PushDispatcher {
   private readonly attempts: PushAttempts;
   private readonly wakeup = new Wakeup();
   private readonly inFlight = new Set<Promise<void>>();
+  /** Completes under way (a run does not wait for them): awaited by `close`. */
+  private readonly recording = new Set<Promise<void>>();
+  /** Runs of claimed deliveries waiting for a free slot, oldest first. */
+  private readonly waiting: Array<{ deliveries: PushDelivery[]; since: number }> = [];
   /** Aborted when `close` begins: the loop stops claiming. */
   private readonly stopping = new AbortController();
   /** Aborted when the grace is over: attempts still under way are dropped and left to their leases. */
   private readonly abandoning = new AbortController();
   private unwatch: (() => void) | undefined;
+  private stopHandOff: (() => void) | undefined;
   /** The queue's wake-ups so far: a chain that heard one during its `complete` has the loop look again. */
   private wakes = 0;
   /**
@@ -86,11 +105,28 @@ export class PushDispatcher {
 
   start(): void {
     if (this.loop || this.closing) return;
-    this.unwatch = this.options.deliveries.watch(() => {
+    const { deliveries, owner } = this.options;
+    this.unwatch = deliveries.watch(() => {
       this.wakes++;
       this.wakeup.wake();
     });
+    this.stopHandOff = deliveries.handOff?.(owner, this.leaseMs, (handed) => this.accept(handed));
     this.loop = this.run();
+  }
+
+  /**
+   * Deliveries this instance's commits claimed for it (`PushDeliveryQueue.handOff`): each config's go out
+   * at once, one after another, in a slot of their own (or the next free one).
+   */
+  accept(handed: readonly PushDelivery[]): void {
+    const byConfig = new Map<string, PushDelivery[]>();
+    for (const delivery of handed) {
+      const config = `${delivery.event.taskId}/${delivery.config.id}`;
+      const run = byConfig.get(config);
+      if (run) run.push(delivery);
+      else byConfig.set(config, [delivery]);
+    }
+    for (const run of byConfig.values()) this.startRun(run.sort((a, b) => a.event.seq - b.event.seq));
   }
 
   /**
@@ -105,10 +141,13 @@ export class PushDispatcher {
   private async shutDown(graceMs: number): Promise<void> {
     this.stopping.abort();
     this.unwatch?.();
+    this.stopHandOff?.();
     this.wakeup.wake();
+    for (const run of this.waiting.splice(0)) for (const held of run.deliveries) void this.release(held, CLOSING);
     const finished = (async () => {
       await this.loop;
       await Promise.allSettled([...this.inFlight]);
+      await Promise.allSettled([...this.recording]);
     })();
     await Promise.race([finished, pause(graceMs)]);
     this.abandoning.abort();
@@ -120,14 +159,15 @@ export class PushDispatcher {
     const { deliveries, owner, logger } = this.options;
     while (!this.stopping.signal.aborted) {
       try {
-        const free = this.maxInFlight - this.inFlight.size;
+        // Runs waiting for a slot go first: they are claimed already.
+        const free = this.maxInFlight - this.inFlight.size - this.waiting.length;
         if (free <= 0) {
           // A finished delivery wakes the loop.
           await this.wakeup.sleep(this.pollIntervalMs);
           continue;
         }
         const claimed = await deliveries.claim(owner, free, this.leaseMs);
-        for (const delivery of claimed) this.startChain(delivery);
+        for (const delivery of claimed) this.startRun([delivery]);
         // Woken during the claim (another commit): claim again rather than ask when the next one is due.
         if (claimed.length === free || this.wakeup.takeWake()) continue;
         if (await this.wakeup.sleep(await this.sleepMs())) {
@@ -158,56 +198,82 @@ export class PushDispatcher {
     return Math.min(Math.max(0, this.knownDueAt - now().getTime()), this.pollIntervalMs);
   }
 
-  /** One delivery, then the config's next ones as `complete` hands them on, in one slot. */
-  private startChain(first: PushDelivery): void {
-    let lookAgain = true;
-    const chain = this.deliverChain(first)
-      .then((quiet) => {
-        lookAgain = !quiet;
-      })
-      .finally(() => {
+  /**
+   * Sends a run of one config's claimed deliveries, in order, in one slot; without a free slot the run
+   * waits for one (past `WAITING_PER_SLOT` runs a slot, or waiting longer than `WAIT_LIMIT_MS`, it is
+   * released to be claimed again instead, rather than held towards the end of its lease).
+   */
+  private startRun(deliveries: PushDelivery[]): void {
+    if (deliveries.length === 0) return;
+    if (this.stopping.signal.aborted) {
+      for (const held of deliveries) void this.release(held, CLOSING);
+    } else if (this.inFlight.size < this.maxInFlight) {
+      const run = this.deliverRun(deliveries).finally(() => {
         const wasFull = this.inFlight.size >= this.maxInFlight;
-        this.inFlight.delete(chain);
-        // A slot freed while the loop waited for one, or something to look at: wake the loop. A chain that
-        // ended delivered with nothing after it leaves nothing new to claim (a claim adds a round trip).
-        if (wasFull || lookAgain) this.wakeup.wake();
+        this.inFlight.delete(run);
+        if (this.startWaiting()) return;
+        // A slot freed while the loop waited for one: wake it.
+        if (wasFull) this.wakeup.wake();
       });
-    this.inFlight.add(chain);
+      this.inFlight.add(run);
+    } else if (this.waiting.length < this.maxInFlight * WAITING_PER_SLOT) {
+      this.waiting.push({ deliveries, since: this.options.now().getTime() });
+    } else {
+      for (const held of deliveries) void this.release(held, NO_SLOT);
+    }
   }
 
-  /**
-   * Delivers the chain; true when it ended quietly: its last delivery completed with no next one handed
-   * on and no wake-up heard meanwhile (a commit during the `complete` may have been missed by both it and
-   * a concurrent claim).
-   */
-  private async deliverChain(first: PushDelivery): Promise<boolean> {
-    let delivery: PushDelivery | undefined = first;
-    while (delivery) {
-      if (this.stopping.signal.aborted) {
-        await this.release(delivery);
-        return false;
+  /** Starts the oldest run waiting for a slot, if any (true), releasing those that waited too long. */
+  private startWaiting(): boolean {
+    const now = this.options.now().getTime();
+    for (let next = this.waiting.shift(); next; next = this.waiting.shift()) {
+      if (now - next.since <= WAIT_LIMIT_MS) {
+        this.startRun(next.deliveries);
+        return true;
       }
-      const wakesBefore = this.wakes;
-      const step = await this.deliver(delivery);
-      if (step === "quiet") return this.wakes === wakesBefore;
-      delivery = step;
+      for (const held of next.deliveries) void this.release(held, NO_SLOT);
     }
     return false;
   }
 
   /**
-   * Sends one delivery and records the outcome; returns the config's next delivery when handed one,
-   * `"quiet"` when it was completed with none after it, undefined otherwise.
+   * Sends each delivery of the run once its predecessor was delivered. A delivered one's `complete` is
+   * recorded meanwhile (the receiver has answered, so the next may go; the slot is not held for the store's
+   * answer); the last one's hands on its config's next pending delivery, which starts a run of its own.
+   * One not delivered (retried later, given up, or dropped at close) ends the run: the rest are released to
+   * be claimed in order after it, and the loop looks again (a give-up frees its config's next).
    */
-  private async deliver(delivery: PushDelivery): Promise<PushDelivery | "quiet" | undefined> {
+  private async deliverRun(run: PushDelivery[]): Promise<void> {
+    for (let index = 0; index < run.length; index++) {
+      const delivery = run[index] as PushDelivery;
+      const rest = run.slice(index + 1);
+      if (this.stopping.signal.aborted) {
+        for (const held of [delivery, ...rest]) void this.release(held, CLOSING);
+        return;
+      }
+      const wakesBefore = this.wakes;
+      if (!(await this.deliver(delivery))) {
+        for (const held of rest) void this.release(held, "not sent: an earlier event is not delivered yet");
+        this.wakeup.wake();
+        return;
+      }
+      this.completeMeanwhile(delivery, rest.length === 0 ? wakesBefore : undefined);
+    }
+  }
+
+  /**
+   * Sends one delivery and records a failed attempt's outcome (retry or give-up); true when the receiver
+   * took it (its `complete` is the caller's).
+   */
+  private async deliver(delivery: PushDelivery): Promise<boolean> {
     const { deliveries, owner, logger, telemetry, now } = this.options;
     const outcome = await this.attempts.attempt(delivery);
-    if (outcome.kind === "abandoned") return undefined;
+    if (outcome.kind === "abandoned") return false;
+    if (outcome.kind === "delivered") {
+      telemetry.delivered(now().getTime() - Date.parse(delivery.durableAt));
+      return true;
+    }
     try {
-      if (outcome.kind === "delivered") {
-        telemetry.delivered(now().getTime() - Date.parse(delivery.durableAt));
-        return (await deliveries.complete(owner, delivery, this.leaseMs)) ?? "quiet";
-      }
       telemetry.failed(outcome.reason);
       const wait = backoffMs(delivery.attempt, outcome.retryAfterMs, this.random, this.options.maxRetryWaitMs);
       const retryAt = nextAttemptAt(delivery.durableAt, this.options.horizonMs, now(), wait);
@@ -224,18 +290,40 @@ export class PushDispatcher {
       // Its claim lapses and the delivery is retaken: at least once, duplicates dropped by webhook-id.
       logger.error({ ...identify(delivery), err: error }, "push dispatcher: could not record a delivery's outcome");
     }
-    return undefined;
+    return false;
   }
 
-  /** A delivery handed on after `close` began: let it go at once rather than at the end of its lease. */
-  private async release(delivery: PushDelivery): Promise<void> {
+  /**
+   * Records a delivered one's `complete` without holding its slot. `handOn` (the wake-ups counted when its
+   * attempt began) for the last of a run: the config's next delivery it claims starts a run; with none, a
+   * wake-up heard meanwhile has the loop look again (a commit during the `complete` may have been missed by
+   * both it and a concurrent claim). Without `handOn` the config's next is the one the run holds already
+   * (claimed by this owner, so not claimed again here).
+   */
+  private completeMeanwhile(delivery: PushDelivery, handOn: number | undefined): void {
+    const { deliveries, owner, logger } = this.options;
+    const recorded = deliveries
+      .complete(owner, delivery, this.leaseMs)
+      .then((next) => {
+        if (handOn === undefined) return;
+        if (next) this.startRun([next]);
+        else if (this.wakes !== handOn) this.wakeup.wake();
+      })
+      .catch((error: unknown) => {
+        // Its claim lapses and it is sent again: at least once, duplicates dropped by webhook-id.
+        logger.error({ ...identify(delivery), err: error }, "push dispatcher: could not record a delivery's outcome");
+      })
+      .finally(() => this.recording.delete(recorded));
+    this.recording.add(recorded);
+  }
+
+  /**
+   * A delivery this dispatcher holds but will not send now (closing, no free slot, or an earlier one of its
+   * config failed): due again at once for whoever claims it next, rather than at the end of its lease.
+   */
+  private async release(delivery: PushDelivery, reason: string): Promise<void> {
     try {
-      await this.options.deliveries.retry(
-        this.options.owner,
-        delivery,
-        this.options.now(),
-        "not sent: instance closing",
-      );
+      await this.options.deliveries.retry(this.options.owner, delivery, this.options.now(), reason);
     } catch {
       // Its lease lapses instead.
     }

@@ -1,0 +1,77 @@
+import type {
+  NewTask,
+  NumberedAppend,
+  PushAuthentication,
+  PushConfig,
+  PushDelivery,
+  StoredTaskEvent,
+} from "@a2a-partner/a2a-core";
+import { toIso } from "../tasks/rows.js";
+import { toPushConfig } from "./push-config-rows.js";
+import { deliveryId } from "./push-delivery-sql.js";
+
+/**
+ * A delivery a commit handed off (claimed for the hand-off's owner), as its answer lists it. The config's
+ * columns come for an append's event; a start's config is the one the start was given (the statement's
+ * snapshot does not hold the row it inserts), so they are null there.
+ */
+export interface HandedRow {
+  task_id: string;
+  config_id: string;
+  seq: number;
+  durable_at: string;
+  workspace_id: string | null;
+  url: string | null;
+  token: string | null;
+  authentication: PushAuthentication | null;
+  version: PushConfig["version"] | null;
+  created_at: string | null;
+}
+
+/**
+ * The deliveries of a commit's handed rows, built from what the commit wrote (its appends' events, its
+ * starts' tasks and configs): the same deliveries `claim` would read back, without reading them back. A
+ * row the commit cannot account for (none can) is left out; its lease lapses and `claim` retakes it.
+ */
+export function handedDeliveries(
+  rows: readonly HandedRow[],
+  appends: readonly NumberedAppend[],
+  starts: readonly NewTask[],
+): PushDelivery[] {
+  const appendOf = new Map(appends.map((append) => [append.taskId.toLowerCase(), append]));
+  const startOf = new Map(starts.map((start) => [start.task.id.toLowerCase(), start]));
+  const deliveries: PushDelivery[] = [];
+  for (const row of rows) {
+    const taskId = row.task_id.toLowerCase();
+    const append = appendOf.get(taskId);
+    const start = startOf.get(taskId);
+    let event: StoredTaskEvent | undefined;
+    let config: PushConfig | undefined;
+    let workspaceId: string | undefined;
+    if (append && row.url !== null && row.version !== null && row.created_at !== null && row.workspace_id !== null) {
+      event = append.events[row.seq - append.prevSeq - 1];
+      config = toPushConfig({
+        ...row,
+        id: row.config_id,
+        url: row.url,
+        version: row.version,
+        created_at: row.created_at,
+      });
+      workspaceId = row.workspace_id;
+    } else if (start && row.seq === 1) {
+      event = { taskId: row.task_id, seq: 1, event: "task", result: start.task, createdAt: toIso(start.createdAt) };
+      config = start.pushConfigs?.find((candidate) => candidate.id === row.config_id);
+      workspaceId = start.workspaceId;
+    }
+    if (!event || event.seq !== row.seq || !config || !workspaceId) continue;
+    deliveries.push({
+      id: deliveryId(row.task_id, row.seq, row.config_id),
+      workspaceId,
+      config,
+      event,
+      attempt: 1,
+      durableAt: toIso(row.durable_at),
+    });
+  }
+  return deliveries;
+}

@@ -1,0 +1,161 @@
+import { applyTaskEvent, type PushDelivery, type StoredTaskEvent } from "@a2a-partner/a2a-core";
+import { must, storeFixtures } from "@a2a-partner/a2a-core/testing";
+import { postgresAvailable } from "@a2a-partner/test-support/postgres";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { migratedStoresPerSuite } from "./support/migrated-backend.js";
+import { deliveriesOf, pushConfig, RunningTask } from "./support/push-fixtures.js";
+
+const kinds = ["pglite", ...((await postgresAvailable()) ? (["postgres"] as const) : [])] as const;
+
+const LEASE_MS = 60_000;
+const OWNER = "dispatcher-here";
+
+describe.each(kinds)("deliveries handed off by this process's commits (%s)", (kind) => {
+  const fixtures = storeFixtures();
+  const workspaceId = crypto.randomUUID();
+  const suite = migratedStoresPerSuite(kind, "push_hand_off");
+  const queue = () => suite.stores.push.deliveries;
+  /** What the hand-off gave, in the order it came. */
+  let handed: PushDelivery[] = [];
+  const stops: Array<() => void> = [];
+  const handOff = (leaseMs = LEASE_MS) => {
+    const stop = queue().handOff(OWNER, leaseMs, (deliveries) => handed.push(...deliveries));
+    stops.push(stop);
+    return stop;
+  };
+  const keys = (deliveries: readonly PushDelivery[]) => deliveries.map((d) => `${d.config.id} ${d.event.seq}`);
+
+  beforeEach(async () => {
+    handed = [];
+    await suite.backend.db.query("delete from push_deliveries");
+  });
+  afterEach(() => {
+    for (const stop of stops.splice(0)) stop();
+  });
+
+  /** A task started with inline configs `ids`. */
+  async function start(ids: string[]): Promise<RunningTask> {
+    const input = fixtures.newTask(workspaceId);
+    const record = await suite.stores.tasks.create({
+      ...input,
+      pushConfigs: ids.map((id) => pushConfig(input.task.id, id, { token: `token-${id}` })),
+    });
+    return new RunningTask(suite.stores, fixtures, record.task);
+  }
+
+  /** The task's next `count` events in one append, as a runner stores the events a step ends with. */
+  async function appendEvents(running: RunningTask, count: number): Promise<void> {
+    const events: StoredTaskEvent[] = [];
+    let snapshot = running.task;
+    for (let i = 1; i <= count; i++) {
+      const entry = fixtures.update(snapshot, running.seq * 10 + i);
+      events.push({ taskId: snapshot.id, seq: running.seq + i, ...entry });
+      snapshot = applyTaskEvent(snapshot, entry.result);
+    }
+    expect(
+      await suite.stores.events.appendNumbered({ taskId: snapshot.id, prevSeq: running.seq, events, snapshot }),
+    ).toBe(true);
+    running.seq += count;
+    running.task = snapshot;
+  }
+
+  it("claims a start's deliveries for the taker in its own statement and hands them over whole", async () => {
+    handOff();
+    const woken = vi.fn();
+    stops.push(queue().watchLocal(woken));
+    const running = await start(["a", "b"]);
+
+    await vi.waitFor(() => expect(handed).toHaveLength(2));
+    expect(keys(handed).sort()).toEqual(["a 1", "b 1"]);
+    const first = must(handed.find((d) => d.config.id === "a"));
+    expect(first).toMatchObject({
+      workspaceId,
+      attempt: 1,
+      config: { id: "a", taskId: running.task.id, token: "token-a", version: "1.0" },
+      event: { taskId: running.task.id, seq: 1, event: "task" },
+    });
+    // The seq-1 event is the task as started, its first message included, as a claim would read it.
+    expect((first.event.result as { history: unknown[] }).history).toHaveLength(1);
+    expect(Date.parse(first.durableAt)).toBeGreaterThan(Date.now() - 60_000);
+    // Held for the taker, attempt 1: nobody else claims them, and nothing was left to wake anyone for.
+    expect(await deliveriesOf(suite.backend.db, running.task.id)).toMatchObject([
+      { config_id: "a", seq: 1, attempts: 1, claimed_by: OWNER },
+      { config_id: "b", seq: 1, attempts: 1, claimed_by: OWNER },
+    ]);
+    expect(await queue().claim("someone-else", 10, LEASE_MS)).toEqual([]);
+    expect(woken).not.toHaveBeenCalled();
+  });
+
+  it("hands over a group commit's events once nothing older of their config is pending, in order", async () => {
+    const running = await start(["a"]);
+    // Delivered before the hand-off began: nothing of config a is pending.
+    const [first] = await queue().claim(OWNER, 10, LEASE_MS);
+    expect(await queue().complete(OWNER, must(first), LEASE_MS)).toBeUndefined();
+
+    handOff();
+    await appendEvents(running, 2);
+    await vi.waitFor(() => expect(handed).toHaveLength(2));
+    expect(keys(handed)).toEqual(["a 2", "a 3"]);
+    expect(handed[0]).toMatchObject({
+      workspaceId,
+      attempt: 1,
+      config: { id: "a", url: "https://receiver.example/a", token: "token-a" },
+      event: { seq: 2, event: "update" },
+    });
+    // The events as stored, what a claim would have read back.
+    expect(handed.map((d) => d.event)).toEqual(await suite.stores.events.readAfter(running.task.id, 1));
+    expect(await deliveriesOf(suite.backend.db, running.task.id)).toMatchObject([
+      { seq: 2, attempts: 1, claimed_by: OWNER },
+      { seq: 3, attempts: 1, claimed_by: OWNER },
+    ]);
+  });
+
+  it("leaves an event whose config has an older delivery pending to be claimed after it, and wakes", async () => {
+    handOff();
+    const woken = vi.fn();
+    stops.push(queue().watchLocal(woken));
+    const running = await start(["a"]);
+    await vi.waitFor(() => expect(handed).toHaveLength(1));
+
+    // Seq 1 is still on its way: seq 2 must not overtake it.
+    expect(await running.next()).toBe(true);
+    await vi.waitFor(() => expect(woken).toHaveBeenCalledTimes(1));
+    expect(handed).toHaveLength(1);
+    expect(await deliveriesOf(suite.backend.db, running.task.id)).toMatchObject([
+      { seq: 1, claimed_by: OWNER },
+      { seq: 2, attempts: 0, claimed_by: null },
+    ]);
+    expect(await queue().claim("someone-else", 10, LEASE_MS)).toEqual([]);
+    // Its delivery done, seq 1 hands seq 2 on as a claimed one does.
+    const next = must(await queue().complete(OWNER, must(handed[0]), LEASE_MS));
+    expect(next).toMatchObject({ event: { seq: 2 }, attempt: 1 });
+  });
+
+  it("hands nothing once stopped; what it handed and nobody sent is retaken when its lease lapses", async () => {
+    // A lease already over: as if the taker had died with the deliveries in hand.
+    const stop = handOff(-1_000);
+    const running = await start(["a"]);
+    await vi.waitFor(() => expect(handed).toHaveLength(1));
+    const [retaken] = await queue().claim("someone-else", 10, LEASE_MS);
+    expect(retaken).toMatchObject({ id: handed[0]?.id, attempt: 2, event: { seq: 1 } });
+    expect(await queue().complete("someone-else", must(retaken), LEASE_MS)).toBeUndefined();
+
+    stop();
+    expect(await running.next()).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(handed).toHaveLength(1);
+    expect(await deliveriesOf(suite.backend.db, running.task.id)).toMatchObject([
+      { seq: 2, attempts: 0, claimed_by: null },
+    ]);
+  });
+
+  it("hands nothing for a task without configs, and refuses a hand-off without an owner", async () => {
+    handOff();
+    const running = await RunningTask.start(suite.stores, fixtures, workspaceId);
+    expect(await running.next()).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(handed).toEqual([]);
+    expect(() => queue().handOff("", LEASE_MS, () => undefined)).toThrow(TypeError);
+    expect(() => queue().handOff(OWNER, Number.NaN, () => undefined)).toThrow(TypeError);
+  });
+});
