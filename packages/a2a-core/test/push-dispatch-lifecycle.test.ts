@@ -114,6 +114,9 @@ describe("the push dispatcher's life", () => {
         retry: async (_owner, delivery, _at, error) => {
           calls.push(`retry ${delivery.config.id} ${delivery.event.seq}: ${error}`);
         },
+        release: async (_owner, delivery) => {
+          calls.push(`release ${delivery.config.id} ${delivery.event.seq}`);
+        },
         giveUp: async () => undefined,
         nextDueAt: async () => undefined,
         watch: () => () => undefined,
@@ -169,7 +172,7 @@ describe("the push dispatcher's life", () => {
       openGate?.();
     });
 
-    it("stops a run at a failed attempt: retried later, and the rest let go to be claimed after it", async () => {
+    it("stops a run at a failed attempt: retried later, the rest given back to be claimed after it", async () => {
       receiver.answers.push({ status: 503 });
       const { queue, calls, hand } = handingQueue();
       world.dispatcher({ deliveries: queue });
@@ -179,10 +182,20 @@ describe("the push dispatcher's life", () => {
       await vi.waitFor(() => expect(calls).toHaveLength(3));
       expect(receiver.received).toHaveLength(1);
       expect(calls[0]).toMatch(/^retry cfg-1 2: .*503/);
-      expect(calls.slice(1).sort()).toEqual([
-        "retry cfg-1 3: not sent: an earlier event is not delivered yet",
-        "retry cfg-1 4: not sent: an earlier event is not delivered yet",
-      ]);
+      expect(calls.slice(1).sort()).toEqual(["release cfg-1 3", "release cfg-1 4"]);
+    });
+
+    it("gives back a run that waited too long for a slot, even while no slot comes free", async () => {
+      receiver.answers.push("hang");
+      const { queue, calls, hand } = handingQueue();
+      world.dispatcher({ deliveries: queue, maxInFlight: 1, attemptTimeoutMs: 60_000 });
+      const [stuck, waiting] = await Promise.all([1, 2].map(() => world.taskWithConfig({ url: receiver.url() })));
+      hand(handed(must(stuck).task, "cfg-1", [1]));
+      await receiver.waitFor(1);
+      hand(handed(must(waiting).task, "cfg-1", [2, 3]));
+
+      await vi.waitFor(() => expect(calls).toEqual(["release cfg-1 2", "release cfg-1 3"]), { timeout: 8_000 });
+      expect(receiver.received).toHaveLength(1);
     });
 
     it("keeps at most maxInFlight in flight (the others wait for a slot) and takes none once closing", async () => {
@@ -202,7 +215,7 @@ describe("the push dispatcher's life", () => {
       // One on its way as it closed is let go at once rather than held to the end of its lease.
       const [late] = tasks;
       dispatcher.accept(handed(must(late).task, "cfg-1", [99]));
-      await vi.waitFor(() => expect(calls.at(-1)).toBe("retry cfg-1 2: not sent: instance closing"));
+      await vi.waitFor(() => expect(calls.at(-1)).toBe("release cfg-1 2"));
       expect(receiver.received).toHaveLength(3);
     });
   });

@@ -110,6 +110,37 @@ describe.each(kinds)("deliveries handed off by this process's commits (%s)", (ki
     ]);
   });
 
+  it("renews the next handed delivery's lease on each complete instead of handing it back; release gives one back", async () => {
+    const running = await start(["a"]);
+    const [first] = await queue().claim(OWNER, 10, LEASE_MS);
+    await queue().complete(OWNER, must(first), LEASE_MS);
+    handOff();
+    await appendEvents(running, 2);
+    await vi.waitFor(() => expect(handed).toHaveLength(2));
+    // Most of seq 3's lease spent while seq 2 was on its way.
+    await suite.backend.db.query(
+      "update push_deliveries set claimed_until = now() + interval '1 second' where task_id = $1 and seq = 3",
+      [running.task.id],
+    );
+
+    expect(await queue().complete(OWNER, must(handed[0]), LEASE_MS)).toBeUndefined();
+    const { rows } = await suite.backend.db.query<{ seconds: number; attempts: number; claimed_by: string }>(
+      `select extract(epoch from claimed_until - now())::float8 as seconds, attempts, claimed_by
+         from push_deliveries where task_id = $1`,
+      [running.task.id],
+    );
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ attempts: 1, claimed_by: OWNER });
+    expect(rows[0]?.seconds).toBeGreaterThan(LEASE_MS / 1000 - 10);
+
+    // Given back unsent: claimable at once, the attempt it was claimed for not counted.
+    await queue().release(OWNER, must(handed[1]));
+    expect(await deliveriesOf(suite.backend.db, running.task.id)).toMatchObject([
+      { seq: 3, attempts: 0, claimed_by: null, last_error: null },
+    ]);
+    expect(await queue().claim("someone-else", 10, LEASE_MS)).toMatchObject([{ event: { seq: 3 }, attempt: 1 }]);
+  });
+
   it("leaves an event whose config has an older delivery pending to be claimed after it, and wakes", async () => {
     handOff();
     const woken = vi.fn();

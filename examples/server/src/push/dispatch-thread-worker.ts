@@ -39,6 +39,7 @@ const deliveries: PushDeliveryQueue = {
   claim: (owner, limit, leaseMs) => queue.claim(owner, limit, leaseMs),
   complete: (owner, delivery, leaseMs) => queue.complete(owner, delivery, leaseMs),
   retry: (owner, delivery, retryAt, lastError) => queue.retry(owner, delivery, retryAt, lastError),
+  release: (owner, delivery) => queue.release(owner, delivery),
   giveUp: (owner, delivery, reason) => queue.giveUp(owner, delivery, reason),
   nextDueAt: () => queue.nextDueAt(),
   watch(listener) {

@@ -36,11 +36,17 @@ export interface PushDeliveryQueue {
   /**
    * The receiver took it: removes the delivery (only if `owner` still holds it) and claims the same
    * config's next delivery when it is due, in the same step, so a task's events flow without waiting
-   * for a wake-up.
+   * for a wake-up. A next one `owner` holds already (`handOff`) is not handed back: its lease is renewed.
    */
   complete(owner: string, delivery: PushDelivery, leaseMs: number): Promise<PushDelivery | undefined>;
   /** A failed attempt: unclaimed and due again at `retryAt` (only if `owner` still holds it). */
   retry(owner: string, delivery: PushDelivery, retryAt: Date, lastError: string): Promise<void>;
+  /**
+   * Optional: gives a claimed delivery back unsent (only if `owner` still holds it): claimable again at
+   * once, the attempt it was claimed for not counted, its last error kept. Without it a dispatcher gives
+   * one back with `retry` due now.
+   */
+  release?(owner: string, delivery: PushDelivery): Promise<void>;
   /**
    * Past the horizon: kept as given up with `reason` and never tried again; the config's next event
    * becomes claimable.
@@ -59,7 +65,8 @@ export interface PushDeliveryQueue {
    * pending), and hand them to `listener` once durable, in order per config: the dispatcher sends them
    * without a claim's round trip. The rest stay for `claim`. A handed delivery is held by a lease as a
    * claimed one is, so if nobody sends it (the process dies) another dispatcher retakes it when the lease
-   * expires. Returns the function that stops it; a queue without it is simply claimed from.
+   * expires; when one commit hands several of a config, each `complete` renews the next one's lease.
+   * Returns the function that stops it; a queue without it is simply claimed from.
    */
   handOff?(owner: string, leaseMs: number, listener: (deliveries: PushDelivery[]) => void): () => void;
 }

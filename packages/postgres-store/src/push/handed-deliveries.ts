@@ -30,8 +30,11 @@ export interface HandedRow {
 
 /**
  * The deliveries of a commit's handed rows, built from what the commit wrote (its appends' events, its
- * starts' tasks and configs): the same deliveries `claim` would read back, without reading them back. A
- * row the commit cannot account for (none can) is left out; its lease lapses and `claim` retakes it.
+ * starts' tasks and configs): the same deliveries `claim` would read back, without reading them back (ids
+ * as the database spells them, timestamps as it prints them, so a retry after a retake sends the same
+ * bytes under the same webhook-id). The events' results are the writer's own objects, shared as they are
+ * with the task's streams: nobody changes them. A row the commit cannot account for (none can) is left
+ * out; its lease lapses and `claim` retakes it.
  */
 export function handedDeliveries(
   rows: readonly HandedRow[],
@@ -49,7 +52,8 @@ export function handedDeliveries(
     let config: PushConfig | undefined;
     let workspaceId: string | undefined;
     if (append && row.url !== null && row.version !== null && row.created_at !== null && row.workspace_id !== null) {
-      event = append.events[row.seq - append.prevSeq - 1];
+      const written = append.events[row.seq - append.prevSeq - 1];
+      if (written) event = { ...written, taskId: row.task_id, createdAt: toIso(written.createdAt) };
       config = toPushConfig({
         ...row,
         id: row.config_id,
@@ -60,7 +64,8 @@ export function handedDeliveries(
       workspaceId = row.workspace_id;
     } else if (start && row.seq === 1) {
       event = { taskId: row.task_id, seq: 1, event: "task", result: start.task, createdAt: toIso(start.createdAt) };
-      config = start.pushConfigs?.find((candidate) => candidate.id === row.config_id);
+      const given = start.pushConfigs?.find((candidate) => candidate.id === row.config_id);
+      if (given) config = { ...given, taskId: row.task_id, createdAt: toIso(given.createdAt) };
       workspaceId = start.workspaceId;
     }
     if (!event || event.seq !== row.seq || !config || !workspaceId) continue;

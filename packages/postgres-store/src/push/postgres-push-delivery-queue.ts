@@ -3,7 +3,16 @@ import type { Database } from "../database.js";
 import { isUuid } from "../is-uuid.js";
 import { leaseDuration } from "../tasks/rows.js";
 import { CompleteBatches } from "./complete-batches.js";
-import { CLAIM, type ClaimedRow, deliveryKey, GIVE_UP, NEXT_DUE, RETRY, toPushDelivery } from "./push-delivery-sql.js";
+import {
+  CLAIM,
+  type ClaimedRow,
+  deliveryKey,
+  GIVE_UP,
+  NEXT_DUE,
+  RELEASE,
+  RETRY,
+  toPushDelivery,
+} from "./push-delivery-sql.js";
 import { onHandedDeliveries, onLocalDeliveries, PUSH_DELIVERIES_CHANNEL } from "./push-wakeups.js";
 
 /** Deliveries one claim may take, whatever it asks for. */
@@ -69,6 +78,13 @@ export class PostgresPushDeliveryQueue implements PushDeliveryQueue {
       [owner, key.taskId, key.configId, key.seq, retryAt.toISOString(), errorText(lastError)],
       { name: "a2a_push_retry" },
     );
+  }
+
+  async release(owner: string, delivery: PushDelivery): Promise<void> {
+    checkOwner(owner);
+    const key = keyOf(delivery);
+    if (!key) return;
+    await this.db.query(RELEASE, [owner, key.taskId, key.configId, key.seq], { name: "a2a_push_release" });
   }
 
   async giveUp(owner: string, delivery: PushDelivery, reason: string): Promise<void> {

@@ -61,8 +61,10 @@ with candidates as (
 /**
  * The receivers took them (deliveries of one owner, each of a different config; one or a tick's worth):
  * deletes each one $1 still holds, and in the same statement claims each such config's next pending
- * delivery when it is due. Params: $1 owner, $2 lease
- * (ms), $3 tasks, $4 configs, $5 seqs (arrays, in step).
+ * delivery when it is due. A next one $1 holds under a live lease (handed off with it in one commit, and on
+ * its way in the same run) is not claimed again: its lease is renewed from now, so a long run's later
+ * deliveries do not lapse while an earlier one holds them back. Params: $1 owner, $2 lease (ms), $3 tasks, $4 configs,
+ * $5 seqs (arrays, in step).
  */
 export const COMPLETE_MANY = `
 with input as (
@@ -79,6 +81,12 @@ with input as (
      order by d.seq
      limit 1
      for update of d skip locked) n
+), renewed as (
+  update push_deliveries d set claimed_until = now() + $2::double precision * interval '1 millisecond'
+    from next n
+   where d.task_id = n.task_id and d.config_id = n.config_id and d.seq = n.seq
+     and d.claimed_by = $1 and d.claimed_until > now()
+  returning 1
 ), claimed as (
   update push_deliveries d set ${TAKE.replaceAll("$3", "$2")}
     from next n
@@ -86,6 +94,14 @@ with input as (
      and d.due_at <= now() and (d.claimed_until is null or d.claimed_until <= now())
   returning d.task_id, d.config_id, d.seq, d.attempts, d.durable_at
 )${CLAIMED_ANSWER}`;
+
+/**
+ * Gives a claimed delivery back unsent, if $1 still holds it: claimable again at once, the attempt it was
+ * claimed for not counted, its last error kept. Params: $1 owner, $2 task, $3 config, $4 seq.
+ */
+export const RELEASE = `
+update push_deliveries set claimed_by = null, claimed_until = null, attempts = greatest(attempts - 1, 0)
+ where task_id = $2 and config_id = $3 and seq = $4 and claimed_by = $1`;
 
 /**
  * A failed attempt, if $1 still holds it: unclaimed, due again at $5, $6 its error. Params: $1 owner,

@@ -78,11 +78,15 @@ export function deliveryTakerOf(db: object): DeliveryTaker | undefined {
   return takers.get(db)?.[0];
 }
 
-/** Hands a commit's claimed deliveries to `taker`; a taker's failure is its own (their leases lapse). */
-export function handDeliveries(taker: DeliveryTaker, deliveries: PushDelivery[]): void {
-  if (deliveries.length === 0) return;
+/**
+ * Hands a commit's claimed deliveries (built by `build`) to `taker`, after the commit: nothing that fails
+ * here may reach the writer's caller or the process, so a failure is swallowed and their leases lapse
+ * (another dispatcher retakes them).
+ */
+export function handDeliveries(taker: DeliveryTaker, build: () => PushDelivery[]): void {
   try {
-    taker.take(deliveries);
+    const deliveries = build();
+    if (deliveries.length > 0) taker.take(deliveries);
   } catch {
     // Their claims lapse and another dispatcher retakes them.
   }

@@ -193,9 +193,10 @@ async function startStatement(db: Queryable, input: NewTask, messageId: string |
   const row = rows[0];
   if (row && Number(row.pushed ?? 0) > 0) wakeLocalDeliveries(db);
   const handedAt = row?.created ? row.handed_at : undefined;
-  if (taker && handedAt) {
-    const handed = (input.pushConfigs ?? []).map((config) => startHandedRow(v.id, config.id, handedAt));
-    queueMicrotask(() => handDeliveries(taker, handedDeliveries(handed, [], [input])));
+  if (taker && row && handedAt) {
+    const taskId = row.id;
+    const handed = (input.pushConfigs ?? []).map((config) => startHandedRow(taskId, config.id, handedAt));
+    queueMicrotask(() => handDeliveries(taker, () => handedDeliveries(handed, [], [input])));
   }
   return row ? startedRecord(row, row.created, input, snapshot) : undefined;
 }

@@ -279,7 +279,7 @@ export class GroupCommitWriter {
       const appends = batch.flatMap((item) => (item.kind === "append" ? [item.append] : []));
       const starts = batch.flatMap((item) => (item.kind === "start" ? [item.start.input] : []));
       // Queued behind the callers' continuations, which the answers above have just queued.
-      queueMicrotask(() => handDeliveries(taker, handedDeliveries(handed, appends, starts)));
+      queueMicrotask(() => handDeliveries(taker, () => handedDeliveries(handed, appends, starts)));
     }
   }
 

@@ -33,8 +33,10 @@ const CLOSING = "not sent: instance closing";
 const NO_SLOT = "not sent: no free delivery slot";
 
 /**
- * The longest a claimed run waits for a free slot before it is released instead: well inside its lease
- * (`PUSH_DISPATCH.leaseMarginMs` beyond one attempt), so it is never sent after another dispatcher retook it.
+ * The longest a claimed run waits for a free slot before it is released instead (looked at when a slot
+ * frees, and by a timer at this interval): well inside the lease of its first delivery
+ * (`PUSH_DISPATCH.leaseMarginMs` beyond one attempt). Each later one's lease is renewed by the `complete`
+ * of the one before it.
  */
 const WAIT_LIMIT_MS = 2_000;
 /** Runs that may wait for a slot, per slot: a burst of commits waits; a receiver that stalls them all does not. */
@@ -73,7 +75,7 @@ export class PushDispatcher {
   private readonly attempts: PushAttempts;
   private readonly wakeup = new Wakeup();
   private readonly inFlight = new Set<Promise<void>>();
-  /** Completes under way (a run does not wait for them): awaited by `close`. */
+  /** Completes and releases under way (a run does not wait for its completes): awaited by `close`. */
   private readonly recording = new Set<Promise<void>>();
   /** Runs of claimed deliveries waiting for a free slot, oldest first. */
   private readonly waiting: Array<{ deliveries: PushDelivery[]; since: number }> = [];
@@ -83,6 +85,8 @@ export class PushDispatcher {
   private readonly abandoning = new AbortController();
   private unwatch: (() => void) | undefined;
   private stopHandOff: (() => void) | undefined;
+  /** The timer that releases runs waiting too long for a slot. */
+  private sweep: ReturnType<typeof setTimeout> | undefined;
   /** The queue's wake-ups so far: a chain that heard one during its `complete` has the loop look again. */
   private wakes = 0;
   /**
@@ -143,6 +147,7 @@ export class PushDispatcher {
     this.unwatch?.();
     this.stopHandOff?.();
     this.wakeup.wake();
+    clearTimeout(this.sweep);
     for (const run of this.waiting.splice(0)) for (const held of run.deliveries) void this.release(held, CLOSING);
     const finished = (async () => {
       await this.loop;
@@ -218,6 +223,7 @@ export class PushDispatcher {
       this.inFlight.add(run);
     } else if (this.waiting.length < this.maxInFlight * WAITING_PER_SLOT) {
       this.waiting.push({ deliveries, since: this.options.now().getTime() });
+      this.sweepWaitingLater();
     } else {
       for (const held of deliveries) void this.release(held, NO_SLOT);
     }
@@ -225,15 +231,30 @@ export class PushDispatcher {
 
   /** Starts the oldest run waiting for a slot, if any (true), releasing those that waited too long. */
   private startWaiting(): boolean {
+    this.releaseOverdue();
+    const next = this.waiting.shift();
+    if (!next) return false;
+    this.startRun(next.deliveries);
+    return true;
+  }
+
+  /** Releases the runs that have waited past `WAIT_LIMIT_MS` (oldest first, so they are at the front). */
+  private releaseOverdue(): void {
     const now = this.options.now().getTime();
-    for (let next = this.waiting.shift(); next; next = this.waiting.shift()) {
-      if (now - next.since <= WAIT_LIMIT_MS) {
-        this.startRun(next.deliveries);
-        return true;
-      }
-      for (const held of next.deliveries) void this.release(held, NO_SLOT);
+    while (this.waiting.length > 0 && now - (this.waiting[0]?.since ?? now) > WAIT_LIMIT_MS) {
+      for (const held of this.waiting.shift()?.deliveries ?? []) void this.release(held, NO_SLOT);
     }
-    return false;
+  }
+
+  /** While runs wait, looks at them every `WAIT_LIMIT_MS` even if no slot comes free (every receiver stalls). */
+  private sweepWaitingLater(): void {
+    if (this.sweep) return;
+    this.sweep = setTimeout(() => {
+      this.sweep = undefined;
+      this.releaseOverdue();
+      if (this.waiting.length > 0) this.sweepWaitingLater();
+    }, WAIT_LIMIT_MS);
+    (this.sweep as { unref?: () => void }).unref?.();
   }
 
   /**
@@ -248,12 +269,13 @@ export class PushDispatcher {
       const delivery = run[index] as PushDelivery;
       const rest = run.slice(index + 1);
       if (this.stopping.signal.aborted) {
-        for (const held of [delivery, ...rest]) void this.release(held, CLOSING);
+        await Promise.all([delivery, ...rest].map((held) => this.release(held, CLOSING)));
         return;
       }
       const wakesBefore = this.wakes;
       if (!(await this.deliver(delivery))) {
-        for (const held of rest) void this.release(held, "not sent: an earlier event is not delivered yet");
+        // Released before the loop looks, or it would find them still held.
+        await Promise.all(rest.map((held) => this.release(held, "not sent: an earlier event is not delivered yet")));
         this.wakeup.wake();
         return;
       }
@@ -294,20 +316,19 @@ export class PushDispatcher {
   }
 
   /**
-   * Records a delivered one's `complete` without holding its slot. `handOn` (the wake-ups counted when its
-   * attempt began) for the last of a run: the config's next delivery it claims starts a run; with none, a
+   * Records a delivered one's `complete` without holding its slot. The config's next delivery it claims
+   * starts a run (a next one the run holds already is not handed back, only its lease renewed).
+   * `wakesBefore` (the wake-ups counted when its attempt began) for the last of a run: with no next, a
    * wake-up heard meanwhile has the loop look again (a commit during the `complete` may have been missed by
-   * both it and a concurrent claim). Without `handOn` the config's next is the one the run holds already
-   * (claimed by this owner, so not claimed again here).
+   * both it and a concurrent claim).
    */
-  private completeMeanwhile(delivery: PushDelivery, handOn: number | undefined): void {
+  private completeMeanwhile(delivery: PushDelivery, wakesBefore: number | undefined): void {
     const { deliveries, owner, logger } = this.options;
     const recorded = deliveries
       .complete(owner, delivery, this.leaseMs)
       .then((next) => {
-        if (handOn === undefined) return;
         if (next) this.startRun([next]);
-        else if (this.wakes !== handOn) this.wakeup.wake();
+        else if (wakesBefore !== undefined && this.wakes !== wakesBefore) this.wakeup.wake();
       })
       .catch((error: unknown) => {
         // Its claim lapses and it is sent again: at least once, duplicates dropped by webhook-id.
@@ -319,14 +340,20 @@ export class PushDispatcher {
 
   /**
    * A delivery this dispatcher holds but will not send now (closing, no free slot, or an earlier one of its
-   * config failed): due again at once for whoever claims it next, rather than at the end of its lease.
+   * config failed): claimable again at once, rather than at the end of its lease. `reason` is kept as its
+   * last error by a queue without `release`. Awaited by `close`, like the completes.
    */
-  private async release(delivery: PushDelivery, reason: string): Promise<void> {
-    try {
-      await this.options.deliveries.retry(this.options.owner, delivery, this.options.now(), reason);
-    } catch {
-      // Its lease lapses instead.
-    }
+  private release(delivery: PushDelivery, reason: string): Promise<void> {
+    const { deliveries, owner, now } = this.options;
+    const released = (
+      deliveries.release ? deliveries.release(owner, delivery) : deliveries.retry(owner, delivery, now(), reason)
+    )
+      .catch(() => {
+        // Its lease lapses instead.
+      })
+      .finally(() => this.recording.delete(released));
+    this.recording.add(released);
+    return released;
   }
 }
 
