@@ -1,8 +1,8 @@
 import type { Logger } from "../../ports/logger.js";
 import type { PushDelivery, PushDeliveryQueue } from "../../ports/push-deliveries.js";
 import type { PushMeasurements } from "../../telemetry/push-telemetry.js";
+import { DeliveryRuns } from "./delivery-runs.js";
 import { PushAttempts } from "./push-attempts.js";
-import { backoffMs, nextAttemptAt } from "./retry-schedule.js";
 import { pause, Wakeup } from "./wakeup.js";
 
 export interface PushDispatcherOptions {
@@ -25,22 +25,6 @@ export interface PushDispatcherOptions {
   pollIntervalMs?: number;
   random?: () => number;
 }
-
-/** Why a delivery this dispatcher held went back unsent when it closed (kept as its `last_error`). */
-const CLOSING = "not sent: instance closing";
-
-/** Why a claimed delivery went back unsent when no slot came free in time (kept as its `last_error`). */
-const NO_SLOT = "not sent: no free delivery slot";
-
-/**
- * The longest a claimed run waits for a free slot before it is released instead (looked at when a slot
- * frees, and by a timer at this interval): well inside the lease of its first delivery
- * (`PUSH_DISPATCH.leaseMarginMs` beyond one attempt). Each later one's lease is renewed by the `complete`
- * of the one before it.
- */
-const WAIT_LIMIT_MS = 2_000;
-/** Runs that may wait for a slot, per slot: a burst of commits waits; a receiver that stalls them all does not. */
-const WAITING_PER_SLOT = 4;
 
 /** A wake-up waits this long before its claim, so the commits of that moment share it. */
 const COALESCE_MS = 1;
@@ -71,22 +55,14 @@ export class PushDispatcher {
   private readonly leaseMs: number;
   private readonly maxInFlight: number;
   private readonly pollIntervalMs: number;
-  private readonly random: () => number;
-  private readonly attempts: PushAttempts;
   private readonly wakeup = new Wakeup();
-  private readonly inFlight = new Set<Promise<void>>();
-  /** Completes and releases under way (a run does not wait for its completes): awaited by `close`. */
-  private readonly recording = new Set<Promise<void>>();
-  /** Runs of claimed deliveries waiting for a free slot, oldest first. */
-  private readonly waiting: Array<{ deliveries: PushDelivery[]; since: number }> = [];
+  private readonly runs: DeliveryRuns;
   /** Aborted when `close` begins: the loop stops claiming. */
   private readonly stopping = new AbortController();
   /** Aborted when the grace is over: attempts still under way are dropped and left to their leases. */
   private readonly abandoning = new AbortController();
   private unwatch: (() => void) | undefined;
   private stopHandOff: (() => void) | undefined;
-  /** The timer that releases runs waiting too long for a slot. */
-  private sweep: ReturnType<typeof setTimeout> | undefined;
   /** The queue's wake-ups so far: a chain that heard one during its `complete` has the loop look again. */
   private wakes = 0;
   /**
@@ -103,8 +79,25 @@ export class PushDispatcher {
     this.leaseMs = options.attemptTimeoutMs + PUSH_DISPATCH.leaseMarginMs;
     this.maxInFlight = Math.max(1, options.maxInFlight ?? PUSH_DISPATCH.maxInFlight);
     this.pollIntervalMs = options.pollIntervalMs ?? PUSH_DISPATCH.pollIntervalMs;
-    this.random = options.random ?? Math.random;
-    this.attempts = new PushAttempts(options, this.abandoning.signal);
+    this.runs = new DeliveryRuns({
+      deliveries: options.deliveries,
+      owner: options.owner,
+      attempts: new PushAttempts(options, this.abandoning.signal),
+      logger: options.logger,
+      telemetry: options.telemetry,
+      now: options.now,
+      random: options.random ?? Math.random,
+      horizonMs: options.horizonMs,
+      maxRetryWaitMs: options.maxRetryWaitMs,
+      leaseMs: this.leaseMs,
+      maxInFlight: this.maxInFlight,
+      stopping: this.stopping.signal,
+      wakeLoop: () => this.wakeup.wake(),
+      wakes: () => this.wakes,
+      retryAt: (at) => {
+        if (this.knownDueAt !== undefined) this.knownDueAt = Math.min(this.knownDueAt, at);
+      },
+    });
   }
 
   start(): void {
@@ -123,14 +116,7 @@ export class PushDispatcher {
    * at once, one after another, in a slot of their own (or the next free one).
    */
   accept(handed: readonly PushDelivery[]): void {
-    const byConfig = new Map<string, PushDelivery[]>();
-    for (const delivery of handed) {
-      const config = `${delivery.event.taskId}/${delivery.config.id}`;
-      const run = byConfig.get(config);
-      if (run) run.push(delivery);
-      else byConfig.set(config, [delivery]);
-    }
-    for (const run of byConfig.values()) this.startRun(run.sort((a, b) => a.event.seq - b.event.seq));
+    this.runs.accept(handed);
   }
 
   /**
@@ -147,12 +133,10 @@ export class PushDispatcher {
     this.unwatch?.();
     this.stopHandOff?.();
     this.wakeup.wake();
-    clearTimeout(this.sweep);
-    for (const run of this.waiting.splice(0)) for (const held of run.deliveries) void this.release(held, CLOSING);
+    this.runs.giveBackWaiting();
     const finished = (async () => {
       await this.loop;
-      await Promise.allSettled([...this.inFlight]);
-      await Promise.allSettled([...this.recording]);
+      await this.runs.settled();
     })();
     await Promise.race([finished, pause(graceMs)]);
     this.abandoning.abort();
@@ -165,14 +149,14 @@ export class PushDispatcher {
     while (!this.stopping.signal.aborted) {
       try {
         // Runs waiting for a slot go first: they are claimed already.
-        const free = this.maxInFlight - this.inFlight.size - this.waiting.length;
+        const free = this.maxInFlight - this.runs.busy;
         if (free <= 0) {
           // A finished delivery wakes the loop.
           await this.wakeup.sleep(this.pollIntervalMs);
           continue;
         }
         const claimed = await deliveries.claim(owner, free, this.leaseMs);
-        for (const delivery of claimed) this.startRun([delivery]);
+        for (const delivery of claimed) this.runs.startRun([delivery]);
         // Woken during the claim (another commit): claim again rather than ask when the next one is due.
         if (claimed.length === free || this.wakeup.takeWake()) continue;
         if (await this.wakeup.sleep(await this.sleepMs())) {
@@ -202,167 +186,4 @@ export class PushDispatcher {
     }
     return Math.min(Math.max(0, this.knownDueAt - now().getTime()), this.pollIntervalMs);
   }
-
-  /**
-   * Sends a run of one config's claimed deliveries, in order, in one slot; without a free slot the run
-   * waits for one (past `WAITING_PER_SLOT` runs a slot, or waiting longer than `WAIT_LIMIT_MS`, it is
-   * released to be claimed again instead, rather than held towards the end of its lease).
-   */
-  private startRun(deliveries: PushDelivery[]): void {
-    if (deliveries.length === 0) return;
-    if (this.stopping.signal.aborted) {
-      for (const held of deliveries) void this.release(held, CLOSING);
-    } else if (this.inFlight.size < this.maxInFlight) {
-      const run = this.deliverRun(deliveries).finally(() => {
-        const wasFull = this.inFlight.size >= this.maxInFlight;
-        this.inFlight.delete(run);
-        if (this.startWaiting()) return;
-        // A slot freed while the loop waited for one: wake it.
-        if (wasFull) this.wakeup.wake();
-      });
-      this.inFlight.add(run);
-    } else if (this.waiting.length < this.maxInFlight * WAITING_PER_SLOT) {
-      this.waiting.push({ deliveries, since: this.options.now().getTime() });
-      this.sweepWaitingLater();
-    } else {
-      for (const held of deliveries) void this.release(held, NO_SLOT);
-    }
-  }
-
-  /** Starts the oldest run waiting for a slot, if any (true), releasing those that waited too long. */
-  private startWaiting(): boolean {
-    this.releaseOverdue();
-    const next = this.waiting.shift();
-    if (!next) return false;
-    this.startRun(next.deliveries);
-    return true;
-  }
-
-  /** Releases the runs that have waited past `WAIT_LIMIT_MS` (oldest first, so they are at the front). */
-  private releaseOverdue(): void {
-    const now = this.options.now().getTime();
-    while (this.waiting.length > 0 && now - (this.waiting[0]?.since ?? now) > WAIT_LIMIT_MS) {
-      for (const held of this.waiting.shift()?.deliveries ?? []) void this.release(held, NO_SLOT);
-    }
-  }
-
-  /** While runs wait, looks at them every `WAIT_LIMIT_MS` even if no slot comes free (every receiver stalls). */
-  private sweepWaitingLater(): void {
-    if (this.sweep) return;
-    this.sweep = setTimeout(() => {
-      this.sweep = undefined;
-      this.releaseOverdue();
-      if (this.waiting.length > 0) this.sweepWaitingLater();
-    }, WAIT_LIMIT_MS);
-    (this.sweep as { unref?: () => void }).unref?.();
-  }
-
-  /**
-   * Sends each delivery of the run once its predecessor was delivered. A delivered one's `complete` is
-   * recorded meanwhile (the receiver has answered, so the next may go; the slot is not held for the store's
-   * answer); the last one's hands on its config's next pending delivery, which starts a run of its own.
-   * One not delivered (retried later, given up, or dropped at close) ends the run: the rest are released to
-   * be claimed in order after it, and the loop looks again (a give-up frees its config's next).
-   */
-  private async deliverRun(run: PushDelivery[]): Promise<void> {
-    for (let index = 0; index < run.length; index++) {
-      const delivery = run[index] as PushDelivery;
-      const rest = run.slice(index + 1);
-      if (this.stopping.signal.aborted) {
-        await Promise.all([delivery, ...rest].map((held) => this.release(held, CLOSING)));
-        return;
-      }
-      const wakesBefore = this.wakes;
-      if (!(await this.deliver(delivery))) {
-        // Released before the loop looks, or it would find them still held.
-        await Promise.all(rest.map((held) => this.release(held, "not sent: an earlier event is not delivered yet")));
-        this.wakeup.wake();
-        return;
-      }
-      this.completeMeanwhile(delivery, rest.length === 0 ? wakesBefore : undefined);
-    }
-  }
-
-  /**
-   * Sends one delivery and records a failed attempt's outcome (retry or give-up); true when the receiver
-   * took it (its `complete` is the caller's).
-   */
-  private async deliver(delivery: PushDelivery): Promise<boolean> {
-    const { deliveries, owner, logger, telemetry, now } = this.options;
-    const outcome = await this.attempts.attempt(delivery);
-    if (outcome.kind === "abandoned") return false;
-    if (outcome.kind === "delivered") {
-      telemetry.delivered(now().getTime() - Date.parse(delivery.durableAt));
-      return true;
-    }
-    try {
-      telemetry.failed(outcome.reason);
-      const wait = backoffMs(delivery.attempt, outcome.retryAfterMs, this.random, this.options.maxRetryWaitMs);
-      const retryAt = nextAttemptAt(delivery.durableAt, this.options.horizonMs, now(), wait);
-      if (retryAt) {
-        await deliveries.retry(owner, delivery, retryAt, outcome.error);
-        if (this.knownDueAt !== undefined) this.knownDueAt = Math.min(this.knownDueAt, retryAt.getTime());
-        logger.info({ ...identify(delivery), error: outcome.error, retryInMs: wait }, "push attempt failed; retrying");
-      } else {
-        await deliveries.giveUp(owner, delivery, outcome.error);
-        telemetry.givenUp();
-        logger.warn({ ...identify(delivery), lastError: outcome.error }, "push delivery given up past the horizon");
-      }
-    } catch (error) {
-      // Its claim lapses and the delivery is retaken: at least once, duplicates dropped by webhook-id.
-      logger.error({ ...identify(delivery), err: error }, "push dispatcher: could not record a delivery's outcome");
-    }
-    return false;
-  }
-
-  /**
-   * Records a delivered one's `complete` without holding its slot. The config's next delivery it claims
-   * starts a run (a next one the run holds already is not handed back, only its lease renewed).
-   * `wakesBefore` (the wake-ups counted when its attempt began) for the last of a run: with no next, a
-   * wake-up heard meanwhile has the loop look again (a commit during the `complete` may have been missed by
-   * both it and a concurrent claim).
-   */
-  private completeMeanwhile(delivery: PushDelivery, wakesBefore: number | undefined): void {
-    const { deliveries, owner, logger } = this.options;
-    const recorded = deliveries
-      .complete(owner, delivery, this.leaseMs)
-      .then((next) => {
-        if (next) this.startRun([next]);
-        else if (wakesBefore !== undefined && this.wakes !== wakesBefore) this.wakeup.wake();
-      })
-      .catch((error: unknown) => {
-        // Its claim lapses and it is sent again: at least once, duplicates dropped by webhook-id.
-        logger.error({ ...identify(delivery), err: error }, "push dispatcher: could not record a delivery's outcome");
-      })
-      .finally(() => this.recording.delete(recorded));
-    this.recording.add(recorded);
-  }
-
-  /**
-   * A delivery this dispatcher holds but will not send now (closing, no free slot, or an earlier one of its
-   * config failed): claimable again at once, rather than at the end of its lease. `reason` is kept as its
-   * last error by a queue without `release`. Awaited by `close`, like the completes.
-   */
-  private release(delivery: PushDelivery, reason: string): Promise<void> {
-    const { deliveries, owner, now } = this.options;
-    const released = (
-      deliveries.release ? deliveries.release(owner, delivery) : deliveries.retry(owner, delivery, now(), reason)
-    )
-      .catch(() => {
-        // Its lease lapses instead.
-      })
-      .finally(() => this.recording.delete(released));
-    this.recording.add(released);
-    return released;
-  }
-}
-
-/** What a log line says of a delivery: never its URL, token or credentials. */
-function identify(delivery: PushDelivery) {
-  return {
-    taskId: delivery.event.taskId,
-    configId: delivery.config.id,
-    seq: delivery.event.seq,
-    attempts: delivery.attempt,
-  };
 }
