@@ -132,10 +132,10 @@ describe("the push dispatcher's life", () => {
     }
 
     /** Events 2, 3, … of a task for config `configId`, as a commit would hand them off (attempt 1). */
-    function handed(task: Task, configId: string, percents: number[], path = "/hook"): PushDelivery[] {
+    function handed(task: Task, configId: string, percents: number[], path = "/hook", firstSeq = 2): PushDelivery[] {
       return percents.map((percent, index) => {
         const entry = fixtures.update(task, percent);
-        const seq = index + 2;
+        const seq = index + firstSeq;
         return {
           id: `${task.id}/${seq}/${configId}`,
           workspaceId: WORKSPACE,
@@ -183,6 +183,41 @@ describe("the push dispatcher's life", () => {
       expect(receiver.received).toHaveLength(1);
       expect(calls[0]).toMatch(/^retry cfg-1 2: .*503/);
       expect(calls.slice(1).sort()).toEqual(["release cfg-1 3", "release cfg-1 4"]);
+    });
+
+    it("sends a hand-off behind the config's run after it, and one behind a delivered event at once", async () => {
+      const { queue, calls, hand } = handingQueue();
+      world.dispatcher({ deliveries: queue });
+      const { task } = await world.taskWithConfig({ url: receiver.url() });
+      receiver.answers.push({ status: 200, delayMs: 100 });
+      hand(handed(task, "cfg-1", [10]));
+      await vi.waitFor(() => expect(receiver.open).toBe(1));
+      // Committed while seq 2 was on its way: it joins that run, and goes only once seq 2 was answered.
+      hand(handed(task, "cfg-1", [20], "/hook", 3).map((d) => ({ ...d, after: 2 })));
+      await receiver.waitFor(2);
+      expect(receiver.maxOpen).toBe(1);
+      expect(percentsOf()).toEqual([10, 20]);
+
+      // Behind seq 3, delivered already (its run is over): a run of its own, at once.
+      await vi.waitFor(() => expect(calls).toEqual(["complete cfg-1 2", "complete cfg-1 3"]));
+      hand(handed(task, "cfg-1", [30], "/hook", 4).map((d) => ({ ...d, after: 3 })));
+      await receiver.waitFor(3);
+      expect(percentsOf()).toEqual([10, 20, 30]);
+    });
+
+    it("gives back a hand-off behind an event that was not delivered, to be claimed after it", async () => {
+      receiver.answers.push({ status: 503 });
+      const { queue, calls, hand } = handingQueue();
+      world.dispatcher({ deliveries: queue });
+      const { task } = await world.taskWithConfig({ url: receiver.url() });
+      hand(handed(task, "cfg-1", [10]));
+      await vi.waitFor(() => expect(calls).toHaveLength(1));
+      expect(calls[0]).toMatch(/^retry cfg-1 2: .*503/);
+
+      hand(handed(task, "cfg-1", [20], "/hook", 3).map((d) => ({ ...d, after: 2 })));
+      await vi.waitFor(() => expect(calls).toHaveLength(2));
+      expect(calls[1]).toBe("release cfg-1 3");
+      expect(receiver.received).toHaveLength(1);
     });
 
     it("gives back a run that waited too long for a slot, even while no slot comes free", async () => {

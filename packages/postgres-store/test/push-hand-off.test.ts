@@ -141,24 +141,39 @@ describe.each(kinds)("deliveries handed off by this process's commits (%s)", (ki
     expect(await queue().claim("someone-else", 10, LEASE_MS)).toMatchObject([{ event: { seq: 3 }, attempt: 1 }]);
   });
 
-  it("leaves an event whose config has an older delivery pending to be claimed after it, and wakes", async () => {
+  it("hands an event over behind older ones its taker holds, naming the newest of them", async () => {
     handOff();
-    const woken = vi.fn();
-    stops.push(queue().watchLocal(woken));
     const running = await start(["a"]);
     await vi.waitFor(() => expect(handed).toHaveLength(1));
 
-    // Seq 1 is still on its way: seq 2 must not overtake it.
+    // Seq 1 is still on its way, held by the taker: seq 2 goes to it too, to be sent after seq 1.
     expect(await running.next()).toBe(true);
-    await vi.waitFor(() => expect(woken).toHaveBeenCalledTimes(1));
-    expect(handed).toHaveLength(1);
+    await vi.waitFor(() => expect(handed).toHaveLength(2));
+    expect(handed[0]?.after).toBeUndefined();
+    expect(handed[1]).toMatchObject({ event: { seq: 2 }, attempt: 1, after: 1 });
     expect(await deliveriesOf(suite.backend.db, running.task.id)).toMatchObject([
       { seq: 1, claimed_by: OWNER },
-      { seq: 2, attempts: 0, claimed_by: null },
+      { seq: 2, attempts: 1, claimed_by: OWNER },
     ]);
     expect(await queue().claim("someone-else", 10, LEASE_MS)).toEqual([]);
-    // Its delivery done, seq 1 hands seq 2 on as a claimed one does.
-    const next = must(await queue().complete(OWNER, must(handed[0]), LEASE_MS));
+  });
+
+  it("leaves an event whose config has an older delivery someone else holds to be claimed after it, and wakes", async () => {
+    const running = await start(["a"]);
+    const [first] = await queue().claim("someone-else", 10, LEASE_MS);
+    handOff();
+    const woken = vi.fn();
+    stops.push(queue().watchLocal(woken));
+
+    expect(await running.next()).toBe(true);
+    await vi.waitFor(() => expect(woken).toHaveBeenCalledTimes(1));
+    expect(handed).toEqual([]);
+    expect(await deliveriesOf(suite.backend.db, running.task.id)).toMatchObject([
+      { seq: 1, claimed_by: "someone-else" },
+      { seq: 2, attempts: 0, claimed_by: null },
+    ]);
+    // Its delivery done, seq 1 hands seq 2 on to its holder, as always.
+    const next = must(await queue().complete("someone-else", must(first), LEASE_MS));
     expect(next).toMatchObject({ event: { seq: 2 }, attempt: 1 });
   });
 

@@ -1,5 +1,5 @@
 import { parentPort, workerData } from "node:worker_threads";
-import { createPushDispatcher, type PushDelivery, type PushDeliveryQueue } from "@a2a-partner/a2a-core";
+import { createPushDispatcher, type HandedPushDelivery, type PushDeliveryQueue } from "@a2a-partner/a2a-core";
 import { CacheInvalidation, openDatabase, PostgresPushDeliveryQueue } from "@a2a-partner/postgres-store";
 import { postgresPoolOptions } from "../configured-database.ts";
 import { createLogger } from "../logger.ts";
@@ -33,7 +33,7 @@ const forwarded = new Set<() => void>();
  * Where deliveries the server's thread's commits claimed for this dispatcher go. Kept after the dispatcher
  * stops taking them: those already on their way reach it while it closes, and it releases them.
  */
-let handedTo: ((deliveries: PushDelivery[]) => void) | undefined;
+let handedTo: ((deliveries: HandedPushDelivery[]) => void) | undefined;
 const tell = (message: FromDispatchThread) => port.postMessage(message);
 const deliveries: PushDeliveryQueue = {
   claim: (owner, limit, leaseMs) => queue.claim(owner, limit, leaseMs),

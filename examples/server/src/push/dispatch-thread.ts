@@ -1,5 +1,5 @@
 import { Worker } from "node:worker_threads";
-import { type PushDelivery, PushTelemetry } from "@a2a-partner/a2a-core";
+import { type HandedPushDelivery, PushTelemetry } from "@a2a-partner/a2a-core";
 import type { PostgresPushDeliveryQueue } from "@a2a-partner/postgres-store";
 import type { Logger } from "../logger.ts";
 import { type MeasurementsReport, recordReport } from "./dispatch-thread-telemetry.ts";
@@ -18,7 +18,7 @@ export interface DispatchThreadData {
 /** Messages to the dispatch thread: wake-ups, deliveries this thread's commits claimed for it, close. */
 export type ToDispatchThread =
   | { kind: "wake" }
-  | { kind: "handed"; deliveries: PushDelivery[] }
+  | { kind: "handed"; deliveries: HandedPushDelivery[] }
   | { kind: "close"; graceMs: number };
 /** Messages from it: its dispatcher takes hand-offs (as whom, for how long) or no longer does, closed, figures. */
 export type FromDispatchThread =

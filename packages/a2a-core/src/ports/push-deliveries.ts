@@ -22,6 +22,15 @@ export interface PushDelivery {
 }
 
 /**
+ * A delivery a commit handed off (`PushDeliveryQueue.handOff`). `after`: older deliveries of its config
+ * were still pending when the commit ran, all held by the same owner; the newest one's seq. It may go only
+ * once that one was delivered; otherwise it is given back, to be claimed after it.
+ */
+export interface HandedPushDelivery extends PushDelivery {
+  after?: number;
+}
+
+/**
  * The durable queue of deliveries that dispatchers on every instance share. A claim is a lease: a
  * dispatcher that dies (SIGKILL) loses its claims when they expire and another instance retakes them.
  * Per config only the oldest undelivered event is ever claimable, so a receiver sees a task's events in
@@ -62,11 +71,11 @@ export interface PushDeliveryQueue {
   /**
    * Optional: from now on, this process's commits claim for `owner` (for `leaseMs`, attempt 1), in the
    * commit itself, each delivery they insert that is free to go at once (nothing older of its config is
-   * pending), and hand them to `listener` once durable, in order per config: the dispatcher sends them
-   * without a claim's round trip. The rest stay for `claim`. A handed delivery is held by a lease as a
+   * pending, or all of it is held by `owner` under a live lease: then `after`), and hand them to `listener`
+   * once durable, in order per config: the dispatcher sends them without a claim's round trip. The rest stay for `claim`. A handed delivery is held by a lease as a
    * claimed one is, so if nobody sends it (the process dies) another dispatcher retakes it when the lease
    * expires; when one commit hands several of a config, each `complete` renews the next one's lease.
    * Returns the function that stops it; a queue without it is simply claimed from.
    */
-  handOff?(owner: string, leaseMs: number, listener: (deliveries: PushDelivery[]) => void): () => void;
+  handOff?(owner: string, leaseMs: number, listener: (deliveries: HandedPushDelivery[]) => void): () => void;
 }

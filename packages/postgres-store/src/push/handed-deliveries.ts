@@ -1,9 +1,9 @@
 import type {
+  HandedPushDelivery,
   NewTask,
   NumberedAppend,
   PushAuthentication,
   PushConfig,
-  PushDelivery,
   StoredTaskEvent,
 } from "@a2a-partner/a2a-core";
 import { toIso } from "../tasks/rows.js";
@@ -26,6 +26,8 @@ export interface HandedRow {
   authentication: PushAuthentication | null;
   version: PushConfig["version"] | null;
   created_at: string | null;
+  /** The newest older pending delivery of its config, held by the same owner (`HandedPushDelivery.after`). */
+  after?: number | null;
 }
 
 /**
@@ -40,10 +42,10 @@ export function handedDeliveries(
   rows: readonly HandedRow[],
   appends: readonly NumberedAppend[],
   starts: readonly NewTask[],
-): PushDelivery[] {
+): HandedPushDelivery[] {
   const appendOf = new Map(appends.map((append) => [append.taskId.toLowerCase(), append]));
   const startOf = new Map(starts.map((start) => [start.task.id.toLowerCase(), start]));
-  const deliveries: PushDelivery[] = [];
+  const deliveries: HandedPushDelivery[] = [];
   for (const row of rows) {
     const taskId = row.task_id.toLowerCase();
     const append = appendOf.get(taskId);
@@ -69,14 +71,16 @@ export function handedDeliveries(
       workspaceId = start.workspaceId;
     }
     if (!event || event.seq !== row.seq || !config || !workspaceId) continue;
-    deliveries.push({
+    const delivery: HandedPushDelivery = {
       id: deliveryId(row.task_id, row.seq, row.config_id),
       workspaceId,
       config,
       event,
       attempt: 1,
       durableAt: toIso(row.durable_at),
-    });
+    };
+    if (typeof row.after === "number") delivery.after = row.after;
+    deliveries.push(delivery);
   }
   return deliveries;
 }

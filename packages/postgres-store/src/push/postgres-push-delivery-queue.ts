@@ -1,4 +1,4 @@
-import type { PushDelivery, PushDeliveryQueue } from "@a2a-partner/a2a-core";
+import type { HandedPushDelivery, PushDelivery, PushDeliveryQueue } from "@a2a-partner/a2a-core";
 import type { Database } from "../database.js";
 import { isUuid } from "../is-uuid.js";
 import { leaseDuration } from "../tasks/rows.js";
@@ -133,7 +133,7 @@ export class PostgresPushDeliveryQueue implements PushDeliveryQueue {
    * `listener` once committed, in order per config. With several registered, the first still registered
    * takes them. The rest are left for `claim` as before (and NOTIFYed). Returns the function that stops it.
    */
-  handOff(owner: string, leaseMs: number, listener: (deliveries: PushDelivery[]) => void): () => void {
+  handOff(owner: string, leaseMs: number, listener: (deliveries: HandedPushDelivery[]) => void): () => void {
     checkOwner(owner);
     return onHandedDeliveries(this.db, { owner, leaseMs: leaseDuration(leaseMs), take: listener });
   }

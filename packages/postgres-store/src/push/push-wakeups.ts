@@ -1,4 +1,4 @@
-import type { PushDelivery } from "@a2a-partner/a2a-core";
+import type { HandedPushDelivery } from "@a2a-partner/a2a-core";
 
 /**
  * The channel a commit that inserted push deliveries NOTIFYs on (payload empty): dispatchers on every
@@ -53,7 +53,7 @@ export function wakeLocalDeliveries(db: object): void {
 export interface DeliveryTaker {
   owner: string;
   leaseMs: number;
-  take(deliveries: PushDelivery[]): void;
+  take(deliveries: HandedPushDelivery[]): void;
 }
 
 const takers = new WeakMap<object, DeliveryTaker[]>();
@@ -83,7 +83,7 @@ export function deliveryTakerOf(db: object): DeliveryTaker | undefined {
  * here may reach the writer's caller or the process, so a failure is swallowed and their leases lapse
  * (another dispatcher retakes them).
  */
-export function handDeliveries(taker: DeliveryTaker, build: () => PushDelivery[]): void {
+export function handDeliveries(taker: DeliveryTaker, build: () => HandedPushDelivery[]): void {
   try {
     const deliveries = build();
     if (deliveries.length > 0) taker.take(deliveries);

@@ -94,19 +94,25 @@ const PLAIN_DELIVERIES_CTE = `delivered as (
 )`;
 
 /**
- * `delivered` with a hand-off: whether each moved task's config is free (nothing older pending, its row in
- * the snapshot) is decided once per task and config, in a CTE of its own. Folded into the insert, the
- * planner evaluated both probes once per use per event row, and priced the statement (it guesses 1,000 rows
- * for any `generate_series`) past PostgreSQL's `jit_above_cost`: every commit then paid ~50 ms compiling.
+ * `delivered` with a hand-off: whether each moved task's config is free is decided once per task and
+ * config, in a CTE of its own: its row is in the snapshot, and every older pending delivery of it (if any)
+ * is held by the hand-off's owner under a live lease (`after`: the newest one's seq, which the dispatcher
+ * must have delivered first). Folded into the insert, the planner evaluated the probes once per use per
+ * event row, and priced the statement (it guesses 1,000 rows for any `generate_series`) past PostgreSQL's
+ * `jit_above_cost`: every commit then paid ~50 ms compiling.
  */
 function handedDeliveriesCte(handOff: HandOffSql): string {
   return `pushing as materialized (
-  select m.id, m.prev_seq, m.last_seq, c.config_id,
-         not exists (select 1 from push_deliveries o
-                      where o.task_id = m.id and o.config_id = c.config_id and o.given_up_at is null)
-         and exists (select 1 from push_configs p where p.task_id = m.id and p.id = c.config_id) as free
+  select m.id, m.prev_seq, m.last_seq, c.config_id, o.after,
+         o.others = 0 and exists (select 1 from push_configs p where p.task_id = m.id and p.id = c.config_id) as free
     from moved m
     cross join lateral unnest(m.push_config_ids) as c(config_id)
+    cross join lateral (
+      select max(o.seq) as after,
+             count(*) filter (where o.claimed_by is distinct from ${handOff.owner}::text
+                                 or o.claimed_until <= now()) as others
+        from push_deliveries o
+       where o.task_id = m.id and o.config_id = c.config_id and o.given_up_at is null) o
 ), delivered as (
   insert into push_deliveries (${DELIVERY_COLUMNS})
   select g.id, g.config_id, s.seq, ${deliveryClaimValues("g.free", handOff)}
@@ -177,22 +183,24 @@ function handedAnswer(appends: boolean, starts: boolean): string {
   const rows: string[] = [];
   if (appends) {
     rows.push(`select d.task_id, d.config_id, d.seq, d.durable_at, m.workspace_id, p.url, p.token, p.authentication,
-         p.version, p.created_at
+         p.version, p.created_at, g.after
     from delivered d join moved m on m.id = d.task_id
+    join pushing g on g.id = d.task_id and g.config_id = d.config_id
     join push_configs p on p.task_id = d.task_id and p.id = d.config_id
    where d.handed`);
   }
   if (starts) {
     rows.push(`select d.task_id, d.config_id, d.seq, d.durable_at, null::uuid, null::text, null::text, null::jsonb,
-         null::text, null::timestamptz
+         null::text, null::timestamptz, null::integer
     from start_deliveries d where d.handed`);
   }
   return `select 'handed' as kind, null::text as id, null::integer as ord, null::bigint as notified, ${NO_TASK_COLUMNS},
        jsonb_agg(jsonb_build_object('task_id', h.task_id, 'config_id', h.config_id, 'seq', h.seq,
          'durable_at', h.durable_at, 'workspace_id', h.workspace_id, 'url', h.url, 'token', h.token,
-         'authentication', h.authentication, 'version', h.version, 'created_at', h.created_at)) as handed
+         'authentication', h.authentication, 'version', h.version, 'created_at', h.created_at,
+         'after', h.after)) as handed
   from (${rows.join("\n  union all\n  ")}) as h(task_id, config_id, seq, durable_at, workspace_id, url, token,
-       authentication, version, created_at)
+       authentication, version, created_at, after)
 having count(*) > 0`;
 }
 

@@ -1,20 +1,8 @@
-import type { Logger } from "../../ports/logger.js";
-import type { PushDelivery, PushDeliveryQueue } from "../../ports/push-deliveries.js";
-import type { PushMeasurements } from "../../telemetry/push-telemetry.js";
-import type { PushAttempts } from "./push-attempts.js";
-import { backoffMs, nextAttemptAt } from "./retry-schedule.js";
+import type { HandedPushDelivery, PushDelivery } from "../../ports/push-deliveries.js";
+import { identify, type SendAndRecordOptions, sendAndRecord } from "./send-and-record.js";
 
-/** What the runs need of their dispatcher: its queue, owner and settings, and three ways to reach its loop. */
-export interface DeliveryRunsOptions {
-  deliveries: PushDeliveryQueue;
-  owner: string;
-  attempts: PushAttempts;
-  logger: Logger;
-  telemetry: PushMeasurements;
-  now: () => Date;
-  random: () => number;
-  horizonMs: number;
-  maxRetryWaitMs: number | undefined;
+/** What the runs need of their dispatcher: its queue, owner and settings, and ways to reach its loop. */
+export interface DeliveryRunsOptions extends SendAndRecordOptions {
   leaseMs: number;
   maxInFlight: number;
   /** Aborted when the dispatcher begins to close: nothing more is sent, what is held is given back. */
@@ -23,15 +11,14 @@ export interface DeliveryRunsOptions {
   wakeLoop: () => void;
   /** The queue's wake-ups so far (a commit heard while a `complete` was under way). */
   wakes: () => number;
-  /** A failed attempt is due again at this time (epoch ms): the loop must not sleep past it. */
-  retryAt: (at: number) => void;
 }
 
 /** Why a delivery this dispatcher held went back unsent when it closed (kept as its `last_error`). */
 const CLOSING = "not sent: instance closing";
-
 /** Why a claimed delivery went back unsent when no slot came free in time (kept as its `last_error`). */
 const NO_SLOT = "not sent: no free delivery slot";
+/** Why one went back because its config's earlier event was not delivered (kept as its `last_error`). */
+const HELD_BACK = "not sent: an earlier event is not delivered yet";
 
 /**
  * The longest a claimed run waits for a free slot before it is released instead (looked at when a slot
@@ -42,19 +29,34 @@ const NO_SLOT = "not sent: no free delivery slot";
 const WAIT_LIMIT_MS = 2_000;
 /** Runs that may wait for a slot, per slot: a burst of commits waits; a receiver that stalls them all does not. */
 const WAITING_PER_SLOT = 4;
+/** Configs whose last delivered seq is remembered (for deliveries handed off behind it): the newest ones. */
+const REMEMBERED_CONFIGS = 4_096;
+
+/** One config's deliveries, sent in order in one slot; a commit's hand-off may add to it while it runs. */
+interface Run {
+  config: string;
+  queue: PushDelivery[];
+  /** The highest seq ever put in this run. */
+  highest: number;
+  since: number;
+}
 
 /**
  * The dispatcher's slots: runs of one config's claimed deliveries (one claimed by the loop, or what a
  * commit handed off), each sent in order, at most `maxInFlight` runs sending at once, the others waiting
- * for a slot. A run holds its slot only for its POSTs; completes, retries and releases are recorded
- * meanwhile and awaited by `settled` at close.
+ * for a slot. A run holds its slot only for its POSTs; completes and releases are recorded meanwhile and
+ * awaited by `settled` at close.
  */
 export class DeliveryRuns {
   private readonly inFlight = new Set<Promise<void>>();
   /** Completes and releases under way (a run does not wait for its completes): awaited by `close`. */
   private readonly recording = new Set<Promise<void>>();
-  /** Runs of claimed deliveries waiting for a free slot, oldest first. */
-  private readonly waiting: Array<{ deliveries: PushDelivery[]; since: number }> = [];
+  /** Runs waiting for a free slot, oldest first. */
+  private readonly waiting: Run[] = [];
+  /** The run (sending or waiting) of each config that has one. */
+  private readonly runs = new Map<string, Run>();
+  /** The last seq delivered per config, the newest `REMEMBERED_CONFIGS` configs, oldest first. */
+  private readonly delivered = new Map<string, number>();
   /** The timer that releases runs waiting too long for a slot. */
   private sweep: ReturnType<typeof setTimeout> | undefined;
 
@@ -66,30 +68,32 @@ export class DeliveryRuns {
   }
 
   /**
-   * Deliveries a commit claimed for this dispatcher (`PushDeliveryQueue.handOff`): each config's go out
-   * at once, one after another, in a slot of their own (or the next free one).
+   * Deliveries a commit claimed for this dispatcher (`PushDeliveryQueue.handOff`), each config's in order.
+   * Without `after` they start a run. With it (older ones of the config were still this owner's when the
+   * commit ran) they join that config's run, or start one if the older one was delivered meanwhile; if
+   * it was not (given back, or failed), they are given back too, to be claimed after it.
    */
-  accept(handed: readonly PushDelivery[]): void {
-    const byConfig = new Map<string, PushDelivery[]>();
+  accept(handed: readonly HandedPushDelivery[]): void {
+    const byConfig = new Map<string, HandedPushDelivery[]>();
     for (const delivery of handed) {
-      const config = `${delivery.event.taskId}/${delivery.config.id}`;
-      const run = byConfig.get(config);
-      if (run) run.push(delivery);
+      const config = configOf(delivery);
+      const group = byConfig.get(config);
+      if (group) group.push(delivery);
       else byConfig.set(config, [delivery]);
     }
-    for (const run of byConfig.values()) this.startRun(run.sort((a, b) => a.event.seq - b.event.seq));
-  }
-
-  /** Closing: the runs still waiting for a slot are given back at once. */
-  giveBackWaiting(): void {
-    clearTimeout(this.sweep);
-    for (const run of this.waiting.splice(0)) for (const held of run.deliveries) void this.release(held, CLOSING);
-  }
-
-  /** Once every run sending now has ended and every outcome under way is recorded. */
-  async settled(): Promise<void> {
-    await Promise.allSettled([...this.inFlight]);
-    await Promise.allSettled([...this.recording]);
+    for (const [config, group] of byConfig) {
+      group.sort((a, b) => a.event.seq - b.event.seq);
+      const after = group[0]?.after;
+      const run = this.runs.get(config);
+      if (after === undefined || (this.delivered.get(config) ?? 0) >= after) {
+        if (run) this.extend(run, group);
+        else this.startRun(group);
+      } else if (run && after <= run.highest && !this.options.stopping.aborted) {
+        this.extend(run, group);
+      } else {
+        void Promise.all(group.map((held) => this.release(held, HELD_BACK))).then(() => this.options.wakeLoop());
+      }
+    }
   }
 
   /**
@@ -98,25 +102,55 @@ export class DeliveryRuns {
    * released to be claimed again instead, rather than held towards the end of its lease).
    */
   startRun(deliveries: PushDelivery[]): void {
-    if (deliveries.length === 0) return;
+    const first = deliveries[0];
+    if (!first) return;
     if (this.options.stopping.aborted) {
       for (const held of deliveries) void this.release(held, CLOSING);
-    } else if (this.inFlight.size < this.options.maxInFlight) {
-      const run = this.deliverRun(deliveries).finally(() => {
-        // Runs waiting count as taken: the loop claims only for slots nobody waits for.
-        const wasFull = this.busy >= this.options.maxInFlight;
-        this.inFlight.delete(run);
-        if (this.startWaiting()) return;
-        // A slot freed while the loop waited for one: wake it.
-        if (wasFull) this.options.wakeLoop();
-      });
-      this.inFlight.add(run);
-    } else if (this.waiting.length < this.options.maxInFlight * WAITING_PER_SLOT) {
-      this.waiting.push({ deliveries, since: this.options.now().getTime() });
+      return;
+    }
+    const run: Run = { config: configOf(first), queue: [], highest: 0, since: this.options.now().getTime() };
+    this.extend(run, deliveries);
+    if (this.inFlight.size < this.options.maxInFlight) this.send(run);
+    else if (this.waiting.length < this.options.maxInFlight * WAITING_PER_SLOT) {
+      this.runs.set(run.config, run);
+      this.waiting.push(run);
       this.sweepWaitingLater();
     } else {
       for (const held of deliveries) void this.release(held, NO_SLOT);
     }
+  }
+
+  /** Closing: the runs still waiting for a slot are given back at once. */
+  giveBackWaiting(): void {
+    clearTimeout(this.sweep);
+    for (const run of this.waiting.splice(0)) this.giveBack(run, CLOSING);
+  }
+
+  /** Once every run sending now has ended and every outcome under way is recorded. */
+  async settled(): Promise<void> {
+    await Promise.allSettled([...this.inFlight]);
+    await Promise.allSettled([...this.recording]);
+  }
+
+  private extend(run: Run, deliveries: readonly PushDelivery[]): void {
+    for (const delivery of deliveries) {
+      run.queue.push(delivery);
+      run.highest = Math.max(run.highest, delivery.event.seq);
+    }
+  }
+
+  private send(run: Run): void {
+    this.runs.set(run.config, run);
+    const sending = this.deliverRun(run).finally(() => {
+      if (this.runs.get(run.config) === run) this.runs.delete(run.config);
+      // Runs waiting count as taken: the loop claims only for slots nobody waits for.
+      const wasFull = this.busy >= this.options.maxInFlight;
+      this.inFlight.delete(sending);
+      if (this.startWaiting()) return;
+      // A slot freed while the loop waited for one: wake it.
+      if (wasFull) this.options.wakeLoop();
+    });
+    this.inFlight.add(sending);
   }
 
   /** Starts the oldest run waiting for a slot, if any (true), releasing those that waited too long. */
@@ -124,7 +158,7 @@ export class DeliveryRuns {
     this.releaseOverdue();
     const next = this.waiting.shift();
     if (!next) return false;
-    this.startRun(next.deliveries);
+    this.send(next);
     return true;
   }
 
@@ -132,7 +166,8 @@ export class DeliveryRuns {
   private releaseOverdue(): void {
     const now = this.options.now().getTime();
     while (this.waiting.length > 0 && now - (this.waiting[0]?.since ?? now) > WAIT_LIMIT_MS) {
-      for (const held of this.waiting.shift()?.deliveries ?? []) void this.release(held, NO_SLOT);
+      const run = this.waiting.shift();
+      if (run) this.giveBack(run, NO_SLOT);
     }
   }
 
@@ -148,61 +183,50 @@ export class DeliveryRuns {
   }
 
   /**
-   * Sends each delivery of the run once its predecessor was delivered. A delivered one's `complete` is
-   * recorded meanwhile (the receiver has answered, so the next may go; the slot is not held for the store's
-   * answer); the last one's hands on its config's next pending delivery, which starts a run of its own.
-   * One not delivered (retried later, given up, or dropped at close) ends the run: the rest are released to
-   * be claimed in order after it, and the loop looks again (a give-up frees its config's next).
+   * Sends each delivery of the run once its predecessor was delivered, including those a hand-off adds
+   * meanwhile. A delivered one's `complete` is recorded meanwhile (the receiver has answered, so the next
+   * may go; the slot is not held for the store's answer); the last one's hands on its config's next
+   * pending delivery, which starts a run of its own. One not delivered (retried later, given up, or
+   * dropped at close) ends the run: the rest are released to be claimed in order after it, and the loop
+   * looks again (a give-up frees its config's next).
    */
-  private async deliverRun(run: PushDelivery[]): Promise<void> {
-    for (let index = 0; index < run.length; index++) {
-      const delivery = run[index] as PushDelivery;
-      const rest = run.slice(index + 1);
+  private async deliverRun(run: Run): Promise<void> {
+    for (let delivery = run.queue.shift(); delivery; delivery = run.queue.shift()) {
       if (this.options.stopping.aborted) {
-        await Promise.all([delivery, ...rest].map((held) => this.release(held, CLOSING)));
+        await Promise.all([delivery, ...this.endRun(run)].map((held) => this.release(held, CLOSING)));
         return;
       }
       const wakesBefore = this.options.wakes();
-      if (!(await this.deliver(delivery))) {
+      if (!(await sendAndRecord(this.options, delivery))) {
         // Released before the loop looks, or it would find them still held.
-        await Promise.all(rest.map((held) => this.release(held, "not sent: an earlier event is not delivered yet")));
+        await Promise.all(this.endRun(run).map((held) => this.release(held, HELD_BACK)));
         this.options.wakeLoop();
         return;
       }
-      this.completeMeanwhile(delivery, rest.length === 0 ? wakesBefore : undefined);
+      this.remember(run.config, delivery.event.seq);
+      this.completeMeanwhile(delivery, run.queue.length === 0 ? wakesBefore : undefined);
     }
+    // In the same turn as the last `shift`: a hand-off from now on starts a run of its own.
+    this.endRun(run);
   }
 
-  /**
-   * Sends one delivery and records a failed attempt's outcome (retry or give-up); true when the receiver
-   * took it (its `complete` is the caller's).
-   */
-  private async deliver(delivery: PushDelivery): Promise<boolean> {
-    const { deliveries, owner, logger, telemetry, now } = this.options;
-    const outcome = await this.options.attempts.attempt(delivery);
-    if (outcome.kind === "abandoned") return false;
-    if (outcome.kind === "delivered") {
-      telemetry.delivered(now().getTime() - Date.parse(delivery.durableAt));
-      return true;
+  /** The run takes no more (a hand-off behind it is given back); what it still held. */
+  private endRun(run: Run): PushDelivery[] {
+    if (this.runs.get(run.config) === run) this.runs.delete(run.config);
+    return run.queue.splice(0);
+  }
+
+  private giveBack(run: Run, reason: string): void {
+    for (const held of this.endRun(run)) void this.release(held, reason);
+  }
+
+  private remember(config: string, seq: number): void {
+    this.delivered.delete(config);
+    this.delivered.set(config, seq);
+    if (this.delivered.size > REMEMBERED_CONFIGS) {
+      const oldest = this.delivered.keys().next();
+      if (!oldest.done) this.delivered.delete(oldest.value);
     }
-    try {
-      telemetry.failed(outcome.reason);
-      const wait = backoffMs(delivery.attempt, outcome.retryAfterMs, this.options.random, this.options.maxRetryWaitMs);
-      const retryAt = nextAttemptAt(delivery.durableAt, this.options.horizonMs, now(), wait);
-      if (retryAt) {
-        await deliveries.retry(owner, delivery, retryAt, outcome.error);
-        this.options.retryAt(retryAt.getTime());
-        logger.info({ ...identify(delivery), error: outcome.error, retryInMs: wait }, "push attempt failed; retrying");
-      } else {
-        await deliveries.giveUp(owner, delivery, outcome.error);
-        telemetry.givenUp();
-        logger.warn({ ...identify(delivery), lastError: outcome.error }, "push delivery given up past the horizon");
-      }
-    } catch (error) {
-      // Its claim lapses and the delivery is retaken: at least once, duplicates dropped by webhook-id.
-      logger.error({ ...identify(delivery), err: error }, "push dispatcher: could not record a delivery's outcome");
-    }
-    return false;
   }
 
   /**
@@ -230,8 +254,8 @@ export class DeliveryRuns {
 
   /**
    * A delivery this dispatcher holds but will not send now (closing, no free slot, or an earlier one of its
-   * config failed): claimable again at once, rather than at the end of its lease. `reason` is kept as its
-   * last error by a queue without `release`. Awaited by `close`, like the completes.
+   * config not delivered): claimable again at once, rather than at the end of its lease. `reason` is kept
+   * as its last error by a queue without `release`. Awaited by `close`, like the completes.
    */
   private release(delivery: PushDelivery, reason: string): Promise<void> {
     const { deliveries, owner, now } = this.options;
@@ -247,12 +271,7 @@ export class DeliveryRuns {
   }
 }
 
-/** What a log line says of a delivery: never its URL, token or credentials. */
-function identify(delivery: PushDelivery) {
-  return {
-    taskId: delivery.event.taskId,
-    configId: delivery.config.id,
-    seq: delivery.event.seq,
-    attempts: delivery.attempt,
-  };
+/** A config's key: deliveries of one config go in one run, in order. */
+function configOf(delivery: PushDelivery): string {
+  return `${delivery.event.taskId}/${delivery.config.id}`;
 }

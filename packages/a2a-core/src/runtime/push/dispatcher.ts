@@ -1,5 +1,5 @@
 import type { Logger } from "../../ports/logger.js";
-import type { PushDelivery, PushDeliveryQueue } from "../../ports/push-deliveries.js";
+import type { HandedPushDelivery, PushDeliveryQueue } from "../../ports/push-deliveries.js";
 import type { PushMeasurements } from "../../telemetry/push-telemetry.js";
 import { DeliveryRuns } from "./delivery-runs.js";
 import { PushAttempts } from "./push-attempts.js";
@@ -115,7 +115,7 @@ export class PushDispatcher {
    * Deliveries this instance's commits claimed for it (`PushDeliveryQueue.handOff`): each config's go out
    * at once, one after another, in a slot of their own (or the next free one).
    */
-  accept(handed: readonly PushDelivery[]): void {
+  accept(handed: readonly HandedPushDelivery[]): void {
     this.runs.accept(handed);
   }
 
