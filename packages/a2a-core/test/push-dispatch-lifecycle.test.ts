@@ -101,7 +101,10 @@ describe("the push dispatcher's life", () => {
 
   describe("deliveries handed off by the commits (PushDeliveryQueue.handOff)", () => {
     /** A queue that claims nothing itself: every delivery comes by hand-off; what it was told, in order. */
-    function handingQueue(completeGate: Promise<void> = Promise.resolve()) {
+    function handingQueue(
+      completeGate: Promise<void> = Promise.resolve(),
+      handBack: (delivery: PushDelivery) => PushDelivery | undefined = () => undefined,
+    ) {
       const calls: string[] = [];
       let handTo: ((deliveries: PushDelivery[]) => void) | undefined;
       const queue: PushDeliveryQueue = {
@@ -109,7 +112,7 @@ describe("the push dispatcher's life", () => {
         complete: async (_owner, delivery) => {
           calls.push(`complete ${delivery.config.id} ${delivery.event.seq}`);
           await completeGate;
-          return undefined;
+          return handBack(delivery);
         },
         retry: async (_owner, delivery, _at, error) => {
           calls.push(`retry ${delivery.config.id} ${delivery.event.seq}: ${error}`);
@@ -205,6 +208,27 @@ describe("the push dispatcher's life", () => {
       expect(percentsOf()).toEqual([10, 20, 30]);
     });
 
+    it("does not send again what a complete hands back that a run holds or sent; sends one nobody holds", async () => {
+      const { task } = await world.taskWithConfig({ url: receiver.url() });
+      const [two, three, four] = handed(task, "cfg-1", [10, 20, 30]);
+      // The store hands each next one back (its owner holds it); seq 4 as if left by an earlier life.
+      const next = new Map([
+        [2, three],
+        [3, four],
+      ]);
+      const { queue, calls, hand } = handingQueue(Promise.resolve(), (d) => next.get(d.event.seq));
+      world.dispatcher({ deliveries: queue });
+      hand([must(two), must(three)]);
+
+      await receiver.waitFor(3);
+      await vi.waitFor(() => expect(calls).toHaveLength(3));
+      expect(percentsOf()).toEqual([10, 20, 30]);
+      // Seq 4's own hand-off arriving after the complete handed it back: it went already.
+      hand([{ ...must(four), after: 3 }]);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(receiver.received).toHaveLength(3);
+    });
+
     it("gives back a hand-off behind an event that was not delivered, to be claimed after it", async () => {
       receiver.answers.push({ status: 503 });
       const { queue, calls, hand } = handingQueue();
@@ -249,8 +273,8 @@ describe("the push dispatcher's life", () => {
       expect(handing()).toBe(false);
       // One on its way as it closed is let go at once rather than held to the end of its lease.
       const [late] = tasks;
-      dispatcher.accept(handed(must(late).task, "cfg-1", [99]));
-      await vi.waitFor(() => expect(calls.at(-1)).toBe("release cfg-1 2"));
+      dispatcher.accept(handed(must(late).task, "cfg-1", [99], "/hook", 3));
+      await vi.waitFor(() => expect(calls.at(-1)).toBe("release cfg-1 3"));
       expect(receiver.received).toHaveLength(3);
     });
   });

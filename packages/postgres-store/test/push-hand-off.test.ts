@@ -110,20 +110,21 @@ describe.each(kinds)("deliveries handed off by this process's commits (%s)", (ki
     ]);
   });
 
-  it("renews the next handed delivery's lease on each complete instead of handing it back; release gives one back", async () => {
+  it("renews the lease of a next delivery its owner holds on each complete, lapsed or not, and hands it back; release gives one back", async () => {
     const running = await start(["a"]);
     const [first] = await queue().claim(OWNER, 10, LEASE_MS);
     await queue().complete(OWNER, must(first), LEASE_MS);
     handOff();
     await appendEvents(running, 2);
     await vi.waitFor(() => expect(handed).toHaveLength(2));
-    // Most of seq 3's lease spent while seq 2 was on its way.
+    // Seq 3's lease ran out while seq 2 was on its way (a slow receiver): seq 2 held it back all along.
     await suite.backend.db.query(
-      "update push_deliveries set claimed_until = now() + interval '1 second' where task_id = $1 and seq = 3",
+      "update push_deliveries set claimed_until = now() - interval '1 second' where task_id = $1 and seq = 3",
       [running.task.id],
     );
 
-    expect(await queue().complete(OWNER, must(handed[0]), LEASE_MS)).toBeUndefined();
+    // Handed back to its owner (a dispatcher that holds it in a run ignores it), not claimed again.
+    expect(await queue().complete(OWNER, must(handed[0]), LEASE_MS)).toMatchObject({ event: { seq: 3 }, attempt: 1 });
     const { rows } = await suite.backend.db.query<{ seconds: number; attempts: number; claimed_by: string }>(
       `select extract(epoch from claimed_until - now())::float8 as seconds, attempts, claimed_by
          from push_deliveries where task_id = $1`,

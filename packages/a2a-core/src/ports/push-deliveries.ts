@@ -45,7 +45,9 @@ export interface PushDeliveryQueue {
   /**
    * The receiver took it: removes the delivery (only if `owner` still holds it) and claims the same
    * config's next delivery when it is due, in the same step, so a task's events flow without waiting
-   * for a wake-up. A next one `owner` holds already (`handOff`) is not handed back: its lease is renewed.
+   * for a wake-up. A next one `owner` holds already (`handOff`) is not claimed again but its lease
+   * renewed, and it is handed back too: a dispatcher that holds it in a run (or sent it) ignores it, one
+   * that lost track of it (restarted under the same owner) sends it.
    */
   complete(owner: string, delivery: PushDelivery, leaseMs: number): Promise<PushDelivery | undefined>;
   /** A failed attempt: unclaimed and due again at `retryAt` (only if `owner` still holds it). */
@@ -71,10 +73,11 @@ export interface PushDeliveryQueue {
   /**
    * Optional: from now on, this process's commits claim for `owner` (for `leaseMs`, attempt 1), in the
    * commit itself, each delivery they insert that is free to go at once (nothing older of its config is
-   * pending, or all of it is held by `owner` under a live lease: then `after`), and hand them to `listener`
-   * once durable, in order per config: the dispatcher sends them without a claim's round trip. The rest stay for `claim`. A handed delivery is held by a lease as a
-   * claimed one is, so if nobody sends it (the process dies) another dispatcher retakes it when the lease
-   * expires; when one commit hands several of a config, each `complete` renews the next one's lease.
+   * pending, or all of it is held by `owner` under a live lease: then `after`), and hand them to
+   * `listener` once durable, in order per config: the dispatcher sends them without a claim's round trip.
+   * The rest stay for `claim`. A handed delivery is held by a lease as a claimed one is, so if nobody
+   * sends it (the process dies) another dispatcher retakes it when the lease expires; while an older one
+   * of its config is pending it is held back by it, and that one's `complete` renews its lease.
    * Returns the function that stops it; a queue without it is simply claimed from.
    */
   handOff?(owner: string, leaseMs: number, listener: (deliveries: HandedPushDelivery[]) => void): () => void;

@@ -61,10 +61,12 @@ with candidates as (
 /**
  * The receivers took them (deliveries of one owner, each of a different config; one or a tick's worth):
  * deletes each one $1 still holds, and in the same statement claims each such config's next pending
- * delivery when it is due. A next one $1 holds under a live lease (handed off with it in one commit, and on
- * its way in the same run) is not claimed again: its lease is renewed from now, so a long run's later
- * deliveries do not lapse while an earlier one holds them back. Params: $1 owner, $2 lease (ms), $3 tasks, $4 configs,
- * $5 seqs (arrays, in step).
+ * delivery when it is due. A next one $1 holds already (handed off behind it: usually further along the
+ * same run; or left by an earlier life of this owner, a restarted dispatch thread) is not claimed again
+ * but its lease renewed from now, lapsed or not, and it is handed back too: the dispatcher sends it unless
+ * a run of its own holds it. Until this statement the older delivery held it back, so it is never
+ * claimable by anyone else in between. Params: $1 owner, $2 lease (ms), $3 tasks, $4 configs, $5 seqs
+ * (arrays, in step).
  */
 export const COMPLETE_MANY = `
 with input as (
@@ -84,15 +86,17 @@ with input as (
 ), renewed as (
   update push_deliveries d set claimed_until = now() + $2::double precision * interval '1 millisecond'
     from next n
-   where d.task_id = n.task_id and d.config_id = n.config_id and d.seq = n.seq
-     and d.claimed_by = $1 and d.claimed_until > now()
-  returning 1
-), claimed as (
+   where d.task_id = n.task_id and d.config_id = n.config_id and d.seq = n.seq and d.claimed_by = $1
+  returning d.task_id, d.config_id, d.seq, d.attempts, d.durable_at
+), taken as (
   update push_deliveries d set ${TAKE.replaceAll("$3", "$2")}
     from next n
    where d.task_id = n.task_id and d.config_id = n.config_id and d.seq = n.seq
+     and d.claimed_by is distinct from $1
      and d.due_at <= now() and (d.claimed_until is null or d.claimed_until <= now())
   returning d.task_id, d.config_id, d.seq, d.attempts, d.durable_at
+), claimed as (
+  select * from taken union all select * from renewed
 )${CLAIMED_ANSWER}`;
 
 /**

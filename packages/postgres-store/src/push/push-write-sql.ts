@@ -23,8 +23,8 @@ export const DELIVERY_RETURNING = "task_id, config_id, seq, durable_at, claimed_
 
 /**
  * The values of `attempts, claimed_by, claimed_until` of an inserted delivery: claimed for the hand-off's
- * owner, attempt 1, when `free` (an SQL boolean: nothing older of its config is pending) holds; otherwise,
- * or without a hand-off, unclaimed for `claim`.
+ * owner, attempt 1, when `free` (an SQL boolean: it may go to that owner now) holds; otherwise, or without
+ * a hand-off, unclaimed for `claim`.
  */
 export function deliveryClaimValues(free: string, handOff: HandOffSql | undefined): string {
   if (!handOff) return "0, null::text, null::timestamptz";

@@ -52,10 +52,13 @@ const IDENTIFIER = /^[a-z_][a-z0-9_]{0,62}$/;
  * join with `push_configs` would read that table as it was when the statement began).
  *
  * With a hand-off (`PushDeliveryQueue.handOff`), a config's deliveries are claimed for this process's
- * dispatcher in the same insert when nothing older of that config is pending and its row is in this
- * statement's snapshot (one stored while the statement waited is not: its deliveries are left for `claim`).
- * Every earlier event of the task committed before this statement began (a task's writer waits for each
- * append, and another instance's append reads the task first), so "nothing older pending" is exact.
+ * dispatcher in the same insert when every older pending delivery of that config (if any) is held by the
+ * hand-off's owner under a live lease, and the config's row is in this statement's snapshot (one stored
+ * while the statement waited is not: its deliveries are left for `claim`). Every earlier event of the
+ * task committed before this statement began (a task's writer waits for each append, and another
+ * instance's append must pass the `prev_seq` check under the task row's lock), so what the statement sees
+ * pending is all there is; a delivery that changed since (completed, given back) only makes it careful:
+ * the dispatcher sends one handed behind an older one (`after`) only once it has delivered that one.
  */
 function eventCtes(handOff: HandOffSql | undefined): string {
   return `
@@ -103,16 +106,16 @@ const PLAIN_DELIVERIES_CTE = `delivered as (
  */
 function handedDeliveriesCte(handOff: HandOffSql): string {
   return `pushing as materialized (
-  select m.id, m.prev_seq, m.last_seq, c.config_id, o.after,
-         o.others = 0 and exists (select 1 from push_configs p where p.task_id = m.id and p.id = c.config_id) as free
+  select m.id, m.prev_seq, m.last_seq, c.config_id,
+         (select o.seq from push_deliveries o
+           where o.task_id = m.id and o.config_id = c.config_id and o.given_up_at is null
+           order by o.seq desc limit 1) as after,
+         not exists (select 1 from push_deliveries o
+                      where o.task_id = m.id and o.config_id = c.config_id and o.given_up_at is null
+                        and (o.claimed_by is distinct from ${handOff.owner}::text or o.claimed_until <= now()))
+         and exists (select 1 from push_configs p where p.task_id = m.id and p.id = c.config_id) as free
     from moved m
     cross join lateral unnest(m.push_config_ids) as c(config_id)
-    cross join lateral (
-      select max(o.seq) as after,
-             count(*) filter (where o.claimed_by is distinct from ${handOff.owner}::text
-                                 or o.claimed_until <= now()) as others
-        from push_deliveries o
-       where o.task_id = m.id and o.config_id = c.config_id and o.given_up_at is null) o
 ), delivered as (
   insert into push_deliveries (${DELIVERY_COLUMNS})
   select g.id, g.config_id, s.seq, ${deliveryClaimValues("g.free", handOff)}

@@ -23,8 +23,8 @@ const HELD_BACK = "not sent: an earlier event is not delivered yet";
 /**
  * The longest a claimed run waits for a free slot before it is released instead (looked at when a slot
  * frees, and by a timer at this interval): well inside the lease of its first delivery
- * (`PUSH_DISPATCH.leaseMarginMs` beyond one attempt). Each later one's lease is renewed by the `complete`
- * of the one before it.
+ * (`PUSH_DISPATCH.leaseMarginMs` beyond one attempt). The later ones are held back by the first until its
+ * `complete`, which renews the next one's lease in the same statement.
  */
 const WAIT_LIMIT_MS = 2_000;
 /** Runs that may wait for a slot, per slot: a burst of commits waits; a receiver that stalls them all does not. */
@@ -76,6 +76,8 @@ export class DeliveryRuns {
   accept(handed: readonly HandedPushDelivery[]): void {
     const byConfig = new Map<string, HandedPushDelivery[]>();
     for (const delivery of handed) {
+      // A `complete` may have handed it back first (it renews what its owner holds): it went, or goes, then.
+      if (this.holdsOrSent(delivery)) continue;
       const config = configOf(delivery);
       const group = byConfig.get(config);
       if (group) group.push(delivery);
@@ -220,6 +222,13 @@ export class DeliveryRuns {
     for (const held of this.endRun(run)) void this.release(held, reason);
   }
 
+  /** Whether a run here holds `delivery` (or a later one of its config), or delivered it already. */
+  private holdsOrSent(delivery: PushDelivery): boolean {
+    const config = configOf(delivery);
+    const seq = delivery.event.seq;
+    return (this.runs.get(config)?.highest ?? 0) >= seq || (this.delivered.get(config) ?? 0) >= seq;
+  }
+
   private remember(config: string, seq: number): void {
     this.delivered.delete(config);
     this.delivered.set(config, seq);
@@ -230,8 +239,8 @@ export class DeliveryRuns {
   }
 
   /**
-   * Records a delivered one's `complete` without holding its slot. The config's next delivery it claims
-   * starts a run (a next one the run holds already is not handed back, only its lease renewed).
+   * Records a delivered one's `complete` without holding its slot. The config's next delivery it hands on
+   * starts a run, unless a run here holds it already (the store renewed its lease and handed it back).
    * `wakesBefore` (the wake-ups counted when its attempt began) for the last of a run: with no next, a
    * wake-up heard meanwhile has the loop look again (a commit during the `complete` may have been missed by
    * both it and a concurrent claim).
@@ -241,8 +250,10 @@ export class DeliveryRuns {
     const recorded = deliveries
       .complete(owner, delivery, this.options.leaseMs)
       .then((next) => {
-        if (next) this.startRun([next]);
-        else if (wakesBefore !== undefined && this.options.wakes() !== wakesBefore) this.options.wakeLoop();
+        if (next) {
+          // One a run here holds already (handed off behind this one), or sent already, is not sent again.
+          if (!this.holdsOrSent(next)) this.startRun([next]);
+        } else if (wakesBefore !== undefined && this.options.wakes() !== wakesBefore) this.options.wakeLoop();
       })
       .catch((error: unknown) => {
         // Its claim lapses and it is sent again: at least once, duplicates dropped by webhook-id.

@@ -112,8 +112,8 @@ export class PushDispatcher {
   }
 
   /**
-   * Deliveries this instance's commits claimed for it (`PushDeliveryQueue.handOff`): each config's go out
-   * at once, one after another, in a slot of their own (or the next free one).
+   * Deliveries this instance's commits claimed for it (`PushDeliveryQueue.handOff`): each config's start
+   * a run, join the run ahead of them, or are given back (see `DeliveryRuns.accept`).
    */
   accept(handed: readonly HandedPushDelivery[]): void {
     this.runs.accept(handed);
