@@ -212,7 +212,10 @@ export class DeliveryRuns {
     this.endRun(run);
   }
 
-  /** The run takes no more (a hand-off behind it is given back); what it still held. */
+  /**
+   * The run takes no more (a later hand-off starts a run of its own, or is given back if the older one it
+   * waits for was not delivered); what it still held.
+   */
   private endRun(run: Run): PushDelivery[] {
     if (this.runs.get(run.config) === run) this.runs.delete(run.config);
     return run.queue.splice(0);
