@@ -1,7 +1,7 @@
 import type { Worker } from "node:worker_threads";
 import { openDatabase, PostgresPushDeliveryQueue } from "@a2a-partner/postgres-store";
 import { pino } from "pino";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { CACHE_CHANGES_CHANNEL } from "../src/app.ts";
 import { loadConfig } from "../src/config.ts";
 import { PushDispatchThread } from "../src/push/dispatch-thread.ts";
@@ -94,6 +94,17 @@ describe.skipIf(!(await postgresAvailable()))("push deliveries from the dispatch
     const logger = pino({ level: "info" }, { write: (line: string) => lines.push(JSON.parse(line)) });
     const db = await openDatabase({ url: bed.store.url, pool: { max: 2 } });
     const queue = new PostgresPushDeliveryQueue(db);
+    // What the thread asks of this thread's queue: its commits' hand-offs, for whom, and when they stop.
+    const handOffs: string[] = [];
+    const handOff = queue.handOff.bind(queue);
+    vi.spyOn(queue, "handOff").mockImplementation((owner, leaseMs, listener) => {
+      handOffs.push(`to ${owner}`);
+      const stop = handOff(owner, leaseMs, listener);
+      return () => {
+        handOffs.push("stopped");
+        stop();
+      };
+    });
     const thread = new PushDispatchThread(
       {
         databaseUrl: bed.store.url,
@@ -112,6 +123,11 @@ describe.skipIf(!(await postgresAvailable()))("push deliveries from the dispatch
         timeoutMs: 10_000,
         what: "the dispatch thread to start",
       });
+      await eventually(async () => (handOffs.length > 0 ? true : undefined), {
+        timeoutMs: 10_000,
+        what: "the thread's dispatcher to take this thread's hand-offs",
+      });
+      expect(handOffs).toEqual(["to runner-restart-test"]);
       // The thread gone, as after a crash in it.
       await (thread as unknown as { worker: Worker }).worker.terminate();
       const again = await eventually(async () => (startedThreads().length > 1 ? startedThreads()[1] : undefined), {
@@ -120,12 +136,19 @@ describe.skipIf(!(await postgresAvailable()))("push deliveries from the dispatch
       });
       expect(again).not.toBe(first);
       expect(lines.map((l) => l.msg)).toContain("push dispatch thread ended; starting it again");
+      // Nothing handed to the dead thread meanwhile; the new one takes the hand-offs again.
+      await eventually(async () => (handOffs.length > 2 ? true : undefined), {
+        timeoutMs: 10_000,
+        what: "the new thread to take the hand-offs",
+      });
+      expect(handOffs).toEqual(["to runner-restart-test", "stopped", "to runner-restart-test"]);
     } finally {
       await thread.close(1_000);
       await queue.close();
       await db.close();
     }
-    // Closed for good: no thread is started again.
+    // Closed for good: no hand-off goes to it, and no thread is started again.
+    expect(handOffs.at(-1)).toBe("stopped");
     const count = startedThreads().length;
     await new Promise((resolve) => setTimeout(resolve, 1_500));
     expect(startedThreads()).toHaveLength(count);

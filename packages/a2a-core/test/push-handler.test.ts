@@ -32,25 +32,33 @@ async function startWithConfig(h: ReturnType<typeof harness>) {
 
 const gated = () => new ScriptedExecutor(undefined, undefined, true);
 
+/**
+ * Starts a task with an inline config, lets its three steps run, and checks the receiver got its three
+ * updates in order, the last one final and completed; the task id and what the receiver got.
+ */
+async function runsAndIsDelivered(h: ReturnType<typeof harness>) {
+  const { taskId } = await startWithConfig(h);
+  for (let step = 0; step < 3; step++) await h.executor.release();
+  const pushes = await receiver.waitFor(3);
+  expect(pushes.map((push) => JSON.parse(push.body))).toEqual([
+    expect.objectContaining({ kind: "status-update", taskId, final: false }),
+    expect.objectContaining({ kind: "status-update", taskId, final: false }),
+    expect.objectContaining({
+      kind: "status-update",
+      taskId,
+      final: true,
+      status: expect.objectContaining({ state: "completed" }),
+    }),
+  ]);
+  return { taskId, pushes };
+}
+
 describe("push notifications in createA2AHandler", () => {
   it("delivers a running task's events from the handler's own dispatcher, over guardedPushFetch", async () => {
     const h = harness(gated(), {
       push: { signingSecrets: async () => SECRETS, fetch: guardedPushFetch({ allowedHosts: ["127.0.0.1"] }) },
     });
-    const { taskId } = await startWithConfig(h);
-    for (let step = 0; step < 3; step++) await h.executor.release();
-
-    const pushes = await receiver.waitFor(3);
-    expect(pushes.map((push) => JSON.parse(push.body))).toEqual([
-      expect.objectContaining({ kind: "status-update", taskId, final: false }),
-      expect.objectContaining({ kind: "status-update", taskId, final: false }),
-      expect.objectContaining({
-        kind: "status-update",
-        taskId,
-        final: true,
-        status: expect.objectContaining({ state: "completed" }),
-      }),
-    ]);
+    await runsAndIsDelivered(h);
   });
 
   it("delivers to a config made through the method, signed; the default guard refuses the same URL at creation", async () => {
@@ -154,15 +162,7 @@ describe("push notifications in createA2AHandler", () => {
     });
     dispatcher.start();
     try {
-      const { taskId } = await startWithConfig(h);
-      for (let step = 0; step < 3; step++) await h.executor.release();
-
-      const pushes = await receiver.waitFor(3);
-      expect(pushes.map((push) => JSON.parse(push.body))).toEqual([
-        expect.objectContaining({ kind: "status-update", taskId, final: false }),
-        expect.objectContaining({ kind: "status-update", taskId, final: false }),
-        expect.objectContaining({ kind: "status-update", taskId, final: true }),
-      ]);
+      const { taskId, pushes } = await runsAndIsDelivered(h);
       expect(
         new Webhook(SECRETS[0] as string).verify(pushes[2]?.body ?? "", pushes[2]?.headers as Record<string, string>),
       ).toMatchObject({ taskId, final: true });

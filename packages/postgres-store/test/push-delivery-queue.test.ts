@@ -2,7 +2,7 @@ import { must, storeFixtures } from "@a2a-partner/a2a-core/testing";
 import { postgresAvailable } from "@a2a-partner/test-support/postgres";
 import { beforeEach, describe, expect, it } from "vitest";
 import { migratedStoresPerSuite } from "./support/migrated-backend.js";
-import { deliveriesOf, deliveryKeys, pushConfig, RunningTask } from "./support/push-fixtures.js";
+import { deliveriesOf, deliveryKeys, expectStartDelivery, pushConfig, RunningTask } from "./support/push-fixtures.js";
 
 const kinds = ["pglite", ...((await postgresAvailable()) ? (["postgres"] as const) : [])] as const;
 
@@ -39,15 +39,7 @@ describe.each(kinds)("PostgresPushDeliveryQueue (%s)", (kind) => {
     const claimed = await queue().claim("owner-1", 10, LEASE_MS);
     expect(keys(claimed)).toEqual(["a 1", "b 1"]);
     const first = must(claimed.find((d) => d.config.id === "a"));
-    expect(first).toMatchObject({
-      workspaceId,
-      attempt: 1,
-      config: { id: "a", taskId: running.task.id, token: "token-a", version: "1.0" },
-      event: { taskId: running.task.id, seq: 1, event: "task" },
-    });
-    // The seq-1 event is the task as started, its first message included (stored apart: migration 0006).
-    expect((first.event.result as { history: unknown[] }).history).toHaveLength(1);
-    expect(Date.parse(first.durableAt)).toBeGreaterThan(Date.now() - 60_000);
+    expectStartDelivery(first, { workspaceId, taskId: running.task.id, configId: "a" });
 
     // Both heads are claimed: nothing else of these configs may go.
     expect(await queue().claim("owner-2", 10, LEASE_MS)).toEqual([]);

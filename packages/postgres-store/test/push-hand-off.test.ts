@@ -3,7 +3,7 @@ import { must, storeFixtures } from "@a2a-partner/a2a-core/testing";
 import { postgresAvailable } from "@a2a-partner/test-support/postgres";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { migratedStoresPerSuite } from "./support/migrated-backend.js";
-import { deliveriesOf, pushConfig, RunningTask } from "./support/push-fixtures.js";
+import { deliveriesOf, expectStartDelivery, pushConfig, RunningTask } from "./support/push-fixtures.js";
 
 const kinds = ["pglite", ...((await postgresAvailable()) ? (["postgres"] as const) : [])] as const;
 
@@ -68,15 +68,7 @@ describe.each(kinds)("deliveries handed off by this process's commits (%s)", (ki
     await vi.waitFor(() => expect(handed).toHaveLength(2));
     expect(keys(handed).sort()).toEqual(["a 1", "b 1"]);
     const first = must(handed.find((d) => d.config.id === "a"));
-    expect(first).toMatchObject({
-      workspaceId,
-      attempt: 1,
-      config: { id: "a", taskId: running.task.id, token: "token-a", version: "1.0" },
-      event: { taskId: running.task.id, seq: 1, event: "task" },
-    });
-    // The seq-1 event is the task as started, its first message included, as a claim would read it.
-    expect((first.event.result as { history: unknown[] }).history).toHaveLength(1);
-    expect(Date.parse(first.durableAt)).toBeGreaterThan(Date.now() - 60_000);
+    expectStartDelivery(first, { workspaceId, taskId: running.task.id, configId: "a" });
     // Held for the taker, attempt 1: nobody else claims them, and nothing was left to wake anyone for.
     expect(await deliveriesOf(suite.backend.db, running.task.id)).toMatchObject([
       { config_id: "a", seq: 1, attempts: 1, claimed_by: OWNER },

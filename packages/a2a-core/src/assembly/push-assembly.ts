@@ -87,7 +87,10 @@ export interface PushDispatcherSetup {
 export interface StandalonePushDispatcher {
   /** Starts delivering (claims due deliveries, is woken by the queue's `watch`). */
   start(): void;
-  /** Stops claiming, lets attempts under way finish for up to `graceMs`, leaves the rest to their leases. */
+  /**
+   * Stops claiming, lets attempts under way finish for up to `graceMs`, gives back at once what it holds
+   * unsent, and leaves the rest to their leases.
+   */
   close(graceMs: number): Promise<void>;
 }
 

@@ -1,5 +1,13 @@
-import { applyTaskEvent, type NewTask, type PushConfig, type StoredTaskEvent, type Task } from "@a2a-partner/a2a-core";
+import {
+  applyTaskEvent,
+  type NewTask,
+  type PushConfig,
+  type PushDelivery,
+  type StoredTaskEvent,
+  type Task,
+} from "@a2a-partner/a2a-core";
 import type { StoreFixtures } from "@a2a-partner/a2a-core/testing";
+import { expect } from "vitest";
 import type { Queryable } from "../../src/database.js";
 import type { PostgresStores } from "../../src/index.js";
 
@@ -13,6 +21,26 @@ export function pushConfig(taskId: string, id: string, overrides: Partial<PushCo
     createdAt: new Date().toISOString(),
     ...overrides,
   };
+}
+
+/**
+ * A first delivery of a task's seq-1 event to config `configId` (made by `pushConfig` with the token
+ * `token-<id>`), as a claim and a start's hand-off both give it: the config, the task's workspace, the
+ * task as started with its first message (stored apart: migration 0006), durable a moment ago.
+ */
+export function expectStartDelivery(
+  delivery: PushDelivery,
+  expected: { workspaceId: string; taskId: string; configId: string },
+): void {
+  const { workspaceId, taskId, configId } = expected;
+  expect(delivery).toMatchObject({
+    workspaceId,
+    attempt: 1,
+    config: { id: configId, taskId, token: `token-${configId}`, version: "1.0" },
+    event: { taskId, seq: 1, event: "task" },
+  });
+  expect((delivery.event.result as { history: unknown[] }).history).toHaveLength(1);
+  expect(Date.parse(delivery.durableAt)).toBeGreaterThan(Date.now() - 60_000);
 }
 
 /** A `push_deliveries` row as a test reads it. */
