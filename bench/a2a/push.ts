@@ -15,7 +15,7 @@
  *       the receiver's work alone cost the tasks on this machine, whatever the server does to send them.
  *
  *   pnpm bench:a2a:push [--duration 10] [--warmup 2] [--concurrency 32] [--fixed-step-ms 1] [--dispatch-thread on]
- *                       [--load-share 0.5]
+ *                       [--load-share 0.5] [--fixed-rate N]
  *
  * Targets: duration p50 with push within 10 % of without, lag p50 ≤ 5 ms, p99 ≤ 50 ms. On two shared
  * cores the receiver (and PostgreSQL, and this load generator) compete with the server: say so beside them.
@@ -56,11 +56,16 @@ const args = benchFlags({
   "fixed-step-ms": "1",
   "dispatch-thread": "on",
   "load-share": "0.5",
+  "fixed-rate": "",
 });
 // --load-share F: the fixed load at F times the no-push saturation rate (the issue's is 0.5): how the lag
 // depends on how busy the two shared cores are.
 const loadShare = Number(args["load-share"]);
 if (!(loadShare > 0 && loadShare <= 1)) throw new Error("--load-share must be in (0, 1]");
+// --fixed-rate N: the fixed load at N tasks/s whatever the saturation run read, so that runs on a host whose
+// speed drifts (saturation ±25 % run to run) compare at the same load (an A/B of two builds, say).
+const fixedRateArg = args["fixed-rate"] === "" ? undefined : Number(args["fixed-rate"]);
+if (fixedRateArg !== undefined && !(fixedRateArg > 0)) throw new Error("--fixed-rate must be a positive number");
 const fixedStepMs = Number(args["fixed-step-ms"]);
 const durationMs = Number(args.duration) * 1000;
 const warmupMs = Number(args.warmup) * 1000;
@@ -89,6 +94,8 @@ async function fixedRate(pool: Pool, endpoint: Endpoint, rate: number) {
   const windowEnd = windowStart + durationMs;
   const durations: number[] = [];
   const framedAt = new Map<string, number>();
+  // Tasks started inside the measured window: the lag, like the duration, leaves the warm-up out.
+  const measured = new Set<string>();
   let failures = 0;
   const tasks: Array<Promise<void>> = [];
   for (let i = 0; ; i++) {
@@ -109,6 +116,7 @@ async function fixedRate(pool: Pool, endpoint: Endpoint, rate: number) {
           const end = await stream.ended;
           for (const [seq, at] of frames) framedAt.set(`${stream.taskId} ${seq}`, at);
           if (stream.sentAt < windowStart || stream.sentAt >= windowEnd) return;
+          if (stream.taskId !== undefined) measured.add(stream.taskId);
           if (end.terminal === "completed") durations.push(end.at - stream.sentAt);
           else failures++;
         } catch {
@@ -118,7 +126,7 @@ async function fixedRate(pool: Pool, endpoint: Endpoint, rate: number) {
     );
   }
   await Promise.all(tasks);
-  return { durations, failures, framedAt };
+  return { durations, failures, framedAt, measured };
 }
 
 /** Robot steps of a task at most (the demo's workflows): how long a stream stays open at a given pace. */
@@ -218,7 +226,7 @@ try {
   await writeFile(replayFile, JSON.stringify(((await ask("raw")) as { raw: unknown[] }).raw));
   const satNotes = (await drain()).filter(([, , at]) => at >= sat1.from && at <= sat1.to).length;
 
-  const rate = sat0.perSecond * loadShare;
+  const rate = fixedRateArg ?? sat0.perSecond * loadShare;
   if (fixedStepMs !== 1) {
     await pool.close();
     await server.kill("SIGTERM");
@@ -245,7 +253,7 @@ try {
   await drain();
   const fixed1 = await fixedLoad(pushed);
   await settle();
-  const notes = await drain();
+  const notes = (await drain()).filter(([taskId]) => fixed1.measured.has(taskId));
   const made = await db.query<{ task_id: string; seq: number; at: number }>(
     `select task_id, seq, extract(epoch from created_at) * 1000 as at from task_events where task_id = any($1::uuid[])`,
     [[...new Set(notes.map(([taskId]) => taskId))]],
@@ -275,7 +283,8 @@ try {
 
   // (c) The floor: the same load without push, while another process replays the push run's notifications
   // to the receiver at the rate the push run delivered them. No signing, no delivery rows, no claims.
-  const replayRate = (lags.length / (warmupMs + durationMs)) * 1000;
+  // The window's tasks' notifications came at about this rate (the warm-up's at the same).
+  const replayRate = (lags.length / durationMs) * 1000;
   const replay = spawn(
     process.execPath,
     [
@@ -284,6 +293,7 @@ try {
       replayFile,
       String(replayRate),
       String(warmupMs + durationMs),
+      String(warmupMs),
     ],
     { stdio: ["ignore", "pipe", "inherit"] },
   );
@@ -291,8 +301,8 @@ try {
   const replayed = (async () => {
     let out = "";
     for await (const chunk of replay.stdout) out += chunk;
-    return JSON.parse(out) as { sent: number; failed: number };
-  })().catch(() => ({ sent: 0, failed: Number.NaN }));
+    return JSON.parse(out) as { sent: number; failed: number; answerMs: [number | null, number | null] };
+  })().catch(() => ({ sent: 0, failed: Number.NaN, answerMs: [null, null] as [null, null] }));
   const floor = await fixedLoad(plain);
   const floorSent = await replayed;
   await drain();
@@ -312,9 +322,10 @@ try {
     `(b) saturation  tasks/s: ${sat0.perSecond.toFixed(1)} without push, ${sat1.perSecond.toFixed(1)} with (${(((sat1.perSecond - sat0.perSecond) / sat0.perSecond) * 100).toFixed(1)} %)`,
     `    server CPU per task: ${cpuPerTask0.toFixed(2)} ms without, ${cpuPerTask1.toFixed(2)} ms with; ${notesPerTask.toFixed(1)} notifications per task;` +
       ` ${((cpuPerTask1 - cpuPerTask0) / Math.max(notesPerTask, 1e-9)).toFixed(3)} ms per notification (extra), ${((sat1.cpuS * 1000) / Math.max(1, satNotes)).toFixed(3)} ms (all CPU / notifications)`,
-    `(a) fixed load ${rate.toFixed(1)} tasks/s (${loadShare} × no-push saturation)  duration p50 ${ms(d0)} without, ${ms(d1)} with (${d0 && d1 ? (((d1 - d0) / d0) * 100).toFixed(1) : "-"} %, target ≤ 10 %);` +
+    `(a) fixed load ${rate.toFixed(1)} tasks/s (${fixedRateArg === undefined ? `${loadShare} × no-push saturation` : "--fixed-rate"})  duration p50 ${ms(d0)} without, ${ms(d1)} with (${d0 && d1 ? (((d1 - d0) / d0) * 100).toFixed(1) : "-"} %, target ≤ 10 %);` +
       ` p99 ${ms(p(fixed0.durations, 0.99))} / ${ms(p(fixed1.durations, 0.99))}; failures ${fixed0.failures} / ${fixed1.failures}`,
-    `    server busy over the window: ${fixed0.serverCores.toFixed(2)} of a core without push, ${fixed1.serverCores.toFixed(2)} with`,
+    `    server busy over the window: ${fixed0.serverCores.toFixed(2)} of a core without push, ${fixed1.serverCores.toFixed(2)} with` +
+      ` (${(((fixed1.serverCores - fixed0.serverCores) * 1000) / Math.max(1e-9, replayRate)).toFixed(3)} ms per notification)`,
     `    delivery lag (event made → receiver answered), ${lags.length} notifications of ${events} events: p50 ${ms(p(lags, 0.5))} (target ≤ 5), p99 ${ms(p(lags, 0.99))} (target ≤ 50), max ${ms(lags.at(-1))}`,
     `    from the event's stream frame (after it was durable), ${framedLags.length} notifications: p50 ${ms(p(framedLags, 0.5))}, p99 ${ms(p(framedLags, 0.99))}`,
     `    lag p50 by event seq: ${[...lagsBySeq]
@@ -324,6 +335,7 @@ try {
       .join(", ")} ms`,
     `(c) floor: the same load without push, another process replaying ${replayRate.toFixed(0)} signed notifications/s to the receiver (${floorSent.sent} answered, ${floorSent.failed} failed):` +
       ` duration p50 ${ms(p(floor.durations, 0.5))} (${d0 ? (((p(floor.durations, 0.5) ?? 0) / d0 - 1) * 100).toFixed(1) : "-"} % over without push); server busy ${floor.serverCores.toFixed(2)}`,
+    `    each replayed POST, sent → receiver's status: p50 ${ms(floorSent.answerMs[0] ?? undefined)}, p99 ${ms(floorSent.answerMs[1] ?? undefined)} (the last hop of the lag alone)`,
     "    (about the least any push design costs this machine: each notification's POST and the receiver's work, nothing else)",
     `    receiver CPU per notification (at saturation, verifying each signature): ${((sat1.receiverCpuS * 1000) / Math.max(1, satNotes)).toFixed(3)} ms`,
     "    2 shared cores: the receiver, PostgreSQL and this load generator compete with the server.",
