@@ -4,7 +4,13 @@ export default defineConfig({
   test: {
     // initdb once for the run: the suites that open fresh PGlite databases load or copy it (test/support).
     globalSetup: ["test/support/pglite-template-setup.ts"],
-    include: ["test/**/*.test.ts", "packages/*/src/**/*.test.ts", "packages/*/test/**/*.test.ts", "examples/*/src/**/*.test.ts", "examples/*/test/**/*.test.ts"],
+    include: [
+      "test/**/*.test.ts",
+      "packages/*/src/**/*.test.ts",
+      "packages/*/test/**/*.test.ts",
+      "examples/*/src/**/*.test.ts",
+      "examples/*/test/**/*.test.ts",
+    ],
     // Generous: suites that spawn servers share two cores; a hung test still fails, just later.
     testTimeout: 90_000,
     hookTimeout: 120_000,

@@ -2,7 +2,7 @@
  * Runs the checks `pnpm test` makes after the build, two at a time (the type check is the longest and runs
  * on one core; the others share the second), and fails when any of them fails.
  *
- *   node scripts/checks.ts typecheck api:check check:cycles check:packages
+ *   node scripts/checks.ts typecheck lint api:check check:cycles check:packages
  *
  * Each is `pnpm run <name>`. Its output is held back and printed whole when it ends, under its name and
  * time, so two checks' lines never interleave; a failing check's output comes with its exit code.

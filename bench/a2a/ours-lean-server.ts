@@ -9,7 +9,6 @@
  * `{"msg":"bench server listening","url":…}` on stderr once it listens.
  */
 
-import { createRequire } from "node:module";
 import type { AddressInfo } from "node:net";
 import { createApp } from "../../examples/server/src/app.ts";
 import { loadConfig } from "../../examples/server/src/config.ts";
@@ -19,9 +18,6 @@ import { createHttpServer, openConfiguredDatabase } from "../../examples/server/
 import { sleepUnlessAborted } from "./sleep-unless-aborted.ts";
 
 type TaskExecutor = import("../../packages/a2a-core/dist/index.js").TaskExecutor;
-
-const require = createRequire(new URL("../../examples/server/package.json", import.meta.url));
-const store = require("@a2a-partner/postgres-store") as typeof import("../../packages/postgres-store/dist/index.js");
 
 const stepMs = Number(process.env.STEP_MS ?? 400);
 const steps = Number(process.env.STEPS ?? 5);

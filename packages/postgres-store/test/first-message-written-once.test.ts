@@ -2,8 +2,8 @@ import { randomBytes } from "node:crypto";
 import { applyTaskEvent, type NewTask, type StoredTaskEvent, type Task } from "@a2a-partner/a2a-core";
 import { must, storeFixtures } from "@a2a-partner/a2a-core/testing";
 import { postgresAvailable } from "@a2a-partner/test-support/postgres";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createPostgresStores, type PostgresStores } from "../src/index.js";
+import { describe, expect, it } from "vitest";
+import { createPostgresStores } from "../src/index.js";
 import { migratedStoresPerSuite } from "./support/migrated-backend.js";
 
 const kinds = ["pglite", ...((await postgresAvailable()) ? (["postgres"] as const) : [])] as const;
