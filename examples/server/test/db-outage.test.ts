@@ -21,7 +21,8 @@ import { startTcpProxy, type TcpProxy } from "./support/tcp-proxy.ts";
 // quietly and the process stays up; afterwards everything works again, and the task that was running when
 // the database went away is ended once, with a gap-free event log.
 
-const STEP_MS = 400;
+/** Slow enough that the task is still running when the database goes away, even on a slow host. */
+const STEP_MS = 1_000;
 const LEASE_MS = 1500;
 /** The server pool's connectionTimeoutMillis (src/server.ts): how long a blackholed connect can hang. */
 const CONNECT_TIMEOUT_MS = 5_000;
@@ -142,7 +143,12 @@ describe.skipIf(!(await postgresAvailable()))("a server process whose PostgreSQL
   }
 
   it("while PostgreSQL is away: requests fail fast and cleanly, streams end, the process stays up", async () => {
-    // A task in progress, followed by a second stream on the same instance; LISTEN is up.
+    // LISTEN is up (waited for first: on a slow host it can take longer than a whole task); then a task in
+    // progress, followed by a second stream on the same instance.
+    await eventually(async () => ((await listenSessions()) === LISTENING ? true : undefined), {
+      timeoutMs: 5_000,
+      what: "the server's and its dispatch thread's LISTEN sessions",
+    });
     runningStream = await openStream(
       server.a2aUrl,
       seed.partnerToken,
@@ -159,11 +165,6 @@ describe.skipIf(!(await postgresAvailable()))("a server process whose PostgreSQL
     );
     await runningStream.until(isUpdate);
     await follower.until(isUpdate);
-    await eventually(async () => ((await listenSessions()) === LISTENING ? true : undefined), {
-      timeoutMs: 5_000,
-      what: "the server's and its dispatch thread's LISTEN sessions",
-    });
-
     // Requests in flight across the moment the connections are reset: each one either made it, or
     // failed cleanly; none hangs.
     const burst: Promise<Answer>[] = [];
