@@ -12,7 +12,8 @@
  *       just before its group commit (so the lag includes the commit: an upper bound of durable → answered);
  *   (c) the floor: the fixed load without push again, while another process replays notifications of the push
  *       run, signatures and all, to the receiver at the rate the push run delivered them: what the POSTs and
- *       the receiver's work alone cost the tasks on this machine, whatever the server does to send them.
+ *       the receiver's work alone cost the tasks on this machine, whatever the server does to send them; and
+ *       each of those POSTs timed, sent → answered: the lag's last hop alone, the least lag any design shows.
  *
  *   pnpm bench:a2a:push [--duration 10] [--warmup 2] [--concurrency 32] [--fixed-step-ms 1] [--dispatch-thread on]
  *                       [--load-share 0.5] [--fixed-rate N]
