@@ -1,0 +1,89 @@
+import { readFileSync, writeFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { createA2AHandler, toFetchHandler } from "../src/index.js";
+import { createInMemoryStores } from "../src/stores/in-memory.js";
+import { authenticateTestToken, ScriptedExecutor } from "./support/handler-harness.js";
+import { WIRE_CASES, type WireCase } from "./wire-corpus/cases.js";
+
+/**
+ * The wire, byte for byte: every case of `wire-corpus/cases.ts` (JSON-RPC in v0.3 and v1.0, HTTP+JSON,
+ * errors, streams) against a handler with a fixed clock and ids, its answers compared with the corpus
+ * recorded from an earlier release (`wire-corpus/corpus.json`). A refactor of the protocol model must not
+ * change one byte a client sees. `UPDATE_WIRE_CORPUS=1` records the corpus anew (only for an intended
+ * change of the wire, which then shows in the diff).
+ */
+
+const CORPUS_URL = new URL("./wire-corpus/corpus.json", import.meta.url);
+
+interface RecordedAnswer {
+  name: string;
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+const RECORDED_HEADERS = [
+  "content-type",
+  "allow",
+  "retry-after",
+  "retry-after-ms",
+  "www-authenticate",
+  "cache-control",
+];
+
+async function answersOf(cases: readonly WireCase[]): Promise<RecordedAnswer[]> {
+  let id = 0;
+  let tick = Date.UTC(2026, 0, 1);
+  const handler = createA2AHandler({
+    stores: createInMemoryStores(),
+    executor: new ScriptedExecutor(),
+    authenticate: authenticateTestToken,
+    logger: { info() {}, warn() {}, error() {} },
+    generateId: () => `00000000-0000-4000-8000-${String(++id).padStart(12, "0")}`,
+    now: () => new Date((tick += 1000)),
+    keepAliveMs: 3_600_000,
+    // Push on (its four methods answer), nothing sent, every destination allowed: no DNS in a corpus.
+    push: { signingSecrets: async () => [], dispatch: false, checkDestination: async () => undefined },
+  });
+  const fetch = toFetchHandler(handler);
+  const answers: RecordedAnswer[] = [];
+  try {
+    for (const wire of cases) {
+      const headers: Record<string, string> = { ...wire.headers };
+      if (wire.token !== null) headers.authorization = `Bearer ${wire.token ?? "partner-a"}`;
+      if (wire.body !== undefined && headers["content-type"] === undefined)
+        headers["content-type"] = "application/json";
+      const response = await fetch(
+        new Request(`http://test${wire.path ?? "/api/v1/a2a"}`, {
+          method: wire.verb ?? "POST",
+          headers,
+          ...(wire.body === undefined
+            ? {}
+            : { body: typeof wire.body === "string" ? wire.body : JSON.stringify(wire.body) }),
+        }),
+      );
+      const recorded: Record<string, string> = {};
+      for (const name of RECORDED_HEADERS) {
+        const value = response.headers.get(name);
+        if (value !== null) recorded[name] = value;
+      }
+      answers.push({ name: wire.name, status: response.status, headers: recorded, body: await response.text() });
+    }
+  } finally {
+    await handler.close({ graceMs: 0 });
+  }
+  return answers;
+}
+
+describe("the wire corpus", () => {
+  it("answers every recorded request exactly as the recorded release did", async () => {
+    const answers = await answersOf(WIRE_CASES);
+    if (process.env.UPDATE_WIRE_CORPUS === "1") {
+      writeFileSync(CORPUS_URL, `${JSON.stringify(answers, null, 1)}\n`);
+      return;
+    }
+    const recorded = JSON.parse(readFileSync(CORPUS_URL, "utf8")) as RecordedAnswer[];
+    expect(answers.map((a) => a.name)).toEqual(recorded.map((a) => a.name));
+    for (const [index, answer] of answers.entries()) expect(answer, answer.name).toEqual(recorded[index]);
+  });
+});
