@@ -40,7 +40,10 @@ async function answersOf(cases: readonly WireCase[]): Promise<RecordedAnswer[]> 
     authenticate: authenticateTestToken,
     logger: { info() {}, warn() {}, error() {} },
     generateId: () => `00000000-0000-4000-8000-${String(++id).padStart(12, "0")}`,
-    now: () => new Date((tick += 1000)),
+    now: () => {
+      tick += 1000;
+      return new Date(tick);
+    },
     keepAliveMs: 3_600_000,
     // Push on (its four methods answer), nothing sent, every destination allowed: no DNS in a corpus.
     push: { signingSecrets: async () => [], dispatch: false, checkDestination: async () => undefined },
@@ -79,7 +82,7 @@ describe("the wire corpus", () => {
   it("answers every recorded request exactly as the recorded release did", async () => {
     const answers = await answersOf(WIRE_CASES);
     if (process.env.UPDATE_WIRE_CORPUS === "1") {
-      writeFileSync(CORPUS_URL, `${JSON.stringify(answers, null, 1)}\n`);
+      writeFileSync(CORPUS_URL, `${JSON.stringify(answers, null, 2)}\n`);
       return;
     }
     const recorded = JSON.parse(readFileSync(CORPUS_URL, "utf8")) as RecordedAnswer[];
