@@ -151,15 +151,18 @@ export function createApp({ db, config, logger, executor }: CreateAppOptions): S
   }
 
   // The core handler reads the raw body itself (size limit, UTF-8, JSON): no body parser in front of it.
-  const a2a = toNodeHandler(handler, { headers: Object.fromEntries(SECURITY_HEADERS) });
-  app.all(A2A_PATH, a2a);
-  // The HTTP+JSON binding's routes below it (…/message:stream, …/tasks/{id}, …): the same handler.
-  app.use(A2A_PATH, (req, res, next) => (isHttpJsonPath(req.url) ? void a2a(req, res) : next()));
-  // The same endpoint at the root for POST, where generic A2A tools (the conformance kit) send JSON-RPC
-  // when given only the base URL; the card names /api/v1/a2a (docs/interop.md).
-  app.post("/", a2a);
-  // And its HTTP+JSON routes at the root, where such tools join them to the base URL (`/message:send`).
-  app.use((req, res, next) => (isHttpJsonPath(req.url) ? void a2a(req, res) : next()));
+  // Mounted at A2A_PATH, and at the root too, where generic A2A tools (the conformance kit) send their
+  // requests when given only the base URL (docs/interop.md); each serves exactly its own paths.
+  const headers = Object.fromEntries(SECURITY_HEADERS);
+  const a2a = toNodeHandler(handler, { headers, basePath: A2A_PATH });
+  const a2aAtRoot = toNodeHandler(handler, { headers, basePath: "/" });
+  const endpointOf = (url: string | undefined) =>
+    a2a.serves(url) ? a2a : a2aAtRoot.serves(url) ? a2aAtRoot : undefined;
+  app.use((req, res, next) => {
+    const endpoint = endpointOf(req.url);
+    if (endpoint) void endpoint(req, res);
+    else next();
+  });
 
   app.use("/api/v1/metrics", metricsRouter({ db, logger, ratePerSecond: config.metricsRateLimitPerSecond }));
 
@@ -171,12 +174,10 @@ export function createApp({ db, config, logger, executor }: CreateAppOptions): S
   // Measured: Express's router kept ~0.5 KiB of closures and a parsed URL alive per open stream and
   // cost a few µs per request; the endpoint's own adapter needs none of it.
   const route: RequestListener = (req, res) => {
-    if (isA2APath(req.url) || (req.method === "POST" && isRootPath(req.url)) || isHttpJsonPath(req.url ?? "")) {
-      // The adapter writes the security headers with the answer's own (no header map kept per stream).
-      void a2a(req, res);
-      return;
-    }
-    app(req, res);
+    // The adapter writes the security headers with the answer's own (no header map kept per stream).
+    const endpoint = endpointOf(req.url);
+    if (endpoint) void endpoint(req, res);
+    else app(req, res);
   };
   const listener = withRequestLog(route, logger.child({ component: "http" }));
 
@@ -209,25 +210,6 @@ const securityHeaders: RequestHandler = (_req, res, next) => {
   for (const [name, value] of SECURITY_HEADERS) res.setHeader(name, value);
   next();
 };
-
-/**
- * The A2A endpoint's path (a query string allowed) or an HTTP+JSON route below it (the handler answers a
- * route it does not know under /tasks/ with 404); anything else goes through Express.
- */
-function isA2APath(url: string | undefined): boolean {
-  if (!url?.startsWith(A2A_PATH)) return false;
-  const rest = url.slice(A2A_PATH.length);
-  return rest === "" || rest.startsWith("?") || isHttpJsonPath(rest);
-}
-
-/** A path (relative to the endpoint) of the HTTP+JSON binding: `/message:…`, `/tasks…`, `/extendedAgentCard`. */
-function isHttpJsonPath(rest: string): boolean {
-  return /^\/(?:message:|tasks(?:[/?]|$)|extendedAgentCard(?:\?|$))/.test(rest);
-}
-
-function isRootPath(url: string | undefined): boolean {
-  return url === "/" || url?.startsWith("/?") === true;
-}
 
 /**
  * Errors that carry an HTTP status (e.g. from Express itself) keep it. Anything else is a store failure

@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
-import { ERROR_CODES, METHODS } from "@a2a-partner/a2a-core";
+import { ERROR_CODES } from "@a2a-partner/a2a-core";
+import { METHODS, type MethodWire } from "@a2a-partner/a2a-core/protocol";
 import { describe, expect, it } from "vitest";
 
 // docs/protocol.md holds the one table of methods and the one table of error codes; the others link to it.
@@ -25,7 +26,7 @@ describe("docs/protocol.md agrees with the code", () => {
   it("lists every method of METHODS once, with its alias and both dialects, and no other", () => {
     const rows = firstTable("## Methods");
     const documented = new Map(rows.map((cells) => [cells[0], cells]));
-    for (const [name, entry] of Object.entries(METHODS)) {
+    for (const [name, entry] of Object.entries(METHODS) as [string, MethodWire][]) {
       const row = documented.get(`\`${name}\``);
       expect(row, `docs/protocol.md#methods has no row for ${name}`).toBeDefined();
       expect(row?.[1]).toBe(entry.alias ? `\`${entry.alias}\`` : "—");

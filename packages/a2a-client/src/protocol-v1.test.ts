@@ -1,4 +1,4 @@
-import { toV1Error, toV1StreamResult, toV1Task } from "@a2a-partner/a2a-core";
+import { toV1Error, toV1StreamResult, toV1Task } from "@a2a-partner/a2a-core/protocol";
 import { http } from "msw";
 import { describe, expect, it } from "vitest";
 import {

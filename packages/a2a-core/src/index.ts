@@ -49,8 +49,6 @@ export {
   signAgentCard,
   verifyAgentCardSignature,
 } from "./protocol/card/card-signature.js";
-export type { Dialect, SerialisedEvent, StreamRenderer, TaskListResult } from "./protocol/dialect/dialect.js";
-export { DIALECT_V1, DIALECT_V03, dialectFor } from "./protocol/dialect/dialect.js";
 export type { ProtocolVersion, RequestedVersion } from "./protocol/dialect/protocol-version.js";
 export {
   A2A_VERSION_HEADER,
@@ -58,19 +56,6 @@ export {
   requestedProtocolVersion,
   SUPPORTED_PROTOCOL_VERSIONS,
 } from "./protocol/dialect/protocol-version.js";
-export { fromHttpJsonStatus, fromV1Error, toV1Error } from "./protocol/dialect/v1-errors.js";
-export {
-  fromV1Message,
-  fromV1MessageResult,
-  fromV1State,
-  fromV1Status,
-  fromV1StreamResult,
-  fromV1Task,
-  toV1Message,
-  toV1Status,
-  toV1StreamResult,
-  toV1Task,
-} from "./protocol/dialect/v1-mapping.js";
 export {
   A2AError,
   ERROR_CODES,
@@ -92,7 +77,7 @@ export {
 } from "./protocol/errors.js";
 export type { HeaderReader } from "./protocol/header-reader.js";
 export { A2A_LIMITS, type A2ALimits } from "./protocol/limits.js";
-export { aliasOf, METHODS, type MethodAlias, type MethodName, resolveMethod } from "./protocol/method-names.js";
+export type { MethodName } from "./protocol/method-table.js";
 export {
   Artifact,
   DataPart,
@@ -114,23 +99,6 @@ export {
   TextPart,
 } from "./protocol/schemas/a2a.js";
 export {
-  ArtifactV1,
-  BadRequestV1,
-  ErrorInfoV1,
-  MessageV1,
-  PartV1,
-  ROLE_V1,
-  RoleV1,
-  StreamResponseV1,
-  TASK_STATE_V1,
-  TaskArtifactUpdateEventV1,
-  TaskStateV1,
-  type TaskStateV1Name,
-  TaskStatusUpdateEventV1,
-  TaskStatusV1,
-  TaskV1,
-} from "./protocol/schemas/a2a-v1.js";
-export {
   AgentCard,
   type AgentCardInput,
   AgentCardV1,
@@ -148,7 +116,7 @@ export {
   JsonRpcResponse,
   JsonRpcSuccessResponse,
 } from "./protocol/schemas/jsonrpc.js";
-export { ListedTask, ListTasksResult, ListTasksResultV1 } from "./protocol/schemas/list-tasks.js";
+export { ListedTask, ListTasksResult } from "./protocol/schemas/list-tasks.js";
 export {
   CancelTaskParams,
   GetTaskParams,
@@ -166,7 +134,6 @@ export {
   SetPushConfigParams,
   type TaskPushNotificationConfigV03,
 } from "./protocol/schemas/push-config.js";
-export type { ListPushConfigsResultV1, TaskPushNotificationConfigV1 } from "./protocol/schemas/push-config-v1.js";
 export {
   DEFAULT_MAX_EVENT_BYTES,
   type DecodedSseEvent,

@@ -3,7 +3,7 @@ import { toFetchHandler } from "../src/adapters/fetch.js";
 import { createA2AHandler } from "../src/index.js";
 import type { TaskExecutionContext, TaskOutcome } from "../src/ports/task-executor.js";
 import { ERROR_CODES } from "../src/protocol/errors.js";
-import { METHODS } from "../src/protocol/method-names.js";
+import { METHODS, type MethodWire } from "../src/protocol/method-table.js";
 import { Task, TaskStatusUpdateEvent } from "../src/protocol/schemas/a2a.js";
 import {
   type Harness,
@@ -389,7 +389,10 @@ describe("protocol errors", () => {
     const json = await (await h.call({ jsonrpc: "2.0", id: "x", method: "tasks/archive" })).json();
     expect(json.error.code).toBe(ERROR_CODES.MethodNotFound);
     expect(json.error.data.method).toBe("tasks/archive");
-    const expected = Object.entries(METHODS).flatMap(([name, entry]) => [name, ...(entry.alias ? [entry.alias] : [])]);
+    const expected = (Object.entries(METHODS) as [string, MethodWire][]).flatMap(([name, entry]) => [
+      name,
+      ...(entry.alias ? [entry.alias] : []),
+    ]);
     expect([...json.error.data.methods].sort()).toEqual(expected.sort());
   });
 
@@ -493,7 +496,7 @@ describe("protocol errors", () => {
 
   it("resolves every alias in the method table to its method", async () => {
     const h = harness();
-    for (const [name, entry] of Object.entries(METHODS)) {
+    for (const [name, entry] of Object.entries(METHODS) as [string, MethodWire][]) {
       for (const wire of [name, entry.alias].filter(Boolean) as string[]) {
         const res = await h.call({ jsonrpc: "2.0", id: 1, method: wire, params: { id: "missing" } });
         const body = res.headers.get("content-type")?.includes("json") ? await res.json() : undefined;

@@ -32,6 +32,7 @@ function handlerFor(executor: ScriptedExecutor, rateLimit?: number): A2AHandler 
     executor,
     authenticate: authenticateTestToken,
     logger: { info() {}, warn() {}, error() {} },
+    basePath: "/api/v1/a2a",
     ...(rateLimit === undefined ? {} : { rateLimit: { requestsPerSecond: rateLimit, burst: rateLimit } }),
   });
   closing.push(() => handler.close({ graceMs: 0 }));

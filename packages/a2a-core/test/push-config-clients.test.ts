@@ -45,7 +45,7 @@ async function serve(options: Partial<A2AHandlerOptions> = {}): Promise<Server> 
     logger: { info() {}, warn() {}, error() {} },
     ...options,
   });
-  const node = toNodeHandler(handler);
+  const node = toNodeHandler(handler, { basePath: "/a2a" });
   let base = "";
   const server = createServer((req, res) => {
     if (req.url?.startsWith("/.well-known/agent-card.json")) {

@@ -39,6 +39,7 @@ async function answersOf(cases: readonly WireCase[]): Promise<RecordedAnswer[]> 
     executor: new ScriptedExecutor(),
     authenticate: authenticateTestToken,
     logger: { info() {}, warn() {}, error() {} },
+    basePath: "/api/v1/a2a",
     generateId: () => `00000000-0000-4000-8000-${String(++id).padStart(12, "0")}`,
     now: () => {
       tick += 1000;

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { IncomingHttpHeaders } from "node:http";
-import { toV1StreamResult } from "@a2a-partner/a2a-core";
+import { toV1StreamResult } from "@a2a-partner/a2a-core/protocol";
 import { Webhook } from "standardwebhooks";
 import { describe, expect, it } from "vitest";
 import { finished, progress, task } from "../../test/support/fixtures.js";

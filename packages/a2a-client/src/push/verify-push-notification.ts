@@ -1,4 +1,5 @@
-import { fromV1StreamResult, StreamResponseV1, Task, TaskUpdateResult } from "@a2a-partner/a2a-core";
+import { Task, TaskUpdateResult } from "@a2a-partner/a2a-core";
+import { fromV1StreamResult, StreamResponseV1 } from "@a2a-partner/a2a-core/protocol";
 import { Webhook } from "standardwebhooks";
 import { PushVerificationError } from "../errors.js";
 

@@ -4,12 +4,19 @@ import { readBodyText } from "./read-body.js";
 
 export type FetchHandler = (request: Request) => Promise<Response>;
 
+export interface FetchHandlerOptions {
+  /** The path the endpoint is mounted at (see `A2AHandlerOptions.basePath`); default the handler's. */
+  basePath?: string;
+}
+
 /**
- * The handler on web-standard Request/Response: mount it on Bun, Deno, edge runtimes, hono, or wrap it
- * with `toNodeHandler` for node:http and Express. JSON-RPC is POST to the mount's own path (405 for other
- * methods); the HTTP+JSON routes are the paths below it (`…/message:stream`, `GET …/tasks/{id}`, …).
+ * The handler on web-standard Request/Response: mount it on Bun, Deno, edge runtimes or hono (on node:http
+ * and Express, `toNodeHandler` from `/node` takes the handler itself). JSON-RPC is POST to the mount's own
+ * path (405 for other methods); the HTTP+JSON routes are exactly the paths below `basePath`
+ * (`/message:stream`, `GET /tasks/{id}`, …).
  */
-export function toFetchHandler(handler: A2AHandler): FetchHandler {
+export function toFetchHandler(handler: A2AHandler, options: FetchHandlerOptions = {}): FetchHandler {
+  const { basePath } = options;
   return async (request) => {
     // The body is read only once the handler has authenticated the caller from the headers.
     const answer = await handler.handle({
@@ -17,6 +24,7 @@ export function toFetchHandler(handler: A2AHandler): FetchHandler {
       body: () => readBodyText(request.body, handler.maxBodyBytes, request.headers.get("content-length")),
       url: request.url,
       method: request.method,
+      ...(basePath === undefined ? {} : { basePath }),
     });
     return toResponse(answer, request.signal);
   };

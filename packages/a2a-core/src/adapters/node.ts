@@ -1,10 +1,18 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
+import { isEndpointPath } from "../bindings/http-json/routes.js";
 import type { A2AHandler } from "../ports/handler.js";
 import { JSON_HEADERS, type SseSink } from "../ports/handler-response.js";
 import type { HeaderReader } from "../protocol/header-reader.js";
 import { decodeUtf8, tooLarge } from "./read-body.js";
 
-export type NodeHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+export interface NodeHandler {
+  (req: IncomingMessage, res: ServerResponse): Promise<void>;
+  /**
+   * Whether a request URL is this endpoint's: its base path (JSON-RPC) or one of the HTTP+JSON binding's
+   * routes below it. For a server's own router; without a `basePath` option, the root is the base.
+   */
+  serves(url: string | undefined): boolean;
+}
 
 export interface NodeHandlerOptions {
   /**
@@ -13,6 +21,12 @@ export interface NodeHandlerOptions {
    * open stream would otherwise keep for its whole life (~0.7 KiB each, measured).
    */
   headers?: Readonly<Record<string, string>>;
+  /**
+   * The path the endpoint is mounted at, when node hands the handler whole paths (node:http, Express's
+   * `app.all`): routes must be exactly below it. Default the handler's `basePath`; under Express's
+   * `app.use(path, …)` none is needed (Express hands over the rest of the path).
+   */
+  basePath?: string;
 }
 
 /**
@@ -24,7 +38,8 @@ export interface NodeHandlerOptions {
 export function toNodeHandler(handler: A2AHandler, options: NodeHandlerOptions = {}): NodeHandler {
   const extra = options.headers ?? {};
   const withExtra = (headers: Record<string, string>) => (options.headers ? { ...extra, ...headers } : headers);
-  return async (req, res) => {
+  const { basePath } = options;
+  const node = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     // Watched from the first moment: a client that leaves while its request is still being handled must
     // still give its stream (and stream slot) back.
     let gone = false;
@@ -39,6 +54,7 @@ export function toNodeHandler(handler: A2AHandler, options: NodeHandlerOptions =
       body: () => readBody(req, handler.maxBodyBytes),
       ...(req.url === undefined ? {} : { url: req.url }),
       ...(req.method === undefined ? {} : { method: req.method }),
+      ...(basePath === undefined ? {} : { basePath }),
     });
     if (answer.kind === "json") {
       // Answered before the whole body was read (401, 413 …): the unread rest would corrupt the next
@@ -59,6 +75,8 @@ export function toNodeHandler(handler: A2AHandler, options: NodeHandlerOptions =
     // Once the first frame has left (node sends it when this turn's work is done), not before it.
     setImmediate(flattenStoredHeader, res);
   };
+  const served = basePath ?? "/";
+  return Object.assign(node, { serves: (url: string | undefined) => url !== undefined && isEndpointPath(url, served) });
 }
 
 /**

@@ -53,7 +53,7 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHandler {
     isClosing: () => runtime.closing,
   });
   const handler: A2AHandler = {
-    handle: routeRequest(jsonRpcBinding(runtime, admission), httpJsonBinding(runtime, admission)),
+    handle: routeRequest(jsonRpcBinding(runtime, admission), httpJsonBinding(runtime, admission), options.basePath),
     fetch: (request) => fetchHandler(request),
     maxBodyBytes: options.maxBodyBytes ?? DEFAULTS.maxBodyBytes,
     pushNotifications: push !== undefined,

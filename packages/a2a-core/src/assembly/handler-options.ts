@@ -33,6 +33,13 @@ export interface A2AHandlerOptions {
   /** Interval of `: keep-alive` comments on an idle stream. Default 15 s. */
   keepAliveMs?: number;
   /**
+   * The path the endpoint is mounted at (`/api/v1/a2a`), when the adapters hand it whole URLs (a fetch
+   * runtime's `Request`, node:http): the HTTP+JSON routes must be exactly below it, and a request outside
+   * it is 404. An adapter's own `basePath` wins. Unset: the path is taken as relative to the mount, as
+   * Express's `app.use(path, …)` hands it over.
+   */
+  basePath?: string;
+  /**
    * Largest request body accepted by the adapters, in bytes; larger is HTTP 413. Default
    * `A2A_LIMITS.maxBodyBytes` (256 KiB).
    */

@@ -5,6 +5,7 @@ import type { UnaryMethod } from "./method.js";
 
 /** CancelTask (`tasks/cancel`): ends a running task `canceled`; an ended task is -32002. */
 export const cancelTask: UnaryMethod<typeof TaskIdParams, Task> = {
+  name: "CancelTask",
   streaming: false,
   params: TaskIdParams,
   async run(runtime, { params, caller, trace }) {

@@ -16,6 +16,7 @@ import {
  */
 export const createTaskPushNotificationConfig: UnaryMethod<typeof SetPushConfigParams, TaskPushNotificationConfigV03> =
   {
+    name: "CreateTaskPushNotificationConfig",
     streaming: false,
     params: SetPushConfigParams,
     async run(runtime, { params, caller, version, trace }) {

@@ -8,6 +8,7 @@ import { pushSideOf } from "./support/push-configs.js";
  * undelivered notifications. Idempotent: deleting a config that is not there answers the same.
  */
 export const deleteTaskPushNotificationConfig: UnaryMethod<typeof DeletePushConfigParams, void> = {
+  name: "DeleteTaskPushNotificationConfig",
   streaming: false,
   params: DeletePushConfigParams,
   async run(runtime, { params, caller, trace }) {

@@ -8,6 +8,7 @@ import { configNotFound, pushSideOf, wireConfig } from "./support/push-configs.j
  * tasks; without a config id, the one with the task's id (what a create without an id made).
  */
 export const getTaskPushNotificationConfig: UnaryMethod<typeof GetPushConfigParams, TaskPushNotificationConfigV03> = {
+  name: "GetTaskPushNotificationConfig",
   streaming: false,
   params: GetPushConfigParams,
   async run(runtime, { params, caller, trace }) {

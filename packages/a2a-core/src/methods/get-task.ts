@@ -4,6 +4,7 @@ import type { UnaryMethod } from "./method.js";
 
 /** GetTask (`tasks/get`): the task's current snapshot, its history trimmed to `historyLength`. */
 export const getTask: UnaryMethod<typeof GetTaskParams, Task> = {
+  name: "GetTask",
   streaming: false,
   params: GetTaskParams,
   async run(runtime, { params, caller, trace }) {

@@ -3,7 +3,7 @@ import type { Refusal } from "../ports/refusal.js";
 import type { Dialect } from "../protocol/dialect/dialect.js";
 import { PushNotificationNotSupportedError, UnsupportedOperationError } from "../protocol/errors.js";
 import type { HeaderReader } from "../protocol/header-reader.js";
-import { METHODS, type MethodName } from "../protocol/method-names.js";
+import { type MethodName, methodWire } from "../protocol/method-table.js";
 import type { A2ARuntime } from "../runtime/a2a-runtime.js";
 import type { ReleaseSlot } from "../runtime/per-caller-slots.js";
 import type { RequestTrace } from "../telemetry/handler-telemetry.js";
@@ -15,7 +15,8 @@ export interface Invocation {
   method: MethodName;
   /** The name as sent, for the unsupported-operation error. */
   wireMethod: string;
-  params: Record<string, unknown>;
+  /** In the request's dialect; a function when reading them can fail, called only for a method that runs. */
+  params: Record<string, unknown> | (() => Record<string, unknown>);
   caller: Caller;
   headers: HeaderReader;
   dialect: Dialect;
@@ -45,14 +46,15 @@ export function invoke(runtime: A2ARuntime, invocation: Invocation): Promise<Inv
 
 function invokeNow(runtime: A2ARuntime, invocation: Invocation): Promise<InvocationResult> {
   const { method, dialect } = invocation;
-  const definition = METHOD_REGISTRY[method];
+  const definition = METHOD_REGISTRY.get(method);
   // Push off (no push stores, or turned off): the push-config methods say so before reading their params.
-  if ("push" in METHODS[method] && !runtime.push) {
+  if (methodWire(method).feature === "push" && !runtime.push) {
     throw PushNotificationNotSupportedError.forMethod(invocation.wireMethod);
   }
   if (!definition) throw UnsupportedOperationError.forMethod(invocation.wireMethod);
   // From here on the request is in the v0.3 shapes, whichever dialect it came in.
-  const raw = dialect.params(method, invocation.params);
+  const params = invocation.params;
+  const raw = dialect.params(method, typeof params === "function" ? params() : params);
   const call = {
     caller: invocation.caller,
     headers: invocation.headers,

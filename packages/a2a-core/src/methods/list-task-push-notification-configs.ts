@@ -8,6 +8,7 @@ export const listTaskPushNotificationConfigs: UnaryMethod<
   typeof ListPushConfigsParams,
   TaskPushNotificationConfigV03[]
 > = {
+  name: "ListTaskPushNotificationConfigs",
   streaming: false,
   params: ListPushConfigsParams,
   async run(runtime, { params, caller, trace }) {

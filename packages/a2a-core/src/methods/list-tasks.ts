@@ -9,6 +9,7 @@ import type { UnaryMethod } from "./method.js";
 
 /** ListTasks (`tasks/list`): a page of the caller's workspace's tasks, newest first. */
 export const listTasks: UnaryMethod<typeof ListTasksParams, TaskListResult> = {
+  name: "ListTasks",
   streaming: false,
   params: ListTasksParams,
   run: (runtime, { params, caller }) => listTaskPage(runtime.stores.tasks, caller.workspaceId, params),

@@ -5,6 +5,7 @@ import type { Dialect } from "../protocol/dialect/dialect.js";
 import type { ProtocolVersion } from "../protocol/dialect/protocol-version.js";
 import { InvalidParamsError } from "../protocol/errors.js";
 import type { HeaderReader } from "../protocol/header-reader.js";
+import type { MethodName } from "../protocol/method-table.js";
 import type { A2ARuntime } from "../runtime/a2a-runtime.js";
 import type { RequestTrace } from "../telemetry/handler-telemetry.js";
 
@@ -26,6 +27,8 @@ export interface TaskStreamStart {
 
 /** A method answered with one value: `render` turns it into the request's dialect. */
 export interface UnaryMethod<S extends z.ZodType, R> {
+  /** Its name in the method table (protocol/method-table.ts), which holds what the wire says of it. */
+  name: MethodName;
   streaming: false;
   params: S;
   run(runtime: A2ARuntime, call: MethodCall<z.infer<S>>): Promise<R>;
@@ -34,6 +37,7 @@ export interface UnaryMethod<S extends z.ZodType, R> {
 
 /** A method answered with a task's stream. */
 export interface StreamingMethod<S extends z.ZodType> {
+  name: MethodName;
   streaming: true;
   params: S;
   run(runtime: A2ARuntime, call: MethodCall<z.infer<S>>): Promise<TaskStreamStart>;

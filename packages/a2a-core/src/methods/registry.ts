@@ -1,4 +1,4 @@
-import type { METHODS, MethodName } from "../protocol/method-names.js";
+import type { MethodName } from "../protocol/method-table.js";
 import { cancelTask } from "./cancel-task.js";
 import { createTaskPushNotificationConfig } from "./create-task-push-notification-config.js";
 import { deleteTaskPushNotificationConfig } from "./delete-task-push-notification-config.js";
@@ -11,23 +11,22 @@ import { sendStreamingMessage } from "./send-streaming-message.js";
 import { subscribeToTask } from "./subscribe-to-task.js";
 
 /**
- * Every method's module, keyed by its name in `METHODS` (the wire vocabulary: names, aliases, whether it
- * is implemented). The compiler holds the two together: an implemented method without a module here, or
- * a module for a name the vocabulary does not have, does not build. Adding a method is a line in
- * `METHODS`, a file in this folder and a line here; no binding changes.
+ * The methods this handler implements, each a module that names itself; a name of the method table
+ * without a module here answers UnsupportedOperationError. Adding a method is its row in the table
+ * (protocol/method-table.ts), its module in this folder and its line here; no binding changes.
  */
-export const METHOD_REGISTRY: {
-  readonly [K in MethodName]: (typeof METHODS)[K]["implemented"] extends true ? MethodDefinition : undefined;
-} = {
-  SendStreamingMessage: sendStreamingMessage,
-  SubscribeToTask: subscribeToTask,
-  GetTask: getTask,
-  CancelTask: cancelTask,
-  ListTasks: listTasks,
-  SendMessage: undefined,
-  GetExtendedAgentCard: undefined,
-  CreateTaskPushNotificationConfig: createTaskPushNotificationConfig,
-  GetTaskPushNotificationConfig: getTaskPushNotificationConfig,
-  ListTaskPushNotificationConfigs: listTaskPushNotificationConfigs,
-  DeleteTaskPushNotificationConfig: deleteTaskPushNotificationConfig,
-};
+const MODULES: readonly MethodDefinition[] = [
+  sendStreamingMessage,
+  subscribeToTask,
+  getTask,
+  cancelTask,
+  listTasks,
+  createTaskPushNotificationConfig,
+  getTaskPushNotificationConfig,
+  listTaskPushNotificationConfigs,
+  deleteTaskPushNotificationConfig,
+];
+
+export const METHOD_REGISTRY: ReadonlyMap<MethodName, MethodDefinition> = new Map(
+  MODULES.map((definition) => [definition.name, definition]),
+);

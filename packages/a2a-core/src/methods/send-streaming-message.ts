@@ -25,6 +25,7 @@ import { textOfMessage } from "./support/text-of-message.js";
  * `messageId` gets its original task back (contract rule 1): the robots are never dispatched twice.
  */
 export const sendStreamingMessage: StreamingMethod<typeof SendStreamingMessageParams> = {
+  name: "SendStreamingMessage",
   streaming: true,
   params: SendStreamingMessageParams,
   // Not async, on purpose: everything that reads the request's own objects happens here, in the turn

@@ -9,6 +9,7 @@ import { reattachCursor } from "./support/reattach-cursor.js";
  * only new ones), then live events until `final`.
  */
 export const subscribeToTask: StreamingMethod<typeof TaskIdParams> = {
+  name: "SubscribeToTask",
   streaming: true,
   params: TaskIdParams,
   async run(runtime, { params, caller, headers, version, trace }) {

@@ -11,11 +11,17 @@ export interface A2AHandlerRequest {
    */
   body: string | (() => Promise<string>);
   /**
-   * The request URL (absolute, or path and query): a path ending in an HTTP+JSON route (`…/message:stream`,
-   * `…/tasks/{id}`, …) is answered by that binding, anything else by JSON-RPC; its `A2A-Version` query
-   * parameter chooses the dialect when the header does not (docs/interop.md).
+   * The request URL (absolute, or path and query): a path that is an HTTP+JSON route below the base path
+   * (`/message:stream`, `/tasks/{id}`, …) is answered by that binding, the endpoint's own path by JSON-RPC;
+   * its `A2A-Version` query parameter chooses the dialect when the header does not (docs/interop.md).
    */
   url?: string;
+  /**
+   * The path the endpoint is mounted at (`/api/v1/a2a`): routes must be exactly below it. Default: the
+   * handler's `basePath`; without either, the URL's path is taken as already relative to the mount (as
+   * Express's `app.use(path, …)` hands it over).
+   */
+  basePath?: string;
   /** The HTTP method (`GET`, `POST`, …). Default `POST`; JSON-RPC answers anything else with 405. */
   method?: string;
 }

@@ -1,4 +1,3 @@
-import type { MethodName } from "@a2a-partner/a2a-core";
 import { InvalidResponseError } from "../../errors.js";
 
 /**
@@ -7,47 +6,6 @@ import { InvalidResponseError } from "../../errors.js";
  * and names the task `id` in get/list/delete; v1.0 is flat (`{ taskId, id, url, token, authentication:
  * { scheme } }`), names the task `taskId` and the config `id`, and lists as `{ configs, nextPageToken }`.
  */
-
-type Params = Record<string, unknown>;
-
-interface PushConfigV03Shape {
-  id?: string;
-  url: string;
-  token?: string;
-  authentication?: { schemes: string[]; credentials?: string };
-}
-
-/** The v1.0 params of a push-config method, from its v0.3 params; undefined for any other method. */
-export function pushParamsV1(method: MethodName, params: Params): Params | undefined {
-  switch (method) {
-    case "CreateTaskPushNotificationConfig":
-      return { taskId: params.taskId, ...toV1PushConfig(params.pushNotificationConfig as PushConfigV03Shape) };
-    case "GetTaskPushNotificationConfig":
-    case "DeleteTaskPushNotificationConfig":
-      return { taskId: params.id, id: params.pushNotificationConfigId };
-    case "ListTaskPushNotificationConfigs":
-      return { taskId: params.id, ...(params.pageToken !== undefined ? { pageToken: params.pageToken } : {}) };
-    default:
-      return undefined;
-  }
-}
-
-/** A v0.3 `PushNotificationConfig` in v1.0's flat shape (without taskId: a start's inline config has none yet). */
-export function toV1PushConfig(config: PushConfigV03Shape): Params {
-  const { authentication, ...rest } = config;
-  const scheme = authentication?.schemes[0];
-  return {
-    ...rest,
-    ...(scheme !== undefined
-      ? {
-          authentication: {
-            scheme,
-            ...(authentication?.credentials !== undefined ? { credentials: authentication.credentials } : {}),
-          },
-        }
-      : {}),
-  };
-}
 
 /** A v1.0 `TaskPushNotificationConfig` result in the v0.3 shape (checked by the caller). */
 export function fromV1PushConfig(result: unknown): unknown {

@@ -1,28 +1,16 @@
+import { A2A_VERSION_HEADER, type AgentCard, type JsonRpcErrorObject } from "@a2a-partner/a2a-core";
 import {
-  A2A_VERSION_HEADER,
-  type AgentCard,
   fromV1Error,
   fromV1StreamResult,
   fromV1Task,
-  type JsonRpcErrorObject,
   ListTasksResultV1,
-  type Message,
   type MethodName,
+  methodWire,
   StreamResponseV1,
-  TASK_STATE_V1,
-  type TaskState,
   TaskV1,
-  toV1Message,
-} from "@a2a-partner/a2a-core";
+} from "@a2a-partner/a2a-core/protocol";
 import { InvalidResponseError } from "../../errors.js";
-import {
-  fromV1PushConfig,
-  type PushConfigPage,
-  pushConfigPageV1,
-  pushConfigPageV03,
-  pushParamsV1,
-  toV1PushConfig,
-} from "./push-v1.js";
+import { fromV1PushConfig, type PushConfigPage, pushConfigPageV1, pushConfigPageV03 } from "./push-v1.js";
 
 /** The A2A versions the client speaks. */
 export type ClientProtocolVersion = "0.3" | "1.0";
@@ -69,15 +57,7 @@ export const WIRE_V1: WireDialect = {
   version: "1.0",
   binding: "jsonrpc",
   headers: { [A2A_VERSION_HEADER]: "1.0" },
-  params(method, params) {
-    if ((method === "SendStreamingMessage" || method === "SendMessage") && params.message) {
-      return { ...params, message: toV1Message(params.message as Message), ...startConfigurationV1(params) };
-    }
-    if (method === "ListTasks" && typeof params.status === "string") {
-      return { ...params, status: TASK_STATE_V1[params.status as TaskState] ?? params.status };
-    }
-    return pushParamsV1(method, params) ?? params;
-  },
+  params: (method, params) => methodWire(method).v1?.write(params) ?? params,
   task(result) {
     const parsed = TaskV1.safeParse(result);
     if (!parsed.success) throw new InvalidResponseError("The server's result is not a v1.0 Task");
@@ -97,19 +77,6 @@ export const WIRE_V1: WireDialect = {
   pushConfigPage: pushConfigPageV1,
   error: fromV1Error,
 };
-
-/** A start's inline push config: v0.3 `configuration.pushNotificationConfig`, v1.0 `…taskPushNotificationConfig`. */
-function startConfigurationV1(params: Record<string, unknown>): { configuration?: Record<string, unknown> } {
-  const configuration = params.configuration as Record<string, unknown> | undefined;
-  if (!configuration?.pushNotificationConfig) return {};
-  const { pushNotificationConfig, ...rest } = configuration;
-  return {
-    configuration: {
-      ...rest,
-      taskPushNotificationConfig: toV1PushConfig(pushNotificationConfig as Parameters<typeof toV1PushConfig>[0]),
-    },
-  };
-}
 
 /** A2A v1.0 over the HTTP+JSON binding: the v1.0 shapes, without the JSON-RPC envelope. */
 export const WIRE_HTTP_JSON: WireDialect = { ...WIRE_V1, binding: "http+json" };

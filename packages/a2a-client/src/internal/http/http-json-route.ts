@@ -1,4 +1,5 @@
-import { fromHttpJsonStatus, fromV1Error, type JsonRpcErrorObject, type MethodName } from "@a2a-partner/a2a-core";
+import type { JsonRpcErrorObject } from "@a2a-partner/a2a-core";
+import { fromHttpJsonStatus, fromV1Error, type MethodName, methodWire } from "@a2a-partner/a2a-core/protocol";
 import { jsonOrUndefined } from "./read-body.js";
 
 /** One call as an HTTP+JSON request: the verb, the URL under the binding's base, the body of a POST. */
@@ -9,41 +10,22 @@ export interface HttpJsonRequest {
 }
 
 /**
- * The route of A2A v1.0's HTTP+JSON binding for a method, its params (in the v1.0 shapes) spread over
- * the path, the query and the body as the binding puts them (docs/interop.md, "The HTTP+JSON binding").
+ * The route of A2A v1.0's HTTP+JSON binding for a method, from the method table: its params (in the v1.0
+ * shapes) spread over the path's fields, the query and the body as the binding puts them
+ * (docs/interop.md, "The HTTP+JSON binding").
  */
 export function httpJsonRequest(base: string, method: MethodName, params: Record<string, unknown>): HttpJsonRequest {
-  const task = () => `${base}/tasks/${encodeURIComponent(String(params.id))}`;
-  // The push-config routes as @a2a-js/sdk 1.3.0's REST transport uses them (v1.0 params: taskId, id).
-  const configs = () => `${base}/tasks/${encodeURIComponent(String(params.taskId))}/pushNotificationConfigs`;
-  const config = () => `${configs()}/${encodeURIComponent(String(params.id))}`;
-  switch (method) {
-    case "SendStreamingMessage":
-      return { verb: "POST", url: `${base}/message:stream`, body: JSON.stringify(params) };
-    case "SubscribeToTask":
-      return { verb: "POST", url: `${task()}:subscribe` };
-    case "CancelTask":
-      return { verb: "POST", url: `${task()}:cancel` };
-    case "GetTask":
-      return { verb: "GET", url: `${task()}${query(params, ["historyLength"])}` };
-    case "ListTasks":
-      return { verb: "GET", url: `${base}/tasks${query(params, Object.keys(params))}` };
-    case "CreateTaskPushNotificationConfig":
-      return { verb: "POST", url: configs(), body: JSON.stringify(params) };
-    case "GetTaskPushNotificationConfig":
-      return { verb: "GET", url: config() };
-    case "ListTaskPushNotificationConfigs":
-      return { verb: "GET", url: `${configs()}${query(params, ["pageSize", "pageToken"])}` };
-    case "DeleteTaskPushNotificationConfig":
-      return { verb: "DELETE", url: config() };
-    default:
-      throw new TypeError(`${method} has no HTTP+JSON route in this client`);
-  }
+  const route = methodWire(method).http[0];
+  if (!route) throw new TypeError(`${method} has no HTTP+JSON route`);
+  const path = route.path.replace(/\{(\w+)\}/g, (_field, name: string) => encodeURIComponent(String(params[name])));
+  const url = `${base}${path}${query(params, Object.keys(route.query ?? {}))}`;
+  return { verb: route.verb, url, ...(route.body ? { body: JSON.stringify(params) } : {}) };
 }
 
+/** The params the route reads from the query, in the order the params name them. */
 function query(params: Record<string, unknown>, names: readonly string[]): string {
   const search = new URLSearchParams();
-  for (const name of names) {
+  for (const name of Object.keys(params).filter((key) => names.includes(key))) {
     const value = params[name];
     if (value !== undefined) search.set(name, String(value));
   }

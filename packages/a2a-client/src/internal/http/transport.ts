@@ -1,4 +1,5 @@
-import { aliasOf, fromJsonRpcError, type MethodName } from "@a2a-partner/a2a-core";
+import { fromJsonRpcError } from "@a2a-partner/a2a-core";
+import { aliasOf, type MethodName } from "@a2a-partner/a2a-core/protocol";
 import type { Span } from "@opentelemetry/api";
 import { A2AHttpError, APIConnectionError, APIUserAbortError, InvalidResponseError } from "../../errors.js";
 import { type A2AClientOptions, CLIENT_DEFAULTS, type FetchLike, type RetryInfo } from "../../options.js";

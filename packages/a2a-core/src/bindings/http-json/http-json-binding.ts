@@ -1,9 +1,7 @@
-import { type InvocationResult, invoke } from "../../methods/invoke.js";
 import { BodyReadError } from "../../ports/body-read-error.js";
-import type { Caller } from "../../ports/caller.js";
 import type { A2AHandlerRequest } from "../../ports/handler.js";
 import type { A2AHandlerResponse } from "../../ports/handler-response.js";
-import { isRefusal, type Refusal } from "../../ports/refusal.js";
+import type { Refusal } from "../../ports/refusal.js";
 import { DIALECT_V1 } from "../../protocol/dialect/dialect.js";
 import { A2A_VERSION_HEADER, parseProtocolVersion } from "../../protocol/dialect/protocol-version.js";
 import {
@@ -14,98 +12,76 @@ import {
   VersionNotSupportedError,
 } from "../../protocol/errors.js";
 import type { A2ARuntime } from "../../runtime/a2a-runtime.js";
-import type { Admission, RequestSlot } from "../../runtime/admission/admission.js";
+import type { Admission } from "../../runtime/admission/admission.js";
 import { BARE_FRAMES } from "../../runtime/hub/live-event.js";
-import type { RequestTrace } from "../../telemetry/handler-telemetry.js";
-import { answerableError, answerInvocation } from "../invocation-answer.js";
+import { type BindingCodec, bindingPipeline } from "../pipeline.js";
+import { retryAfterHeaders } from "../retry-after.js";
 import { paramsOf } from "./request-params.js";
 import type { HttpJsonMatch, HttpJsonRoute } from "./routes.js";
 import { statusAnswer } from "./status-body.js";
 
+const HTTP_JSON: BindingCodec<HttpJsonRoute> = {
+  // A POST's body is read even when the route takes none, so the connection stays reusable.
+  readsBody: (route) => route.route.verb === "POST",
+  decode(route, body, request) {
+    const refuse = versionRefusal(request, route);
+    return {
+      // Read only for a method that runs: an unsupported one answers so whatever its body.
+      call: {
+        method: route.method,
+        wireMethod: route.method,
+        params: () => paramsOf(route, body),
+        dialect: DIALECT_V1,
+      },
+      requestId: "",
+      ...(refuse ? { refuse } : {}),
+    };
+  },
+  value: (_route, value) => ({
+    kind: "json",
+    status: 200,
+    headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" },
+    body: value as Record<string, unknown>,
+  }),
+  error: (_route, error) => statusAnswer(error),
+  // A store outage or a bug: retryable, and nothing of the cause in the answer (as in JSON-RPC).
+  unavailable: () =>
+    statusAnswer(new InternalError("Service temporarily unavailable; retry the request"), {
+      httpStatus: 503,
+      headers: { "retry-after": "1" },
+    }),
+  refusal: refusalAnswer,
+  bodyRefusal,
+  frames: () => ({ requestIdJson: BARE_FRAMES, render: DIALECT_V1.stream }),
+};
+
 /**
- * A2A v1.0's HTTP+JSON binding: admission, then route → params → method call → the resource (or an SSE
- * stream of bare `StreamResponse` frames), errors as HTTP statuses with a `google.rpc.Status` body. The
- * same methods, admission, limits and streams as the JSON-RPC binding; nothing method-specific here.
+ * A2A v1.0's HTTP+JSON binding: the shared pipeline with the HTTP+JSON codec — route → params → method
+ * call → the resource (or an SSE stream of bare `StreamResponse` frames), errors as HTTP statuses with a
+ * `google.rpc.Status` body. Requests that name no route are answered before admission.
  */
 export function httpJsonBinding(
   runtime: A2ARuntime,
   admission: Admission,
 ): (request: A2AHandlerRequest, match: HttpJsonMatch) => Promise<A2AHandlerResponse> {
-  const { telemetry } = runtime;
-
-  async function answer(request: A2AHandlerRequest, route: HttpJsonRoute, trace: RequestTrace, slot: RequestSlot) {
-    try {
-      const caller = await admission.identify(request.headers, trace, slot);
-      if (isRefusal(caller)) return refusalAnswer(caller);
-      let body = "";
-      if (route.body) {
-        try {
-          body = typeof request.body === "string" ? request.body : await request.body();
-        } catch (error) {
-          return bodyRefusal(error);
-        }
+  const pipeline = bindingPipeline(runtime, admission, HTTP_JSON);
+  return async (request, match) => {
+    switch (match.kind) {
+      case "route":
+        return pipeline(request, match);
+      case "wrong-verb":
+        return statusAnswer(new InvalidRequestError(`Use ${match.allow} for this route`), {
+          httpStatus: 405,
+          headers: { allow: match.allow },
+        });
+      case "bad-path":
+        return statusAnswer(new InvalidRequestError("The path may not hold dot segments or encoded slashes"));
+      case "no-route": {
+        const hint = match.basePathUnset ? " (routes are matched below the handler's basePath, which is not set)" : "";
+        return statusAnswer(new MethodNotFoundError(`No HTTP+JSON route ${match.path}${hint}`));
       }
-      telemetry.decoded(trace, { method: route.method, wireMethod: route.method, id: "" });
-      const version = versionRefusal(request, route);
-      if (version) throw version;
-      // Parsed and invoked in one synchronous step: only the method's promise is waited on (see invoke).
-      const result = await invokeRoute(runtime, route, body, caller, request, trace);
-      return answerInvocation(
-        runtime,
-        result,
-        { value: valueAnswer, refusal: refusalAnswer, requestIdJson: BARE_FRAMES, render: DIALECT_V1.stream },
-        trace,
-      );
-    } catch (error) {
-      const answerable = answerableError(runtime, error, trace);
-      if (answerable) return statusAnswer(answerable);
-      // A store outage or a bug: retryable, and nothing of the cause in the answer (as in JSON-RPC).
-      return statusAnswer(new InternalError("Service temporarily unavailable; retry the request"), {
-        httpStatus: 503,
-        headers: { "retry-after": "1" },
-      });
     }
-  }
-
-  return async function handle(request, match) {
-    if (match.kind === "wrong-verb") {
-      return statusAnswer(new InvalidRequestError(`Use ${match.allow} for this route`), {
-        httpStatus: 405,
-        headers: { allow: match.allow },
-      });
-    }
-    if (match.kind === "no-route") {
-      return statusAnswer(new MethodNotFoundError(`No HTTP+JSON route ${match.path}`));
-    }
-    const trace = telemetry.startRequest(request.headers);
-    const response = await admission.admit((slot) => answer(request, match, trace, slot), refusalAnswer);
-    telemetry.endRequest(trace, response);
-    return response;
   };
-}
-
-/** The route's params read from its path, query and body, and its method invoked with them. */
-function invokeRoute(
-  runtime: A2ARuntime,
-  route: HttpJsonRoute,
-  body: string,
-  caller: Caller,
-  request: A2AHandlerRequest,
-  trace: RequestTrace,
-): Promise<InvocationResult> {
-  try {
-    return invoke(runtime, {
-      method: route.method,
-      wireMethod: route.method,
-      params: route.method === "SendMessage" ? {} : paramsOf(route, body),
-      caller,
-      headers: request.headers,
-      dialect: DIALECT_V1,
-      trace,
-    });
-  } catch (error) {
-    return Promise.reject(error);
-  }
 }
 
 /**
@@ -118,15 +94,6 @@ function versionRefusal(request: A2AHandlerRequest, route: HttpJsonRoute): Versi
   const requested = parseProtocolVersion(raw);
   if (requested.ok && requested.version === "1.0") return undefined;
   return VersionNotSupportedError.forVersion(raw.trim(), ["1.0"]);
-}
-
-function valueAnswer(value: unknown): A2AHandlerResponse {
-  return {
-    kind: "json",
-    status: 200,
-    headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" },
-    body: value as Record<string, unknown>,
-  };
 }
 
 /** A refusal as HTTP+JSON answers it: its status, the JSON-RPC binding's error as a google.rpc.Status. */
@@ -143,10 +110,7 @@ function refusalAnswer(refusal: Refusal): A2AHandlerResponse {
       const retryAfterMs = refusal.retryAfterMs ?? 1000;
       return statusAnswer(new InvalidRequestError(refusal.message, { retryAfterMs }), {
         httpStatus: 429,
-        headers: {
-          "retry-after": String(Math.max(1, Math.ceil(retryAfterMs / 1000))),
-          "retry-after-ms": String(retryAfterMs),
-        },
+        headers: retryAfterHeaders(retryAfterMs),
       });
     }
     case 503:

@@ -1,17 +1,8 @@
-import {
-  type A2AError,
-  InvalidRequestError,
-  MethodNotFoundError,
-  ParseError,
-  toJsonRpcError,
-} from "../../protocol/errors.js";
+import { type A2AError, InvalidRequestError, MethodNotFoundError, toJsonRpcError } from "../../protocol/errors.js";
 import { A2A_LIMITS } from "../../protocol/limits.js";
-import { type MethodName, resolveMethod, WIRE_METHOD_NAMES } from "../../protocol/method-names.js";
+import { type MethodName, resolveMethod, WIRE_METHOD_NAMES } from "../../protocol/method-table.js";
 import type { JsonRpcErrorResponse, JsonRpcId, JsonRpcSuccessResponse } from "../../protocol/schemas/jsonrpc.js";
-import { exceedsNestingDepth } from "./nesting-depth.js";
-
-/** No request of this protocol needs more; deeper bodies are refused before they are parsed. */
-export const MAX_NESTING_DEPTH = A2A_LIMITS.nestingDepth;
+import { parseJsonBody } from "../json-body.js";
 
 /** A request whose envelope is valid and whose method is known; its params are checked by the method. */
 export interface DecodedRequest {
@@ -33,18 +24,9 @@ export type DecodeResult = { ok: true; request: DecodedRequest } | { ok: false; 
 export function decodeJsonRpcRequest(body: string | unknown): DecodeResult {
   let value: unknown = body;
   if (typeof body === "string") {
-    if (exceedsNestingDepth(body, MAX_NESTING_DEPTH)) {
-      return {
-        ok: false,
-        error: new InvalidRequestError(`Invalid request: JSON nested deeper than ${MAX_NESTING_DEPTH} levels`),
-        id: null,
-      };
-    }
-    try {
-      value = JSON.parse(body);
-    } catch {
-      return { ok: false, error: new ParseError(), id: null };
-    }
+    const parsed = parseJsonBody(body);
+    if (!parsed.ok) return { ok: false, error: parsed.error, id: null };
+    value = parsed.value;
   }
   if (Array.isArray(value)) {
     return {

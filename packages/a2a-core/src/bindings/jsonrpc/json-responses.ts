@@ -2,6 +2,7 @@ import { BodyReadError } from "../../ports/body-read-error.js";
 import { type A2AJsonResponse, JSON_HEADERS } from "../../ports/handler-response.js";
 import { InternalError, InvalidRequestError, ParseError } from "../../protocol/errors.js";
 import type { JsonRpcId } from "../../protocol/schemas/jsonrpc.js";
+import { retryAfterHeaders } from "../retry-after.js";
 import { jsonRpcError, jsonRpcResult } from "./codec.js";
 
 /** A JSON-RPC answer with HTTP 200: the result, or the protocol error. */
@@ -15,11 +16,7 @@ export function tooManyRequests(retryAfterMs: number, message: string): A2AJsonR
   return {
     kind: "json",
     status: 429,
-    headers: {
-      ...JSON_HEADERS,
-      "retry-after": String(Math.max(1, Math.ceil(retryAfterMs / 1000))),
-      "retry-after-ms": String(retryAfterMs),
-    },
+    headers: { ...JSON_HEADERS, ...retryAfterHeaders(retryAfterMs) },
     body: jsonRpcError(null, new InvalidRequestError(message, { httpStatus: 429, retryAfterMs })),
   };
 }

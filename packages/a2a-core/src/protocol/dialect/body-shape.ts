@@ -1,29 +1,29 @@
-import type { MethodName } from "../method-names.js";
-
 /**
- * Whether a request that names no version can only be A2A v1.0 by its params (docs/interop.md, "A request
- * without A2A-Version"): a start whose message has a `ROLE_*` role, or parts that are all without `kind`
- * (v0.3 requires it on every part), and nothing of v0.3 (a `user`/`agent` role, a part with `kind`);
- * ListTasks with a `TASK_STATE_*` status; a push config created flat (`url` beside `taskId`, no v0.3
- * `pushNotificationConfig`), or read, listed or deleted by `taskId` (v0.3 names the task `id`). Anything
- * else, ambiguous or not, stays v0.3, as A2A says.
+ * Whether params sent without A2A-Version can only be A2A v1.0 by their shape (docs/interop.md, "A
+ * request without A2A-Version"), one test per params shape; the method table says which method uses
+ * which. Anything ambiguous stays v0.3, as A2A says.
  */
-export function onlyV1ByShape(method: MethodName, params: Record<string, unknown>): boolean {
-  switch (method) {
-    case "SendStreamingMessage":
-    case "SendMessage":
-      return isV1Message(params.message);
-    case "ListTasks":
-      return typeof params.status === "string" && params.status.startsWith("TASK_STATE_");
-    case "CreateTaskPushNotificationConfig":
-      return "url" in params && !("pushNotificationConfig" in params);
-    case "GetTaskPushNotificationConfig":
-    case "ListTaskPushNotificationConfigs":
-    case "DeleteTaskPushNotificationConfig":
-      return "taskId" in params && !("pushNotificationConfigId" in params);
-    default:
-      return false;
-  }
+
+type Params = Record<string, unknown>;
+
+/** A start whose message has a `ROLE_*` role, or parts all without `kind`, and nothing of v0.3. */
+export function isV1StartShape(params: Params): boolean {
+  return isV1Message(params.message);
+}
+
+/** A listing by a `TASK_STATE_*` status. */
+export function isV1ListTasksShape(params: Params): boolean {
+  return typeof params.status === "string" && params.status.startsWith("TASK_STATE_");
+}
+
+/** A config created flat (`url` beside `taskId`, no v0.3 `pushNotificationConfig`). */
+export function isV1CreatePushShape(params: Params): boolean {
+  return "url" in params && !("pushNotificationConfig" in params);
+}
+
+/** A config read, listed or deleted by `taskId` (v0.3 names the task `id`). */
+export function isV1PushRefShape(params: Params): boolean {
+  return "taskId" in params && !("pushNotificationConfigId" in params);
 }
 
 function isV1Message(message: unknown): boolean {

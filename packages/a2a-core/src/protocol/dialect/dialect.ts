@@ -1,17 +1,12 @@
-import type { MethodName } from "../method-names.js";
+import { type MethodName, methodWire } from "../method-table.js";
 import type { Task, TaskUpdateResult } from "../schemas/a2a.js";
 import type { JsonRpcErrorObject } from "../schemas/jsonrpc.js";
 import type { ListedTask } from "../schemas/list-tasks.js";
 import type { TaskPushNotificationConfigV03 } from "../schemas/push-config.js";
 import type { ProtocolVersion } from "./protocol-version.js";
-import {
-  fromV1PushParams,
-  fromV1StartConfiguration,
-  toV1PushConfig,
-  toV1PushConfigList,
-} from "./push-config-mapping.js";
+import { toV1PushConfig, toV1PushConfigList } from "./push-config-mapping.js";
 import { toV1Error } from "./v1-errors.js";
-import { fromV1Message, fromV1State, toV1StreamResult, toV1Task } from "./v1-mapping.js";
+import { toV1StreamResult, toV1Task } from "./v1-mapping.js";
 
 /**
  * A logged event on its way to streams, its v0.3 `result` serialised once. Every stream of a task is
@@ -95,25 +90,9 @@ const V1_STREAM: StreamRenderer = {
 export const DIALECT_V1: Dialect = {
   version: "1.0",
   params(method, params) {
+    // The v1.0 `tenant` is the caller's workspace here, which the credentials already say.
     const { tenant: _tenant, ...rest } = params;
-    switch (method) {
-      case "SendStreamingMessage":
-      case "SendMessage": {
-        const message = rest.message === undefined ? {} : { message: fromV1Message(rest.message) };
-        const configuration =
-          rest.configuration === undefined ? {} : { configuration: fromV1StartConfiguration(rest.configuration) };
-        return { ...rest, ...message, ...configuration };
-      }
-      case "ListTasks":
-        return { ...rest, status: fromV1State(rest.status, "params.status") };
-      case "CreateTaskPushNotificationConfig":
-      case "GetTaskPushNotificationConfig":
-      case "ListTaskPushNotificationConfigs":
-      case "DeleteTaskPushNotificationConfig":
-        return fromV1PushParams(method, rest);
-      default:
-        return rest;
-    }
+    return methodWire(method).v1?.read(rest) ?? rest;
   },
   task: (task) => toV1Task(task),
   list: (result) => ({

@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { isA2AError } from "../errors.js";
-import { fromV1PushParams, fromV1StartConfiguration, toV1PushConfig } from "./push-config-mapping.js";
+import {
+  fromV1CreatePushParams,
+  fromV1DeletePushParams,
+  fromV1GetPushParams,
+  fromV1ListPushParams,
+  fromV1StartConfiguration,
+  toV1PushConfig,
+} from "./push-config-mapping.js";
 
 describe("push configs between v1.0 and v0.3", () => {
   it("maps a v1.0 config to v0.3 and back, its one scheme a list of one", () => {
@@ -11,7 +18,7 @@ describe("push configs between v1.0 and v0.3", () => {
       token: "tok",
       authentication: { scheme: "Bearer", credentials: "cred" },
     };
-    const v03 = fromV1PushParams("CreateTaskPushNotificationConfig", v1);
+    const v03 = fromV1CreatePushParams(v1);
     expect(v03).toEqual({
       taskId: "t",
       pushNotificationConfig: {
@@ -32,7 +39,7 @@ describe("push configs between v1.0 and v0.3", () => {
 
   it("reads ProtoJSON's empty strings as not given", () => {
     expect(
-      fromV1PushParams("CreateTaskPushNotificationConfig", {
+      fromV1CreatePushParams({
         taskId: "t",
         id: "",
         url: "https://r.example/",
@@ -40,11 +47,11 @@ describe("push configs between v1.0 and v0.3", () => {
         authentication: { scheme: "", credentials: "" },
       }),
     ).toEqual({ taskId: "t", pushNotificationConfig: { url: "https://r.example/" } });
-    expect(fromV1PushParams("GetTaskPushNotificationConfig", { taskId: "t", id: "" })).toEqual({ id: "t" });
-    expect(fromV1PushParams("ListTaskPushNotificationConfigs", { taskId: "t", pageSize: 0, pageToken: "" })).toEqual({
+    expect(fromV1GetPushParams({ taskId: "t", id: "" })).toEqual({ id: "t" });
+    expect(fromV1ListPushParams({ taskId: "t", pageSize: 0, pageToken: "" })).toEqual({
       id: "t",
     });
-    expect(fromV1PushParams("DeleteTaskPushNotificationConfig", { taskId: "t", id: "c" })).toEqual({
+    expect(fromV1DeletePushParams({ taskId: "t", id: "c" })).toEqual({
       id: "t",
       pushNotificationConfigId: "c",
     });
@@ -59,13 +66,9 @@ describe("push configs between v1.0 and v0.3", () => {
       }
       return "accepted";
     };
-    expect(fieldOf(() => fromV1PushParams("CreateTaskPushNotificationConfig", { taskId: "t" }))).toBe("params.url");
-    expect(fieldOf(() => fromV1PushParams("DeleteTaskPushNotificationConfig", { taskId: "t", id: "" }))).toBe(
-      "params.id",
-    );
-    expect(fieldOf(() => fromV1PushParams("ListTaskPushNotificationConfigs", { taskId: "t", pageToken: "x" }))).toBe(
-      "params.pageToken",
-    );
+    expect(fieldOf(() => fromV1CreatePushParams({ taskId: "t" }))).toBe("params.url");
+    expect(fieldOf(() => fromV1DeletePushParams({ taskId: "t", id: "" }))).toBe("params.id");
+    expect(fieldOf(() => fromV1ListPushParams({ taskId: "t", pageToken: "x" }))).toBe("params.pageToken");
     expect(fieldOf(() => fromV1StartConfiguration({ taskPushNotificationConfig: { url: 7 } }))).toBe(
       "params.configuration.taskPushNotificationConfig.url",
     );

@@ -17,12 +17,6 @@ import {
  * v0.3 params, which the method's schema checks again.
  */
 
-export type PushMethodName =
-  | "CreateTaskPushNotificationConfig"
-  | "GetTaskPushNotificationConfig"
-  | "ListTaskPushNotificationConfigs"
-  | "DeleteTaskPushNotificationConfig";
-
 function parsed<T extends z.ZodType>(schema: T, value: unknown, field: string): z.infer<T> {
   const result = schema.safeParse(value);
   if (!result.success) throw InvalidParamsError.fromZod(result.error, field);
@@ -41,24 +35,27 @@ function fromV1Config(config: ConfigFieldsV1): PushNotificationConfigV03 {
   };
 }
 
-/** A push-config method's v1.0 params → its v0.3 params. */
-export function fromV1PushParams(method: PushMethodName, params: Record<string, unknown>): Record<string, unknown> {
-  switch (method) {
-    case "CreateTaskPushNotificationConfig": {
-      const config = parsed(CreatePushConfigParamsV1, params, "params");
-      return { taskId: config.taskId, pushNotificationConfig: fromV1Config(config) };
-    }
-    case "GetTaskPushNotificationConfig": {
-      const { taskId, id } = parsed(GetPushConfigParamsV1, params, "params");
-      return { id: taskId, ...(id === undefined ? {} : { pushNotificationConfigId: id }) };
-    }
-    case "ListTaskPushNotificationConfigs":
-      return { id: parsed(ListPushConfigsParamsV1, params, "params").taskId };
-    case "DeleteTaskPushNotificationConfig": {
-      const { taskId, id } = parsed(DeletePushConfigParamsV1, params, "params");
-      return { id: taskId, pushNotificationConfigId: id };
-    }
-  }
+/** CreateTaskPushNotificationConfig's v1.0 params (flat) → v0.3 (`{ taskId, pushNotificationConfig }`). */
+export function fromV1CreatePushParams(params: Record<string, unknown>): Record<string, unknown> {
+  const config = parsed(CreatePushConfigParamsV1, params, "params");
+  return { taskId: config.taskId, pushNotificationConfig: fromV1Config(config) };
+}
+
+/** A v1.0 config reference (`{ taskId, id? }`) → v0.3 (`{ id, pushNotificationConfigId? }`): the get params. */
+export function fromV1GetPushParams(params: Record<string, unknown>): Record<string, unknown> {
+  const { taskId, id } = parsed(GetPushConfigParamsV1, params, "params");
+  return { id: taskId, ...(id === undefined ? {} : { pushNotificationConfigId: id }) };
+}
+
+/** The list params: v1.0 names the task `taskId`, v0.3 `id`. */
+export function fromV1ListPushParams(params: Record<string, unknown>): Record<string, unknown> {
+  return { id: parsed(ListPushConfigsParamsV1, params, "params").taskId };
+}
+
+/** The delete params: `{ taskId, id }` → `{ id, pushNotificationConfigId }`. */
+export function fromV1DeletePushParams(params: Record<string, unknown>): Record<string, unknown> {
+  const { taskId, id } = parsed(DeletePushConfigParamsV1, params, "params");
+  return { id: taskId, pushNotificationConfigId: id };
 }
 
 /** A start's `configuration` in v1.0 → v0.3: `taskPushNotificationConfig` becomes `pushNotificationConfig`. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { onlyV1ByShape } from "./body-shape.js";
+import { onlyV1ByShape } from "./method-table.js";
 
 describe("reading a request without A2A-Version by its shape", () => {
   it("reads v1.0 only where the params can be nothing else", () => {
