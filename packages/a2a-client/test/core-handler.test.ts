@@ -63,6 +63,7 @@ function setup(executor = new StepExecutor(), options: { push?: false } = {}) {
       return TOKENS[token] ?? { ok: false, status: 401, message: "Missing or invalid token" };
     },
     recoveryIntervalMs: 0,
+    basePath: "/api/v1/a2a",
   });
   handlers.push(handler);
   const serve = toFetchHandler(handler);

@@ -84,13 +84,14 @@ export function matchHttpJsonRoute(verb: string, url: string, basePath?: string)
   const full = queryAt === -1 ? url : url.slice(0, queryAt);
   const pathname = pathnameOf(full);
   let below = pathname;
-  if (basePath) {
-    if (pathname !== basePath && !pathname.startsWith(`${basePath}/`)) return { kind: "no-route", path: full };
-    below = pathname.slice(basePath.length);
+  if (basePath !== undefined) {
+    const base = withoutTrailingSlash(basePath);
+    if (pathname !== base && !pathname.startsWith(`${base}/`)) return { kind: "no-route", path: full };
+    below = pathname.slice(base.length);
   }
   if (below === "" || below === "/") return undefined;
   if (!RESOURCES.has(resourceOf(below))) {
-    if (basePath) return { kind: "no-route", path: full };
+    if (basePath !== undefined) return { kind: "no-route", path: full };
     return mentionsResource(below) ? { kind: "no-route", path: full, basePathUnset: true } : undefined;
   }
   if (walksPath(below)) return { kind: "bad-path", path: full };
@@ -121,8 +122,8 @@ export function matchHttpJsonRoute(verb: string, url: string, basePath?: string)
 export function isEndpointPath(url: string, basePath: string): boolean {
   const queryAt = url.indexOf("?");
   const pathname = pathnameOf(queryAt === -1 ? url : url.slice(0, queryAt));
-  const base = basePath.endsWith("/") ? basePath.slice(0, -1) : basePath;
-  if (pathname !== base && !pathname.startsWith(`${base}/`)) return pathname === "/" && base === "";
+  const base = withoutTrailingSlash(basePath);
+  if (pathname !== base && !pathname.startsWith(`${base}/`)) return false;
   const below = pathname.slice(base.length);
   return below === "" || below === "/" || RESOURCES.has(resourceOf(below));
 }
@@ -143,6 +144,11 @@ function walksPath(path: string): boolean {
   if (path.includes("\\")) return true;
   const unescaped = /%/.test(path) ? path.replace(/%2e/gi, ".").replace(/%2f/gi, "/").replace(/%5c/gi, "\\") : path;
   return /(^|[/\\])\.\.?([/\\]|$)/.test(unescaped);
+}
+
+/** `/a2a/` → `/a2a`; the root `/` → "" (every path is below it). */
+function withoutTrailingSlash(path: string): string {
+  return path.endsWith("/") ? path.slice(0, -1) : path;
 }
 
 /** The path of an absolute URL (`http://host/a/b` → `/a/b`), or the path itself. */
