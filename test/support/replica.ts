@@ -1,8 +1,8 @@
+import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
 import { appendFile, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { freePort, runAsService, serviceDirectory } from "./local-processes.ts";
 

@@ -94,7 +94,11 @@ describe.skipIf(!((await postgresAvailable()) && pgbouncerAvailable()))("two ser
   });
 
   it("ends a task whose instance died, through the pooler (lease renewal and the orphan sweep)", async () => {
-    const c = await bed.serve({ DATABASE_URL: pooledUrl, DATABASE_LISTEN_URL: bed.store.url, DATABASE_POOLER: "transaction" });
+    const c = await bed.serve({
+      DATABASE_URL: pooledUrl,
+      DATABASE_LISTEN_URL: bed.store.url,
+      DATABASE_POOLER: "transaction",
+    });
     const onC = await bed.start(c, "Count inventory in aisle 9");
     const taskId = (await onC.until((f) => f.event === "task")).result.id as string;
     await c.kill("SIGKILL");

@@ -44,7 +44,8 @@ export interface Database extends Queryable {
   /**
    * A streaming replica (`openDatabase`'s `readUrl`), when there is one. It lags the primary by a moment,
    * or by much longer when its replay stalls: read there only what is final once written (an ended
-   * task), or what may be a moment old (metrics), or check the replica has caught up (`replicaCaughtUp`).
+   * task), or what may be a moment old (metrics), or first check it has replayed the primary's
+   * `pg_current_wal_insert_lsn()` (`pg_last_wal_replay_lsn()` on the replica), as the task store's ListTasks does.
    */
   readonly replica?: Queryable;
   /**

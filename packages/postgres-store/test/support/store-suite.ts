@@ -401,7 +401,10 @@ export function defineStoreSuite(name: string, makeTarget: () => Promise<SuiteTa
       it("returns the same row values on every driver, in UTC", async () => {
         const zone = options.sessionTimeZone ?? "UTC";
         // A session in another zone (behind a pooler) gets UTC days only where the SQL names UTC.
-        const day = zone === "UTC" ? "('2025-03-04T23:30:00Z'::timestamptz)::date" : "('2025-03-04T23:30:00Z'::timestamptz at time zone 'UTC')::date";
+        const day =
+          zone === "UTC"
+            ? "('2025-03-04T23:30:00Z'::timestamptz)::date"
+            : "('2025-03-04T23:30:00Z'::timestamptz at time zone 'UTC')::date";
         const { rows } = await context.db.query(
           `select 5::bigint as n, '2025-03-04'::date as d, current_setting('TimeZone') as tz,
                   '2025-03-04T05:06:07.089+02:00'::timestamptz as ts, '{"a":[1]}'::jsonb as j,
