@@ -33,7 +33,7 @@ export function pgDatabase(pool: Pool, createListenerClient: () => Client, optio
   let closing: Promise<void> | undefined;
   return {
     kind: "postgres",
-    ...(replicaPool ? { replica: clientQueryable(replicaPool, named) } : {}),
+    ...(replicaPool ? { replica: failingFast(clientQueryable(replicaPool, named)) } : {}),
     async query<Row>(sql: string, params: readonly unknown[] = [], options?: QueryOptions): Promise<QueryResult<Row>> {
       const result = await pool.query(queryConfig(sql, params, named ? options : undefined));
       // The pool reached the server: if LISTEN is still waiting out its reconnect backoff, it need not.
@@ -75,6 +75,37 @@ export function pgDatabase(pool: Pool, createListenerClient: () => Client, optio
       return closing;
     },
   };
+}
+
+/** After a replica statement fails, how long its reads fail at once (their callers ask the primary). */
+const REPLICA_RETRY_MS = 5_000;
+
+/**
+ * A replica whose host stopped answering would hold every read for the pool's connect timeout before its
+ * caller fell back to the primary: after a failure, reads fail at once for a while, then one tries again.
+ */
+function failingFast(replica: Queryable): Queryable {
+  let downUntil = 0;
+  const guard = async <T>(run: () => Promise<T>): Promise<T> => {
+    if (Date.now() < downUntil) throw new Error("the replica failed a moment ago");
+    try {
+      return await run();
+    } catch (error) {
+      if (replicaUnreachable(error)) downUntil = Date.now() + REPLICA_RETRY_MS;
+      throw error;
+    }
+  };
+  return {
+    query: (sql, params, options) => guard(() => replica.query(sql, params, options)),
+    exec: (sql) => guard(() => replica.exec(sql)),
+  };
+}
+
+/** Not an answer of the replica's (a statement it refused) but no replica: a socket error, a connection class SQLSTATE, a shutdown. */
+function replicaUnreachable(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code !== "string" || !/^[0-9A-Z]{5}$/.test(code)) return true;
+  return code.startsWith("08") || code.startsWith("57");
 }
 
 function queryConfig(sql: string, params: readonly unknown[], options: QueryOptions | undefined) {
