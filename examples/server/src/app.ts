@@ -111,6 +111,8 @@ export function createApp({ db, config, logger, executor }: CreateAppOptions): S
       ? new PushDispatchThread(
           {
             databaseUrl: config.databaseUrl,
+            listenUrl: config.databaseConnections.listenUrl,
+            transactionPooler: config.databaseConnections.transactionPooler,
             instanceId,
             logLevel: config.logLevel,
             logFormat: config.logFormat,

@@ -1,6 +1,7 @@
 import { isIP } from "node:net";
 import { parseDuration } from "./auth/duration.ts";
 import { ConfigError } from "./config-error.ts";
+import { type DatabaseConnections, databaseConnections, postgresUrl } from "./database-settings.ts";
 import { type PushSettings, pushSettings } from "./push/push-settings.ts";
 import { redactSecrets } from "./redact-secrets.ts";
 import { MIN_RETENTION_MS } from "./retention/min-retention.ts";
@@ -17,6 +18,8 @@ export interface ServerConfig {
   publicUrlSet: boolean;
   /** PostgreSQL connection string; unset means the embedded PGlite store under `dataDir`. */
   databaseUrl: string | undefined;
+  /** DATABASE_LISTEN_URL, DATABASE_READ_URL, DATABASE_POOLER (database-settings.ts). */
+  databaseConnections: DatabaseConnections;
   dataDir: string;
   logLevel: string;
   /** LOG_FORMAT: `json` or `pretty`; unset, pretty when stderr is a terminal and JSON otherwise. */
@@ -60,7 +63,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     host: env.HOST || "127.0.0.1",
     publicUrl: publicUrl(env.PUBLIC_URL, port),
     publicUrlSet: Boolean(env.PUBLIC_URL),
-    databaseUrl: databaseUrl(env.DATABASE_URL),
+    databaseUrl: postgresUrl(env.DATABASE_URL, "DATABASE_URL"),
+    databaseConnections: databaseConnections(env),
     dataDir: env.DATA_DIR || "./.data/pglite",
     logLevel: logLevel(env.LOG_LEVEL),
     logFormat: logFormat(env.LOG_FORMAT),
@@ -192,13 +196,4 @@ function logLevel(value: string | undefined): string {
     throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}, got "${value}"`);
   }
   return level;
-}
-
-/** A postgres(ql):// URL; anything else failed later as a DNS error about a host the value never named. */
-function databaseUrl(value: string | undefined): string | undefined {
-  if (!value) return undefined;
-  if (!isUrlOf(value, ["postgres:", "postgresql:"])) {
-    throw new ConfigError(`DATABASE_URL must be a postgres:// or postgresql:// URL, got "${redactSecrets(value)}"`);
-  }
-  return value;
 }

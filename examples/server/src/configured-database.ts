@@ -44,7 +44,14 @@ export async function openConfiguredDatabase(
       throw dataDirRefused(error, config.dataDir) ?? error;
     });
   }
-  return openDatabase({ url: config.databaseUrl, pool: postgresPoolOptions(20) });
+  const { listenUrl, readUrl, transactionPooler } = config.databaseConnections;
+  return openDatabase({
+    url: config.databaseUrl,
+    pool: postgresPoolOptions(20),
+    ...(listenUrl ? { listenUrl } : {}),
+    ...(readUrl ? { readUrl } : {}),
+    transactionPooler,
+  });
 }
 
 /**

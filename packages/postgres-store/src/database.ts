@@ -42,6 +42,13 @@ export interface Queryable {
 export interface Database extends Queryable {
   readonly kind: "pglite" | "postgres";
   /**
+   * A streaming replica (`openDatabase`'s `readUrl`), when there is one. It lags the primary by a moment,
+   * or by much longer when its replay stalls: read there only what is final once written (an ended
+   * task), or what may be a moment old (metrics), or first check it has replayed the primary's
+   * `pg_current_wal_insert_lsn()` (`pg_last_wal_replay_lsn()` on the replica), as the task store's ListTasks does.
+   */
+  readonly replica?: Queryable;
+  /**
    * Statements execute on a worker thread, one at a time and in the order they were asked for (PGlite
    * in a worker, `openDatabase`'s embedded default). The group commit writer then keeps the next commit
    * queued behind the one executing, so the database never waits for this thread between commits.

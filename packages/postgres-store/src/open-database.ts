@@ -20,6 +20,24 @@ export interface OpenDatabaseOptions {
   /** Extra node-postgres pool settings (`max`, `ssl`, timeouts …), used only with `url`. */
   pool?: PoolConfig;
   /**
+   * Where the one `LISTEN` connection goes (it needs a session that stays put): default `url`. When `url`
+   * is a pooler in transaction mode, set this to PostgreSQL's own address (a "direct URL").
+   */
+  listenUrl?: string;
+  /**
+   * A streaming replica of `url`'s database: `Database.replica` reads there (the task store's GetTask and
+   * ListTasks of ended tasks, checked against the primary when the replica may lag; the metrics query).
+   */
+  readUrl?: string;
+  /**
+   * `url` (and `readUrl`) reach PostgreSQL through a pooler in transaction mode (PgBouncer's
+   * `pool_mode = transaction`, a managed service's transaction pooler), where consecutive statements may
+   * run on different server sessions: no named prepared statements are used (PgBouncer before 1.21 loses
+   * them between transactions) and no startup `options` are sent (PgBouncer refuses them; every statement
+   * of these stores names UTC itself where the zone matters). Needs `listenUrl`.
+   */
+  transactionPooler?: boolean;
+  /**
    * An on-disk PGlite directory is locked while open (a second process, or a second open in this one, is
    * refused with DataDirectoryLockedError); `owner` says who holds it in that error. `false`: no lock, for
    * callers that coordinate themselves.
@@ -52,7 +70,7 @@ export const DEFAULT_PGLITE_DATA_DIR = "./.data/pglite";
  * PGlite WASM and an embedded one does not need `pg`. Migrations are separate: call `migrate(db)`.
  */
 export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<Database> {
-  if (options.url) return openPostgres(options.url, options.pool ?? {});
+  if (options.url) return openPostgres(options.url, options);
   const maintenance = { autovacuum: options.autovacuum, checkpoints: options.checkpoints };
   return openPGlite(
     options.dataDir ?? DEFAULT_PGLITE_DATA_DIR,
@@ -107,23 +125,39 @@ async function openPGlite(
   };
 }
 
-async function openPostgres(url: string, poolConfig: PoolConfig): Promise<Database> {
+async function openPostgres(url: string, options: OpenDatabaseOptions): Promise<Database> {
+  const pooled = options.transactionPooler === true;
+  if (pooled && !options.listenUrl) {
+    // LISTEN through a transaction pooler is accepted and then silently hears nothing.
+    throw new TypeError("openDatabase: transactionPooler needs listenUrl, a direct connection for LISTEN");
+  }
   const mod = await loadDriver(() => import("pg"), "pg");
   // pg is CommonJS: older versions without an ESM wrapper expose their classes only on `default`.
   const pg = typeof mod.Pool === "function" ? mod : (mod as unknown as { default: typeof mod }).default;
-  const connection: ClientConfig = {
-    ...poolConfig,
-    connectionString: url,
-    types: poolConfig.types ?? sameAsPGlite(pg),
-    options: utcSessions(poolConfig.options),
+  const poolConfig = options.pool ?? {};
+  const base: ClientConfig = { ...poolConfig, types: poolConfig.types ?? sameAsPGlite(pg) };
+  // A pooler's server sessions are shared: the session's zone is whatever it is, so none is asked for.
+  const pooledOptions = pooled ? poolConfig.options : utcSessions(poolConfig.options);
+  const openPool = (connectionString: string) => {
+    const pool = new pg.Pool({ ...base, connectionString, options: pooledOptions });
+    // Idle clients that fail (server restart, network) emit 'error' on the pool; unhandled it would crash
+    // the process. The pool drops such clients itself and the next query reconnects.
+    pool.on("error", () => undefined);
+    return pool;
   };
-  const pool = new pg.Pool(connection);
-  // Idle clients that fail (server restart, network) emit 'error' on the pool; unhandled it would crash
-  // the process. The pool drops such clients itself and the next query reconnects.
-  pool.on("error", () => undefined);
-  // The listening connection is idle for long spells: probe it early so a dead peer is noticed (the
-  // listener's own heartbeat is the first line; this is the kernel's).
-  return pgDatabase(pool, () => new pg.Client({ ...connection, keepAlive: true, keepAliveInitialDelayMillis: 10_000 }));
+  const listenConnection: ClientConfig = {
+    ...base,
+    connectionString: options.listenUrl ?? url,
+    options: utcSessions(poolConfig.options),
+    // The listening connection is idle for long spells: probe it early so a dead peer is noticed (the
+    // listener's own heartbeat is the first line; this is the kernel's).
+    keepAlive: true,
+    keepAliveInitialDelayMillis: 10_000,
+  };
+  return pgDatabase(openPool(url), () => new pg.Client(listenConnection), {
+    namedStatements: !pooled,
+    ...(options.readUrl ? { replica: openPool(options.readUrl) } : {}),
+  });
 }
 
 /**

@@ -19,7 +19,12 @@ const port = parentPort;
 if (!port) throw new Error("dispatch-thread-worker.ts runs as a worker thread");
 
 const logger = createLogger(data.logLevel, { format: data.logFormat }).child({ component: "push" });
-const db = await openDatabase({ url: data.databaseUrl, pool: postgresPoolOptions(POOL_SIZE) });
+const db = await openDatabase({
+  url: data.databaseUrl,
+  pool: postgresPoolOptions(POOL_SIZE),
+  ...(data.listenUrl ? { listenUrl: data.listenUrl } : {}),
+  transactionPooler: data.transactionPooler === true,
+});
 // Rotations reach this thread's cache with their commit, as they reach the server's.
 const invalidation = new CacheInvalidation(db, {
   channel: data.cacheChangesChannel,

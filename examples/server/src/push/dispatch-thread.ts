@@ -8,6 +8,10 @@ import type { PushSettings } from "./push-settings.ts";
 /** What the dispatch thread is started with (dispatch-thread-worker.ts). */
 export interface DispatchThreadData {
   databaseUrl: string;
+  /** DATABASE_LISTEN_URL, when set: its LISTEN connections go there. */
+  listenUrl?: string | undefined;
+  /** DATABASE_POOLER=transaction: no named statements or startup options on `databaseUrl`. */
+  transactionPooler?: boolean | undefined;
   instanceId: string;
   logLevel: string;
   logFormat: "json" | "pretty" | undefined;

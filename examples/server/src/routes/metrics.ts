@@ -61,7 +61,8 @@ const WORKSPACE_NOT_FOUND: Problem = {
  * `GET /api/v1/metrics/events/{workspace}`: daily-bucketed counts of a workspace's stored records
  * (docs/contract.md, Metrics and Authentication; docs/metrics.md). Checks run in this order: credential
  * (401/403), window (400), workspace and read access (404); then one statement aggregates everything in
- * the database.
+ * the database: on the replica when there is one (DATABASE_READ_URL), so counts may be as old as its lag;
+ * the credential and the access check stay on the primary, so a revocation holds at once.
  */
 export function metricsRouter({
   db,
@@ -124,7 +125,7 @@ export function metricsRouter({
     const started = performance.now();
     // Named: each statement shape is parsed once per connection and, once PostgreSQL settles on a generic
     // plan, no longer planned per request (0.2–0.5 ms on PostgreSQL, 1–3 ms on PGlite: docs/performance.md).
-    const body = await queryEventMetrics(db, workspace.id, window, { namedStatement: true });
+    const body = await eventMetrics(db, workspace.id, window);
     log.debug(
       { workspace: workspace.id, window, ms: Math.round((performance.now() - started) * 10) / 10 },
       "metrics query",
@@ -141,4 +142,16 @@ export function metricsRouter({
   });
 
   return router;
+}
+
+/** The aggregation, on the replica if any; on the primary when the replica cannot answer (down, restarting). */
+async function eventMetrics(db: Database, workspaceId: string, window: MetricsWindow) {
+  if (db.replica) {
+    try {
+      return await queryEventMetrics(db.replica, workspaceId, window, { namedStatement: true });
+    } catch {
+      // Answered below from the primary; a request the replica refused, the primary refuses the same way.
+    }
+  }
+  return queryEventMetrics(db, workspaceId, window, { namedStatement: true });
 }

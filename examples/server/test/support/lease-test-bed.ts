@@ -1,3 +1,4 @@
+import type { SeedResult } from "../../src/seed.ts";
 import { storePerSuite } from "./process-suite.ts";
 import { startParams } from "./rpc.ts";
 import { openStream, type ProcessStore, type ServerProcess, startServerProcess } from "./server-process.ts";
@@ -13,6 +14,8 @@ export interface LeaseTestBed<S extends ProcessStore> {
   readonly store: S;
   /** The seeded workspace's partner token. */
   readonly token: string;
+  /** What the CLI seeded (the workspace, its user's token). */
+  readonly seeded: SeedResult;
   /** A server process on the store, with STEP_MS robots and LEASE_MS leases (`env` adds or overrides). */
   serve(env?: Record<string, string>): Promise<ServerProcess>;
   start(server: ServerProcess, text: string, messageId?: string): ReturnType<typeof openStream>;
@@ -31,6 +34,9 @@ export function leaseTestBed<S extends ProcessStore>(createStore: () => Promise<
     },
     get token() {
       return suite.seeded.partnerToken;
+    },
+    get seeded() {
+      return suite.seeded;
     },
     serve: (env = {}) =>
       startServerProcess({

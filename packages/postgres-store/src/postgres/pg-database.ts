@@ -2,10 +2,17 @@ import type { Client, ClientBase, Pool, PoolClient } from "pg";
 import type { Database, Queryable, QueryOptions, QueryResult } from "../database.js";
 import { PgListener } from "./pg-listener.js";
 
-function clientQueryable(client: ClientBase): Queryable {
+export interface PgDatabaseOptions {
+  /** Whether `QueryOptions.name` makes a named prepared statement (false behind a transaction pooler). */
+  namedStatements?: boolean;
+  /** A pool on a streaming replica: `Database.replica`. Closed with the database. */
+  replica?: Pool;
+}
+
+function clientQueryable(client: ClientBase | Pool, named: boolean): Queryable {
   return {
     async query<Row>(sql: string, params: readonly unknown[] = [], options?: QueryOptions): Promise<QueryResult<Row>> {
-      const result = await client.query(queryConfig(sql, params, options));
+      const result = await client.query(queryConfig(sql, params, named ? options : undefined));
       return { rows: result.rows as Row[], rowCount: result.rowCount ?? result.rows.length };
     },
     async exec(sql: string) {
@@ -19,13 +26,16 @@ function clientQueryable(client: ClientBase): Queryable {
  * A Database over a node-postgres pool. Transactions check out one pool client each; LISTEN runs on
  * one extra dedicated connection made by `createListenerClient` (see PgListener).
  */
-export function pgDatabase(pool: Pool, createListenerClient: () => Client): Database {
+export function pgDatabase(pool: Pool, createListenerClient: () => Client, options: PgDatabaseOptions = {}): Database {
   const listener = new PgListener(createListenerClient);
+  const named = options.namedStatements ?? true;
+  const replicaPool = options.replica;
   let closing: Promise<void> | undefined;
   return {
     kind: "postgres",
+    ...(replicaPool ? { replica: failingFast(clientQueryable(replicaPool, named)) } : {}),
     async query<Row>(sql: string, params: readonly unknown[] = [], options?: QueryOptions): Promise<QueryResult<Row>> {
-      const result = await pool.query(queryConfig(sql, params, options));
+      const result = await pool.query(queryConfig(sql, params, named ? options : undefined));
       // The pool reached the server: if LISTEN is still waiting out its reconnect backoff, it need not.
       listener.reconnectSoon();
       return { rows: result.rows as Row[], rowCount: result.rowCount ?? result.rows.length };
@@ -38,7 +48,7 @@ export function pgDatabase(pool: Pool, createListenerClient: () => Client): Data
       let broken: Error | undefined;
       try {
         await client.query("begin");
-        const result = await fn(clientQueryable(client));
+        const result = await fn(clientQueryable(client, named));
         await client.query("commit");
         return result;
       } catch (error) {
@@ -60,11 +70,42 @@ export function pgDatabase(pool: Pool, createListenerClient: () => Client): Data
     close() {
       closing ??= (async () => {
         await listener.close();
-        await pool.end();
+        await Promise.all([pool.end(), replicaPool?.end()]);
       })();
       return closing;
     },
   };
+}
+
+/** After a replica statement fails, how long its reads fail at once (their callers ask the primary). */
+const REPLICA_RETRY_MS = 5_000;
+
+/**
+ * A replica whose host stopped answering would hold every read for the pool's connect timeout before its
+ * caller fell back to the primary: after a failure, reads fail at once for a while, then one tries again.
+ */
+function failingFast(replica: Queryable): Queryable {
+  let downUntil = 0;
+  const guard = async <T>(run: () => Promise<T>): Promise<T> => {
+    if (Date.now() < downUntil) throw new Error("the replica failed a moment ago");
+    try {
+      return await run();
+    } catch (error) {
+      if (replicaUnreachable(error)) downUntil = Date.now() + REPLICA_RETRY_MS;
+      throw error;
+    }
+  };
+  return {
+    query: (sql, params, options) => guard(() => replica.query(sql, params, options)),
+    exec: (sql) => guard(() => replica.exec(sql)),
+  };
+}
+
+/** Not an answer of the replica's (a statement it refused) but no replica: a socket error, a connection class SQLSTATE, a shutdown. */
+function replicaUnreachable(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code !== "string" || !/^[0-9A-Z]{5}$/.test(code)) return true;
+  return code.startsWith("08") || code.startsWith("57");
 }
 
 function queryConfig(sql: string, params: readonly unknown[], options: QueryOptions | undefined) {

@@ -1,5 +1,5 @@
 import { isTerminalState, type Message, type Task, type TaskListPage, type TaskListQuery } from "@a2a-partner/a2a-core";
-import type { Database } from "../database.js";
+import type { Queryable } from "../database.js";
 import { isUuid } from "../is-uuid.js";
 import { asRequestDataError } from "../tasks/data-error.js";
 import { withFirstMessage } from "../tasks/rows.js";
@@ -21,7 +21,7 @@ const PARTS = [
  * plus the count of everything that matches. The ended part reads at most pageSize + 1 index entries past
  * the cursor, however deep the cursor is; the count is proportional to the workspace's matching tasks.
  */
-export async function listTasksPage(db: Database, workspaceId: string, query: TaskListQuery): Promise<TaskListPage> {
+export async function listTasksPage(db: Queryable, workspaceId: string, query: TaskListQuery): Promise<TaskListPage> {
   // A value PostgreSQL cannot read (a page token's timestamp in year 0000, say) fails the same way on every
   // retry: it is the request's fault (-32602), not an outage.
   return readPage(db, workspaceId, query).catch((error: unknown) => {
@@ -29,7 +29,7 @@ export async function listTasksPage(db: Database, workspaceId: string, query: Ta
   });
 }
 
-async function readPage(db: Database, workspaceId: string, query: TaskListQuery): Promise<TaskListPage> {
+async function readPage(db: Queryable, workspaceId: string, query: TaskListQuery): Promise<TaskListPage> {
   if (!isUuid(workspaceId)) return { tasks: [], totalSize: 0 };
   const values: unknown[] = [workspaceId];
   const placeholder = (value: unknown) => {
@@ -101,7 +101,7 @@ async function readPage(db: Database, workspaceId: string, query: TaskListQuery)
   };
 }
 
-async function count(db: Database, sql: string, values: unknown[]): Promise<number> {
+async function count(db: Queryable, sql: string, values: unknown[]): Promise<number> {
   const { rows } = await db.query<{ n: number }>(`select (${sql})::int as n`, values);
   return rows[0]?.n ?? 0;
 }

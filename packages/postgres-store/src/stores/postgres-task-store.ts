@@ -1,31 +1,67 @@
-import type { NewTask, TaskListPage, TaskListQuery, TaskRecord, TaskStore } from "@a2a-partner/a2a-core";
-import type { Database } from "../database.js";
+import {
+  isTerminalState,
+  type NewTask,
+  type TaskListPage,
+  type TaskListQuery,
+  type TaskRecord,
+  type TaskStore,
+} from "@a2a-partner/a2a-core";
+import type { Database, Queryable } from "../database.js";
 import { canonicalUuid, isUuid } from "../is-uuid.js";
 import { createTask } from "../tasks/insert-task.js";
 import { leaseDuration, TASK_COLUMNS, type TaskRow, toTaskRecord } from "../tasks/rows.js";
 import { listTasksPage } from "./list-tasks-query.js";
+import { RunningTaskIds, replicaCaughtUp } from "./replica-reads.js";
 
-/** Tasks in PostgreSQL (or PGlite): the `tasks` row holds the snapshot; `task_events` holds the log. */
+/**
+ * Tasks in PostgreSQL (or PGlite): the `tasks` row holds the snapshot; `task_events` holds the log.
+ * With a replica (`Database.replica`), reads go there only when its answer is provably the primary's.
+ */
 export class PostgresTaskStore implements TaskStore {
-  constructor(private readonly db: Database) {}
+  private readonly replica: Queryable | undefined;
+  private readonly running = new RunningTaskIds();
 
-  create(input: NewTask): Promise<TaskRecord> {
-    return createTask(this.db, input);
+  constructor(private readonly db: Database) {
+    this.replica = db.replica;
   }
 
+  async create(input: NewTask): Promise<TaskRecord> {
+    const created = await createTask(this.db, input);
+    if (this.replica && !isTerminalState(created.task.status.state)) this.running.add(created.task.id);
+    return created;
+  }
+
+  /**
+   * An ended task never changes, so one the replica has as ended is the primary's answer too (unless
+   * retention deleted it since). Anything else it says (no such task, still running) may be lag: the
+   * primary answers then, and tasks seen running skip the replica from then on.
+   */
   async get(workspaceId: string, taskId: string): Promise<TaskRecord | undefined> {
     if (!isUuid(workspaceId) || !isUuid(taskId)) return undefined;
-    const { rows } = await this.db.query<TaskRow>(
-      `select ${TASK_COLUMNS} from tasks where id = $1 and workspace_id = $2`,
-      [taskId, workspaceId],
-      { name: "a2a_get_task" },
-    );
-    const row = rows[0];
-    return row ? toTaskRecord(row) : undefined;
+    if (this.replica && !this.running.has(taskId)) {
+      const ended = await readTask(this.replica, workspaceId, taskId).catch(() => undefined);
+      if (ended && isTerminalState(ended.task.status.state)) return ended;
+    }
+    const record = await readTask(this.db, workspaceId, taskId);
+    if (this.replica && record) {
+      if (isTerminalState(record.task.status.state)) this.running.delete(taskId);
+      else this.running.add(taskId);
+    }
+    return record;
   }
 
-  /** ListTasks: see list-tasks-query.ts. */
-  list(workspaceId: string, query: TaskListQuery): Promise<TaskListPage> {
+  /**
+   * ListTasks (see list-tasks-query.ts): on the replica when it has replayed everything the primary had
+   * written when the request came, else on the primary.
+   */
+  async list(workspaceId: string, query: TaskListQuery): Promise<TaskListPage> {
+    if (this.replica && (await replicaCaughtUp(this.db, this.replica))) {
+      try {
+        return await listTasksPage(this.replica, workspaceId, query);
+      } catch {
+        // The replica failed mid-way (or refused the request's values, as the primary would): ask there.
+      }
+    }
     return listTasksPage(this.db, workspaceId, query);
   }
 
@@ -76,6 +112,16 @@ export class PostgresTaskStore implements TaskStore {
     if (lost.size === 0) return requested;
     return requested.filter((id) => !lost.has(canonicalUuid(id)));
   }
+}
+
+async function readTask(db: Queryable, workspaceId: string, taskId: string): Promise<TaskRecord | undefined> {
+  const { rows } = await db.query<TaskRow>(
+    `select ${TASK_COLUMNS} from tasks where id = $1 and workspace_id = $2`,
+    [taskId, workspaceId],
+    { name: "a2a_get_task" },
+  );
+  const row = rows[0];
+  return row ? toTaskRecord(row) : undefined;
 }
 
 /** Tries in all of a renewal (the first and the retries of rows other transactions held), `RENEW_RETRY_MS` apart. */
