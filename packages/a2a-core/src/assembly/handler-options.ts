@@ -75,6 +75,20 @@ export interface A2AHandlerOptions {
    * (the push-config methods answer -32003, the card says `pushNotifications: false`).
    */
   push?: false | A2APushOptions;
+  /**
+   * The methods an embedder may turn off (each on by default): a method turned off answers -32004
+   * (UnsupportedOperation) on every binding and dialect, its params unread.
+   */
+  methods?: A2AMethodOptions;
+}
+
+export interface A2AMethodOptions {
+  /**
+   * SendMessage (`message/send`, HTTP+JSON `POST /message:send`): `false` turns it off; otherwise how
+   * long a blocking call waits for its task to end or ask for input before it answers the task as it
+   * stands (`maxWaitMs`, default 50 s: under the 60 s idle timeout of most proxies).
+   */
+  sendMessage?: boolean | { maxWaitMs?: number };
 }
 
 export const DEFAULTS = {

@@ -7,6 +7,7 @@ import { getTaskPushNotificationConfig } from "./get-task-push-notification-conf
 import { listTaskPushNotificationConfigs } from "./list-task-push-notification-configs.js";
 import { listTasks } from "./list-tasks.js";
 import type { MethodDefinition } from "./method.js";
+import { sendMessage } from "./send-message.js";
 import { sendStreamingMessage } from "./send-streaming-message.js";
 import { subscribeToTask } from "./subscribe-to-task.js";
 
@@ -24,7 +25,7 @@ export const METHOD_REGISTRY: {
   GetTask: getTask,
   CancelTask: cancelTask,
   ListTasks: listTasks,
-  SendMessage: undefined,
+  SendMessage: sendMessage,
   GetExtendedAgentCard: undefined,
   CreateTaskPushNotificationConfig: createTaskPushNotificationConfig,
   GetTaskPushNotificationConfig: getTaskPushNotificationConfig,

@@ -8,7 +8,7 @@ export const METHODS = {
   GetTask: { alias: "tasks/get", streaming: false, implemented: true },
   CancelTask: { alias: "tasks/cancel", streaming: false, implemented: true },
   ListTasks: { alias: "tasks/list", streaming: false, implemented: true },
-  SendMessage: { alias: undefined, streaming: false, implemented: false },
+  SendMessage: { alias: "message/send", streaming: false, implemented: true },
   GetExtendedAgentCard: { alias: undefined, streaming: false, implemented: false },
   // Push notifications: answered when the handler has them on (stores.push), PushNotificationNotSupportedError
   // (-32003) otherwise, params unread.

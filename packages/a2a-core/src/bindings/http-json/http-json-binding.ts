@@ -97,7 +97,8 @@ function invokeRoute(
     return invoke(runtime, {
       method: route.method,
       wireMethod: route.method,
-      params: route.method === "SendMessage" ? {} : paramsOf(route, body),
+      // A method turned off answers -32004 whatever its body holds, as over JSON-RPC.
+      params: runtime.turnedOff.has(route.method) ? {} : paramsOf(route, body),
       caller,
       headers: request.headers,
       dialect: DIALECT_V1,

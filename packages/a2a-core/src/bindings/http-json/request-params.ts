@@ -22,7 +22,11 @@ const QUERY_PARAMS: Readonly<Partial<Record<HttpJsonRoute["method"], readonly st
 };
 
 /** The routes whose params are the body (a JSON object), with the path's ids added. */
-const BODY_PARAMS = new Set<HttpJsonRoute["method"]>(["SendStreamingMessage", "CreateTaskPushNotificationConfig"]);
+const BODY_PARAMS = new Set<HttpJsonRoute["method"]>([
+  "SendMessage",
+  "SendStreamingMessage",
+  "CreateTaskPushNotificationConfig",
+]);
 
 /** The push-config routes name the task `taskId` and the config `id` (a2a.proto's field names). */
 const PUSH_CONFIG_ROUTES = new Set<HttpJsonRoute["method"]>([
