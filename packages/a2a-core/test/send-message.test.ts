@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { toFetchHandler } from "../src/adapters/fetch.js";
+import type { TaskExecutionContext, TaskExecutor, TaskOutcome } from "../src/ports/task-executor.js";
+import type { Message } from "../src/protocol/schemas/a2a.js";
 import { TaskV1 } from "../src/protocol/schemas/a2a-v1.js";
 import {
   type Harness,
@@ -137,5 +139,79 @@ describe("SendMessage", () => {
     expect(rest.status).toBe(400);
     expect((await rest.json()).error.details[0].reason).toBe("UNSUPPORTED_OPERATION");
     expect(h.executor.dispatched).toBe(0);
+  });
+});
+
+/** Asks which aisle, then restocks the aisle the caller names (a multi-turn executor). */
+class AskingExecutor implements TaskExecutor {
+  readonly replies: Message[] = [];
+  async execute(context: TaskExecutionContext): Promise<TaskOutcome> {
+    await context.emit({ kind: "status", state: "input-required", message: "Which aisle?" });
+    const reply = await context.nextMessage();
+    this.replies.push(reply);
+    const aisle = reply.parts.map((part) => (part.kind === "text" ? part.text : "")).join("");
+    return { state: "completed", message: `Restocked aisle ${aisle}` };
+  }
+}
+
+function followUp(taskId: string, text: string, messageId = crypto.randomUUID(), extra: Record<string, unknown> = {}) {
+  return { message: { role: "user", taskId, messageId, parts: [{ kind: "text", text }], ...extra } };
+}
+
+describe("multi-turn: a message with message.taskId", () => {
+  it("answers a task that asked for input: its executor gets the message, once, and the history has both turns", async () => {
+    const executor = new AskingExecutor();
+    const h = harness(executor as unknown as ScriptedExecutor);
+    const asked = (await (await send(h, startParams("restock", "m-a"))).json()).result;
+    expect(asked.status).toMatchObject({ state: "input-required", message: { parts: [{ text: "Which aisle?" }] } });
+    const reply = followUp(asked.id, "5", "m-b");
+    const done = (await (await send(h, reply)).json()).result;
+    expect(done.status.state).toBe("completed");
+    expect(done.contextId).toBe(asked.contextId);
+    expect(done.history.map((m: Message) => [m.role, m.parts[0]])).toEqual([
+      ["user", { kind: "text", text: "restock" }],
+      ["agent", { kind: "text", text: "Which aisle?" }],
+      ["user", { kind: "text", text: "5" }],
+      ["agent", { kind: "text", text: "Restocked aisle 5" }],
+    ]);
+    // A retry of the follow-up answers the task and hands nothing over again.
+    const again = (await (await send(h, reply)).json()).result;
+    expect(again.id).toBe(asked.id);
+    expect(executor.replies).toHaveLength(1);
+  });
+
+  it("over a stream too: SendStreamingMessage with taskId streams the rest of the task", async () => {
+    const h = harness(new AskingExecutor() as unknown as ScriptedExecutor);
+    const asked = (await (await send(h, startParams("restock"))).json()).result;
+    const frames = await readFrames(
+      await h.call({ jsonrpc: "2.0", id: 2, method: "SendStreamingMessage", params: followUp(asked.id, "7") }),
+    );
+    expect(frames.map((f) => f.event)).toEqual(["task", "finished", "final"]);
+    expect(frames.at(-1)?.result.status.message.parts[0].text).toBe("Restocked aisle 7");
+  });
+
+  it("refuses an unknown task (-32001), an ended one (-32004), another context (-32602), a working one (-32004)", async () => {
+    const h = harness(new ScriptedExecutor(undefined, undefined, true));
+    expect((await (await send(h, followUp("no-such-task", "5"))).json()).error.code).toBe(-32001);
+    const working = (await (await send(h, { ...startParams(), configuration: { blocking: false } })).json()).result;
+    const busy = (await (await send(h, followUp(working.id, "5"))).json()).error;
+    expect(busy).toMatchObject({ code: -32004, data: { state: "working" } });
+    const other = (await (await send(h, followUp(working.id, "5", undefined, { contextId: "ctx-x" }))).json()).error;
+    expect(other).toMatchObject({ code: -32602, message: expect.stringContaining("params.message.contextId") });
+    for (let i = 0; i < 3; i++) await h.executor.release();
+    await waitFor(async () => (await h.rpc("GetTask", { id: working.id })).body.result.status.state === "completed");
+    const ended = (await (await send(h, followUp(working.id, "5"))).json()).error;
+    expect(ended).toMatchObject({ code: -32004, data: { state: "completed" } });
+  });
+
+  it("starts a new task in an existing context, and turned off (continueTask: false) refuses any taskId", async () => {
+    const h = harness(undefined, { methods: { continueTask: false } });
+    const first = (await (await send(h, startParams("one"))).json()).result;
+    const second = await (
+      await send(h, { ...startParams("two"), message: { ...startParams("two").message, contextId: first.contextId } })
+    ).json();
+    expect(second.result.contextId).toBe(first.contextId);
+    expect(second.result.id).not.toBe(first.id);
+    expect((await (await send(h, followUp(first.id, "5"))).json()).error.code).toBe(-32004);
   });
 });

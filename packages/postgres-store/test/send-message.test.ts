@@ -28,6 +28,18 @@ class HeldExecutor implements TaskExecutor {
   }
 }
 
+/** Asks which aisle, then restocks the aisle the caller names (a multi-turn executor). */
+class AskingExecutor implements TaskExecutor {
+  readonly replies: unknown[] = [];
+  async execute(context: TaskExecutionContext) {
+    await context.emit({ kind: "status", state: "input-required", message: "Which aisle?" });
+    const reply = await context.nextMessage();
+    this.replies.push(reply);
+    const part = reply.parts[0];
+    return { state: "completed" as const, message: `Restocked aisle ${part?.kind === "text" ? part.text : "?"}` };
+  }
+}
+
 // SendMessage on the durable stores: its answer waits on the log, so an instance that does not run the
 // task (a retry that landed elsewhere) answers it when it ends; the task is created once.
 describe.each(["pglite", "postgres"] as const)("SendMessage on %s", (kind) => {
@@ -107,4 +119,29 @@ describe.each(["pglite", "postgres"] as const)("SendMessage on %s", (kind) => {
     expect(result.task.status.state).toBe("TASK_STATE_COMPLETED");
     expect(result.task).not.toHaveProperty("history");
   });
+
+  it.skipIf(kind === "postgres" && !reachable)(
+    "a follow-up sent to another instance reaches the executor that asked, once, and is in the history",
+    async () => {
+      const asking = new AskingExecutor();
+      const a = instance(asking);
+      const b = instance(new HeldExecutor());
+      const start = {
+        message: { role: "user", messageId: "turn-1", parts: [{ kind: "text", text: "restock" }] },
+        metadata: { storeId: "store-001" },
+      };
+      const asked = (await a(start)).result;
+      expect(asked.status.state).toBe("input-required");
+      const reply = {
+        message: { role: "user", taskId: asked.id, messageId: "turn-2", parts: [{ kind: "text", text: "5" }] },
+      };
+      const done = (await b(reply)).result;
+      expect(done.status).toMatchObject({ state: "completed", message: { parts: [{ text: "Restocked aisle 5" }] } });
+      expect(done.history.map((m: { role: string }) => m.role)).toEqual(["user", "agent", "user", "agent"]);
+      // Retried on either instance: the same task, nothing handed over again.
+      expect((await a(reply)).result.id).toBe(asked.id);
+      expect((await b(reply)).result.id).toBe(asked.id);
+      expect(asking.replies).toHaveLength(1);
+    },
+  );
 });

@@ -67,11 +67,15 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHandler {
 }
 
 /** The runtime's view of `methods`: which are turned off, and SendMessage's wait. */
-function methodSettings(methods: A2AMethodOptions = {}): { turnedOff: Set<MethodName>; sendMessageWaitMs?: number } {
+function methodSettings(methods: A2AMethodOptions = {}) {
   const turnedOff = new Set<MethodName>();
   if (methods.sendMessage === false) turnedOff.add("SendMessage");
   const waitMs = typeof methods.sendMessage === "object" ? methods.sendMessage.maxWaitMs : undefined;
-  return { turnedOff, ...(waitMs === undefined ? {} : { sendMessageWaitMs: waitMs }) };
+  return {
+    turnedOff,
+    continueTasks: methods.continueTask !== false,
+    ...(waitMs === undefined ? {} : { sendMessageWaitMs: waitMs }),
+  };
 }
 
 function rateLimiterOf(rateLimit: A2AHandlerOptions["rateLimit"]) {

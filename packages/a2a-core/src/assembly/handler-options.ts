@@ -89,6 +89,11 @@ export interface A2AMethodOptions {
    * stands (`maxWaitMs`, default 50 s: under the 60 s idle timeout of most proxies).
    */
   sendMessage?: boolean | { maxWaitMs?: number };
+  /**
+   * Multi-turn: a message with `message.taskId` answers a task that asked for input (its executor gets it
+   * from `context.nextMessage()`). `false`: such a message is refused with -32004, whatever the task.
+   */
+  continueTask?: boolean;
 }
 
 export const DEFAULTS = {

@@ -29,6 +29,8 @@ export interface A2ARuntimeOptions extends Omit<TaskRunnerOptions, "hub" | "task
   turnedOff?: ReadonlySet<MethodName>;
   /** How long a blocking SendMessage waits for its task to end or ask for input. */
   sendMessageWaitMs?: number;
+  /** Whether a message with `message.taskId` continues a task waiting for input (else -32004). Default true. */
+  continueTasks?: boolean;
 }
 
 /** Default of `sendMessageWaitMs`: under the usual 60 s of proxies between a client and the server. */
@@ -57,6 +59,7 @@ export class A2ARuntime {
   readonly maxOpenStreamsPerCaller: number | undefined;
   readonly turnedOff: ReadonlySet<MethodName>;
   readonly sendMessageWaitMs: number;
+  readonly continueTasks: boolean;
   /** Shared by every stream: past maxBytes a client has a third of keepAliveMs to catch up; past 8× none. */
   readonly backlogBounds: BacklogBounds;
   #closing = false;
@@ -73,6 +76,7 @@ export class A2ARuntime {
     this.pushDispatcher = options.pushDispatcher;
     this.turnedOff = options.turnedOff ?? new Set();
     this.sendMessageWaitMs = options.sendMessageWaitMs ?? SEND_MESSAGE_WAIT_MS;
+    this.continueTasks = options.continueTasks ?? true;
     this.backlogBounds = { maxBytes: options.maxStreamBacklogBytes, hardMaxBytes: 8 * options.maxStreamBacklogBytes };
     this.slots = new PerCallerSlots(options.maxOpenStreamsPerCaller);
     this.openStreams = new OpenStreams(options.keepAliveMs);

@@ -15,6 +15,7 @@ import { compactMessage, withCompactFirstMessage, withMessageFields } from "../.
 import { TASK_EVENT_SEQ } from "../../runtime/streams/open-task-stream.js";
 import type { RequestTrace } from "../../telemetry/handler-telemetry.js";
 import type { MethodCall, TaskStreamStart } from "../method.js";
+import { continueTask } from "./continue-task.js";
 import { findNulCharacter } from "./find-nul.js";
 import { destinationRefusal, INLINE_CONFIG_FIELDS, newPushConfig } from "./push-configs.js";
 import { reattachCursor } from "./reattach-cursor.js";
@@ -36,13 +37,18 @@ export function startTask(
 ): Promise<TaskStreamStart> {
   const { message } = params;
   const text = textOfMessage(message);
+  const continuing = message.taskId !== undefined && runtime.continueTasks;
+  const refusal = requestRefusal(params, text, continuing);
+  if (continuing && !refusal) {
+    return retryOrContinue(runtime, { ...message, taskId: message.taskId as string }, text, caller, headers, trace);
+  }
   const first = compactMessage(message);
   return createOrReattach(runtime, {
     first,
     bulky: first !== message,
     text,
     requested: params.metadata.storeId,
-    refusal: requestRefusal(params, text),
+    refusal,
     inlinePush: params.configuration?.pushNotificationConfig ?? undefined,
     version,
     caller,
@@ -119,15 +125,35 @@ async function createOrReattach(runtime: A2ARuntime, start: StartRequest): Promi
   return { record, afterSeq: TASK_EVENT_SEQ };
 }
 
+/**
+ * A message with `message.taskId`: a retry of a start whose messageId already names a task reattaches to
+ * it (rule 1, whatever else the retry says); anything else is a follow-up to the task it names.
+ */
+async function retryOrContinue(
+  runtime: A2ARuntime,
+  message: Message & { taskId: string },
+  text: string,
+  caller: Caller,
+  headers: HeaderReader,
+  trace: RequestTrace,
+): Promise<TaskStreamStart> {
+  const started =
+    message.messageId === undefined
+      ? undefined
+      : await runtime.stores.idempotency.get(caller.workspaceId, message.messageId);
+  if (started) return reattachRetry(runtime, started, text, undefined, headers, trace);
+  return continueTask(runtime, message, caller, headers, trace);
+}
+
 /** Why the request itself would be refused (nothing asked of the store), or undefined. */
-function requestRefusal(params: SendStreamingMessageParams, text: string): Error | undefined {
+function requestRefusal(params: SendStreamingMessageParams, text: string, continuing: boolean): Error | undefined {
   const { message } = params;
   const nulAt = findNulCharacter(params);
   if (nulAt) return InvalidParamsError.forField(nulAt, "must not contain the character U+0000");
   if (message.role !== "user") {
     return InvalidParamsError.forField("params.message.role", 'a partner task is sent with role "user"');
   }
-  if (message.taskId !== undefined) {
+  if (message.taskId !== undefined && !continuing) {
     return new UnsupportedOperationError(
       "Continuing an existing task with message.taskId is not supported; start a new task or use SubscribeToTask",
       { field: "params.message.taskId" },
