@@ -42,7 +42,8 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHandler {
     telemetry,
     push: push?.side,
     pushDispatcher: push?.dispatcher,
-    ...methodSettings(options.methods),
+    ...methodSettings(options.methods, options.extendedAgentCard !== undefined),
+    ...extendedCardSettings(options.extendedAgentCard),
   });
   const admission = new Admission({
     authenticate: options.authenticate,
@@ -67,15 +68,22 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHandler {
 }
 
 /** The runtime's view of `methods`: which are turned off, and SendMessage's wait. */
-function methodSettings(methods: A2AMethodOptions = {}) {
+function methodSettings(methods: A2AMethodOptions = {}, hasExtendedCard = false) {
   const turnedOff = new Set<MethodName>();
   if (methods.sendMessage === false) turnedOff.add("SendMessage");
+  if (!hasExtendedCard) turnedOff.add("GetExtendedAgentCard");
   const waitMs = typeof methods.sendMessage === "object" ? methods.sendMessage.maxWaitMs : undefined;
   return {
     turnedOff,
     continueTasks: methods.continueTask !== false,
     ...(waitMs === undefined ? {} : { sendMessageWaitMs: waitMs }),
   };
+}
+
+/** GetExtendedAgentCard answers with the embedder's card, and is off (-32004) without one. */
+function extendedCardSettings(card: A2AHandlerOptions["extendedAgentCard"]) {
+  if (card === undefined) return {};
+  return { extendedAgentCard: typeof card === "function" ? card : () => card };
 }
 
 function rateLimiterOf(rateLimit: A2AHandlerOptions["rateLimit"]) {

@@ -3,6 +3,7 @@ import type { Authenticate } from "../ports/authenticate.js";
 import type { Logger } from "../ports/logger.js";
 import type { TaskExecutor } from "../ports/task-executor.js";
 import { A2A_LIMITS } from "../protocol/limits.js";
+import type { AgentCardInput } from "../protocol/schemas/agent-card.js";
 import type { RateLimiter } from "../runtime/admission/rate-limiter.js";
 import type { A2APushOptions } from "./push-options.js";
 
@@ -80,6 +81,12 @@ export interface A2AHandlerOptions {
    * (UnsupportedOperation) on every binding and dialect, its params unread.
    */
   methods?: A2AMethodOptions;
+  /**
+   * The extended agent card, served by GetExtendedAgentCard to authenticated callers (a card, or one per
+   * workspace). Without it the method answers -32004. Build the public card with `extendedAgentCard: true`
+   * when you give one, so clients know to ask.
+   */
+  extendedAgentCard?: AgentCardInput | ((workspaceId: string) => AgentCardInput | Promise<AgentCardInput>);
 }
 
 export interface A2AMethodOptions {

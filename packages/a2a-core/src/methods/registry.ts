@@ -2,6 +2,7 @@ import type { METHODS, MethodName } from "../protocol/method-names.js";
 import { cancelTask } from "./cancel-task.js";
 import { createTaskPushNotificationConfig } from "./create-task-push-notification-config.js";
 import { deleteTaskPushNotificationConfig } from "./delete-task-push-notification-config.js";
+import { getExtendedAgentCard } from "./get-extended-agent-card.js";
 import { getTask } from "./get-task.js";
 import { getTaskPushNotificationConfig } from "./get-task-push-notification-config.js";
 import { listTaskPushNotificationConfigs } from "./list-task-push-notification-configs.js";
@@ -26,7 +27,7 @@ export const METHOD_REGISTRY: {
   CancelTask: cancelTask,
   ListTasks: listTasks,
   SendMessage: sendMessage,
-  GetExtendedAgentCard: undefined,
+  GetExtendedAgentCard: getExtendedAgentCard,
   CreateTaskPushNotificationConfig: createTaskPushNotificationConfig,
   GetTaskPushNotificationConfig: getTaskPushNotificationConfig,
   ListTaskPushNotificationConfigs: listTaskPushNotificationConfigs,

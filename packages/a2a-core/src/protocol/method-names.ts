@@ -9,7 +9,7 @@ export const METHODS = {
   CancelTask: { alias: "tasks/cancel", streaming: false, implemented: true },
   ListTasks: { alias: "tasks/list", streaming: false, implemented: true },
   SendMessage: { alias: "message/send", streaming: false, implemented: true },
-  GetExtendedAgentCard: { alias: undefined, streaming: false, implemented: false },
+  GetExtendedAgentCard: { alias: "agent/getAuthenticatedExtendedCard", streaming: false, implemented: true },
   // Push notifications: answered when the handler has them on (stores.push), PushNotificationNotSupportedError
   // (-32003) otherwise, params unread.
   CreateTaskPushNotificationConfig: {

@@ -4,6 +4,7 @@ import type { TaskExecutor } from "../ports/task-executor.js";
 import type { TaskRecord } from "../ports/task-records.js";
 import { TaskNotFoundError } from "../protocol/errors.js";
 import type { MethodName } from "../protocol/method-names.js";
+import type { AgentCardInput } from "../protocol/schemas/agent-card.js";
 import type { HandlerTelemetry } from "../telemetry/handler-telemetry.js";
 import { TaskHub } from "./hub/task-hub.js";
 import { PerCallerSlots } from "./per-caller-slots.js";
@@ -31,6 +32,8 @@ export interface A2ARuntimeOptions extends Omit<TaskRunnerOptions, "hub" | "task
   sendMessageWaitMs?: number;
   /** Whether a message with `message.taskId` continues a task waiting for input (else -32004). Default true. */
   continueTasks?: boolean;
+  /** The extended card of an authenticated caller's workspace (GetExtendedAgentCard); without it, -32004. */
+  extendedAgentCard?: ((workspaceId: string) => AgentCardInput | Promise<AgentCardInput>) | undefined;
 }
 
 /** Default of `sendMessageWaitMs`: under the usual 60 s of proxies between a client and the server. */
@@ -60,6 +63,7 @@ export class A2ARuntime {
   readonly turnedOff: ReadonlySet<MethodName>;
   readonly sendMessageWaitMs: number;
   readonly continueTasks: boolean;
+  readonly extendedAgentCard: A2ARuntimeOptions["extendedAgentCard"];
   /** Shared by every stream: past maxBytes a client has a third of keepAliveMs to catch up; past 8× none. */
   readonly backlogBounds: BacklogBounds;
   #closing = false;
@@ -77,6 +81,7 @@ export class A2ARuntime {
     this.turnedOff = options.turnedOff ?? new Set();
     this.sendMessageWaitMs = options.sendMessageWaitMs ?? SEND_MESSAGE_WAIT_MS;
     this.continueTasks = options.continueTasks ?? true;
+    this.extendedAgentCard = options.extendedAgentCard;
     this.backlogBounds = { maxBytes: options.maxStreamBacklogBytes, hardMaxBytes: 8 * options.maxStreamBacklogBytes };
     this.slots = new PerCallerSlots(options.maxOpenStreamsPerCaller);
     this.openStreams = new OpenStreams(options.keepAliveMs);
