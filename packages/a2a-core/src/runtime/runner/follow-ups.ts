@@ -40,7 +40,8 @@ export class FollowUps {
       NO_SINK,
       NO_BACKLOG,
       afterSeq,
-      Date.now(),
+      // Never on the keep-alive tick (not an open stream): its write clock is not read.
+      0,
       (ended) => hub.unsubscribe(ended),
       renderer,
     );

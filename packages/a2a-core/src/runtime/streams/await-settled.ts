@@ -42,7 +42,7 @@ export function awaitSettled(runtime: A2ARuntime, record: TaskRecord, maxWaitMs:
       NO_SINK,
       runtime.backlogBounds,
       record.lastSeq,
-      Date.now(),
+      runtime.openStreams.now(),
       (ended) => {
         clearTimeout(timer);
         runtime.hub.unsubscribe(ended);
