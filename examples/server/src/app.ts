@@ -101,6 +101,8 @@ export function createApp({ db, config, logger, executor }: CreateAppOptions): S
       ? { maxRequestsInFlightPerCaller: config.maxRequestsInFlightPerToken }
       : {}),
     push: pushHandlerOptions(config.push, db, invalidation, { dispatch: !useDispatchThread }),
+    // The contract (docs/contract.md): tasks are started and followed over streams only.
+    methods: { sendMessage: false, continueTask: false },
   });
   const card = agentCardInput(config.publicUrl, { pushNotifications: handler.pushNotifications });
   // Both cards once: the request picks one, and a signed card is signed once (agent-card-signing.ts).

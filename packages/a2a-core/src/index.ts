@@ -4,7 +4,7 @@
 export type { FetchHandler } from "./adapters/fetch.js";
 export { toFetchHandler } from "./adapters/fetch.js";
 export { createA2AHandler } from "./assembly/create-handler.js";
-export type { A2AHandlerOptions } from "./assembly/handler-options.js";
+export type { A2AHandlerOptions, A2AMethodOptions } from "./assembly/handler-options.js";
 export {
   createPushDispatcher,
   type PushDispatcherSetup,
@@ -122,6 +122,7 @@ export {
   GetTaskParams,
   LIST_TASKS_PAGE_SIZE,
   ListTasksParams,
+  SendMessageParams,
   SendStreamingMessageParams,
   SubscribeToTaskParams,
   TaskIdParams,

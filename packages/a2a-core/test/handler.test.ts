@@ -422,9 +422,9 @@ describe("protocol errors", () => {
       2,
     ],
     [
-      "SendMessage",
-      { jsonrpc: "2.0", id: 3, method: "SendMessage", params: startParams() },
-      ERROR_CODES.UnsupportedOperation,
+      "SendMessage without a message",
+      { jsonrpc: "2.0", id: 3, method: "SendMessage", params: { metadata: { storeId: "store-001" } } },
+      ERROR_CODES.InvalidParams,
       3,
     ],
     [

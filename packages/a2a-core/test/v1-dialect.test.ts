@@ -128,7 +128,7 @@ describe("the v1.0 dialect (A2A-Version: 1.0)", () => {
       message: { role: "ROLE_USER", parts: [{ text: "x", url: "https://example.com" }] },
     });
     expect(twoContents.body.error.message).toContain("params.message.parts.0");
-    const unsupported = await rpc(h, "SendMessage", startV1());
+    const unsupported = await rpc(h, "GetExtendedAgentCard", {});
     expect(unsupported.body.error.code).toBe(-32004);
     expect(unsupported.body.error.data[0].reason).toBe("UNSUPPORTED_OPERATION");
     const unauthenticated = await h.call(

@@ -68,6 +68,7 @@ describe.runIf(await postgresAvailable())("SimulatedRobotFleet on PostgreSQL", (
       text: "Restock aisle 5",
       message: {} as TaskExecutionContext["message"],
       signal: canceled.signal,
+      nextMessage: () => new Promise(() => undefined),
       emit: async () => {},
     });
     // Let the fleet reach its stop while the writer is still held.
@@ -105,6 +106,7 @@ describe("SimulatedRobotFleet when a write of its run fails", () => {
       text: "Restock aisle 5",
       message: {} as TaskExecutionContext["message"],
       signal: new AbortController().signal,
+      nextMessage: () => new Promise(() => undefined),
       emit: async (update) => {
         const step = update.kind === "status" ? update.metadata?.step : undefined;
         reported.push(step);

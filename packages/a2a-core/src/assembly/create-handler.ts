@@ -4,11 +4,12 @@ import { jsonRpcBinding } from "../bindings/jsonrpc/jsonrpc-binding.js";
 import { routeRequest } from "../bindings/route-request.js";
 import type { A2AHandler } from "../ports/handler.js";
 import { consoleLogger } from "../ports/logger.js";
+import type { MethodName } from "../protocol/method-table.js";
 import { A2ARuntime } from "../runtime/a2a-runtime.js";
 import { Admission } from "../runtime/admission/admission.js";
 import { TokenBucketRateLimiter } from "../runtime/admission/rate-limiter.js";
 import { HandlerTelemetry } from "../telemetry/handler-telemetry.js";
-import { type A2AHandlerOptions, DEFAULTS } from "./handler-options.js";
+import { type A2AHandlerOptions, type A2AMethodOptions, DEFAULTS } from "./handler-options.js";
 import { assemblePush } from "./push-assembly.js";
 
 /**
@@ -41,6 +42,8 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHandler {
     telemetry,
     push: push?.side,
     pushDispatcher: push?.dispatcher,
+    ...methodSettings(options.methods, options.extendedAgentCard !== undefined),
+    ...extendedCardSettings(options.extendedAgentCard),
   });
   const admission = new Admission({
     authenticate: options.authenticate,
@@ -62,6 +65,25 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHandler {
   };
   const fetchHandler = toFetchHandler(handler);
   return handler;
+}
+
+/** The runtime's view of `methods`: which are turned off, and SendMessage's wait. */
+function methodSettings(methods: A2AMethodOptions = {}, hasExtendedCard = false) {
+  const turnedOff = new Set<MethodName>();
+  if (methods.sendMessage === false) turnedOff.add("SendMessage");
+  if (!hasExtendedCard) turnedOff.add("GetExtendedAgentCard");
+  const waitMs = typeof methods.sendMessage === "object" ? methods.sendMessage.maxWaitMs : undefined;
+  return {
+    turnedOff,
+    continueTasks: methods.continueTask !== false,
+    ...(waitMs === undefined ? {} : { sendMessageWaitMs: waitMs }),
+  };
+}
+
+/** GetExtendedAgentCard answers with the embedder's card, and is off (-32004) without one. */
+function extendedCardSettings(card: A2AHandlerOptions["extendedAgentCard"]) {
+  if (card === undefined) return {};
+  return { extendedAgentCard: typeof card === "function" ? card : () => card };
 }
 
 function rateLimiterOf(rateLimit: A2AHandlerOptions["rateLimit"]) {

@@ -3,6 +3,7 @@ import type { Authenticate } from "../ports/authenticate.js";
 import type { Logger } from "../ports/logger.js";
 import type { TaskExecutor } from "../ports/task-executor.js";
 import { A2A_LIMITS } from "../protocol/limits.js";
+import type { AgentCardInput } from "../protocol/schemas/agent-card.js";
 import type { RateLimiter } from "../runtime/admission/rate-limiter.js";
 import type { A2APushOptions } from "./push-options.js";
 
@@ -82,6 +83,31 @@ export interface A2AHandlerOptions {
    * (the push-config methods answer -32003, the card says `pushNotifications: false`).
    */
   push?: false | A2APushOptions;
+  /**
+   * The methods an embedder may turn off (each on by default): a method turned off answers -32004
+   * (UnsupportedOperation) on every binding and dialect, its params unread.
+   */
+  methods?: A2AMethodOptions;
+  /**
+   * The extended agent card, served by GetExtendedAgentCard to authenticated callers (a card, or one per
+   * workspace). Without it the method answers -32004. Build the public card with `extendedAgentCard: true`
+   * when you give one, so clients know to ask.
+   */
+  extendedAgentCard?: AgentCardInput | ((workspaceId: string) => AgentCardInput | Promise<AgentCardInput>);
+}
+
+export interface A2AMethodOptions {
+  /**
+   * SendMessage (`message/send`, HTTP+JSON `POST /message:send`): `false` turns it off; otherwise how
+   * long a blocking call waits for its task to end or ask for input before it answers the task as it
+   * stands (`maxWaitMs`, default 50 s: under the 60 s idle timeout of most proxies).
+   */
+  sendMessage?: boolean | { maxWaitMs?: number };
+  /**
+   * Multi-turn: a message with `message.taskId` answers a task that asked for input (its executor gets it
+   * from `context.nextMessage()`). `false`: such a message is refused with -32004, whatever the task.
+   */
+  continueTask?: boolean;
 }
 
 export const DEFAULTS = {

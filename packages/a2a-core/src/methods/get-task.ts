@@ -1,6 +1,7 @@
 import type { Task } from "../protocol/schemas/a2a.js";
 import { GetTaskParams } from "../protocol/schemas/params.js";
 import type { UnaryMethod } from "./method.js";
+import { withHistoryLength } from "./support/history-length.js";
 
 /** GetTask (`tasks/get`): the task's current snapshot, its history trimmed to `historyLength`. */
 export const getTask: UnaryMethod<typeof GetTaskParams, Task> = {
@@ -14,8 +15,3 @@ export const getTask: UnaryMethod<typeof GetTaskParams, Task> = {
   },
   render: (dialect, task) => dialect.task(task),
 };
-
-function withHistoryLength(task: Task, historyLength: number | undefined): Task {
-  if (historyLength === undefined) return task;
-  return { ...task, history: historyLength === 0 ? [] : task.history.slice(-historyLength) };
-}

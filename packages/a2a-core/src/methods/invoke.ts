@@ -51,7 +51,8 @@ function invokeNow(runtime: A2ARuntime, invocation: Invocation): Promise<Invocat
   if (methodWire(method).feature === "push" && !runtime.push) {
     throw PushNotificationNotSupportedError.forMethod(invocation.wireMethod);
   }
-  if (!definition) throw UnsupportedOperationError.forMethod(invocation.wireMethod);
+  // Not implemented, or turned off by the embedder (`methods` of the handler options).
+  if (!definition || runtime.turnedOff.has(method)) throw UnsupportedOperationError.forMethod(invocation.wireMethod);
   // From here on the request is in the v0.3 shapes, whichever dialect it came in.
   const params = invocation.params;
   const raw = dialect.params(method, typeof params === "function" ? params() : params);

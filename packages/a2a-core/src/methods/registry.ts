@@ -2,11 +2,13 @@ import type { MethodName } from "../protocol/method-table.js";
 import { cancelTask } from "./cancel-task.js";
 import { createTaskPushNotificationConfig } from "./create-task-push-notification-config.js";
 import { deleteTaskPushNotificationConfig } from "./delete-task-push-notification-config.js";
+import { getExtendedAgentCard } from "./get-extended-agent-card.js";
 import { getTask } from "./get-task.js";
 import { getTaskPushNotificationConfig } from "./get-task-push-notification-config.js";
 import { listTaskPushNotificationConfigs } from "./list-task-push-notification-configs.js";
 import { listTasks } from "./list-tasks.js";
 import type { MethodDefinition } from "./method.js";
+import { sendMessage } from "./send-message.js";
 import { sendStreamingMessage } from "./send-streaming-message.js";
 import { subscribeToTask } from "./subscribe-to-task.js";
 
@@ -21,6 +23,8 @@ const MODULES: readonly MethodDefinition[] = [
   getTask,
   cancelTask,
   listTasks,
+  sendMessage,
+  getExtendedAgentCard,
   createTaskPushNotificationConfig,
   getTaskPushNotificationConfig,
   listTaskPushNotificationConfigs,

@@ -57,6 +57,13 @@ export interface TaskExecutionContext {
    * order, in the next one. Await them all before returning.
    */
   emit(update: ExecutorUpdate): Promise<void>;
+  /**
+   * The caller's next message to this task (multi-turn): emit an `input-required` or `auth-required`
+   * status, then await this. A message the caller sends with `message.taskId` while the task waits is
+   * stored in the task's history (state `working` again) before it is handed over, once, to the
+   * execution that runs the task, whichever instance it arrived at. Rejects when the task is canceled.
+   */
+  nextMessage(): Promise<Message>;
 }
 
 /**

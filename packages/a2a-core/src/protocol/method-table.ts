@@ -103,11 +103,16 @@ export const METHODS = {
     v1: { read: fromV1ListTasksParams, write: toV1ListTasksParams, isShape: isV1ListTasksShape },
   },
   SendMessage: {
+    alias: "message/send",
     streaming: false,
     http: [{ verb: "POST", path: "/message:send", body: true }],
     v1: START,
   },
-  GetExtendedAgentCard: { streaming: false, http: [{ verb: "GET", path: "/extendedAgentCard" }] },
+  GetExtendedAgentCard: {
+    alias: "agent/getAuthenticatedExtendedCard",
+    streaming: false,
+    http: [{ verb: "GET", path: "/extendedAgentCard" }],
+  },
   CreateTaskPushNotificationConfig: {
     alias: "tasks/pushNotificationConfig/set",
     streaming: false,

@@ -3,6 +3,8 @@ import type { Logger } from "../ports/logger.js";
 import type { TaskExecutor } from "../ports/task-executor.js";
 import type { TaskRecord } from "../ports/task-records.js";
 import { TaskNotFoundError } from "../protocol/errors.js";
+import type { MethodName } from "../protocol/method-table.js";
+import type { AgentCardInput } from "../protocol/schemas/agent-card.js";
 import type { HandlerTelemetry } from "../telemetry/handler-telemetry.js";
 import { TaskHub } from "./hub/task-hub.js";
 import { PerCallerSlots } from "./per-caller-slots.js";
@@ -24,7 +26,18 @@ export interface A2ARuntimeOptions extends Omit<TaskRunnerOptions, "hub" | "task
   push: PushSide | undefined;
   /** Delivers the push queue from this instance (push on and `push.dispatch` not `false`); started here. */
   pushDispatcher?: PushDispatcher | undefined;
+  /** Methods the embedder turned off: they answer -32004 (UnsupportedOperation) before reading params. */
+  turnedOff?: ReadonlySet<MethodName>;
+  /** How long a blocking SendMessage waits for its task to end or ask for input. */
+  sendMessageWaitMs?: number;
+  /** Whether a message with `message.taskId` continues a task waiting for input (else -32004). Default true. */
+  continueTasks?: boolean;
+  /** The extended card of an authenticated caller's workspace (GetExtendedAgentCard); without it, -32004. */
+  extendedAgentCard?: ((workspaceId: string) => AgentCardInput | Promise<AgentCardInput>) | undefined;
 }
+
+/** Default of `sendMessageWaitMs`: under the usual 60 s of proxies between a client and the server. */
+export const SEND_MESSAGE_WAIT_MS = 50_000;
 
 /**
  * The engine under every method and binding: the tasks this process runs (runner), their live events
@@ -47,6 +60,10 @@ export class A2ARuntime {
   readonly push: PushSide | undefined;
   readonly pushDispatcher: PushDispatcher | undefined;
   readonly maxOpenStreamsPerCaller: number | undefined;
+  readonly turnedOff: ReadonlySet<MethodName>;
+  readonly sendMessageWaitMs: number;
+  readonly continueTasks: boolean;
+  readonly extendedAgentCard: A2ARuntimeOptions["extendedAgentCard"];
   /** Shared by every stream: past maxBytes a client has a third of keepAliveMs to catch up; past 8× none. */
   readonly backlogBounds: BacklogBounds;
   #closing = false;
@@ -61,6 +78,10 @@ export class A2ARuntime {
     this.maxOpenStreamsPerCaller = options.maxOpenStreamsPerCaller;
     this.push = options.push;
     this.pushDispatcher = options.pushDispatcher;
+    this.turnedOff = options.turnedOff ?? new Set();
+    this.sendMessageWaitMs = options.sendMessageWaitMs ?? SEND_MESSAGE_WAIT_MS;
+    this.continueTasks = options.continueTasks ?? true;
+    this.extendedAgentCard = options.extendedAgentCard;
     this.backlogBounds = { maxBytes: options.maxStreamBacklogBytes, hardMaxBytes: 8 * options.maxStreamBacklogBytes };
     this.slots = new PerCallerSlots(options.maxOpenStreamsPerCaller);
     this.openStreams = new OpenStreams(options.keepAliveMs);

@@ -89,6 +89,8 @@ export function makeHarness(executor = new ScriptedExecutor(), options: Partial<
     executor,
     authenticate: authenticateTestToken,
     leaseMs: 60_000,
+    // The harness's requests go to http://test/api/v1/a2a (JSON-RPC) and its HTTP+JSON routes below it.
+    basePath: "/api/v1/a2a",
     // Quiet by default (the handler's own default prints warnings and errors); a test passes its own.
     logger: { info() {}, warn() {}, error() {} },
     ...options,

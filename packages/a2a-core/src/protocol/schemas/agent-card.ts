@@ -121,6 +121,12 @@ export interface AgentCardInput {
    * Pass the handler's own `pushNotifications`, so the card says exactly what the handler does. Default `false`.
    */
   pushNotifications?: boolean;
+  /**
+   * Whether authenticated callers get an extended card from GetExtendedAgentCard
+   * (`capabilities.extendedAgentCard`, v0.3 `supportsAuthenticatedExtendedCard`). Pass whether the handler
+   * was given `extendedAgentCard`. Default `false`.
+   */
+  extendedAgentCard?: boolean;
 }
 
 /**
@@ -161,7 +167,7 @@ export function buildAgentCardV03(input: AgentCardInput): AgentCardV03 {
     defaultInputModes: ["text/plain"],
     defaultOutputModes: ["text/plain", "application/json"],
     skills: input.skills,
-    supportsAuthenticatedExtendedCard: false,
+    supportsAuthenticatedExtendedCard: input.extendedAgentCard ?? false,
     supportedInterfaces: interfaces(input),
   };
 }
@@ -175,7 +181,11 @@ export function buildAgentCardV1(input: AgentCardInput): AgentCardV1 {
     ...(input.provider ? { provider: input.provider } : {}),
     version: input.version,
     ...(input.documentationUrl ? { documentationUrl: input.documentationUrl } : {}),
-    capabilities: { streaming: true, pushNotifications: input.pushNotifications ?? false, extendedAgentCard: false },
+    capabilities: {
+      streaming: true,
+      pushNotifications: input.pushNotifications ?? false,
+      extendedAgentCard: input.extendedAgentCard ?? false,
+    },
     securitySchemes: { bearer: { httpAuthSecurityScheme: { scheme: "Bearer", description: BEARER_DESCRIPTION } } },
     securityRequirements: [{ schemes: { bearer: { list: [] } } }],
     defaultInputModes: ["text/plain"],

@@ -36,30 +36,54 @@ const InboundMessage = Message.extend({
   parts: z.array(Part).min(1).max(L.parts, `a message has at most ${L.parts} parts`),
 });
 
-/** params of SendStreamingMessage / message/stream. Bounds: `A2A_LIMITS`. */
-export const SendStreamingMessageParams = z
-  .object({
-    message: InboundMessage,
-    // A missing metadata object is reported on the field that is missing: params.metadata.storeId.
-    metadata: z.preprocess(
-      (value) => value ?? {},
-      z
-        .object({
-          /** Selects the target Environment; without it, the workspace's default Environment (if any). */
-          storeId: StoreId.optional(),
-        })
-        .catchall(z.unknown()),
-    ),
-    configuration: z
+const startParams = z.object({
+  message: InboundMessage,
+  // A missing metadata object is reported on the field that is missing: params.metadata.storeId.
+  metadata: z.preprocess(
+    (value) => value ?? {},
+    z
       .object({
-        /** Where the task's events are pushed, stored with the task (checked like a created config). */
-        pushNotificationConfig: PushNotificationConfigV03.nullish(),
+        /** Selects the target Environment; without it, the workspace's default Environment (if any). */
+        storeId: StoreId.optional(),
       })
-      .catchall(z.unknown())
+      .catchall(z.unknown()),
+  ),
+  configuration: z
+    .object({
+      /** Where the task's events are pushed, stored with the task (checked like a created config). */
+      pushNotificationConfig: PushNotificationConfigV03.nullish(),
+    })
+    .catchall(z.unknown())
+    .optional(),
+});
+
+/** params of SendStreamingMessage / message/stream. Bounds: `A2A_LIMITS`. */
+export const SendStreamingMessageParams = startParams.superRefine(checkedBy(wellFormedIssues, startIssues));
+export type SendStreamingMessageParams = z.infer<typeof SendStreamingMessageParams>;
+
+/**
+ * params of SendMessage / message/send: a start's, and how to answer it. v1.0's `returnImmediately` and
+ * v0.3's `blocking: false` both ask for the task at once; otherwise the answer waits for the task to end
+ * or to ask for input (bounded: see the handler's `methods.sendMessage.maxWaitMs`).
+ */
+export const SendMessageParams = startParams
+  .extend({
+    configuration: startParams.shape.configuration
+      .unwrap()
+      .extend({
+        /** v0.3: `false` answers at once. */
+        blocking: z.boolean().optional(),
+        /** v1.0: `true` answers at once. */
+        returnImmediately: z.boolean().optional(),
+        /** How many of the most recent history messages the answer's task carries; 0 none. */
+        historyLength: z.number().int().min(0, "must not be negative").optional(),
+        /** Media types the client takes in the answer's parts; handed to the executor. */
+        acceptedOutputModes: z.array(z.string().max(L.idLength)).max(L.parts).optional(),
+      })
       .optional(),
   })
   .superRefine(checkedBy(wellFormedIssues, startIssues));
-export type SendStreamingMessageParams = z.infer<typeof SendStreamingMessageParams>;
+export type SendMessageParams = z.infer<typeof SendMessageParams>;
 
 /** params of GetTask / tasks/get. */
 export const GetTaskParams = z

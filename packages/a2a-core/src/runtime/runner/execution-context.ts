@@ -15,6 +15,8 @@ export class ExecutionContext implements TaskExecutionContext {
   readonly signal: AbortSignal;
   /** An own property, so an executor may take it out of the context (`const { emit } = context`). */
   readonly emit: (update: ExecutorUpdate) => Promise<void>;
+  /** An own property too, like `emit`. */
+  readonly nextMessage: () => Promise<Message>;
   readonly #record: TaskRecord;
   readonly #message: Message;
 
@@ -24,6 +26,7 @@ export class ExecutionContext implements TaskExecutionContext {
     text: string,
     signal: AbortSignal,
     emit: (update: ExecutorUpdate) => Promise<void>,
+    nextMessage: () => Promise<Message>,
   ) {
     this.#record = record;
     this.taskId = record.task.id;
@@ -33,6 +36,7 @@ export class ExecutionContext implements TaskExecutionContext {
     this.#message = message;
     this.signal = signal;
     this.emit = emit;
+    this.nextMessage = nextMessage;
   }
 
   /** A copy made when asked for: most executors read a field or two, and a copy held for the whole run

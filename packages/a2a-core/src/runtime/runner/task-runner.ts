@@ -8,6 +8,7 @@ import type { HandlerTelemetry, RequestTrace } from "../../telemetry/handler-tel
 import type { TaskHub } from "../hub/task-hub.js";
 import { everyOneRenewed } from "./every-one-renewed.js";
 import { ExecutionContext } from "./execution-context.js";
+import { FollowUps } from "./follow-ups.js";
 import { nextTurn } from "./next-turn.js";
 import { sweepOrphans } from "./orphan-sweep.js";
 import { ORPHANED_REASON, SHUTDOWN_REASON, TaskEndedElsewhere } from "./task-end-reasons.js";
@@ -34,6 +35,8 @@ interface Running {
   done: Promise<void>;
   /** The task's span (undefined without an OpenTelemetry SDK). */
   span: ReturnType<HandlerTelemetry["startTask"]>;
+  /** The caller's follow-ups, once the executor asked for one (multi-turn). */
+  followUps?: FollowUps;
 }
 
 /** How often storing an executor's outcome is retried (with backoff) before the lease decides. */
@@ -205,8 +208,17 @@ export class TaskRunner {
     try {
       outcome = Promise.resolve(
         this.options.executor.execute(
-          new ExecutionContext(record, message, text, controller.signal, (update) =>
-            this.emit(record, update, controller),
+          new ExecutionContext(
+            record,
+            message,
+            text,
+            controller.signal,
+            (update) => this.emit(record, update, controller),
+            () => {
+              // Every follow-up after the start, in the log's order: each is handed over once.
+              running.followUps ??= new FollowUps(this.options.hub, record, record.lastSeq, controller.signal);
+              return running.followUps.next();
+            },
           ),
         ),
       );
@@ -244,6 +256,7 @@ export class TaskRunner {
         }
       }
     } finally {
+      running.followUps?.close();
       this.running.delete(record.task.id);
       running.span?.end();
     }

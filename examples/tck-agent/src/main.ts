@@ -1,0 +1,12 @@
+import { startTckAgent } from "./tck-agent.ts";
+
+// `pnpm tck-agent`: PORT (default 9999), A2A_TOKEN (default "tck-token"), A2A_DATA_DIR (default: in memory).
+const agent = await startTckAgent({
+  port: Number(process.env.PORT ?? 9999),
+  token: process.env.A2A_TOKEN || "tck-token",
+  ...(process.env.A2A_DATA_DIR ? { dataDir: process.env.A2A_DATA_DIR } : {}),
+});
+console.log(`TCK agent at ${agent.url} (card: ${agent.url}/.well-known/agent-card.json)`);
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.once(signal, () => void agent.close().then(() => process.exit(0)));
+}

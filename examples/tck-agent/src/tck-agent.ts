@@ -1,0 +1,83 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { type A2AHandler, type AgentCardInput, buildAgentCardV1, createA2AHandler } from "@a2a-partner/a2a-core";
+import { toNodeHandler } from "@a2a-partner/a2a-core/node";
+import { createPostgresStores, type Database, migrate, openDatabase } from "@a2a-partner/postgres-store";
+import { tckExecutor } from "./tck-executor.ts";
+
+export interface TckAgentOptions {
+  /** 0 picks a free port. */
+  port: number;
+  /** The bearer token callers must send. */
+  token: string;
+  /** PGlite's data directory (the embedded store); default in memory. */
+  dataDir?: string;
+}
+
+export interface TckAgent {
+  url: string;
+  handler: A2AHandler;
+  close(): Promise<void>;
+}
+
+export const A2A_PATH = "/a2a";
+/** The one workspace of the agent (the PostgreSQL stores key workspaces by UUID). */
+const TCK_WORKSPACE = "00000000-0000-4000-8000-00000000a2a0";
+
+/**
+ * The conformance agent: the core with every A2A v1.0 method on (SendMessage, multi-turn, the extended
+ * card) over JSON-RPC at `/a2a` and HTTP+JSON below it, on the embedded store, its card at
+ * `/.well-known/agent-card.json`.
+ */
+export async function startTckAgent(options: TckAgentOptions): Promise<TckAgent> {
+  const db: Database = await openDatabase({ dataDir: options.dataDir ?? "memory://" });
+  await migrate(db);
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(options.port, "127.0.0.1", resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const card: AgentCardInput = {
+    name: "A2A partner-task TCK agent",
+    description: "A generic A2A agent on @a2a-partner/a2a-core that answers the A2A TCK's scenarios",
+    endpointUrl: `${url}${A2A_PATH}`,
+    httpJsonUrl: `${url}${A2A_PATH}`,
+    version: "1.0.0",
+    skills: [
+      { id: "tck", name: "TCK Conformance", description: "Handles TCK conformance test messages", tags: ["tck"] },
+    ],
+    extendedAgentCard: true,
+  };
+  const handler = createA2AHandler({
+    stores: createPostgresStores(db),
+    executor: tckExecutor,
+    authenticate: async (headers) =>
+      headers.get("authorization") === `Bearer ${options.token}`
+        ? { ok: true, workspaceId: TCK_WORKSPACE }
+        : { ok: false, status: 401, message: "Send Authorization: Bearer <A2A_TOKEN>" },
+    extendedAgentCard: { ...card, description: `${card.description} (extended)` },
+    logger: { info() {}, warn: console.warn, error: console.error },
+  });
+  const a2a = toNodeHandler(handler);
+  const publicCard = JSON.stringify(buildAgentCardV1(card));
+  server.on("request", (req, res) => {
+    if (req.url?.split("?")[0] === "/.well-known/agent-card.json") {
+      res.writeHead(200, { "content-type": "application/json" }).end(publicCard);
+      return;
+    }
+    if (req.url?.startsWith(A2A_PATH)) return void a2a(req, res);
+    res.writeHead(404).end();
+  });
+  return {
+    url,
+    handler,
+    async close() {
+      await closeServer(server);
+      await handler.close({ graceMs: 0 });
+      await db.close();
+    },
+  };
+}
+
+function closeServer(server: Server): Promise<void> {
+  server.closeAllConnections();
+  return new Promise((resolve) => server.close(() => resolve()));
+}

@@ -1,0 +1,94 @@
+import type { Artifact, Part, TaskExecutionContext, TaskExecutor, TaskOutcome } from "@a2a-partner/a2a-core";
+
+/**
+ * The conformance kit's scenarios (a2aproject/a2a-tck, branch 1.0-dev, `scenarios/*.feature`; its Python
+ * SUT `sut/a2a-python/sut_agent.py`): the executor acts on the message's `messageId` prefix.
+ */
+export const tckExecutor: TaskExecutor = {
+  // Generic A2A clients send no storeId: every task runs in the one environment.
+  defaultEnvironment: async () => "tck",
+  async execute(context) {
+    const id = context.message.messageId ?? "";
+    const scenario = SCENARIOS.find(([prefix]) => id.startsWith(prefix));
+    if (scenario) return scenario[1](context);
+    return done(`Unhandled messageId prefix: ${id}`);
+  },
+};
+
+type Scenario = (context: TaskExecutionContext) => Promise<TaskOutcome>;
+
+const text = (value: string): Part => ({ kind: "text", text: value });
+const FILE: Part = {
+  kind: "file",
+  file: { bytes: Buffer.from("tck").toString("base64"), mimeType: "text/plain", name: "output.txt" },
+};
+const FILE_URL: Part = {
+  kind: "file",
+  file: { uri: "https://example.com/output.txt", mimeType: "text/plain", name: "output.txt" },
+};
+const DATA: Part = { kind: "data", data: { key: "value", count: 42 } };
+
+function done(message?: string, ...parts: Part[]): TaskOutcome {
+  const artifacts = parts.map((part, index) => ({ artifact: artifact(`artifact-${index + 1}`, [part]) }));
+  return { state: "completed", ...(message ? { message } : {}), ...(artifacts.length ? { artifacts } : {}) };
+}
+
+function artifact(artifactId: string, parts: Part[]): Artifact {
+  return { artifactId, parts };
+}
+
+/** Emits `working` first, as the streaming scenarios expect a status before the artifact. */
+async function working(context: TaskExecutionContext): Promise<void> {
+  await context.emit({ kind: "status", state: "working" });
+}
+
+// Longest prefixes first where one is the start of another (tck-artifact-file-url, tck-artifact-file).
+const SCENARIOS: ReadonlyArray<readonly [string, Scenario]> = [
+  [
+    "tck-stream-artifact-chunked",
+    async (context) => {
+      await working(context);
+      await context.emit({ kind: "artifact", artifact: artifact("chunked", [text("chunk-1 ")]) });
+      await context.emit({
+        kind: "artifact",
+        artifact: artifact("chunked", [text("chunk-2")]),
+        append: true,
+        lastChunk: true,
+      });
+      return done();
+    },
+  ],
+  [
+    "test-resubscribe-message-id",
+    async (context) => {
+      await working(context);
+      await new Promise((resolve) => setTimeout(resolve, 4000));
+      return done();
+    },
+  ],
+  [
+    "tck-stream-artifact-text",
+    async (context) => (await working(context), done(undefined, text("Streamed text content"))),
+  ],
+  ["tck-stream-artifact-file", async (context) => (await working(context), done(undefined, FILE))],
+  ["tck-stream-ordering-001", async (context) => (await working(context), done(undefined, text("Ordered output")))],
+  ["tck-artifact-file-url", async () => done(undefined, FILE_URL)],
+  // The kit expects a Message here; the core always answers with a task (docs/interop.md).
+  ["tck-message-response", async () => done("Direct message response")],
+  [
+    "tck-input-required",
+    async (context) => {
+      await context.emit({ kind: "status", state: "input-required", message: "Input required" });
+      const reply = await context.nextMessage();
+      return done(`Unhandled messageId prefix: ${reply.messageId ?? ""}`);
+    },
+  ],
+  ["tck-complete-task", async () => done("Hello from TCK")],
+  ["tck-artifact-text", async () => done(undefined, text("Generated text content"))],
+  ["tck-artifact-file", async () => done(undefined, FILE)],
+  ["tck-artifact-data", async () => done(undefined, DATA)],
+  ["tck-reject-task", async () => ({ state: "rejected", message: "rejected" })],
+  ["tck-stream-001", async (context) => (await working(context), done(undefined, text("Stream hello from TCK")))],
+  ["tck-stream-002", async () => done()],
+  ["tck-stream-003", async (context) => (await working(context), done(undefined, text("Stream task lifecycle")))],
+];

@@ -1,0 +1,104 @@
+import { Role, type SendMessageRequest, type Task, TaskState } from "@a2a-js/sdk";
+import {
+  type CallInterceptor,
+  type Client,
+  ClientFactory,
+  ClientFactoryOptions,
+  JsonRpcTransportFactory,
+  RestTransportFactory,
+} from "@a2a-js/sdk/client";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTckAgent, type TckAgent } from "../src/tck-agent.ts";
+
+// The official @a2a-js/sdk client against the conformance agent, over each binding: SendMessage blocking
+// and not, and a multi-turn exchange (a task that asks for input, answered with its taskId).
+
+const TOKEN = "tck-test-token";
+let agent: TckAgent;
+beforeAll(async () => {
+  agent = await startTckAgent({ port: 0, token: TOKEN });
+});
+afterAll(async () => {
+  await agent?.close();
+});
+
+const bearer: CallInterceptor = {
+  async before(args) {
+    args.options = {
+      ...args.options,
+      serviceParameters: { ...args.options?.serviceParameters, Authorization: `Bearer ${TOKEN}` },
+    };
+  },
+  async after() {},
+};
+
+function request(messageId: string, text: string, more: { taskId?: string; returnImmediately?: boolean } = {}) {
+  return {
+    tenant: "",
+    message: {
+      messageId,
+      contextId: "",
+      taskId: more.taskId ?? "",
+      role: Role.ROLE_USER,
+      parts: [{ content: { $case: "text", value: text }, metadata: undefined, filename: "", mediaType: "" }],
+      metadata: undefined,
+      extensions: [],
+      referenceTaskIds: [],
+    },
+    configuration: {
+      acceptedOutputModes: [],
+      taskPushNotificationConfig: undefined,
+      historyLength: undefined,
+      returnImmediately: more.returnImmediately ?? false,
+    },
+    metadata: undefined,
+  } satisfies SendMessageRequest;
+}
+
+function asTask(result: unknown): Task {
+  const task = result as Task;
+  if (typeof task.id !== "string" || task.status === undefined)
+    throw new Error(`not a task: ${JSON.stringify(result)}`);
+  return task;
+}
+
+describe.each([
+  ["JSON-RPC", () => new JsonRpcTransportFactory()],
+  ["HTTP+JSON", () => new RestTransportFactory()],
+] as const)("the official client over %s", (_binding, transport) => {
+  let client: Client;
+  beforeAll(async () => {
+    const factory = new ClientFactory(
+      ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
+        transports: [transport()],
+        clientConfig: { interceptors: [bearer] },
+      }),
+    );
+    client = await factory.createFromUrl(agent.url);
+  });
+
+  it("sendMessage waits for the task's end", async () => {
+    const task = asTask(await client.sendMessage(request(`tck-complete-task-${crypto.randomUUID()}`, "hi")));
+    expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    const parts = task.status?.message?.parts ?? [];
+    expect(parts[0]?.content).toEqual({ $case: "text", value: "Hello from TCK" });
+  });
+
+  it("sendMessage with returnImmediately answers the task at once; it ends later", async () => {
+    const id = `test-resubscribe-message-id-${crypto.randomUUID()}`;
+    const task = asTask(await client.sendMessage(request(id, "slow", { returnImmediately: true })));
+    expect(task.status?.state).toBe(TaskState.TASK_STATE_WORKING);
+    const later = await client.getTask({ tenant: "", id: task.id, historyLength: undefined });
+    expect(later.id).toBe(task.id);
+  });
+
+  it("a multi-turn exchange: the task asks for input, the answer with its taskId completes it", async () => {
+    const asked = asTask(await client.sendMessage(request(`tck-input-required-${crypto.randomUUID()}`, "start")));
+    expect(asked.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+    const replyId = `reply-${crypto.randomUUID()}`;
+    const done = asTask(await client.sendMessage(request(replyId, "more", { taskId: asked.id })));
+    expect(done.id).toBe(asked.id);
+    expect(done.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(done.history.map((message) => message.messageId)).toContain(replyId);
+  });
+});

@@ -1,0 +1,252 @@
+import type { Caller } from "../../ports/caller.js";
+import type { TaskRecord } from "../../ports/task-records.js";
+import type { ProtocolVersion } from "../../protocol/dialect/protocol-version.js";
+import {
+  InvalidParamsError,
+  PushNotificationNotSupportedError,
+  UnsupportedOperationError,
+} from "../../protocol/errors.js";
+import type { HeaderReader } from "../../protocol/header-reader.js";
+import type { Message, Task } from "../../protocol/schemas/a2a.js";
+import { type SendStreamingMessageParams, STORE_ID_REQUIRED } from "../../protocol/schemas/params.js";
+import type { PushNotificationConfigV03 } from "../../protocol/schemas/push-config.js";
+import type { A2ARuntime } from "../../runtime/a2a-runtime.js";
+import { compactMessage, withCompactFirstMessage, withMessageFields } from "../../runtime/hub/compact-message.js";
+import { TASK_EVENT_SEQ } from "../../runtime/streams/open-task-stream.js";
+import type { RequestTrace } from "../../telemetry/handler-telemetry.js";
+import type { MethodCall, TaskStreamStart } from "../method.js";
+import { continueTask } from "./continue-task.js";
+import { findNulCharacter } from "./find-nul.js";
+import { destinationRefusal, INLINE_CONFIG_FIELDS, newPushConfig } from "./push-configs.js";
+import { reattachCursor } from "./reattach-cursor.js";
+import { textOfMessage } from "./text-of-message.js";
+
+/**
+ * The start of a task, shared by SendStreamingMessage and SendMessage: the durable, idempotent create.
+ * A retry with a known `messageId` gets its original task back (contract rule 1): the robots are never
+ * dispatched twice, whichever of the two methods sent the first attempt or the retry.
+ *
+ * Not async, on purpose: everything that reads the request's own objects happens here, in the turn
+ * that parsed them, and the start goes on with what it took from them (the message compacted, its
+ * text). A task start at the request bounds parses into ~0.6 MiB of objects; held across the store's
+ * round trip they would outlive the young generation, and thousands of starts would grow the heap.
+ */
+export function startTask(
+  runtime: A2ARuntime,
+  { params, caller, headers, trace, version }: MethodCall<SendStreamingMessageParams>,
+): Promise<TaskStreamStart> {
+  const { message } = params;
+  const text = textOfMessage(message);
+  const continuing = message.taskId !== undefined && runtime.continueTasks;
+  const refusal = requestRefusal(params, text, continuing);
+  if (continuing && !refusal) {
+    return retryOrContinue(runtime, { ...message, taskId: message.taskId as string }, text, caller, headers, trace);
+  }
+  const first = compactMessage(message);
+  return createOrReattach(runtime, {
+    first,
+    bulky: first !== message,
+    text,
+    requested: params.metadata.storeId,
+    refusal,
+    inlinePush: params.configuration?.pushNotificationConfig ?? undefined,
+    version,
+    caller,
+    headers,
+    trace,
+  });
+}
+
+/** What a start keeps of its request while it asks the store. */
+interface StartRequest {
+  /** The message, compacted (see compactMessage). */
+  first: Message;
+  /** Whether it was worth compacting: then so is the store's copy of it. */
+  bulky: boolean;
+  /** Its text (textOfMessage). */
+  text: string;
+  /** The storeId the request named, if any. */
+  requested: string | undefined;
+  /** Why the request itself would be refused, if it would. */
+  refusal: Error | undefined;
+  /** The push config sent with the start (`configuration.pushNotificationConfig`), if any. */
+  inlinePush: PushNotificationConfigV03 | undefined;
+  /** The protocol version of the request: a config made with it gets payloads in its shapes. */
+  version: ProtocolVersion;
+  caller: Caller;
+  headers: HeaderReader;
+  trace: RequestTrace;
+}
+
+async function createOrReattach(runtime: A2ARuntime, start: StartRequest): Promise<TaskStreamStart> {
+  const { first, text, requested, caller, headers, trace } = start;
+  // Asked only when the start names no store, so a start that does costs nothing more.
+  const storeId = requested ?? (await runtime.executor.defaultEnvironment?.(caller.workspaceId));
+  // A retry with a known messageId gets its original task back, whatever else it says. Checked first
+  // only when the request would be refused otherwise; a valid start asks the store once ("the task for
+  // this key, or a new one") and so learns the same.
+  const refusal =
+    start.refusal ??
+    (await environmentRefusal(runtime, storeId, caller)) ??
+    (await inlinePushRefusal(runtime, start.inlinePush, start.version));
+  if (refusal || storeId === undefined) {
+    const existing =
+      first.messageId === undefined
+        ? undefined
+        : await runtime.stores.idempotency.get(caller.workspaceId, first.messageId);
+    if (!existing) throw refusal ?? InvalidParamsError.forField("params.metadata.storeId", STORE_ID_REQUIRED);
+    return reattachRetry(runtime, existing, text, requested, headers, trace);
+  }
+
+  const task = newTask(runtime, first, storeId);
+  // A config sent with the start is stored with the task, so its `task` event is the first delivery.
+  const inline = start.inlinePush;
+  const input = {
+    workspaceId: caller.workspaceId,
+    task,
+    lease: runtime.runner.newLease(),
+    createdAt: task.status.timestamp,
+    ...(inline
+      ? { pushConfigs: [newPushConfig(inline, { taskId: task.id, version: start.version, now: runtime.now() })] }
+      : {}),
+  };
+  // The one write of a start, inside the request's span so the store's span nests under it. Without a
+  // messageId the store always creates: every such start is a new task (contract rule 3).
+  const { record, created } = await runtime.telemetry.within(trace.span, () =>
+    runtime.stores.idempotency.createOrGet(first.messageId, input),
+  );
+  // Not created: an earlier or concurrent start with the same key won, so this request is its retry.
+  if (!created) return reattachRetry(runtime, record, text, requested, headers, trace);
+  runtime.telemetry.taskOf(trace, record.task.id);
+  // The task runs on the store's own copy, its first message compacted: the request's objects and the
+  // store's full copy can then be collected at once (the stream's first frame is written from `record`).
+  const held = start.bulky ? withCompactFirstMessage(record) : record;
+  runtime.runner.start(held, held.task.history[0] ?? first, text, trace);
+  return { record, afterSeq: TASK_EVENT_SEQ };
+}
+
+/**
+ * A message with `message.taskId`: a retry of a start whose messageId already names a task reattaches to
+ * it (rule 1, whatever else the retry says); anything else is a follow-up to the task it names.
+ */
+async function retryOrContinue(
+  runtime: A2ARuntime,
+  message: Message & { taskId: string },
+  text: string,
+  caller: Caller,
+  headers: HeaderReader,
+  trace: RequestTrace,
+): Promise<TaskStreamStart> {
+  const started =
+    message.messageId === undefined
+      ? undefined
+      : await runtime.stores.idempotency.get(caller.workspaceId, message.messageId);
+  if (started) return reattachRetry(runtime, started, text, undefined, headers, trace);
+  return continueTask(runtime, message, caller, headers, trace);
+}
+
+/** Why the request itself would be refused (nothing asked of the store), or undefined. */
+function requestRefusal(params: SendStreamingMessageParams, text: string, continuing: boolean): Error | undefined {
+  const { message } = params;
+  const nulAt = findNulCharacter(params);
+  if (nulAt) return InvalidParamsError.forField(nulAt, "must not contain the character U+0000");
+  if (message.role !== "user") {
+    return InvalidParamsError.forField("params.message.role", 'a partner task is sent with role "user"');
+  }
+  if (message.taskId !== undefined && !continuing) {
+    return new UnsupportedOperationError(
+      "Continuing an existing task with message.taskId is not supported; start a new task or use SubscribeToTask",
+      { field: "params.message.taskId" },
+    );
+  }
+  if (text.length === 0) {
+    return InvalidParamsError.forField("params.message.parts", "the message needs at least one non-empty text part");
+  }
+  return undefined;
+}
+
+/** Why the Environment would refuse the start (none named, or not one of the caller's), or undefined. */
+async function environmentRefusal(
+  runtime: A2ARuntime,
+  storeId: string | undefined,
+  caller: Caller,
+): Promise<Error | undefined> {
+  if (storeId === undefined) {
+    return InvalidParamsError.forField(
+      "params.metadata.storeId",
+      `${STORE_ID_REQUIRED} (your workspace names no default Environment)`,
+    );
+  }
+  const { executor } = runtime;
+  if (executor.hasEnvironment && !(await executor.hasEnvironment(caller.workspaceId, storeId))) {
+    return InvalidParamsError.forField("params.metadata.storeId", "no Environment with this storeId in your workspace");
+  }
+  return undefined;
+}
+
+/**
+ * Why a start's push config (`configuration.pushNotificationConfig`) is refused: push is off (-32003, so a
+ * partner expecting notifications learns at once that none will come), or its destination is refused.
+ * A retried start whose messageId names a task ignores the config, as it ignores everything else.
+ */
+async function inlinePushRefusal(
+  runtime: A2ARuntime,
+  inline: PushNotificationConfigV03 | undefined,
+  version: ProtocolVersion,
+): Promise<Error | undefined> {
+  if (!inline) return undefined;
+  if (!runtime.push) {
+    return new PushNotificationNotSupportedError(
+      "Push notifications are not supported: start the task without a push notification config and follow it " +
+        "with SubscribeToTask or GetTask",
+      { field: INLINE_CONFIG_FIELDS[version].config },
+    );
+  }
+  return destinationRefusal(runtime.push, inline, INLINE_CONFIG_FIELDS[version]);
+}
+
+/**
+ * A start whose messageId already names a task: the same request again (its text and storeId) is a retry
+ * and reattaches; anything else reused the key by mistake and is refused, so the partner learns it at
+ * once instead of following an unrelated task (docs/protocol.md, Idempotency). A retry that names no
+ * storeId is matched on its text alone: the default it went to may have changed since.
+ */
+function reattachRetry(
+  runtime: A2ARuntime,
+  record: TaskRecord,
+  text: string,
+  storeId: string | undefined,
+  headers: HeaderReader,
+  trace: RequestTrace,
+): TaskStreamStart {
+  runtime.telemetry.taskOf(trace, record.task.id);
+  const original = record.task.history[0];
+  const sameText = original !== undefined && textOfMessage(original) === text;
+  if (!sameText || (storeId !== undefined && record.task.metadata.storeId !== storeId)) {
+    throw new InvalidParamsError(
+      `Invalid params: params.message.messageId: was used for another task (${record.task.id}) with a different ` +
+        "message or storeId; send a new messageId for a new task",
+      {
+        field: "params.message.messageId",
+        taskId: record.task.id,
+        issues: [{ field: "params.message.messageId", message: "was used for another task" }],
+      },
+    );
+  }
+  return { record, afterSeq: reattachCursor(record, headers) };
+}
+
+function newTask(runtime: A2ARuntime, message: Message, storeId: string): Task {
+  const id = runtime.generateId();
+  const contextId = message.contextId ?? runtime.generateId();
+  const timestamp = runtime.now().toISOString();
+  return {
+    kind: "task",
+    id,
+    contextId,
+    status: { state: "working", timestamp },
+    history: [withMessageFields(message, { kind: "message", taskId: id, contextId })],
+    artifacts: [],
+    metadata: { storeId, ...(message.messageId === undefined ? {} : { messageId: message.messageId }) },
+  };
+}

@@ -1,0 +1,64 @@
+import type { SseSink } from "../../ports/handler-response.js";
+import type { TaskRecord } from "../../ports/task-records.js";
+import type { SerialisedEvent, StreamRenderer } from "../../protocol/dialect/dialect.js";
+import { isTerminalState, type Task, type TaskState } from "../../protocol/schemas/a2a.js";
+import type { A2ARuntime } from "../a2a-runtime.js";
+import { BARE_FRAMES } from "../hub/live-event.js";
+import { TaskSubscription } from "./task-subscription.js";
+
+/** A task waits on its caller in these states: a blocking SendMessage answers then, as on its end. */
+const INTERRUPTED: ReadonlySet<TaskState> = new Set<TaskState>(["input-required", "auth-required"]);
+
+/** Whether a blocking SendMessage answers with the task in this state. */
+export function isSettledState(state: TaskState): boolean {
+  return isTerminalState(state) || INTERRUPTED.has(state);
+}
+
+// A waiter writes nothing: it only watches what the task's feed hands it.
+const NO_SINK: SseSink = { write() {}, backlog: 0, end() {}, abort() {} };
+
+/**
+ * The task once it has ended or asks for input, or as it stands after `maxWaitMs`. It follows the task
+ * through the hub like a stream does (from memory on the instance that runs it, from the log on any
+ * other), so it answers on any instance; the task never depends on the wait (nothing cancels it when
+ * the waiting request goes away).
+ */
+export function awaitSettled(runtime: A2ARuntime, record: TaskRecord, maxWaitMs: number): Promise<Task> {
+  const { task, workspaceId } = record;
+  if (isSettledState(task.status.state)) return Promise.resolve(task);
+  return new Promise<void>((resolve) => {
+    let timer: NodeJS.Timeout | undefined;
+    const renderer: StreamRenderer = {
+      taskJson: () => "",
+      eventJson(event: SerialisedEvent) {
+        // A `finished` event ends the subscription by itself; a status asking for input ends it here.
+        if (interrupts(event.resultJson)) queueMicrotask(() => subscription.end());
+        return "";
+      },
+    };
+    const subscription = new TaskSubscription(
+      task.id,
+      BARE_FRAMES,
+      NO_SINK,
+      runtime.backlogBounds,
+      record.lastSeq,
+      runtime.openStreams.now(),
+      (ended) => {
+        clearTimeout(timer);
+        runtime.hub.unsubscribe(ended);
+        resolve();
+      },
+      renderer,
+    );
+    timer = setTimeout(() => subscription.end(), maxWaitMs);
+    timer.unref?.();
+    runtime.hub.subscribe(record, subscription);
+  }).then(() => runtime.findTask(workspaceId, task.id).then((current) => current.task));
+}
+
+function interrupts(resultJson: string): boolean {
+  // Cheap test first: most events are progress or artifacts.
+  if (!resultJson.includes("-required")) return false;
+  const result = JSON.parse(resultJson) as { kind?: string; status?: { state?: TaskState } };
+  return result.kind === "status-update" && result.status?.state !== undefined && INTERRUPTED.has(result.status.state);
+}
