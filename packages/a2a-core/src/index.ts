@@ -90,7 +90,7 @@ export {
   UnsupportedOperationError,
   VersionNotSupportedError,
 } from "./protocol/errors.js";
-export type { HeaderReader } from "./protocol/header-reader.js";
+export type { HeaderReader, RequestHeaders } from "./protocol/header-reader.js";
 export { A2A_LIMITS, type A2ALimits } from "./protocol/limits.js";
 export { aliasOf, METHODS, type MethodAlias, type MethodName, resolveMethod } from "./protocol/method-names.js";
 export {
