@@ -1,8 +1,9 @@
 // docs/embedding.md's Express section, in a real Express app: one mount serves both bindings, and
 // agentCardForRequest takes the headers as Express has them (`req`, whose `get` answers undefined for an
 // absent header, or node's `req.headers`) with no conversion written by the embedder.
-import type { AddressInfo } from "node:net";
+
 import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import {
   type AgentCardInput,
   agentCardForRequest,

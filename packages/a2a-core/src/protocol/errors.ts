@@ -76,7 +76,9 @@ export class MethodNotFoundError extends A2AError {
     const shown = truncate(method, 100);
     const suggestion = methods ? closestName(method, methods) : undefined;
     return new MethodNotFoundError(
-      suggestion === undefined ? `Method not found: ${shown}` : `Method not found: ${shown}; did you mean ${suggestion}?`,
+      suggestion === undefined
+        ? `Method not found: ${shown}`
+        : `Method not found: ${shown}; did you mean ${suggestion}?`,
       {
         method: shown,
         ...(suggestion === undefined ? {} : { suggestion }),
