@@ -23,6 +23,7 @@ Commands:
   serve                                   run the reference server (PORT, HOST, PUBLIC_URL, DATABASE_URL, LOG_LEVEL, LOG_FORMAT)
   migrate                                 apply database migrations
   seed                                    create the demo workspace, Environment and robots; print new tokens as JSON
+                                          (every run mints two; earlier ones stay valid until revoked)
 ${TOKEN_USAGE}${WORKSPACE_USAGE}${ENVIRONMENT_USAGE}${MEMBER_USAGE}${PUSH_SECRET_USAGE}${PRUNE_USAGE}  generate --workspace <slug> --events N --days D [--seed S] [--end <ISO-8601>]
                                           bulk-load realistic metrics records (N telemetry events plus
                                           workflow runs and alerts over D days); print a JSON summary
@@ -60,7 +61,13 @@ const COMMANDS: Record<string, { arguments: boolean; run: Command }> = {
           await migrateReferenceSchema(db);
           return seed(db);
         },
-        print: printLine,
+        print: (result) => {
+          printLine(result);
+          // Every run mints tokens; say so where a reader looks, off stdout (a pipe reads the JSON alone).
+          process.stderr.write(
+            "seed: new tokens above; tokens of earlier runs stay valid (revoke them: `pnpm cli token list --workspace demo`, then `pnpm cli token revoke <id>`)\n",
+          );
+        },
       }),
   },
   token: { arguments: true, run: tokenCommand },
