@@ -107,8 +107,9 @@ describe("CLI with a running embedded server", () => {
     expect((await post(suite.server.a2aUrl, envelope("GetTask", { id: "x" }), token)).status).toBe(401);
     expect((await list()).find((r) => r.id === id)?.revoked).not.toBeNull();
 
+    // Nothing left to revoke: a failure (1), the command line itself was fine.
     const again = await runCli(["token", "revoke", id], suite.store.env);
-    expect(again.code).toBe(EXIT_CODES.usage);
+    expect(again.code).toBe(EXIT_CODES.failure);
     expect(again.stderr).toMatch(/no live token/);
   });
 
@@ -137,7 +138,7 @@ describe("CLI with a running embedded server", () => {
     const short = await runCli(["token", "revoke", "abc"], suite.store.env);
     expect(short.code).toBe(EXIT_CODES.usage);
     const none = await runCli(["token", "revoke", "ffffffffffffffff"], suite.store.env);
-    expect(none.code).toBe(EXIT_CODES.usage);
+    expect(none.code).toBe(EXIT_CODES.failure);
     expect(none.stderr).toMatch(/no live token/);
   });
 });

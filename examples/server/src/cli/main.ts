@@ -1,5 +1,5 @@
 import { isDataDirectoryLockedError } from "@a2a-partner/postgres-store";
-import { AdminUsageError } from "../admin.ts";
+import { AdminNotFoundError, AdminUsageError } from "../admin.ts";
 import { ConfigError, loadConfig, type ServerConfig } from "../config.ts";
 import { EXIT_CODES } from "../exit-codes.ts";
 import { type GenerateProgress, generateMetricsData, parseGenerateArgs } from "../generate/generate-metrics-data.ts";
@@ -177,7 +177,8 @@ function failure(error: unknown): number {
   const message = error instanceof Error ? error.message : String(error);
   if (error instanceof AdminUsageError) {
     process.stderr.write(`${message}\n`);
-    return EXIT_CODES.usage;
+    // A well-formed command naming what does not exist failed (1); a malformed one is a usage error (2).
+    return error instanceof AdminNotFoundError ? EXIT_CODES.failure : EXIT_CODES.usage;
   }
   if (isDataDirectoryLockedError(error)) {
     process.stderr.write(`${message}\n`);
