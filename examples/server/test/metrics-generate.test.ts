@@ -286,7 +286,7 @@ describe("pnpm cli generate", () => {
     await rm(dataRoot, { recursive: true, force: true });
   });
 
-  it("loads the embedded store and prints one JSON summary line; usage errors exit 2", async () => {
+  it("loads the embedded store and prints one JSON summary line; usage errors exit 2, an unknown workspace 1", async () => {
     await cli(["seed"]);
     const { stdout } = await cli(["generate", "--workspace", "demo", "--events", "3000", "--days", "3", "--seed", "9"]);
     const lines = stdout.trim().split("\n");
