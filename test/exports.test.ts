@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
+import { inspect } from "node:util";
 import { describe, expect, it } from "vitest";
 
 // Every `exports` key of every published package must load from both module systems and ship types.
@@ -61,6 +62,27 @@ describe.each(packages)("package %s", (dir) => {
     const cjs = require(join(dir, conditions.require.default));
     expect(Object.keys(esm).length).toBeGreaterThan(0);
     expect(Object.keys(cjs).sort()).toEqual(Object.keys(esm).sort());
+  });
+
+  // A bundler renames a class that refers to itself (`_TaskNotFoundError`); users see the name in
+  // `console.log(err)`, stack traces and `err.constructor.name`, so every exported error class keeps it.
+  it.each(dual)("export %s keeps its error classes' names in both builds", async (_key, target) => {
+    const conditions = target as Conditions;
+    const esm = await import(pathToFileURL(join(dir, conditions.import.default)).href);
+    const cjs = require(join(dir, conditions.require.default));
+    for (const built of [esm, cjs] as Record<string, unknown>[]) {
+      for (const [name, value] of Object.entries(built)) {
+        if (typeof value !== "function" || !(value.prototype instanceof Error)) continue;
+        expect(value.name, name).toBe(name);
+        let error: unknown;
+        try {
+          error = new (value as new (message: string) => Error)("boom");
+        } catch {
+          continue; // a constructor that wants more than a message: its name was checked above
+        }
+        expect(inspect(error).split("\n")[0], name).toMatch(new RegExp(`^${name}\\b`));
+      }
+    }
   });
 
   // An entry that needs an ESM-only peer (the store contract kit runs under Vitest) is ESM only, and a

@@ -17,6 +17,12 @@ export interface TokenRequest {
 export class AdminUsageError extends Error {}
 
 /**
+ * A well-formed command naming something that does not exist (a workspace, an Environment, a token): the
+ * command line was fine, so the CLI exits 1 (failure), not 2 (usage), with the message.
+ */
+export class AdminNotFoundError extends AdminUsageError {}
+
+/**
  * Creates a token for a workspace. A user token acts for the user (created if new); a new user becomes an
  * active member of the workspace so the token can read its metrics at once. An existing membership that
  * is not active stays as it is unless `activate` is set: someone deactivated it on purpose.
@@ -83,8 +89,8 @@ export interface TokenListing {
 }
 
 /** A workspace named on the command line that does not exist: the operator mistyped it, or has not seeded. */
-function noSuchWorkspace(slug: string): AdminUsageError {
-  return new AdminUsageError(`no workspace with slug "${slug}" (run \`pnpm cli seed\` first?)`);
+function noSuchWorkspace(slug: string): AdminNotFoundError {
+  return new AdminNotFoundError(`no workspace with slug "${slug}" (run \`pnpm cli seed\` first?)`);
 }
 
 /**
@@ -175,6 +181,11 @@ export async function revokeToken(db: Database, ref: string): Promise<{ revoked:
       );
     }
     id = rows[0]?.id ?? "00000000-0000-0000-0000-000000000000";
+  } else if (trimmed.length >= 8) {
+    // Long enough, but ids and hashes are hexadecimal: no token can match.
+    throw new AdminNotFoundError(
+      `no live token whose id or hash starts with ${trimmed.slice(0, 64)} (ids and hashes are hexadecimal; see \`token list\`)`,
+    );
   } else {
     throw new AdminUsageError(
       "token revoke needs a token id (a UUID), or at least 8 characters of its id or its hash (see `token list`)",
@@ -186,7 +197,7 @@ export async function revokeToken(db: Database, ref: string): Promise<{ revoked:
     id,
   ]);
   if (rowCount === 0) {
-    throw new AdminUsageError(
+    throw new AdminNotFoundError(
       isUuid(trimmed) ? `no live token with id ${trimmed}` : `no live token whose id or hash starts with ${trimmed}`,
     );
   }

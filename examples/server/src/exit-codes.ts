@@ -4,9 +4,9 @@
  */
 export const EXIT_CODES = {
   ok: 0,
-  /** Anything unexpected (the message is on stderr). */
+  /** Anything unexpected, or a command naming what does not exist (unknown workspace, no matching token). */
   failure: 1,
-  /** The command line or an admin request was wrong (unknown workspace, bad flag …). */
+  /** The command line or an admin request was malformed (bad flag, missing argument, invalid value …). */
   usage: 2,
   /** EX_TEMPFAIL: another process holds the embedded data directory; retry once it has stopped. */
   dataDirectoryInUse: 75,

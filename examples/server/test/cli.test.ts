@@ -40,15 +40,21 @@ describe("CLI with a running embedded server", () => {
     expect(seeded).toMatchObject({ workspace: { slug: "demo" }, storeId: "store-001" });
     expect(seeded.partnerToken).toMatch(/^a2a_p_/);
     expect(seeded.userToken).toMatch(/^a2a_u_/);
+    // Seeding again mints two more tokens and says the earlier ones stay valid (on stderr, off the JSON).
+    const again = await runCli(["seed"], suite.store.env);
+    expect(again.code).toBe(EXIT_CODES.ok);
+    expect(again.stderr).toMatch(/tokens of earlier runs stay valid/);
+    expect(await works(seeded.partnerToken)).toBe(true);
 
     const { token } = await createPartnerToken();
     expect(await works(token)).toBe(true);
 
+    // A workspace that does not exist: a failure (1); the command line itself was fine.
     const unknown = await runCli(["token", "create", "--workspace", "nope", "--kind", "partner"], suite.store.env);
-    expect(unknown.code).toBe(EXIT_CODES.usage);
+    expect(unknown.code).toBe(EXIT_CODES.failure);
     // Listing a mistyped workspace is refused too, not answered with nothing.
     const unknownList = await runCli(["token", "list", "--workspace", "nope"], suite.store.env);
-    expect(unknownList.code).toBe(EXIT_CODES.usage);
+    expect(unknownList.code).toBe(EXIT_CODES.failure);
     expect(unknownList.stderr).toContain('no workspace with slug "nope"');
     const demoList = await runCli(["token", "list", "--workspace", "demo"], suite.store.env);
     expect(demoList.code).toBe(EXIT_CODES.ok);
@@ -101,8 +107,9 @@ describe("CLI with a running embedded server", () => {
     expect((await post(suite.server.a2aUrl, envelope("GetTask", { id: "x" }), token)).status).toBe(401);
     expect((await list()).find((r) => r.id === id)?.revoked).not.toBeNull();
 
+    // Nothing left to revoke: a failure (1), the command line itself was fine.
     const again = await runCli(["token", "revoke", id], suite.store.env);
-    expect(again.code).toBe(EXIT_CODES.usage);
+    expect(again.code).toBe(EXIT_CODES.failure);
     expect(again.stderr).toMatch(/no live token/);
   });
 
@@ -131,7 +138,7 @@ describe("CLI with a running embedded server", () => {
     const short = await runCli(["token", "revoke", "abc"], suite.store.env);
     expect(short.code).toBe(EXIT_CODES.usage);
     const none = await runCli(["token", "revoke", "ffffffffffffffff"], suite.store.env);
-    expect(none.code).toBe(EXIT_CODES.usage);
+    expect(none.code).toBe(EXIT_CODES.failure);
     expect(none.stderr).toMatch(/no live token/);
   });
 });

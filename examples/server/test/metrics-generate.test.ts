@@ -286,7 +286,7 @@ describe("pnpm cli generate", () => {
     await rm(dataRoot, { recursive: true, force: true });
   });
 
-  it("loads the embedded store and prints one JSON summary line; usage errors exit 2", async () => {
+  it("loads the embedded store and prints one JSON summary line; usage errors exit 2, an unknown workspace 1", async () => {
     await cli(["seed"]);
     const { stdout } = await cli(["generate", "--workspace", "demo", "--events", "3000", "--days", "3", "--seed", "9"]);
     const lines = stdout.trim().split("\n");
@@ -299,15 +299,16 @@ describe("pnpm cli generate", () => {
     });
     expect(Date.parse(summary.window.end) - Date.parse(summary.window.start)).toBe(3 * 86_400_000);
 
-    for (const args of [
-      ["generate", "--workspace", "demo", "--events", "x", "--days", "3"],
-      ["generate", "--workspace", "nope", "--events", "10", "--days", "3"],
-    ]) {
-      const failed = await cli(args).then(
+    // A malformed command line is a usage error (2); a workspace that does not exist a failure (1).
+    for (const [args, code] of [
+      [["generate", "--workspace", "demo", "--events", "x", "--days", "3"], 2],
+      [["generate", "--workspace", "nope", "--events", "10", "--days", "3"], 1],
+    ] as const) {
+      const failed = await cli([...args]).then(
         () => undefined,
         (error: { code: number; stderr: string }) => error,
       );
-      expect(failed?.code).toBe(2);
+      expect(failed?.code).toBe(code);
       expect(failed?.stderr).not.toMatch(/\n\s+at /); // a message, not a stack trace
     }
   }, 120_000);

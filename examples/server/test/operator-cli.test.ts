@@ -78,10 +78,8 @@ describe("the operator's CLI with a running embedded server (through its control
     [["workspace", "create", "acme"], /already exists/],
     [["workspace", "create", "Not A Slug"], /workspace slug is/],
     [["workspace", "create", "x", "--visibility", "secret"], /public or private/],
-    [["environment", "create", "--workspace", "nope", "s-1"], /no workspace with slug "nope"/],
     [["environment", "create", "--workspace", "demo", "store-001"], /already has an Environment/],
     [["environment", "create", "--workspace", "demo", "s-2", "--robots", "many"], /--robots must be/],
-    [["environment", "default", "--workspace", "demo", "no-such-store"], /has no Environment "no-such-store"/],
     [["member", "add", "--workspace", "demo", "not-an-email"], /not an email/],
     [["member", "list"], /needs --workspace/],
     [["workspace"], /workspace needs create, list or visibility/],
@@ -90,6 +88,32 @@ describe("the operator's CLI with a running embedded server (through its control
     const run = await runCli(args, env());
     expect({ code: run.code, stdout: run.stdout }).toEqual({ code: EXIT_CODES.usage, stdout: "" });
     expect(run.stderr).toMatch(message);
+  });
+
+  // The command line was fine; what it names does not exist: a failure (1), not a usage error (2).
+  it.each([
+    [["environment", "create", "--workspace", "nope", "s-1"], /no workspace with slug "nope"/],
+    [["environment", "default", "--workspace", "demo", "no-such-store"], /has no Environment "no-such-store"/],
+    [["token", "list", "--workspace", "nope"], /no workspace with slug "nope"/],
+    [["token", "revoke", "zzzzzzzz"], /no live token whose id or hash starts with zzzzzzzz/],
+    [["token", "revoke", "ffffffff"], /no live token whose id or hash starts with ffffffff/],
+  ])("answers %j with exit 1 and says what is missing", async (args, message) => {
+    const run = await runCli(args, env());
+    expect({ code: run.code, stdout: run.stdout }).toEqual({ code: EXIT_CODES.failure, stdout: "" });
+    expect(run.stderr).toMatch(message);
+  });
+
+  it("gives a new Environment three robots unless told, so a task there runs", async () => {
+    const [environment] = await cliJson<EnvironmentListing>(
+      ["environment", "create", "--workspace", "acme", "hamburg-01"],
+      env(),
+    );
+    expect(environment).toMatchObject({ storeId: "hamburg-01", robots: 3 });
+    const [none] = await cliJson<EnvironmentListing>(
+      ["environment", "create", "--workspace", "acme", "empty-01", "--robots", "0"],
+      env(),
+    );
+    expect(none).toMatchObject({ storeId: "empty-01", robots: 0 });
   });
 });
 
@@ -106,7 +130,7 @@ describe("the operator's CLI on a store no server holds", () => {
       store.env,
     );
     expect(chosen).toMatchObject({ storeId: "n-1", robots: 1, default: true });
-    await cliJson(["member", "list", "--workspace", "south"], store.env, EXIT_CODES.usage);
+    await cliJson(["member", "list", "--workspace", "south"], store.env, EXIT_CODES.failure);
   });
 
   it("lists the commands in --help", async () => {

@@ -59,9 +59,27 @@ describe("pnpm cli push-secret with a running embedded server (through its contr
     printed.push(old.secret, rotated.secret, short.secret, leaked.secret);
   });
 
+  it("retires every old secret at once with --retire-old, keeping the current one", async () => {
+    const before = (await pushSecret(["--workspace", "demo", "--rotate"], env())).result;
+    expect(before.retiring.length).toBeGreaterThanOrEqual(2);
+    const retired = (await pushSecret(["--workspace", "demo", "--retire-old"], env())).result;
+    expect(retired).toEqual({ ...before, new: false, retiring: [] });
+    expect((await pushSecret(["--workspace", "demo"], env())).result.retiring).toEqual([]);
+    // With --rotate: a new secret, and none of the old ones signs any more (every old one leaked).
+    const fresh = (await pushSecret(["--workspace", "demo", "--rotate", "--retire-old"], env())).result;
+    expect(fresh.secret).not.toBe(before.secret);
+    expect(fresh.retiring).toEqual([]);
+    printed.push(before.secret, fresh.secret);
+  });
+
+  it("answers a workspace that does not exist with exit 1 (the command line was fine)", async () => {
+    const run = await runCli(["push-secret", "--workspace", "nope"], env());
+    expect({ code: run.code, stdout: run.stdout }).toEqual({ code: EXIT_CODES.failure, stdout: "" });
+    expect(run.stderr).toMatch(/no workspace with slug "nope"/);
+  });
+
   it.each([
     [[], /--workspace is missing/],
-    [["--workspace", "nope"], /no workspace with slug "nope"/],
     [["--workspace", "demo", "--grace", "1h"], /--grace goes with --rotate/],
     [["--workspace", "demo", "--rotate", "--grace", "forever"], /--grace must be a number and a unit/],
     [["--workspace", "demo", "show"], /push-secret takes only options/],

@@ -79,5 +79,7 @@ describe("token list and token revoke", () => {
       "no live token whose id or hash starts with ffffffffffff",
     );
     await expect(revokeToken(db, "abc")).rejects.toThrow(/at least 8 characters/);
+    // Eight characters that no id or hash can start with: nothing matches, it was long enough.
+    await expect(revokeToken(db, "zzzzzzzz")).rejects.toThrow("no live token whose id or hash starts with zzzzzzzz");
   });
 });

@@ -75,7 +75,7 @@ export {
   UnsupportedOperationError,
   VersionNotSupportedError,
 } from "./protocol/errors.js";
-export type { HeaderReader } from "./protocol/header-reader.js";
+export type { HeaderReader, RequestHeaders } from "./protocol/header-reader.js";
 export { A2A_LIMITS, type A2ALimits } from "./protocol/limits.js";
 export type { MethodName } from "./protocol/method-table.js";
 export {

@@ -396,6 +396,26 @@ describe("protocol errors", () => {
     expect([...json.error.data.methods].sort()).toEqual(expected.sort());
   });
 
+  it("-32601 names the method a typo most likely meant: the same name in another case, or one a letter or two off", async () => {
+    const h = harness();
+    for (const [sent, meant] of [
+      ["getTask", "GetTask"],
+      ["sendStreamingMessage", "SendStreamingMessage"],
+      ["TASKS/GET", "tasks/get"],
+      ["SubscribeTask", "SubscribeToTask"],
+      ["tasks/cancle", "tasks/cancel"],
+    ]) {
+      const json = await (await h.call({ jsonrpc: "2.0", id: "x", method: sent })).json();
+      expect(json.error.code, sent).toBe(ERROR_CODES.MethodNotFound);
+      expect(json.error.message, sent).toBe(`Method not found: ${sent}; did you mean ${meant}?`);
+      expect(json.error.data.suggestion, sent).toBe(meant);
+    }
+    // Nothing close: no guess.
+    const json = await (await h.call({ jsonrpc: "2.0", id: "x", method: "tasks/archive" })).json();
+    expect(json.error.message).toBe("Method not found: tasks/archive");
+    expect(json.error.data).not.toHaveProperty("suggestion");
+  });
+
   it("a start without metadata.storeId is told what the field selects", async () => {
     const h = harness();
     const json = await (await start(h, { ...startParams(), metadata: {} })).json();

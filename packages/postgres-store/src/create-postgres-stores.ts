@@ -1,4 +1,5 @@
 import type { Database } from "./database.js";
+import { isUuid } from "./is-uuid.js";
 import { PostgresPushConfigStore } from "./push/postgres-push-config-store.js";
 import { PostgresPushDeliveryQueue } from "./push/postgres-push-delivery-queue.js";
 import { PostgresEventLog, type PostgresEventLogOptions } from "./stores/postgres-event-log.js";
@@ -11,6 +12,8 @@ export interface PostgresStores {
   idempotency: PostgresIdempotencyStore;
   /** Push notifications: configs, and the deliveries the event log writes with each event. */
   push: PostgresPushStores;
+  /** Workspace ids are `uuid` columns: anything else is refused when `authenticate` returns it. */
+  checkWorkspaceId(workspaceId: string): string | undefined;
 }
 
 /** The push side of `PostgresStores` (a2a-core's `A2APushStores`). */
@@ -31,5 +34,7 @@ export function createPostgresStores(db: Database, options: PostgresEventLogOpti
     events,
     idempotency: new PostgresIdempotencyStore(db, db.kind === "pglite" ? { writer: events.writer } : {}),
     push: { configs: new PostgresPushConfigStore(db), deliveries: new PostgresPushDeliveryQueue(db) },
+    checkWorkspaceId: (workspaceId) =>
+      isUuid(workspaceId) ? undefined : "must be a UUID (postgres-store keeps workspace ids in uuid columns)",
   };
 }

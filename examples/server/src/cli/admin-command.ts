@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { type Database, isDataDirectoryLockedError } from "@a2a-partner/postgres-store";
-import { AdminUsageError } from "../admin.ts";
+import { AdminNotFoundError, AdminUsageError } from "../admin.ts";
 import type { ServerConfig } from "../config.ts";
 import { openConfiguredDatabase, SERVER_LOCK_OWNER } from "../configured-database.ts";
 import { controlPaths } from "../control/control-paths.ts";
@@ -60,7 +60,7 @@ async function runLocally<Result>(config: ServerConfig, command: AdminCommand<Re
   } catch (error) {
     if (error instanceof AdminUsageError) {
       process.stderr.write(`${error.message}\n`);
-      return EXIT_CODES.usage;
+      return error instanceof AdminNotFoundError ? EXIT_CODES.failure : EXIT_CODES.usage;
     }
     throw error;
   } finally {

@@ -1,5 +1,5 @@
 import type { Queryable } from "@a2a-partner/postgres-store";
-import { AdminUsageError } from "../admin.ts";
+import { AdminNotFoundError, AdminUsageError } from "../admin.ts";
 
 // How the operator operations read their request (the CLI's, or the control socket's JSON) and find the
 // workspace it names: one place, so every operation refuses the same mistakes with the same words.
@@ -11,8 +11,8 @@ export async function workspaceIdOf(db: Queryable, slug: string): Promise<string
   return id;
 }
 
-export function noSuchWorkspace(slug: string): AdminUsageError {
-  return new AdminUsageError(`no workspace with slug "${slug}" (see \`pnpm cli workspace list\`)`);
+export function noSuchWorkspace(slug: string): AdminNotFoundError {
+  return new AdminNotFoundError(`no workspace with slug "${slug}" (see \`pnpm cli workspace list\`)`);
 }
 
 export function record(input: unknown): Record<string, unknown> {

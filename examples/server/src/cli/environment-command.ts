@@ -4,7 +4,8 @@ import { expectPositionals, parseOperatorArgs, runOperatorOperation } from "./op
 
 export const ENVIRONMENT_USAGE = `  environment create --workspace <slug> <storeId> [--name <name>] [--robots N]
                                           create an Environment (what a task's storeId names) with N
-                                          robots; print it as JSON
+                                          robots (default 3; with 0, every task there ends rejected);
+                                          print it as JSON
   environment list [--workspace <slug>]   list Environments as JSON lines (id, workspace, storeId, name,
                                           robots, default, created)
   environment default --workspace <slug> <storeId>

@@ -1,5 +1,5 @@
 import { isDataDirectoryLockedError } from "@a2a-partner/postgres-store";
-import { AdminUsageError } from "../admin.ts";
+import { AdminNotFoundError, AdminUsageError } from "../admin.ts";
 import { ConfigError, loadConfig, type ServerConfig } from "../config.ts";
 import { EXIT_CODES } from "../exit-codes.ts";
 import { type GenerateProgress, generateMetricsData, parseGenerateArgs } from "../generate/generate-metrics-data.ts";
@@ -23,6 +23,7 @@ Commands:
   serve                                   run the reference server (PORT, HOST, PUBLIC_URL, DATABASE_URL, LOG_LEVEL, LOG_FORMAT)
   migrate                                 apply database migrations
   seed                                    create the demo workspace, Environment and robots; print new tokens as JSON
+                                          (every run mints two; earlier ones stay valid until revoked)
 ${TOKEN_USAGE}${WORKSPACE_USAGE}${ENVIRONMENT_USAGE}${MEMBER_USAGE}${PUSH_SECRET_USAGE}${PRUNE_USAGE}  generate --workspace <slug> --events N --days D [--seed S] [--end <ISO-8601>]
                                           bulk-load realistic metrics records (N telemetry events plus
                                           workflow runs and alerts over D days); print a JSON summary
@@ -60,7 +61,13 @@ const COMMANDS: Record<string, { arguments: boolean; run: Command }> = {
           await migrateReferenceSchema(db);
           return seed(db);
         },
-        print: printLine,
+        print: (result) => {
+          printLine(result);
+          // Every run mints tokens; say so where a reader looks, off stdout (a pipe reads the JSON alone).
+          process.stderr.write(
+            "seed: new tokens above; tokens of earlier runs stay valid (revoke them: `pnpm cli token list --workspace demo`, then `pnpm cli token revoke <id>`)\n",
+          );
+        },
       }),
   },
   token: { arguments: true, run: tokenCommand },
@@ -170,7 +177,8 @@ function failure(error: unknown): number {
   const message = error instanceof Error ? error.message : String(error);
   if (error instanceof AdminUsageError) {
     process.stderr.write(`${message}\n`);
-    return EXIT_CODES.usage;
+    // A well-formed command naming what does not exist failed (1); a malformed one is a usage error (2).
+    return error instanceof AdminNotFoundError ? EXIT_CODES.failure : EXIT_CODES.usage;
   }
   if (isDataDirectoryLockedError(error)) {
     process.stderr.write(`${message}\n`);

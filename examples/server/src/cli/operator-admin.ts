@@ -1,5 +1,5 @@
 import type { Database, Queryable } from "@a2a-partner/postgres-store";
-import { AdminUsageError } from "../admin.ts";
+import { AdminNotFoundError, AdminUsageError } from "../admin.ts";
 import { pushSecret } from "../push/push-secret-admin.ts";
 import { pruneTasks } from "../retention/prune-tasks.ts";
 import { noSuchWorkspace, one, record, text, workspaceIdOf } from "./admin-input.ts";
@@ -102,6 +102,9 @@ export async function setWorkspaceVisibility(db: Queryable, input: unknown): Pro
   return one(await listWorkspaces(db, { slug }));
 }
 
+/** Robots a new Environment gets when `--robots` is not given. */
+export const DEFAULT_ROBOTS = 3;
+
 /** `environment create --workspace <slug> <storeId> [--name …] [--robots N]`: the Environment and its robots. */
 export async function createEnvironment(db: Database, input: unknown): Promise<EnvironmentListing> {
   const request = record(input);
@@ -110,7 +113,8 @@ export async function createEnvironment(db: Database, input: unknown): Promise<E
   if (!STORE_ID.test(storeId)) {
     throw new AdminUsageError(`a store id is 1 to 64 printable ASCII characters without spaces; got "${storeId}"`);
   }
-  const robots = request.robots === undefined ? 0 : Number(request.robots);
+  // Three unless told, as `seed`'s store-001: an Environment without robots ends every task `rejected`.
+  const robots = request.robots === undefined ? DEFAULT_ROBOTS : Number(request.robots);
   if (!Number.isSafeInteger(robots) || robots < 0 || robots > MAX_ROBOTS) {
     throw new AdminUsageError(
       `--robots must be a whole number from 0 to ${MAX_ROBOTS}; got "${String(request.robots)}"`,
@@ -184,7 +188,7 @@ export async function setDefaultEnvironment(db: Queryable, input: unknown): Prom
       where w.id = $1 and e.workspace_id = w.id and e.store_id = $2`,
     [workspaceId, storeId],
   );
-  if (rowCount === 0) throw new AdminUsageError(`workspace "${slug}" has no Environment "${storeId}"`);
+  if (rowCount === 0) throw new AdminNotFoundError(`workspace "${slug}" has no Environment "${storeId}"`);
   return one(await listEnvironments(db, { workspace: slug, storeId }));
 }
 

@@ -1,17 +1,23 @@
 import type { ServerConfig } from "../config.ts";
 import { expectPositionals, parseOperatorArgs, runOperatorOperation } from "./operator-command.ts";
 
-export const PUSH_SECRET_USAGE = `  push-secret --workspace <slug> [--rotate [--grace <24h|…|0>]]
+export const PUSH_SECRET_USAGE = `  push-secret --workspace <slug> [--rotate [--grace <24h|…|0>]] [--retire-old]
                                           print the workspace's push signing secret (whsec_…) as JSON,
                                           creating one if none; --rotate makes a new one, and the old one
-                                          keeps signing until the grace (24h) ends
+                                          keeps signing until the grace (24h) ends; --retire-old stops
+                                          every old secret still signing at once (the current one stays)
 `;
 
-/** `push-secret --workspace <slug> [--rotate] [--grace <duration>]` (push/push-secret-admin.ts). */
+/** `push-secret --workspace <slug> [--rotate] [--grace <duration>] [--retire-old]` (push/push-secret-admin.ts). */
 export function pushSecretCommand(config: ServerConfig, args: string[]): Promise<number> {
   const { verb, positionals, values } = parseOperatorArgs(
     args,
-    { workspace: { type: "string" }, rotate: { type: "boolean" }, grace: { type: "string" } },
+    {
+      workspace: { type: "string" },
+      rotate: { type: "boolean" },
+      grace: { type: "string" },
+      "retire-old": { type: "boolean" },
+    },
     PUSH_SECRET_USAGE,
   );
   expectPositionals(
@@ -23,6 +29,7 @@ export function pushSecretCommand(config: ServerConfig, args: string[]): Promise
   return runOperatorOperation(config, "push-secret", {
     workspace: values.workspace,
     rotate: values.rotate === true,
+    retireOld: values["retire-old"] === true,
     ...(values.grace === undefined ? {} : { grace: values.grace }),
   });
 }

@@ -1,7 +1,14 @@
 import { chmod, rm } from "node:fs/promises";
 import { createServer, request as httpRequest, type Server } from "node:http";
 import type { Database } from "@a2a-partner/postgres-store";
-import { AdminUsageError, createWorkspaceToken, listTokens, revokeToken, type TokenRequest } from "../admin.ts";
+import {
+  AdminNotFoundError,
+  AdminUsageError,
+  createWorkspaceToken,
+  listTokens,
+  revokeToken,
+  type TokenRequest,
+} from "../admin.ts";
 import { isOperatorOperation, OPERATOR_OPERATIONS, type OperatorOperation } from "../cli/operator-admin.ts";
 import { generateMetricsData, parseGenerateArgs } from "../generate/generate-metrics-data.ts";
 import type { Logger } from "../logger.ts";
@@ -70,6 +77,8 @@ export async function startControlSocket(db: Database, paths: ControlPaths, logg
         }
       }
     } catch (error) {
+      // 404: the CLI exits 1 (it names something that does not exist); 400: exit 2 (the command line).
+      if (error instanceof AdminNotFoundError) return reply(404, { error: error.message });
       if (error instanceof AdminUsageError) return reply(400, { error: error.message });
       logger.error({ err: error }, "control command failed");
       return reply(500, { error: "the command failed; see the server log" });

@@ -2,7 +2,7 @@ import { parseArgs } from "node:util";
 import { compactMetricsRollups, isMetricsWindowError, parseMetricsTimestamp } from "@a2a-partner/metrics-core";
 import type { Database, Queryable } from "@a2a-partner/postgres-store";
 import { z } from "zod";
-import { AdminUsageError } from "../admin.ts";
+import { AdminNotFoundError, AdminUsageError } from "../admin.ts";
 import {
   ALERT_TYPES,
   ALERTS_PER_EVENT,
@@ -83,7 +83,7 @@ export async function generateMetricsData(
     options.workspace,
   ]);
   const ws = workspace.rows[0];
-  if (!ws) throw new AdminUsageError(`no workspace with slug "${options.workspace}" (run \`pnpm cli seed\` first?)`);
+  if (!ws) throw new AdminNotFoundError(`no workspace with slug "${options.workspace}" (run \`pnpm cli seed\` first?)`);
   const robots = await db.query<{ id: string; environment_id: string }>(
     `select r.id, r.environment_id from robots r join environments e on e.id = r.environment_id
      where e.workspace_id = $1 order by e.store_id, r.name, r.id`,

@@ -2,7 +2,12 @@ import type { Database } from "@a2a-partner/postgres-store";
 import { AdminUsageError } from "../admin.ts";
 import { parseDuration } from "../auth/duration.ts";
 import { record, text, workspaceIdOf } from "../cli/admin-input.ts";
-import { currentSigningSecret, rotateSigningSecret, signingSecretsOf } from "./signing-secrets.ts";
+import {
+  currentSigningSecret,
+  retireOldSigningSecrets,
+  rotateSigningSecret,
+  signingSecretsOf,
+} from "./signing-secrets.ts";
 
 /** How long a replaced secret keeps signing after `--rotate` unless told: receivers have a day to switch. */
 export const DEFAULT_GRACE = "24h";
@@ -20,9 +25,10 @@ export interface PushSecretResult {
 }
 
 /**
- * `push-secret --workspace <slug> [--rotate] [--grace <duration>]`: prints the workspace's current signing
- * secret, creating one if it has none; `--rotate` makes a new one and the old one keeps signing for the
- * grace (default 24 h; `0` stops it at once, for a secret that leaked).
+ * `push-secret --workspace <slug> [--rotate] [--grace <duration>] [--retire-old]`: prints the workspace's
+ * current signing secret, creating one if it has none; `--rotate` makes a new one and the old one keeps
+ * signing for the grace (default 24 h; `0` stops it at once, for a secret that leaked); `--retire-old`
+ * stops every replaced secret still in its grace at once (after the rotation, with `--rotate`).
  */
 export async function pushSecret(db: Database, input: unknown): Promise<PushSecretResult> {
   const request = record(input);
@@ -34,6 +40,7 @@ export async function pushSecret(db: Database, input: unknown): Promise<PushSecr
   const current = rotate
     ? { ...(await rotateSigningSecret(db, workspaceId, graceSeconds)), created: true }
     : await currentSigningSecret(db, workspaceId);
+  if (request.retireOld === true) await retireOldSigningSecrets(db, workspaceId);
   const retiring = (await signingSecretsOf(db, workspaceId)).flatMap(({ secret, createdAt, retiresAt }) =>
     secret !== current.secret && retiresAt
       ? [{ created: createdAt.toISOString(), retiresAt: retiresAt.toISOString() }]

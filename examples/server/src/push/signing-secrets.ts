@@ -93,3 +93,16 @@ export async function rotateSigningSecret(
     return toStored(rows[0] as Row);
   });
 }
+
+/**
+ * Every replaced secret of the workspace stops signing now, whatever was left of its grace; the current
+ * one is untouched. Answers how many were still signing.
+ */
+export async function retireOldSigningSecrets(db: Queryable, workspaceId: string): Promise<number> {
+  const { rowCount } = await db.query(
+    `update push_signing_secrets set retires_at = now()
+      where workspace_id = $1 and retires_at is not null and retires_at > now()`,
+    [workspaceId],
+  );
+  return rowCount ?? 0;
+}

@@ -133,6 +133,18 @@ export function metricsRouter({
     res.json(body);
   });
 
+  // No workspace in the path (`/events`, `/events/`): say which part is missing, not a bare 404.
+  router.all("/events", (_req, res) => {
+    sendProblem(res, {
+      type: "about:blank",
+      title: "Not Found",
+      status: 404,
+      detail: "The workspace is missing from the path: GET /api/v1/metrics/events/{workspace}, its UUID or slug",
+      parameter: "workspace",
+      reason: "missing_workspace",
+    });
+  });
+
   router.all("/events/:workspace", (_req, res) => {
     sendProblem(
       res,

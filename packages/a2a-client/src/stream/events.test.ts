@@ -24,6 +24,15 @@ describe("parseFrame", () => {
     });
   });
 
+  // An a2a-core server numbers every frame; a server that sends none (another implementation) still works.
+  it("leaves eventId undefined only for a frame without an id", () => {
+    expect(parseFrame({ event: "task", data: data(task()) })).toMatchObject({ type: "task", eventId: undefined });
+    expect(parseFrame({ id: "", event: "update", data: data(progress("task-1", 1)) })).toMatchObject({
+      type: "update",
+      eventId: undefined,
+    });
+  });
+
   it("skips the final trailer and event names it does not know, whatever their data", () => {
     expect(parseFrame({ id: "3", event: "final", data: data(task("t", "completed")) })).toEqual({ type: "skip" });
     expect(parseFrame({ id: "3", event: "final", data: "not json" })).toEqual({ type: "skip" });

@@ -15,7 +15,11 @@ import { jsonRpcResultOf } from "../internal/json-rpc-result.js";
 /** The first event of a stream: the task as it is now (state `working` for a new task). */
 export interface TaskSnapshotEvent {
   type: "task";
-  /** The SSE `id:` of the frame (the event's sequence number within the task). */
+  /**
+   * The frame's SSE `id:`: the event's sequence number within the task (`"1"` here, then `"2"`, …). A
+   * server built on a2a-core sends it on every frame; undefined only when a server sends frames without
+   * `id:` (another A2A implementation may), and such events cannot be deduplicated after a reattach.
+   */
   eventId: string | undefined;
   task: Task;
 }
@@ -23,6 +27,7 @@ export interface TaskSnapshotEvent {
 /** Progress: a status update (robot, step, percent in `update.metadata`) or an artifact. */
 export interface TaskUpdateEvent {
   type: "update";
+  /** The frame's SSE `id:`, the event's sequence number (see TaskSnapshotEvent's for when it is absent). */
   eventId: string | undefined;
   update: TaskUpdateResult;
 }
@@ -30,6 +35,7 @@ export interface TaskUpdateEvent {
 /** The authoritative end of the task; exactly one per task. */
 export interface TaskFinishedEvent {
   type: "finished";
+  /** The frame's SSE `id:`, the event's sequence number (see TaskSnapshotEvent's for when it is absent). */
   eventId: string | undefined;
   update: TaskStatusUpdateEvent;
   /** `update.status.state`: completed, canceled, failed or rejected. */

@@ -45,8 +45,10 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHandler {
     ...methodSettings(options.methods, options.extendedAgentCard !== undefined),
     ...extendedCardSettings(options.extendedAgentCard),
   });
+  const { stores } = options;
   const admission = new Admission({
     authenticate: options.authenticate,
+    checkWorkspaceId: stores.checkWorkspaceId ? (workspaceId) => stores.checkWorkspaceId?.(workspaceId) : undefined,
     rateLimiter: rateLimiterOf(options.rateLimit),
     maxRequestsInFlight: options.maxRequestsInFlight,
     maxRequestsInFlightPerCaller: options.maxRequestsInFlightPerCaller,

@@ -14,6 +14,12 @@ export interface A2AStores {
    * methods answer -32003 and the card says `pushNotifications: false`.
    */
   push?: A2APushStores;
+  /**
+   * Why these stores cannot hold `workspaceId` (e.g. "must be a UUID"), or undefined when they can. The
+   * handler asks it of every id `authenticate` returns, so a misconfigured `authenticate` is refused at
+   * once with the field named, instead of failing inside the stores as a retryable outage.
+   */
+  checkWorkspaceId?(workspaceId: string): string | undefined;
 }
 
 /** The push side of the stores: configs, and the deliveries the event log writes with each event. */

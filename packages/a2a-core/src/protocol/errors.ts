@@ -1,4 +1,5 @@
 import type { ZodError } from "zod";
+import { closestName } from "./closest-name.js";
 import type { JsonRpcErrorObject } from "./schemas/jsonrpc.js";
 
 /** The one table of JSON-RPC error codes this protocol uses. */
@@ -67,13 +68,23 @@ export class MethodNotFoundError extends A2AError {
     this.name = "MethodNotFoundError";
   }
 
-  /** `methods`: every name the endpoint answers to, so the caller learns what to send instead. */
+  /**
+   * `methods`: every name the endpoint answers to, so the caller learns what to send instead; the one a
+   * typo most likely meant (`getTask` → `GetTask`) is named in the message and in `data.suggestion`.
+   */
   static forMethod(method: string, methods?: readonly string[]): MethodNotFoundError {
     const shown = truncate(method, 100);
-    return new MethodNotFoundError(`Method not found: ${shown}`, {
-      method: shown,
-      ...(methods ? { methods: [...methods] } : {}),
-    });
+    const suggestion = methods ? closestName(method, methods) : undefined;
+    return new MethodNotFoundError(
+      suggestion === undefined
+        ? `Method not found: ${shown}`
+        : `Method not found: ${shown}; did you mean ${suggestion}?`,
+      {
+        method: shown,
+        ...(suggestion === undefined ? {} : { suggestion }),
+        ...(methods ? { methods: [...methods] } : {}),
+      },
+    );
   }
 }
 

@@ -19,15 +19,16 @@ const BRAND = Symbol.for("@a2a-partner/metrics-core/MetricsWindowError");
 
 /**
  * A bad metrics window. The server maps it to HTTP 400 `application/problem+json`; `parameter` names the
- * offending query parameter, or is null when the pair is inconsistent (start >= end).
+ * offending query parameter (`start_timestamp` when the pair is inconsistent, start >= end: the start
+ * is what moves the window back to order).
  */
 export class MetricsWindowError extends Error {
   override readonly name = "MetricsWindowError";
-  readonly parameter: MetricsWindowParameter | null;
+  readonly parameter: MetricsWindowParameter;
   readonly reason: MetricsWindowErrorReason;
   readonly [BRAND] = true;
 
-  constructor(parameter: MetricsWindowParameter | null, reason: MetricsWindowErrorReason, message: string) {
+  constructor(parameter: MetricsWindowParameter, reason: MetricsWindowErrorReason, message: string) {
     super(message);
     this.parameter = parameter;
     this.reason = reason;
@@ -44,8 +45,8 @@ export interface MetricsWindowProblem {
   title: "Bad Request";
   status: 400;
   detail: string;
-  /** Extension members: which parameter (null for start >= end) and the machine-readable reason. */
-  parameter: MetricsWindowParameter | null;
+  /** Extension members: which parameter (`start_timestamp` for start >= end) and the machine-readable reason. */
+  parameter: MetricsWindowParameter;
   reason: MetricsWindowErrorReason;
 }
 

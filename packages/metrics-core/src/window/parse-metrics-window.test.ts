@@ -160,13 +160,13 @@ describe("parseMetricsWindow: refused bounds", () => {
     expect(errorOf({ end_timestamp: 1735689600 })).toMatchObject({ reason: "not_a_string" });
   });
 
-  it("refuses start = end and start > end with parameter null", () => {
+  it("refuses start = end and start > end naming start_timestamp, the bound to move", () => {
     for (const query of [
       { start_timestamp: "2026-01-01", end_timestamp: "2026-01-01T00:00:00Z" },
       { start_timestamp: "2026-01-02", end_timestamp: "2026-01-01" },
     ]) {
       const error = errorOf(query);
-      expect(error.parameter).toBeNull();
+      expect(error.parameter).toBe("start_timestamp");
       expect(error.reason).toBe("start_not_before_end");
       expect(error.message).toMatch(/start_timestamp .* must be earlier than end_timestamp/);
     }

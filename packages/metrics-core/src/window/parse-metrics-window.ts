@@ -53,7 +53,7 @@ export function parseMetricsWindow(query: MetricsWindowQuery): MetricsWindow {
   const end = readBound(query, "end_timestamp");
   if (start !== null && end !== null && start.getTime() >= end.getTime()) {
     throw new MetricsWindowError(
-      null,
+      "start_timestamp",
       "start_not_before_end",
       `start_timestamp (${start.toISOString()}) must be earlier than end_timestamp (${end.toISOString()}): ` +
         "the window is start-inclusive and end-exclusive",

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { AgentCardSignature } from "../card/card-signature.js";
 import { requestedProtocolVersion, SUPPORTED_PROTOCOL_VERSIONS } from "../dialect/protocol-version.js";
-import type { HeaderReader } from "../header-reader.js";
+import { type RequestHeaders, readHeaders } from "../header-reader.js";
 
 export const AgentSkill = z.object({
   id: z.string(),
@@ -197,12 +197,14 @@ export function buildAgentCardV1(input: AgentCardInput): AgentCardV1 {
 /**
  * Picks the card dialect for a request: v1.0 when it asks for 1.0 (`A2A-Version` header or query
  * parameter), else v0.3. Discovery is lenient: a version this server does not know gets the default card.
+ * `headers`: a web `Headers`, Express's `req`, or node's `req.headers`; `url`: the request's URL, for
+ * `?A2A-Version=`.
  */
 export function agentCardForRequest(
-  headers: HeaderReader,
+  headers: RequestHeaders,
   input: AgentCardInput,
   url?: string,
 ): AgentCardV03 | AgentCardV1 {
-  const asked = requestedProtocolVersion(headers, url);
+  const asked = requestedProtocolVersion(readHeaders(headers), url);
   return asked.ok && asked.version === "1.0" ? buildAgentCardV1(input) : buildAgentCardV03(input);
 }

@@ -2,6 +2,7 @@ import type { Authenticate } from "../../ports/authenticate.js";
 import type { Caller } from "../../ports/caller.js";
 import type { Logger } from "../../ports/logger.js";
 import type { Refusal } from "../../ports/refusal.js";
+import { InternalError } from "../../protocol/errors.js";
 import type { HeaderReader } from "../../protocol/header-reader.js";
 import type { HandlerTelemetry, RequestTrace } from "../../telemetry/handler-telemetry.js";
 import { PerCallerSlots } from "../per-caller-slots.js";
@@ -9,6 +10,8 @@ import type { RateLimiter } from "./rate-limiter.js";
 
 export interface AdmissionOptions {
   authenticate: Authenticate;
+  /** The stores' check of the workspace ids `authenticate` returns (A2AStores.checkWorkspaceId). */
+  checkWorkspaceId: ((workspaceId: string) => string | undefined) | undefined;
   rateLimiter: RateLimiter | undefined;
   maxRequestsInFlight: number | undefined;
   /** Requests one caller may have in flight; one more is HTTP 429. Undefined: no per-caller bound. */
@@ -65,7 +68,8 @@ export class Admission {
 
   /**
    * The authenticated caller within its rate and its in-flight bound (holding one of its slots in `slot`
-   * until the request's answer is out), or why not.
+   * until the request's answer is out), or why not. Throws an InternalError when `authenticate` returned
+   * a workspace id the stores cannot hold.
    */
   async identify(headers: HeaderReader, trace: RequestTrace, slot: RequestSlot): Promise<Caller | Refusal> {
     const { authenticate, rateLimiter, telemetry, logger } = this.options;
@@ -78,6 +82,7 @@ export class Admission {
       return unavailable("Service temporarily unavailable; retry the request");
     }
     if (!auth.ok) return { kind: "refusal", status: auth.status, message: auth.message };
+    this.#checkWorkspaceId(auth.workspaceId, trace);
     const caller: Caller = { workspaceId: auth.workspaceId, key: auth.principal ?? `workspace:${auth.workspaceId}` };
     // Counted before decoding, so a flood of garbage is limited like any other traffic.
     const decision = rateLimiter?.take(caller.key, this.options.now().getTime());
@@ -98,6 +103,28 @@ export class Admission {
     slot.release?.();
     slot.release = release;
     return caller;
+  }
+
+  /**
+   * A workspace id the stores cannot hold is the embedder's misconfiguration, not an outage: it is
+   * answered at once as a non-retryable -32603 (HTTP 500 in HTTP+JSON) that names the field, never as
+   * the 503 "retry" a failing store would give.
+   */
+  #checkWorkspaceId(workspaceId: unknown, trace: RequestTrace): void {
+    const problem =
+      typeof workspaceId !== "string" || workspaceId === ""
+        ? "must be a non-empty string"
+        : this.options.checkWorkspaceId?.(workspaceId);
+    if (problem === undefined) return;
+    const { logger, telemetry } = this.options;
+    const shown = typeof workspaceId === "string" ? workspaceId.slice(0, 100) : typeof workspaceId;
+    logger.error(
+      { workspaceId: shown, ...telemetry.logFields(trace) },
+      `authenticate returned a workspaceId the stores refuse: it ${problem}`,
+    );
+    throw new InternalError(`Server misconfigured: the workspaceId from authenticate ${problem}`, {
+      field: "workspaceId",
+    });
   }
 }
 
