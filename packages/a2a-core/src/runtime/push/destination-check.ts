@@ -47,13 +47,11 @@ export function judgeHostName(host: string, allowed: AllowedHosts): DestinationV
   return { kind: "name", host: name };
 }
 
-/** Judges one IP address (a literal host, or one a name resolved to). */
-export function judgeAddress(address: string, allowed: AllowedHosts, name?: string): DestinationVerdict {
+/** Judges one IP address written as the host. */
+export function judgeAddress(address: string, allowed: AllowedHosts): DestinationVerdict {
   if (allowed.allowsAddress(address)) return { kind: "allowed" };
   const reason = forbiddenAddressReason(address);
-  if (reason === undefined) return { kind: "allowed" };
-  const subject = name === undefined ? `${address} is` : `${name} resolves to ${address},`;
-  return { kind: "refused", reason: `${subject} ${reason}` };
+  return reason === undefined ? { kind: "allowed" } : { kind: "refused", reason: `${address} is ${reason}` };
 }
 
 /**
