@@ -1,12 +1,14 @@
-import { AllowedHosts, normalizeHostName } from "./allowed-hosts.js";
+import { AllowedHosts } from "./allowed-hosts.js";
 import { forbiddenAddressReason, isIpLiteral, stripBrackets } from "./forbidden-address.js";
+import { normalizeHostName } from "./parse-allowed-hosts.js";
 import type { PushDestinationCheck } from "./push-side.js";
 
 /** The SSRF guard's settings. */
 export interface PushDestinationOptions {
   /**
    * Host names, IP addresses and CIDR blocks allowed although they would be refused (`hooks.internal`,
-   * `10.1.2.3`, `10.8.0.0/16`, `::1`). A malformed entry throws a `TypeError` when the check is made.
+   * `10.1.2.3`, `10.8.0.0/16`, `::1`), read by `parseAllowedHosts`: an entry it cannot read (a CIDR block
+   * with host bits set among them) throws its `AllowedHostsError` when the check is made.
    */
   allowedHosts?: readonly string[];
 }
