@@ -161,7 +161,10 @@ export function createApp({ db, config, logger, executor }: CreateAppOptions): S
   // And its HTTP+JSON routes at the root, where such tools join them to the base URL (`/message:send`).
   app.use((req, res, next) => (isHttpJsonPath(req.url) ? void a2a(req, res) : next()));
 
-  app.use("/api/v1/metrics", metricsRouter({ db, logger, ratePerSecond: config.metricsRateLimitPerSecond }));
+  app.use(
+    "/api/v1/metrics",
+    metricsRouter({ db, logger, ratePerSecond: config.metricsRateLimitPerSecond, invalidation }),
+  );
 
   app.use((_req, res) => {
     res.status(404).type("application/problem+json").json({ type: "about:blank", title: "Not Found", status: 404 });

@@ -150,7 +150,10 @@ describe("push notification settings", () => {
     ["fd00::/129", /"fd00::\/129" is not a CIDR block: the prefix must be 0 to 128/],
     ["hooks/16", /"hooks\/16" is not a CIDR block/],
     // Not widened to all of 127/8 by the guard: the operator says which was meant.
-    ["127.0.0.2/8", /"127.0.0.2\/8" is a CIDR block with host bits set: write 127.0.0.0\/8 for the block, or 127.0.0.2/],
+    [
+      "127.0.0.2/8",
+      /"127.0.0.2\/8" is a CIDR block with host bits set: write 127.0.0.0\/8 for the block, or 127.0.0.2/,
+    ],
     ["10.0.0.1,,10.0.0.2", /"" is an empty entry/],
     ["bad_host!", /"bad_host!" is neither a host name nor an IP address/],
   ])("refuse PUSH_ALLOWED_HOSTS=%s at start, naming the entry", (value, message) => {
