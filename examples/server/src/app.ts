@@ -168,7 +168,10 @@ export function createApp({ db, config, logger, executor }: CreateAppOptions): S
     else next();
   });
 
-  app.use("/api/v1/metrics", metricsRouter({ db, logger, ratePerSecond: config.metricsRateLimitPerSecond }));
+  app.use(
+    "/api/v1/metrics",
+    metricsRouter({ db, logger, ratePerSecond: config.metricsRateLimitPerSecond, invalidation }),
+  );
 
   app.use((_req, res) => {
     res.status(404).type("application/problem+json").json({ type: "about:blank", title: "Not Found", status: 404 });

@@ -182,9 +182,14 @@ describe("push notification settings", () => {
     ["https://hooks.internal/a2a", /"https:\/\/hooks.internal\/a2a" is a URL/],
     ["hooks.internal:8443", /"hooks.internal:8443" is a host with a port/],
     ["*.internal", /"\*.internal" is a wildcard/],
-    ["10.0.0.0/33", /"10.0.0.0\/33" is not a CIDR: the prefix must be 0 to 32/],
-    ["fd00::/129", /"fd00::\/129" is not a CIDR: the prefix must be 0 to 128/],
-    ["hooks/16", /"hooks\/16" is not a CIDR/],
+    ["10.0.0.0/33", /"10.0.0.0\/33" is not a CIDR block: the prefix must be 0 to 32/],
+    ["fd00::/129", /"fd00::\/129" is not a CIDR block: the prefix must be 0 to 128/],
+    ["hooks/16", /"hooks\/16" is not a CIDR block/],
+    // Not widened to all of 127/8 by the guard: the operator says which was meant.
+    [
+      "127.0.0.2/8",
+      /"127.0.0.2\/8" is a CIDR block with host bits set: write 127.0.0.0\/8 for the block, or 127.0.0.2/,
+    ],
     ["10.0.0.1,,10.0.0.2", /"" is an empty entry/],
     ["bad_host!", /"bad_host!" is neither a host name nor an IP address/],
   ])("refuse PUSH_ALLOWED_HOSTS=%s at start, naming the entry", (value, message) => {

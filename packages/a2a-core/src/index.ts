@@ -154,6 +154,7 @@ export {
 export type { RateDecision, RateLimiter, TokenBucketOptions } from "./runtime/admission/rate-limiter.js";
 export { TokenBucketRateLimiter } from "./runtime/admission/rate-limiter.js";
 export { type PushDestinationOptions, pushDestinationCheck } from "./runtime/push/destination-check.js";
+export { AllowedHostsError, parseAllowedHosts } from "./runtime/push/parse-allowed-hosts.js";
 export type { PushDestinationCheck } from "./runtime/push/push-side.js";
 export { ORPHANED_REASON, SHUTDOWN_REASON } from "./runtime/runner/task-end-reasons.js";
 export {

@@ -1,4 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { pageOf } from "../src/ports/task-list.js";
+import { A2A_LIMITS } from "../src/protocol/limits.js";
 import { ListTasksResult, ListTasksResultV1 } from "../src/protocol/schemas/list-tasks.js";
 import { type Harness, harnessPerTest, readFrames, ScriptedExecutor, startParams } from "./support/handler-harness.js";
 
@@ -116,5 +118,22 @@ describe("ListTasks", () => {
       const { error } = await list(h, params);
       expect(error, JSON.stringify(params)).toMatchObject({ code: -32602, data: { field } });
     }
+  });
+});
+
+describe("ListTasks' totalSize", () => {
+  it("stops counting at A2A_LIMITS.listTotalSize (in memory as in the PostgreSQL store); the pages go on", () => {
+    const cap = A2A_LIMITS.listTotalSize;
+    const tasks = Array.from({ length: cap + 3 }, (_, i) => ({
+      id: `t-${String(i).padStart(6, "0")}`,
+      contextId: "ctx",
+      kind: "task" as const,
+      status: { state: "working" as const, timestamp: "2026-01-01T00:00:00.000Z" },
+    }));
+    const page = pageOf(tasks, { pageSize: 10 });
+    expect(page.totalSize).toBe(cap);
+    expect(page.tasks).toHaveLength(10);
+    expect(page.next).toBeDefined();
+    expect(pageOf(tasks.slice(0, 42), { pageSize: 10 }).totalSize).toBe(42);
   });
 });

@@ -167,6 +167,42 @@ describe("push-config errors", () => {
     expect(gone.body.result).toBeNull();
   });
 
+  it("looks the task up before the destination: a made-up or another workspace's task id is -32001, unchecked", async () => {
+    const checked: string[] = [];
+    const checkDestination = async (url: URL) => {
+      checked.push(url.href);
+      return "refused by the check";
+    };
+    const h = harness(undefined, { push: { signingSecrets: SECRETS, checkDestination } });
+    const taskId = await startedTask(h);
+    for (const id of ["no-such-task", taskId]) {
+      const v03 = await rpc(
+        h,
+        "tasks/pushNotificationConfig/set",
+        { taskId: id, pushNotificationConfig: { url: "http://internal.example/" } },
+        { token: "partner-b" },
+      );
+      expect(v03.body.error, id).toMatchObject({ code: -32001 });
+      const v1 = await rpc(
+        h,
+        "CreateTaskPushNotificationConfig",
+        { taskId: id, url: "http://internal.example/" },
+        { token: "partner-b", v1: true },
+      );
+      expect(v1.body.error?.code, id).toBe(-32001);
+    }
+    expect(checked).toEqual([]);
+    // The task's own workspace gets the check's answer.
+    const own = await rpc(
+      h,
+      "CreateTaskPushNotificationConfig",
+      { taskId, url: "http://internal.example/" },
+      { v1: true },
+    );
+    expect(own.body.error).toMatchObject({ code: -32602, message: expect.stringContaining("refused by the check") });
+    expect(checked).toEqual(["http://internal.example/"]);
+  });
+
   it("refuses what breaks a bound or cannot be delivered with -32602 naming the field, in both dialects", async () => {
     const h = harness();
     const taskId = await startedTask(h);

@@ -10,6 +10,7 @@ import {
 } from "./pglite/pglite-database.js";
 import type { PGliteMaintenanceOptions } from "./pglite/pglite-maintenance.js";
 import { openPGliteWorkerDatabase, type PGliteWorkerEvents } from "./pglite/pglite-worker-database.js";
+import { closeDataDirectory, makeDataDirectoryPrivate } from "./pglite/private-data-directory.js";
 import { pgDatabase } from "./postgres/pg-database.js";
 
 export interface OpenDatabaseOptions {
@@ -101,13 +102,19 @@ async function openPGlite(
   const hasScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(dataDir);
   if (hasScheme) return open(dataDir);
   const location = resolve(dataDir);
-  // Owner-only, as PostgreSQL wants its data directory (applies when it is created here).
+  // Owner-only, as PostgreSQL wants its data directory: made so, or closed at once if it already existed.
   await mkdir(location, { recursive: true, mode: 0o700 });
+  await closeDataDirectory(location);
   // Locked before PGlite reads a byte of it, and released only after PGlite has closed it.
   const lock = lockOptions === false ? undefined : await lockDataDirectory(location, lockOptions);
   let db: Database;
   try {
     db = await open(location);
+    // What is under it too, at every start: the files PGlite unpacked at its first start are 0666.
+    await makeDataDirectoryPrivate(location).catch(async (error: unknown) => {
+      await db.close();
+      throw error;
+    });
   } catch (error) {
     await lock?.release();
     throw error;

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
-import { mkdtemp, rm } from "node:fs/promises";
+import { chmod, lstat, mkdir, mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { storeFixtures } from "@a2a-partner/a2a-core/testing";
 import { PGlite } from "@electric-sql/pglite";
 import { afterAll, describe, expect, it } from "vitest";
@@ -33,6 +33,53 @@ describe("openDatabase without a url (embedded PGlite)", () => {
       await second.close();
     }
   });
+});
+
+describe("the embedded data directory is private", () => {
+  const parent = mkdtemp(join(tmpdir(), "pglite-private-"));
+  afterAll(async () => rm(await parent, { recursive: true, force: true }));
+
+  /** Every path under `root` (itself included) whose mode is not owner-only: 0700 directories, 0600 files. */
+  async function notPrivate(root: string): Promise<string[]> {
+    const found: string[] = [];
+    const visit = async (path: string) => {
+      const info = await lstat(path);
+      const wanted = info.isDirectory() ? 0o700 : 0o600;
+      if ((info.isDirectory() || info.isFile()) && (info.mode & 0o777) !== wanted) {
+        found.push(`${relative(root, path) || "."} ${(info.mode & 0o777).toString(8)}`);
+      }
+      if (info.isDirectory()) for (const name of await readdir(path)) await visit(join(path, name));
+    };
+    await visit(root);
+    return found;
+  }
+
+  it("made 0755 beforehand: 0700 with 0600 files after the first start, and again after every start", async () => {
+    const dataDir = join(await parent, "data");
+    await mkdir(dataDir);
+    await chmod(dataDir, 0o755);
+    const first = await openDatabase({ dataDir });
+    try {
+      // The signing secrets live here: the workspace's data goes through the WAL like the secrets do.
+      await migrate(first);
+      expect(await notPrivate(dataDir)).toEqual([]);
+    } finally {
+      await first.close();
+    }
+    expect(await notPrivate(dataDir)).toEqual([]);
+
+    // Loosened while stopped (a restore, a chmod -R): the next start makes it private again.
+    await chmod(dataDir, 0o755);
+    await chmod(join(dataDir, "base"), 0o777);
+    await chmod(join(dataDir, "PG_VERSION"), 0o666);
+    const second = await openDatabase({ dataDir });
+    try {
+      expect(await notPrivate(dataDir)).toEqual([]);
+    } finally {
+      await second.close();
+    }
+    // A first start runs PGlite's initdb: slow on a busy host.
+  }, 240_000);
 });
 
 describe("openDatabase({ dataDir: 'memory://', loadDataDir })", () => {

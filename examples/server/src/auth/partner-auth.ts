@@ -1,26 +1,25 @@
 import type { Authenticate, AuthOutcome } from "@a2a-partner/a2a-core";
 import { type CacheInvalidation, InvalidatedCache, type Queryable } from "@a2a-partner/postgres-store";
 import type { Logger } from "../logger.ts";
+import { RefusalLog } from "./refusal-log.ts";
 import { missingTokenReason, type RefusalReason } from "./refusal-reason.ts";
 import { bearerToken, hashToken, resolveToken } from "./tokens.ts";
+import { type UnknownTokenOptions, UnknownTokens } from "./unknown-tokens.ts";
 
 /** Live partner tokens remembered per process (by hash), emptied whenever api_tokens changes. */
 const TOKEN_CACHE_SIZE = 10_000;
 /** How long a resolved token is answered from memory at most, whatever the notifications say. */
 const MAX_AGE_MS = 60_000;
 
-export interface PartnerAuthOptions {
-  /** How long a token the database does not know is refused from memory (ms). 0: never remembered. */
-  unknownTokenTtlMs?: number;
-  /** How many unknown tokens are remembered at most; one more empties that memory. */
-  unknownTokenCapacity?: number;
-  /** Where each refusal is logged (info), with its reason and never the token. */
+export interface PartnerAuthOptions extends UnknownTokenOptions {
+  /** Where refusals are logged (info, at most once a minute per cause: refusal-log.ts), never the token. */
   logger?: Logger;
+  /** Replaces the refusal log made from `logger` (tests: another interval). */
+  refusalLog?: RefusalLog;
 }
 
-export const UNKNOWN_TOKEN_DEFAULTS = { ttlMs: 10_000, capacity: 10_000 } as const;
-
 const UNKNOWN: AuthOutcome = { ok: false, status: 401, message: "Invalid or revoked bearer token" };
+const UNKNOWN_REASON: RefusalReason = "unknown, revoked or expired token";
 
 interface Remembered {
   outcome: AuthOutcome;
@@ -34,37 +33,25 @@ interface Remembered {
  * The A2A endpoint's rule: a live partner token → its workspace; a user token → 403; else 401. With
  * `invalidation`, what the database answered is remembered in memory, and forgotten by every instance as
  * soon as any statement changes api_tokens (a revocation, a new token): a resolved token for up to a
- * minute, an unknown one for `unknownTokenTtlMs`, so a client (or a flood) repeating a bad token costs one
- * lookup, not one per request. Concurrent lookups of one token share a single query.
+ * minute, an unknown one for `unknownTokenTtlMs` (unknown-tokens.ts). Concurrent lookups of one token
+ * share a single query.
  */
 export function partnerAuthenticator(
   db: Queryable,
   invalidation?: CacheInvalidation,
   options: PartnerAuthOptions = {},
 ): Authenticate {
-  const { logger } = options;
-  const unknownTtlMs = options.unknownTokenTtlMs ?? UNKNOWN_TOKEN_DEFAULTS.ttlMs;
+  const refusals = options.refusalLog ?? new RefusalLog(options.logger);
   const known = invalidation
     ? new InvalidatedCache<Remembered>(invalidation, ["api_tokens"], TOKEN_CACHE_SIZE)
     : undefined;
-  // Apart from the live tokens, so a flood of unknown ones never pushes a live token out of memory.
-  const unknown =
-    invalidation && unknownTtlMs > 0
-      ? new InvalidatedCache<Remembered>(
-          invalidation,
-          ["api_tokens"],
-          options.unknownTokenCapacity ?? UNKNOWN_TOKEN_DEFAULTS.capacity,
-        )
-      : undefined;
+  const unknown = UnknownTokens.create(invalidation, options);
   const inFlight = new Map<string, Promise<Remembered>>();
 
-  // Every refusal is a line (info): a partner's misconfigured token shows up in the log with its reason.
+  // A partner's misconfigured token shows up in the log at once with its reason; a flood, as a count.
   function answer({ outcome, reason, tokenId }: Remembered): AuthOutcome {
     if (!outcome.ok && reason) {
-      logger?.info(
-        { endpoint: "a2a", status: outcome.status, reason, ...(tokenId ? { tokenId } : {}) },
-        "authentication refused",
-      );
+      refusals.refused({ endpoint: "a2a", status: outcome.status, reason, ...(tokenId ? { tokenId } : {}) });
     }
     return outcome;
   }
@@ -75,13 +62,8 @@ export function partnerAuthenticator(
     const unknownTicket = unknown?.ticket();
     const resolved = await resolveToken(db, token);
     if (!resolved) {
-      const refusal: Remembered = {
-        outcome: UNKNOWN,
-        expiresAtMs: Date.now() + unknownTtlMs,
-        reason: "unknown, revoked or expired token",
-      };
-      unknown?.remember(key, refusal, unknownTicket);
-      return refusal;
+      unknown?.remember(key, unknownTicket);
+      return { outcome: UNKNOWN, expiresAtMs: 0, reason: UNKNOWN_REASON };
     }
     const isPartner = resolved.kind === "partner" && resolved.workspaceId;
     const outcome: AuthOutcome = isPartner
@@ -112,7 +94,8 @@ export function partnerAuthenticator(
     const key = hashToken(token, "base64");
     // A token with an expiry is remembered only until then: expiring changes no row, so no notification
     // would announce it.
-    const cached = known.get(key) ?? unknown?.get(key);
+    if (unknown?.has(key)) return answer({ outcome: UNKNOWN, expiresAtMs: 0, reason: UNKNOWN_REASON });
+    const cached = known.get(key);
     if (cached && Date.now() < cached.expiresAtMs) return answer(cached);
     let lookup = inFlight.get(key);
     if (!lookup) {

@@ -1,6 +1,7 @@
-import { isUuid, type Queryable } from "@a2a-partner/postgres-store";
+import { type CacheInvalidation, isUuid, type Queryable } from "@a2a-partner/postgres-store";
 import { missingTokenReason, type RefusalReason } from "./refusal-reason.ts";
-import { bearerToken, resolveToken } from "./tokens.ts";
+import { bearerToken, hashToken, type ResolvedToken, resolveToken } from "./tokens.ts";
+import { type UnknownTokenOptions, UnknownTokens } from "./unknown-tokens.ts";
 
 /**
  * Who may call a user-facing REST endpoint (docs/contract.md, Authentication): a live `a2a_u_` user
@@ -23,25 +24,48 @@ export type UserAuthResult =
       reason: RefusalReason;
     };
 
-export async function authenticateUser(db: Queryable, authorization: string | undefined): Promise<UserAuthResult> {
-  const token = bearerToken(authorization);
-  if (!token) {
-    return refused(
-      401,
-      "Missing bearer token: send Authorization: Bearer <user session token>",
-      "Bearer",
-      missingTokenReason(authorization),
-    );
-  }
-  const resolved = await resolveToken(db, token);
-  if (!resolved) {
-    return refused(
-      401,
-      "Invalid or revoked bearer token",
-      'Bearer error="invalid_token"',
-      "unknown, revoked or expired token",
-    );
-  }
+/**
+ * The user endpoints' rule above, with the A2A endpoint's memory of unknown tokens (unknown-tokens.ts):
+ * with `invalidation`, a token the database did not know is refused from memory for a short while, so a
+ * flood repeating made-up tokens costs one lookup each, not one per request; any change to api_tokens
+ * forgets them.
+ */
+export function userAuthenticator(
+  db: Queryable,
+  invalidation?: CacheInvalidation,
+  options: UnknownTokenOptions = {},
+): (authorization: string | undefined) => Promise<UserAuthResult> {
+  const unknown = UnknownTokens.create(invalidation, options);
+  return async (authorization) => {
+    const token = bearerToken(authorization);
+    if (!token) {
+      return refused(
+        401,
+        "Missing bearer token: send Authorization: Bearer <user session token>",
+        "Bearer",
+        missingTokenReason(authorization),
+      );
+    }
+    const key = unknown ? hashToken(token, "base64") : "";
+    if (unknown?.has(key)) return UNKNOWN_TOKEN;
+    const ticket = unknown?.ticket();
+    const resolved = await resolveToken(db, token);
+    if (!resolved) {
+      unknown?.remember(key, ticket);
+      return UNKNOWN_TOKEN;
+    }
+    return known(resolved);
+  };
+}
+
+const UNKNOWN_TOKEN = refused(
+  401,
+  "Invalid or revoked bearer token",
+  'Bearer error="invalid_token"',
+  "unknown, revoked or expired token",
+);
+
+function known(resolved: ResolvedToken): UserAuthResult {
   if (resolved.kind !== "user" || !resolved.userId) {
     return refused(
       403,

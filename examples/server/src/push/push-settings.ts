@@ -1,4 +1,4 @@
-import { isIP } from "node:net";
+import { AllowedHostsError, parseAllowedHosts } from "@a2a-partner/a2a-core";
 import { parseDuration } from "../auth/duration.ts";
 import { ConfigError } from "../config-error.ts";
 
@@ -30,8 +30,6 @@ const DEFAULT_HORIZON = "24h";
 const DEFAULT_MAX_RETRY_WAIT = "1h";
 /** Shorter, and a receiver that restarts would lose notifications to the first retries' backoff. */
 const MIN_HORIZON_MS = 60_000;
-/** A DNS name: labels of letters, digits and inner hyphens, 253 characters at most. */
-const HOST_NAME = /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
 
 export function pushSettings(env: NodeJS.ProcessEnv): PushSettings {
   return {
@@ -52,43 +50,19 @@ function switchOf(value: string | undefined, name: string): boolean {
 }
 
 /**
- * `hooks.internal, 10.1.2.3, 10.20.0.0/16, fd00::/8`: each entry a host name, an IP or a CIDR. Anything
- * else (a URL, a port, a wildcard, a prefix too long for its address) stops the start, naming the entry:
- * an entry the guard could not read would silently allow nothing, or be mistaken for another.
+ * `hooks.internal, 10.1.2.3, 10.20.0.0/16, fd00::/8`, read by the core's `parseAllowedHosts` (the rules
+ * the SSRF guard itself reads the list by). An entry it cannot read stops the start, naming the entry: one
+ * the guard misread would silently allow nothing, or something else.
  */
 function allowedHosts(value: string | undefined): string[] {
-  if (!value || value.trim() === "") return [];
-  return value.split(",").map((raw) => {
-    const entry = raw
-      .trim()
-      .toLowerCase()
-      .replace(/^\[(.*)\]$/, "$1");
-    const reason = entry === "" ? "an empty entry (two commas in a row?)" : whyNotAHost(entry);
-    if (reason) {
-      throw new ConfigError(
-        `PUSH_ALLOWED_HOSTS must be comma-separated host names, IPs or CIDRs (10.0.0.0/8); "${raw.trim()}" is ${reason}, in "${value}"`,
-      );
-    }
-    return entry;
-  });
-}
-
-function whyNotAHost(entry: string): string | undefined {
-  if (entry.includes("://")) return "a URL: give its host alone";
-  const slash = entry.indexOf("/");
-  if (slash >= 0) {
-    const address = entry.slice(0, slash);
-    const prefix = entry.slice(slash + 1);
-    const family = isIP(address);
-    if (family === 0) return "not a CIDR: the part before / is not an IP address";
-    const max = family === 4 ? 32 : 128;
-    if (!/^\d{1,3}$/.test(prefix) || Number(prefix) > max) return `not a CIDR: the prefix must be 0 to ${max}`;
-    return undefined;
+  try {
+    return parseAllowedHosts(value);
+  } catch (error) {
+    if (!(error instanceof AllowedHostsError)) throw error;
+    throw new ConfigError(
+      `PUSH_ALLOWED_HOSTS must be comma-separated host names, IPs or CIDRs (10.0.0.0/8); "${error.entry}" is ${error.reason}, in "${value}"`,
+    );
   }
-  if (isIP(entry) !== 0) return undefined;
-  if (entry.includes("*")) return "a wildcard: list each host";
-  if (/:\d+$/.test(entry)) return "a host with a port: give the host alone (every port is allowed)";
-  return HOST_NAME.test(entry) ? undefined : "neither a host name nor an IP address";
 }
 
 function horizon(value: string | undefined): number {

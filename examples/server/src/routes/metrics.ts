@@ -7,9 +7,10 @@ import {
   parseMetricsWindow,
   queryEventMetrics,
 } from "@a2a-partner/metrics-core";
-import type { Database } from "@a2a-partner/postgres-store";
+import type { CacheInvalidation, Database } from "@a2a-partner/postgres-store";
 import { type Response, Router } from "express";
-import { authenticateUser, findReadableWorkspace } from "../auth/user-auth.ts";
+import { RefusalLog } from "../auth/refusal-log.ts";
+import { findReadableWorkspace, userAuthenticator } from "../auth/user-auth.ts";
 import type { Logger } from "../logger.ts";
 
 /** RFC 9457 problem details, the body of every error this router answers. */
@@ -68,23 +69,31 @@ export function metricsRouter({
   db,
   logger,
   ratePerSecond = 0,
+  invalidation,
+  refusalLog,
 }: {
   db: Database;
   logger: Logger;
   /** Sustained requests per second per user token (burst twice that); 0 turns the limit off. */
   ratePerSecond?: number;
+  /** api_tokens' change feed: with it, unknown tokens are refused from memory for a while (unknown-tokens.ts). */
+  invalidation?: CacheInvalidation;
+  /** Where refusals are logged; default: this router's logger, at most once a minute per cause. */
+  refusalLog?: RefusalLog;
 }): Router {
   const router = Router();
   const log = logger.child({ component: "metrics" });
+  const authenticate = userAuthenticator(db, invalidation);
+  const refusals = refusalLog ?? new RefusalLog(log);
   const limiter =
     ratePerSecond > 0 ? new TokenBucketRateLimiter({ ratePerSecond, burst: 2 * ratePerSecond }) : undefined;
 
   router.get("/events/:workspace", async (req, res) => {
     // Counts change as robots work and differ per caller: never cached anywhere.
     res.set("cache-control", "private, no-store");
-    const auth = await authenticateUser(db, req.get("authorization"));
+    const auth = await authenticate(req.get("authorization"));
     if (!auth.ok) {
-      log.info({ endpoint: "metrics", status: auth.status, reason: auth.reason }, "authentication refused");
+      refusals.refused({ endpoint: "metrics", status: auth.status, reason: auth.reason });
       const title = auth.status === 401 ? "Unauthorized" : "Forbidden";
       return sendProblem(
         res,

@@ -1,6 +1,6 @@
 import type { A2AHandler } from "../ports/handler.js";
 import { type A2AHandlerResponse, JSON_HEADERS } from "../ports/handler-response.js";
-import { readBodyText } from "./read-body.js";
+import { discardBody, isTooLarge, readBodyText } from "./read-body.js";
 
 export type FetchHandler = (request: Request) => Promise<Response>;
 
@@ -18,14 +18,23 @@ export interface FetchHandlerOptions {
 export function toFetchHandler(handler: A2AHandler, options: FetchHandlerOptions = {}): FetchHandler {
   const { basePath } = options;
   return async (request) => {
+    const declared = request.headers.get("content-length");
+    let oversized = false;
     // The body is read only once the handler has authenticated the caller from the headers.
     const answer = await handler.handle({
       headers: request.headers,
-      body: () => readBodyText(request.body, handler.maxBodyBytes, request.headers.get("content-length")),
+      body: () =>
+        readBodyText(request.body, handler.maxBodyBytes, declared).catch((error: unknown) => {
+          oversized = isTooLarge(error);
+          throw error;
+        }),
       url: request.url,
       method: request.method,
       ...(basePath === undefined ? {} : { basePath }),
     });
+    // The client must finish sending a body refused as too large before it can read the 413 (read-body.ts,
+    // DISCARD_BOUNDS). The connection itself is the runtime's: no hop-by-hop header from here.
+    if (oversized && request.body) await discardBody(request.body, declared);
     return toResponse(answer, request.signal);
   };
 }

@@ -3,7 +3,7 @@ import { isEndpointPath } from "../bindings/http-json/routes.js";
 import type { A2AHandler } from "../ports/handler.js";
 import { JSON_HEADERS, type SseSink } from "../ports/handler-response.js";
 import type { HeaderReader } from "../protocol/header-reader.js";
-import { decodeUtf8, tooLarge } from "./read-body.js";
+import { DISCARD_BOUNDS, decodeUtf8, isTooLarge, tooLarge } from "./read-body.js";
 
 export interface NodeHandler {
   (req: IncomingMessage, res: ServerResponse): Promise<void>;
@@ -48,23 +48,31 @@ export function toNodeHandler(handler: A2AHandler, options: NodeHandlerOptions =
       gone = true;
       stopStream?.();
     });
+    let oversized = false;
     // The body is read only once the handler has authenticated the caller from the headers.
     const answer = await handler.handle({
       headers: nodeHeaders(req.headers),
-      body: () => readBody(req, handler.maxBodyBytes),
+      body: () =>
+        readBody(req, handler.maxBodyBytes).catch((error: unknown) => {
+          oversized = isTooLarge(error);
+          throw error;
+        }),
       ...(req.url === undefined ? {} : { url: req.url }),
       ...(req.method === undefined ? {} : { method: req.method }),
       ...(basePath === undefined ? {} : { basePath }),
     });
     if (answer.kind === "json") {
-      // Answered before the whole body was read (401, 413 …): the unread rest would corrupt the next
-      // request on this connection, so it is not reused.
+      // Answered before the whole body was read (413, 401 …): the unread rest would corrupt the next request
+      // on this connection, so it is not reused. A body refused as too large is read to its end first (within
+      // DISCARD_BOUNDS), so that the client, still writing it, gets to read the 413 (read-body.ts).
+      const complete = req.complete;
+      if (oversized && !complete) await discardRest(req);
       if (!gone)
         writeJson(
           res,
           answer.status,
           answer.body,
-          withExtra(req.complete ? answer.headers : { ...answer.headers, connection: "close" }),
+          withExtra(complete ? answer.headers : { ...answer.headers, connection: "close" }),
         );
       return;
     }
@@ -191,5 +199,32 @@ function readBody(req: IncomingMessage, maxBytes: number): Promise<string> {
     req.on("end", onEnd);
     req.on("error", onError);
     req.on("aborted", onAborted);
+  });
+}
+
+/** Reads what is left of the request and drops it, within DISCARD_BOUNDS. */
+function discardRest(req: IncomingMessage): Promise<void> {
+  if (req.destroyed || Number(req.headers["content-length"]) > DISCARD_BOUNDS.bytes) return Promise.resolve();
+  return new Promise((resolve) => {
+    let seen = 0;
+    const done = () => {
+      clearTimeout(timer);
+      req.off("data", onData);
+      req.off("end", done);
+      req.off("error", done);
+      req.off("close", done);
+      req.pause();
+      resolve();
+    };
+    const onData = (chunk: Buffer) => {
+      seen += chunk.length;
+      if (seen > DISCARD_BOUNDS.bytes) done();
+    };
+    const timer = setTimeout(done, DISCARD_BOUNDS.ms);
+    req.on("data", onData);
+    req.once("end", done);
+    req.once("error", done);
+    req.once("close", done);
+    req.resume();
   });
 }

@@ -22,6 +22,8 @@ export const createTaskPushNotificationConfig: UnaryMethod<typeof SetPushConfigP
     async run(runtime, { params, caller, version, trace }) {
       const push = pushSideOf(runtime, "CreateTaskPushNotificationConfig");
       runtime.telemetry.taskOf(trace, params.taskId);
+      // The task first: a stranger's made-up task id is -32001 before its URL is looked at (or resolved).
+      await runtime.findTask(caller.workspaceId, params.taskId);
       const input = params.pushNotificationConfig;
       const refused = await destinationRefusal(push, input, CREATED_CONFIG_FIELDS[version]);
       if (refused) throw refused;

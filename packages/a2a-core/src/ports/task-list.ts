@@ -1,3 +1,4 @@
+import { A2A_LIMITS } from "../protocol/limits.js";
 import type { Task, TaskState } from "../protocol/schemas/a2a.js";
 
 /**
@@ -25,7 +26,10 @@ export interface TaskListQuery {
 export interface TaskListPage {
   /** Newest status first. Full snapshots: the caller trims history and artifacts. */
   tasks: Task[];
-  /** Tasks matching the filters, on every page (the cursor does not count). */
+  /**
+   * Tasks matching the filters, on every page (the cursor does not count), counted up to
+   * `A2A_LIMITS.listTotalSize`: a store stops counting there, and that number means "at least".
+   */
   totalSize: number;
   /** Where the next page starts; absent on the last page. */
   next?: TaskListCursor;
@@ -68,7 +72,7 @@ export function pageOf(matching: readonly Task[], query: TaskListQuery): TaskLis
   const last = tasks.at(-1);
   return {
     tasks,
-    totalSize: filtered.length,
+    totalSize: Math.min(filtered.length, A2A_LIMITS.listTotalSize),
     ...(rest.length > query.pageSize && last ? { next: cursorAfter(last) } : {}),
   };
 }

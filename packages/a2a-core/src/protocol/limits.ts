@@ -32,6 +32,12 @@ export const A2A_LIMITS = {
    * part wrappers and envelope under 16 KiB: about 210 KiB in all.
    */
   maxBodyBytes: 256 * 1024,
+  /**
+   * ListTasks' `totalSize` counts matching tasks up to this many and then stops: past it, `totalSize` is
+   * this number, read as "at least". Counting every match on every page cost time in proportion to the
+   * workspace's history; the pages themselves (keyset) are never bounded by it.
+   */
+  listTotalSize: 10_000,
   /** Push configs one task may have; one more is -32602. */
   pushConfigsPerTask: 10,
   /** A push config's `url`: characters. */

@@ -15,9 +15,17 @@ class FakeClient extends EventEmitter {
   async connect() {
     if (this.failConnect) throw new Error("connection refused");
   }
+  /** Statements running at once, and the most there ever were (pg deprecates more than one). */
+  active = 0;
+  maxActive = 0;
   async query(sql: string) {
     this.queries.push(sql);
+    this.active++;
+    this.maxActive = Math.max(this.maxActive, this.active);
     if (this.silent) await new Promise(() => {});
+    // Answered a few turns later, as a server's answer is: a statement asked meanwhile overlaps it.
+    for (let i = 0; i < 3; i++) await new Promise<void>((resolve) => queueMicrotask(resolve));
+    this.active--;
     return { rows: [], rowCount: 0 };
   }
   async end() {
@@ -78,6 +86,18 @@ describe("PgListener", () => {
     expect(got).toEqual(["a1:x", "a2:x", "b:y"]);
     await listener.close();
     expect(clients[0]?.ended).toBe(true);
+  });
+
+  it("asks its connection one statement at a time (pg deprecates overlapping ones)", async () => {
+    const { listener, clients } = setup({ heartbeatMs: 1 });
+    const stops = await Promise.all(["a", "b", "c", "d"].map((channel) => listener.listen(channel, () => {})));
+    await new Promise((resolve) => setTimeout(resolve, 20)); // heartbeats meanwhile
+    await Promise.all(stops.map((stop) => stop()));
+    const client = clients[0] as FakeClient;
+    expect(client.queries.filter((sql) => sql.startsWith("LISTEN"))).toHaveLength(4);
+    expect(client.queries.filter((sql) => sql.startsWith("UNLISTEN"))).toHaveLength(4);
+    expect(client.maxActive).toBe(1);
+    await listener.close();
   });
 
   it("UNLISTENs a channel only when its last subscriber stops", async () => {

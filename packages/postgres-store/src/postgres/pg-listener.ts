@@ -36,6 +36,8 @@ export class PgListener {
   private closed = false;
 
   private heartbeat: ReturnType<typeof setInterval> | undefined;
+  /** The last statement asked of each connection (see `query`). */
+  private readonly tails = new WeakMap<Client, Promise<unknown>>();
 
   /**
    * `heartbeatMs`: how often the idle listening connection is asked a trivial query. A connection that
@@ -60,7 +62,7 @@ export class PgListener {
     if (!entry) {
       const created: Channel = { subscribers: new Set(), ready: Promise.resolve() };
       created.ready = this.connection().then(async (client) => {
-        await client.query(`LISTEN ${quoted}`);
+        await this.query(client, `LISTEN ${quoted}`);
       });
       // A failed first LISTEN forgets the channel, so the next listen() tries again from scratch.
       created.ready.catch(() => {
@@ -86,7 +88,8 @@ export class PgListener {
       if (current.subscribers.size > 0 || this.channels.get(channel) !== current) return;
       this.channels.delete(channel);
       // Best effort: a dropped connection has forgotten the LISTEN anyway.
-      await this.client?.query(`UNLISTEN ${quoted}`).catch(() => undefined);
+      const client = this.client;
+      if (client) await this.query(client, `UNLISTEN ${quoted}`).catch(() => undefined);
     };
   }
 
@@ -113,6 +116,21 @@ export class PgListener {
     const client = this.client ?? (await this.connecting?.catch(() => undefined));
     this.client = undefined;
     await client?.end().catch(() => undefined);
+  }
+
+  /**
+   * One statement at a time on a connection, in the order asked: pg queues overlapping ones itself but
+   * deprecates it (pg@9 drops it), and LISTENs of several channels, UNLISTENs and the heartbeat overlap.
+   * Per connection, so a statement stuck on a dead one never holds up the next connection's.
+   */
+  private query(client: Client, sql: string): Promise<unknown> {
+    const previous = this.tails.get(client) ?? Promise.resolve();
+    const run = previous.then(() => client.query(sql));
+    this.tails.set(
+      client,
+      run.catch(() => undefined),
+    );
+    return run;
   }
 
   private connection(): Promise<Client> {
@@ -159,7 +177,7 @@ export class PgListener {
         return;
       }
       pending = true;
-      client.query("select 1").then(
+      this.query(client, "select 1").then(
         () => {
           pending = false;
         },
@@ -206,7 +224,7 @@ export class PgListener {
   private async relisten(): Promise<void> {
     const client = await this.connection();
     try {
-      for (const name of this.channels.keys()) await client.query(`LISTEN ${quoteChannel(name)}`);
+      for (const name of this.channels.keys()) await this.query(client, `LISTEN ${quoteChannel(name)}`);
     } catch (error) {
       if (this.client === client) this.client = undefined;
       await client.end().catch(() => undefined);

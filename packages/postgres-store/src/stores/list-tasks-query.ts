@@ -1,4 +1,11 @@
-import { isTerminalState, type Message, type Task, type TaskListPage, type TaskListQuery } from "@a2a-partner/a2a-core";
+import {
+  A2A_LIMITS,
+  isTerminalState,
+  type Message,
+  type Task,
+  type TaskListPage,
+  type TaskListQuery,
+} from "@a2a-partner/a2a-core";
 import type { Queryable } from "../database.js";
 import { isUuid } from "../is-uuid.js";
 import { asRequestDataError } from "../tasks/data-error.js";
@@ -18,8 +25,8 @@ const PARTS = [
 
 /**
  * ListTasks in SQL: one keyset page, newest status first, merged from the running and the ended tasks,
- * plus the count of everything that matches. The ended part reads at most pageSize + 1 index entries past
- * the cursor, however deep the cursor is; the count is proportional to the workspace's matching tasks.
+ * plus the count of what matches, up to A2A_LIMITS.listTotalSize. The ended part reads at most pageSize + 1
+ * index entries past the cursor, however deep the cursor is; the count at most that cap per part.
  */
 export async function listTasksPage(db: Queryable, workspaceId: string, query: TaskListQuery): Promise<TaskListPage> {
   // A value PostgreSQL cannot read (a page token's timestamp in year 0000, say) fails the same way on every
@@ -56,8 +63,12 @@ async function readPage(db: Queryable, workspaceId: string, query: TaskListQuery
     state === undefined ? PARTS : PARTS.filter((part) => (part.rows === "terminal") === isTerminalState(state));
   const where = (part: (typeof PARTS)[number], extra: ((statusAt: string) => string)[] = []) =>
     [...filters, () => part.rows, ...extra].map((filter) => filter(part.statusAt)).join(" and ");
-  const countSql = parts.map((part) => `(select count(*) from tasks where ${where(part)})`).join(" + ");
-  const countValues = [...values];
+  // Each part counts up to the cap and no further (A2A_LIMITS.listTotalSize: "at least" past it).
+  const countValues = [...values, A2A_LIMITS.listTotalSize];
+  const cap = `$${countValues.length}::int`;
+  const countSql = `least(${parts
+    .map((part) => `(select count(*) from (select 1 from tasks where ${where(part)} limit ${cap}) as capped)`)
+    .join(" + ")}, ${cap})`;
 
   // A cursor with an id that is not a uuid cannot match a row; ids compare as uuids, like the indexes.
   if (query.after && !isUuid(query.after.taskId)) {

@@ -56,7 +56,7 @@ function guardedLookup(allowed: AllowedHosts, resolve: PushAddressLookup) {
     resolveAndJudge(hostname, allowed, resolve).then(
       (verdict) => {
         if (verdict.kind === "refused") {
-          callback(new PushDestinationRefusedError(`push destination refused: ${verdict.reason}`), "");
+          callback(new PushDestinationRefusedError(`push destination refused: ${verdict.detail}`), "");
           return;
         }
         const addresses = verdict.addresses.filter(

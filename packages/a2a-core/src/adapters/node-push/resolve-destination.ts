@@ -1,6 +1,7 @@
 import { lookup } from "node:dns/promises";
 import type { AllowedHosts } from "../../runtime/push/allowed-hosts.js";
-import { judgeAddress, judgeHostName, type PushDestinationOptions } from "../../runtime/push/destination-check.js";
+import { judgeHostName, type PushDestinationOptions } from "../../runtime/push/destination-check.js";
+import { forbiddenAddressReason, forbiddenAddressRule } from "../../runtime/push/forbidden-address.js";
 
 /** One address a host name resolves to, as `node:dns` `lookup` gives it. */
 export interface PushResolvedAddress {
@@ -25,9 +26,13 @@ export class PushDestinationRefusedError extends Error {
   readonly code = "ERR_PUSH_DESTINATION_REFUSED";
 }
 
-/** What a host name stands for, judged: its addresses when every one may be used, else why not. */
+/**
+ * What a host name stands for, judged: its addresses when every one may be used, else why not. `reason`
+ * is for the client and names the rule only (never the address the name resolved to, nor the lookup's
+ * error: the server must not resolve internal names for strangers); `detail` adds them, for the logs.
+ */
 export type ResolvedVerdict =
-  | { kind: "refused"; reason: string }
+  | { kind: "refused"; reason: string; detail: string }
   | { kind: "allowed"; addresses: readonly PushResolvedAddress[] };
 
 /**
@@ -41,22 +46,27 @@ export async function resolveAndJudge(
   resolve: PushAddressLookup,
 ): Promise<ResolvedVerdict> {
   const byName = judgeHostName(host, allowed);
-  if (byName.kind === "refused") return byName;
+  if (byName.kind === "refused") return { ...byName, detail: byName.reason };
   let addresses: readonly PushResolvedAddress[];
   try {
     addresses = await resolve(host);
   } catch (error) {
     const code = (error as { code?: unknown }).code;
-    return {
-      kind: "refused",
-      reason: `${host} does not resolve (${typeof code === "string" ? code : "lookup failed"})`,
-    };
+    const reason = `${host} does not resolve`;
+    return { kind: "refused", reason, detail: `${reason} (${typeof code === "string" ? code : "lookup failed"})` };
   }
-  if (addresses.length === 0) return { kind: "refused", reason: `${host} does not resolve` };
+  if (addresses.length === 0)
+    return { kind: "refused", reason: `${host} does not resolve`, detail: `${host} does not resolve` };
   if (byName.kind === "allowed") return { kind: "allowed", addresses };
   for (const { address } of addresses) {
-    const verdict = judgeAddress(address, allowed, host);
-    if (verdict.kind === "refused") return verdict;
+    if (allowed.allowsAddress(address)) continue;
+    const rule = forbiddenAddressRule(address);
+    if (rule === undefined) continue;
+    return {
+      kind: "refused",
+      reason: `${host} resolves to ${rule}`,
+      detail: `${host} resolves to ${address}, ${forbiddenAddressReason(address)}`,
+    };
   }
   return { kind: "allowed", addresses };
 }

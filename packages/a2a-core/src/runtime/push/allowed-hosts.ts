@@ -1,12 +1,8 @@
 import ipaddr from "ipaddr.js";
 import { isIpLiteral, stripBrackets } from "./forbidden-address.js";
+import { normalizeHostName, parseAllowedHosts } from "./parse-allowed-hosts.js";
 
 type Cidr = [ipaddr.IPv4 | ipaddr.IPv6, number];
-
-/** A host name as compared: lower case, without the trailing dot of a fully qualified name. */
-export function normalizeHostName(host: string): string {
-  return host.toLowerCase().replace(/\.$/, "");
-}
 
 /**
  * The destinations an operator allows although the SSRF guard would refuse them (a receiver on the
@@ -23,17 +19,14 @@ export class AllowedHosts {
 
   static readonly none = new AllowedHosts(new Set(), []);
 
-  /** Throws a `TypeError` naming the entry that is neither a host name, an IP address nor a CIDR block. */
+  /** Read by `parseAllowedHosts`, whose `AllowedHostsError` (a `TypeError`) names an entry it cannot read. */
   static parse(entries: readonly string[] | undefined): AllowedHosts {
     const names = new Set<string>();
     const blocks: Cidr[] = [];
-    for (const raw of entries ?? []) {
-      const entry = raw.trim();
-      if (entry === "") continue;
+    for (const entry of parseAllowedHosts(entries)) {
       if (entry.includes("/")) blocks.push(parseBlock(entry));
       else if (isIpLiteral(entry)) blocks.push(singleAddress(entry));
-      else if (HOST_NAME.test(entry)) names.add(normalizeHostName(entry));
-      else throw new TypeError(`allowedHosts: "${entry}" is not a host name, an IP address or a CIDR block`);
+      else names.add(entry);
     }
     return names.size === 0 && blocks.length === 0 ? AllowedHosts.none : new AllowedHosts(names, blocks);
   }
@@ -51,16 +44,9 @@ export class AllowedHosts {
   }
 }
 
-/** Labels of letters, digits, `-` and `_`, dot-separated, an optional trailing dot. */
-const HOST_NAME =
-  /^(?=.{1,253}\.?$)[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?(?:\.[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?)*\.?$/i;
-
+/** A block `parseAllowedHosts` read (valid, no host bits set). */
 function parseBlock(entry: string): Cidr {
-  const [address = "", bits] = entry.split("/");
-  if (!isIpLiteral(address) || !ipaddr.isValidCIDR(`${stripBrackets(address)}/${bits}`)) {
-    throw new TypeError(`allowedHosts: "${entry}" is not a valid CIDR block`);
-  }
-  const [base, prefix] = ipaddr.parseCIDR(`${stripBrackets(address)}/${bits}`);
+  const [base, prefix] = ipaddr.parseCIDR(entry);
   return normalizedBlock(base, prefix);
 }
 

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { AllowedHosts } from "./allowed-hosts.js";
 import { pushDestinationCheck } from "./destination-check.js";
 import { forbiddenAddressReason } from "./forbidden-address.js";
+import { AllowedHostsError, parseAllowedHosts } from "./parse-allowed-hosts.js";
 
 const check = pushDestinationCheck();
 const refusal = (url: string) => check(new URL(url));
@@ -140,7 +141,7 @@ describe("pushDestinationCheck (any runtime)", () => {
 
 describe("AllowedHosts", () => {
   it("reads names, addresses and blocks of both families, and IPv4-mapped blocks as IPv4", () => {
-    const allowed = AllowedHosts.parse([" Hooks.Internal. ", "", "192.168.0.0/24", "[::1]", "::ffff:10.0.0.0/104"]);
+    const allowed = AllowedHosts.parse([" Hooks.Internal. ", "192.168.0.0/24", "[::1]", "::ffff:10.0.0.0/104"]);
     expect(allowed.allowsName("hooks.internal")).toBe(true);
     expect(allowed.allowsName("HOOKS.INTERNAL.")).toBe(true);
     expect(allowed.allowsName("other.internal")).toBe(false);
@@ -157,4 +158,55 @@ describe("AllowedHosts", () => {
       expect(() => AllowedHosts.parse([entry])).toThrow(new RegExp(entry.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")));
     },
   );
+
+  it("refuses a CIDR block with host bits set instead of widening it, saying what to write", () => {
+    // 127.0.0.2/8 was read as all of 127/8: the operator may have meant either.
+    expect(() => AllowedHosts.parse(["127.0.0.2/8"])).toThrow(
+      'allowedHosts: "127.0.0.2/8" is a CIDR block with host bits set: write 127.0.0.0/8 for the block, or 127.0.0.2 for the address alone',
+    );
+    expect(() => pushDestinationCheck({ allowedHosts: ["10.1.2.3/16"] })).toThrow(AllowedHostsError);
+    expect(() => AllowedHosts.parse(["fd00::1/8"])).toThrow(/write fd00::\/8 for the block, or fd00::1 for/);
+    expect(AllowedHosts.parse(["127.0.0.0/8", "10.1.2.3/32", "fd00::/8", "::/0"]).allowsAddress("127.0.0.2")).toBe(
+      true,
+    );
+  });
+});
+
+describe("parseAllowedHosts (the reference server reads PUSH_ALLOWED_HOSTS with it)", () => {
+  it("reads a comma-separated string or entries, canonical", () => {
+    const canonical = ["hooks.internal", "10.1.2.3", "10.20.0.0/16", "fd00::1", "fd00::/8", "receiver"];
+    expect(parseAllowedHosts(" Hooks.Internal. , 10.1.2.3,10.20.0.0/16, [FD00::1], fd00::/8 ,receiver")).toEqual(
+      canonical,
+    );
+    expect(
+      parseAllowedHosts(["hooks.internal", "10.1.2.3", "10.20.0.0/16", "[fd00::1]", "fd00::/8", "receiver"]),
+    ).toEqual(canonical);
+    for (const blank of ["", "  ", [], [""], undefined]) expect(parseAllowedHosts(blank)).toEqual([]);
+  });
+
+  it.each([
+    ["https://hooks.internal/a2a", "a URL: give its host alone"],
+    ["hooks.internal:8443", "a host with a port"],
+    ["*.internal", "a wildcard"],
+    ["10.0.0.0/33", "not a CIDR block: the prefix must be 0 to 32"],
+    ["fd00::/129", "not a CIDR block: the prefix must be 0 to 128"],
+    ["hooks/16", "not a CIDR block: the part before / is not an IP address"],
+    ["127.0.0.2/8", "a CIDR block with host bits set"],
+    ["bad host!", "neither a host name nor an IP address"],
+  ])("refuses %j, naming it and why", (entry, reason) => {
+    const thrown = (() => {
+      try {
+        parseAllowedHosts(`10.0.0.1, ${entry}`);
+      } catch (error) {
+        return error;
+      }
+    })();
+    expect(thrown).toBeInstanceOf(AllowedHostsError);
+    expect(thrown).toBeInstanceOf(TypeError);
+    expect(thrown).toMatchObject({ entry, reason: expect.stringContaining(reason) });
+  });
+
+  it("refuses a blank entry among others", () => {
+    expect(() => parseAllowedHosts("10.0.0.1,,10.0.0.2")).toThrow('"" is an empty entry (two commas in a row?)');
+  });
 });

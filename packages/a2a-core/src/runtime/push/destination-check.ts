@@ -1,12 +1,14 @@
-import { AllowedHosts, normalizeHostName } from "./allowed-hosts.js";
+import { AllowedHosts } from "./allowed-hosts.js";
 import { forbiddenAddressReason, isIpLiteral, stripBrackets } from "./forbidden-address.js";
+import { normalizeHostName } from "./parse-allowed-hosts.js";
 import type { PushDestinationCheck } from "./push-side.js";
 
 /** The SSRF guard's settings. */
 export interface PushDestinationOptions {
   /**
    * Host names, IP addresses and CIDR blocks allowed although they would be refused (`hooks.internal`,
-   * `10.1.2.3`, `10.8.0.0/16`, `::1`). A malformed entry throws a `TypeError` when the check is made.
+   * `10.1.2.3`, `10.8.0.0/16`, `::1`), read by `parseAllowedHosts`: an entry it cannot read (a CIDR block
+   * with host bits set among them) throws its `AllowedHostsError` when the check is made.
    */
   allowedHosts?: readonly string[];
 }
@@ -47,13 +49,11 @@ export function judgeHostName(host: string, allowed: AllowedHosts): DestinationV
   return { kind: "name", host: name };
 }
 
-/** Judges one IP address (a literal host, or one a name resolved to). */
-export function judgeAddress(address: string, allowed: AllowedHosts, name?: string): DestinationVerdict {
+/** Judges one IP address written as the host. */
+export function judgeAddress(address: string, allowed: AllowedHosts): DestinationVerdict {
   if (allowed.allowsAddress(address)) return { kind: "allowed" };
   const reason = forbiddenAddressReason(address);
-  if (reason === undefined) return { kind: "allowed" };
-  const subject = name === undefined ? `${address} is` : `${name} resolves to ${address},`;
-  return { kind: "refused", reason: `${subject} ${reason}` };
+  return reason === undefined ? { kind: "allowed" } : { kind: "refused", reason: `${address} is ${reason}` };
 }
 
 /**

@@ -40,7 +40,22 @@ const NAT64_WELL_KNOWN = ipaddr.parseCIDR("64:ff9b::/96") as [IPv6, number];
  */
 export function forbiddenAddressReason(address: string): string | undefined {
   const parsed = ipaddr.parse(stripBrackets(address));
-  return parsed.kind() === "ipv4" ? ipv4Reason(parsed as IPv4) : ipv6Reason(parsed as IPv6);
+  if (parsed.kind() === "ipv4") return ipv4Reason(parsed as IPv4);
+  const embedded = embeddedIpv4(parsed as IPv6);
+  if (!embedded) return ipv6Reason(parsed as IPv6);
+  const reason = ipv4Reason(embedded);
+  return reason && `${reason} (${embedded.toString()} in an IPv6 form)`;
+}
+
+/**
+ * The rule alone (`"a loopback address"`), naming no address: what a client is told about an address a
+ * host name resolved to, which it must not learn through the server.
+ */
+export function forbiddenAddressRule(address: string): string | undefined {
+  const parsed = ipaddr.parse(stripBrackets(address));
+  if (parsed.kind() === "ipv4") return ipv4Reason(parsed as IPv4);
+  const embedded = embeddedIpv4(parsed as IPv6);
+  return embedded ? ipv4Reason(embedded) : ipv6Reason(parsed as IPv6);
 }
 
 /** Whether `text` is an IP address in a standard notation (dotted quad, or IPv6, bracketed or not). */
@@ -59,12 +74,8 @@ function ipv4Reason(address: IPv4): string | undefined {
   return range === "unicast" ? undefined : (IPV4_RANGE_NAMES[range] ?? "a reserved address");
 }
 
+/** An IPv6 address that carries no IPv4 one. */
 function ipv6Reason(address: IPv6): string | undefined {
-  const embedded = embeddedIpv4(address);
-  if (embedded) {
-    const reason = ipv4Reason(embedded);
-    return reason && `${reason} (${embedded.toString()} in an IPv6 form)`;
-  }
   const range = address.range();
   const named = IPV6_RANGE_NAMES[range];
   if (named) return named;

@@ -64,7 +64,7 @@ export class PushAttempts {
       return { kind: "failed", reason: "signing", error: "the workspace has no signing secret" };
     }
     this.unsignedWorkspaces.delete(workspaceId);
-    const id = webhookIdOf(delivery.event.taskId, delivery.event.seq, delivery.config.id);
+    const id = await webhookIdOf(delivery.event.taskId, delivery.event.seq, delivery.config.id);
     try {
       return buildPushRequest(delivery, id, secrets, this.options.now());
     } catch {

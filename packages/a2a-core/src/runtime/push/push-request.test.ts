@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { Webhook } from "standardwebhooks";
 import { describe, expect, it } from "vitest";
 import type { PushConfig } from "../../ports/push-configs.js";
@@ -43,7 +44,7 @@ function delivery(config: Partial<PushConfig> = {}, event: StoredTaskEvent = UPD
 
 describe("a push request", () => {
   it("is signed per Standard Webhooks with every secret, so either verifies during a rotation", async () => {
-    const id = webhookIdOf("task-1", 2, "cfg-1");
+    const id = await webhookIdOf("task-1", 2, "cfg-1");
     const now = new Date();
     const request = buildPushRequest(delivery(), id, [SECRET_A, SECRET_B], now);
     expect(request.headers["webhook-signature"]).toMatch(/^v1,[A-Za-z0-9+/=]+ v1,[A-Za-z0-9+/=]+$/);
@@ -103,14 +104,23 @@ describe("a push request", () => {
 
 describe("webhook-id", () => {
   it("is msg_ + base64url(SHA-256(taskId, seq, configId)) + . + seq: the same everywhere, different per event and config", async () => {
-    const id = webhookIdOf("task-1", 2, "cfg-1");
-    const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode("task-1\n2\ncfg-1")));
-    expect(id).toBe(`msg_${Buffer.from(digest).toString("base64url")}.2`);
-    expect(id).toMatch(/^msg_[A-Za-z0-9_-]{43}\.2$/);
-    expect(webhookIdOf("task-1", 2, "cfg-1")).toBe(id);
-    expect(webhookIdOf("task-1", 3, "cfg-1")).not.toBe(id);
-    expect(webhookIdOf("task-1", 2, "cfg-2")).not.toBe(id);
+    const id = await webhookIdOf("task-1", 2, "cfg-1");
+    // Ids never change between versions: a receiver drops duplicates by them across a rolling upgrade.
+    expect(id).toBe("msg_CTLGGM9yVVsZMUxE08z0mRlCOwphaoNRrT3wAH-iBrI.2");
+    expect(id).toBe(`msg_${createHash("sha256").update("task-1\n2\ncfg-1").digest("base64url")}.2`);
+    expect(await webhookIdOf("task-1", 2, "cfg-1")).toBe(id);
+    expect(await webhookIdOf("task-1", 3, "cfg-1")).not.toBe(id);
+    expect(await webhookIdOf("task-1", 2, "cfg-2")).not.toBe(id);
     // The separator keeps ("a", 12) and ("a1", 2) apart.
-    expect(webhookIdOf("task-1", 21, "cfg")).not.toBe(webhookIdOf("task-12", 1, "cfg"));
+    expect(await webhookIdOf("task-1", 21, "cfg")).not.toBe(await webhookIdOf("task-12", 1, "cfg"));
+  });
+
+  it("is the same by node:crypto and by Web Crypto (runtimes without Node's built-ins), at every length", async () => {
+    for (let length = 0; length <= 140; length++) {
+      const taskId = "t".repeat(length);
+      const expected = `msg_${createHash("sha256").update(`${taskId}\n7\nc`).digest("base64url")}.7`;
+      expect(await webhookIdOf(taskId, 7, "c"), `length ${length}`).toBe(expected);
+      expect(await webhookIdOf(taskId, 7, "c", true), `length ${length}, Web Crypto`).toBe(expected);
+    }
   });
 });

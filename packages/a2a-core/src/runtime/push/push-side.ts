@@ -3,8 +3,9 @@ import type { PushDeliveryQueue } from "../../ports/push-deliveries.js";
 
 /**
  * Why a push destination is refused (`"…"`, shown to the client in the -32602), or `undefined` when it
- * may be used. Checked when a config is created; a connection-time check (DNS rebinding) belongs to the
- * `fetch` the dispatcher sends with.
+ * may be used. Checked when a config is created, after its task was found; a connection-time check (DNS
+ * rebinding) belongs to the `fetch` the dispatcher sends with. The reason names the rule that refused the
+ * URL, never what a host name resolved to or why its lookup failed (the client must not learn them).
  */
 export type PushDestinationCheck = (url: URL) => Promise<string | undefined>;
 

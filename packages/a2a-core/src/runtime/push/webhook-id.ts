@@ -1,4 +1,4 @@
-import { sha256 } from "./sha256.js";
+import { platformSha256 } from "./platform-sha256.js";
 
 /**
  * The Standard Webhooks `webhook-id` of one event for one config: `msg_` + base64url(SHA-256(taskId, seq,
@@ -7,8 +7,13 @@ import { sha256 } from "./sha256.js";
  * the event's seq at its end is covered by the signature (the id is signed), so a receiver can also order
  * a task's events by it without trusting an unsigned header.
  */
-export function webhookIdOf(taskId: string, seq: number, configId: string): string {
-  const digest = sha256(new TextEncoder().encode(`${taskId}\n${seq}\n${configId}`));
+export async function webhookIdOf(
+  taskId: string,
+  seq: number,
+  configId: string,
+  webCryptoOnly = false,
+): Promise<string> {
+  const digest = await platformSha256(new TextEncoder().encode(`${taskId}\n${seq}\n${configId}`), webCryptoOnly);
   return `msg_${base64Url(digest)}.${seq}`;
 }
 
