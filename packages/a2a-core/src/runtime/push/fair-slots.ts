@@ -107,15 +107,15 @@ export class FairSlots<T extends Waiter> {
 
   /**
    * What the loop may claim now: one delivery per slot nobody waits for (runs waiting are claimed
-   * already); when the runs waiting may not have the free slots (above their share), as many as are
-   * free, passing over the workspaces and receivers above their share.
+   * already), passing over the workspaces and receivers that may take no slot (theirs could only wait);
+   * when the runs waiting may not have the free slots, as many as are free, passing over those.
    */
   claimRoom(): { limit: number; skip?: PushClaimOptions } {
     const free = this.size - this.used;
-    const limit = free - this.waiting.length;
-    if (limit > 0 || free <= 0) return { limit };
+    if (free <= 0) return { limit: 0 };
     const { workspaces, receivers } = this.saturated();
-    if (workspaces.length + receivers.length === 0) return { limit: 0 };
+    const waited = free - this.waiting.length;
+    if (workspaces.length + receivers.length === 0) return { limit: Math.max(0, waited) };
     return { limit: free, skip: { skipWorkspaces: workspaces, skipReceivers: receivers } };
   }
 
