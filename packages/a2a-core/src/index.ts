@@ -27,7 +27,13 @@ export type {
 export type { CreateOrGetResult, IdempotencyStore } from "./ports/idempotency-store.js";
 export type { Logger } from "./ports/logger.js";
 export type { PushAuthentication, PushConfig, PushConfigStore, PutPushConfigResult } from "./ports/push-configs.js";
-export type { HandedPushDelivery, PushDelivery, PushDeliveryQueue } from "./ports/push-deliveries.js";
+export type {
+  HandedPushDelivery,
+  PushClaimOptions,
+  PushDelivery,
+  PushDeliveryQueue,
+} from "./ports/push-deliveries.js";
+export { pushReceiverOf } from "./ports/push-deliveries.js";
 export type {
   ArtifactUpdate,
   ExecutorUpdate,

@@ -1,7 +1,7 @@
 /**
- * Node-only entry (`@a2a-partner/a2a-core/node`): the node:http / Express adapter, and the push SSRF guard
- * that resolves names (`node:dns`) and checks every connection (undici). The root entry stays
- * runtime-neutral.
+ * Node-only entry (`@a2a-partner/a2a-core/node`): the node:http / Express adapter, the push SSRF guard
+ * that resolves names (`node:dns`) and checks every connection (undici), and `createA2AHandler` /
+ * `createPushDispatcher` with that guard as their push defaults. The root entry stays runtime-neutral.
  */
 
 export type { NodeHandler, NodeHandlerOptions } from "./adapters/node.js";
@@ -13,3 +13,4 @@ export type {
   PushAddressLookup,
   PushResolvedAddress,
 } from "./adapters/node-push/resolve-destination.js";
+export { createA2AHandler, createPushDispatcher } from "./assembly/node-push-defaults.js";

@@ -41,7 +41,7 @@ const forwarded = new Set<() => void>();
 let handedTo: ((deliveries: HandedPushDelivery[]) => void) | undefined;
 const tell = (message: FromDispatchThread) => port.postMessage(message);
 const deliveries: PushDeliveryQueue = {
-  claim: (owner, limit, leaseMs) => queue.claim(owner, limit, leaseMs),
+  claim: (owner, limit, leaseMs, options) => queue.claim(owner, limit, leaseMs, options),
   complete: (owner, delivery, leaseMs) => queue.complete(owner, delivery, leaseMs),
   retry: (owner, delivery, retryAt, lastError) => queue.retry(owner, delivery, retryAt, lastError),
   release: (owner, delivery) => queue.release(owner, delivery),

@@ -34,11 +34,25 @@ export function assemblePush(
   const side: PushSide = {
     configs: stores.configs,
     deliveries: stores.deliveries,
-    checkDestination: push.checkDestination ?? pushDestinationCheck(),
+    checkDestination: push.checkDestination ?? pushDestinationCheck({ allowedHosts: push.allowedHosts ?? [] }),
     maxConfigsPerTask: push.maxConfigsPerTask ?? A2A_LIMITS.pushConfigsPerTask,
   };
+  warnUnguardedOnNode(push, context.logger);
   if (push.dispatch === false) return { side, dispatcher: undefined };
   return { side, dispatcher: dispatcherOf(stores.deliveries, push, context) };
+}
+
+/**
+ * On Node, the root entry's defaults leave what Node could check unchecked (a name's addresses, each
+ * connection's): say so once, with the fix, when push would send (it has signing secrets).
+ */
+function warnUnguardedOnNode(push: Partial<A2APushOptions>, logger: Logger): void {
+  const onNode = typeof (globalThis as { process?: { versions?: { node?: unknown } } }).process?.versions?.node;
+  if (onNode !== "string" || !push.signingSecrets || (push.checkDestination && push.fetch)) return;
+  logger.warn(
+    {},
+    "push: destination names are not resolved and connections are not checked (SSRF); on Node, import createA2AHandler from @a2a-partner/a2a-core/node, or pass push.checkDestination and push.fetch",
+  );
 }
 
 function dispatcherOf(
@@ -67,7 +81,10 @@ export interface PushDispatcherSetup {
   /** The queue to deliver: the same database as the instances that write the events. */
   deliveries: PushDeliveryQueue;
   /** Signing, sending, timeouts and horizon, as `A2APushOptions` (its other fields are the handler's). */
-  push: Pick<A2APushOptions, "signingSecrets" | "fetch" | "horizonMs" | "maxRetryWaitMs" | "attemptTimeoutMs">;
+  push: Pick<
+    A2APushOptions,
+    "signingSecrets" | "fetch" | "allowedHosts" | "horizonMs" | "maxRetryWaitMs" | "attemptTimeoutMs"
+  >;
   /**
    * The owner of this dispatcher's claims: unique among the dispatchers running at once (a handler's
    * `instanceId` only when that handler runs none, `push: { dispatch: false }`). Default a random one.

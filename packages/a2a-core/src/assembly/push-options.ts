@@ -13,15 +13,26 @@ export interface A2APushOptions {
    */
   signingSecrets(workspaceId: string): Promise<readonly string[]>;
   /**
-   * Refuses destinations a config may not name (SSRF). Default: only `http:`/`https:`, and no loopback,
-   * private, link-local, CGNAT, multicast or metadata address, literal or resolved.
+   * Refuses destinations a config may not name (SSRF), when it is made. Default from the root entry, on
+   * any runtime: only `http:`/`https:`, no credentials in the URL, no loopback, private, link-local,
+   * CGNAT, multicast or metadata address written literally, nor the names `localhost`, `*.localhost`,
+   * `metadata.google.internal` — a name is **not** resolved (fetch runtimes cannot). Default from
+   * `createA2AHandler` of `@a2a-partner/a2a-core/node`: the same rules, and a name is resolved and refused
+   * if any of its addresses is (`nodePushDestinationCheck`).
    */
   checkDestination?: PushDestinationCheck;
   /**
-   * What deliveries are sent with. Default: the runtime's `fetch`. On Node, pass `guardedPushFetch()`
-   * from `@a2a-partner/a2a-core/node` to check every connection's address again (DNS rebinding).
+   * What deliveries are sent with. Default from the root entry: the runtime's `fetch`, whose connections
+   * are not checked. Default from `createA2AHandler` of `@a2a-partner/a2a-core/node`: `guardedPushFetch`,
+   * which judges the address of every connection it opens (DNS rebinding).
    */
   fetch?: typeof fetch;
+  /**
+   * Receivers on your own network the default check and sender let through: host names, IP addresses
+   * and CIDR blocks (`["hooks.internal", "10.1.2.3", "10.8.0.0/16"]`). Not used by a `checkDestination`
+   * or `fetch` you pass.
+   */
+  allowedHosts?: readonly string[];
   /** Configs one task may have. Default `A2A_LIMITS.pushConfigsPerTask`. */
   maxConfigsPerTask?: number;
   /** How long a delivery is retried after its event became durable before it is given up. Default 24 h. */

@@ -30,6 +30,29 @@ export interface HandedPushDelivery extends PushDelivery {
   after?: number;
 }
 
+/** What a dispatcher asks of one claim besides its limit. */
+export interface PushClaimOptions {
+  /**
+   * Workspaces whose deliveries to pass over this time: they hold their fair share of the dispatcher's
+   * slots already, so theirs could only wait while another's wait behind them. A queue that ignores it
+   * stays correct; its claims are only less fair.
+   */
+  skipWorkspaces?: readonly string[];
+  /** Receivers of a workspace (`pushReceiverOf` their config's URL) to pass over this time, for the same reason. */
+  skipReceivers?: ReadonlyArray<{ workspace: string; receiver: string }>;
+}
+
+/** The authority of a push URL as written (userinfo dropped), lower-cased. */
+const AUTHORITY = /^[a-z][a-z0-9+.-]*:\/\/(?:[^@/?#]*@)?([^/?#]*)/i;
+
+/**
+ * The receiver a push URL names, as dispatchers share their slots by it and `skipReceivers` lists it: its
+ * host and port as written, lower-cased (a URL that does not parse is its own receiver).
+ */
+export function pushReceiverOf(url: string): string {
+  return (AUTHORITY.exec(url)?.[1] ?? url).toLowerCase();
+}
+
 /**
  * The durable queue of deliveries that dispatchers on every instance share. A claim is a lease: a
  * dispatcher that dies (SIGKILL) loses its claims when they expire and another instance retakes them.
@@ -39,9 +62,10 @@ export interface HandedPushDelivery extends PushDelivery {
 export interface PushDeliveryQueue {
   /**
    * Claims up to `limit` due deliveries for `owner` until the store's clock plus `leaseMs`: each the
-   * oldest undelivered event of its config, none claimed by a live lease, due now. Increments `attempt`.
+   * oldest undelivered event of its config, none claimed by a live lease, due now, none of
+   * `options.skipWorkspaces`. Increments `attempt`.
    */
-  claim(owner: string, limit: number, leaseMs: number): Promise<PushDelivery[]>;
+  claim(owner: string, limit: number, leaseMs: number, options?: PushClaimOptions): Promise<PushDelivery[]>;
   /**
    * The receiver took it: removes the delivery (only if `owner` still holds it) and claims the same
    * config's next delivery when it is due, in the same step, so a task's events flow without waiting

@@ -50,9 +50,14 @@ export interface MethodWire {
   v1?: V1Params;
 }
 
+// Typed as V1Params, not as the functions themselves: the table's type names no mapping function.
 const START: V1Params = { read: fromV1StartParams, write: toV1StartParams, isShape: isV1StartShape };
-const push = (read: (params: Params) => Params, write: (params: Params) => Params, isShape = isV1PushRefShape) =>
-  ({ read, write, isShape }) satisfies V1Params;
+const LIST_TASKS: V1Params = { read: fromV1ListTasksParams, write: toV1ListTasksParams, isShape: isV1ListTasksShape };
+const push = (
+  read: (params: Params) => Params,
+  write: (params: Params) => Params,
+  isShape: (params: Params) => boolean = isV1PushRefShape,
+): V1Params => ({ read, write, isShape });
 
 /**
  * The one table of A2A methods: each method's current (A2A v1.0) name, its older slash alias, whether it
@@ -100,7 +105,7 @@ export const METHODS = {
         },
       },
     ],
-    v1: { read: fromV1ListTasksParams, write: toV1ListTasksParams, isShape: isV1ListTasksShape },
+    v1: LIST_TASKS,
   },
   SendMessage: {
     alias: "message/send",

@@ -1,6 +1,11 @@
 import type { PushConfig, PushConfigStore, PutPushConfigResult } from "../ports/push-configs.js";
-import type { PushDelivery, PushDeliveryQueue } from "../ports/push-deliveries.js";
-import type { InMemoryPushLedger } from "./in-memory-push-ledger.js";
+import {
+  type PushClaimOptions,
+  type PushDelivery,
+  type PushDeliveryQueue,
+  pushReceiverOf,
+} from "../ports/push-deliveries.js";
+import type { DeliveryRow, InMemoryPushLedger } from "./in-memory-push-ledger.js";
 
 /**
  * Push configs in process memory, over the tasks of an `InMemoryTaskStore` (a task of another workspace
@@ -47,12 +52,21 @@ export class InMemoryPushDeliveryQueue implements PushDeliveryQueue {
   /** @internal built by `createInMemoryStores` over its task store's push state. */
   constructor(private readonly ledger: InMemoryPushLedger) {}
 
-  async claim(owner: string, limit: number, leaseMs: number): Promise<PushDelivery[]> {
+  async claim(owner: string, limit: number, leaseMs: number, options?: PushClaimOptions): Promise<PushDelivery[]> {
     const { ledger } = this;
     const now = ledger.clock();
     const count = Number.isFinite(limit) ? Math.max(0, Math.floor(limit)) : 0;
+    const workspaces = new Set(options?.skipWorkspaces ?? []);
+    const receivers = new Set(
+      (options?.skipReceivers ?? []).map(({ workspace, receiver }) => `${workspace} ${receiver}`),
+    );
+    const receiverOf = (row: DeliveryRow) =>
+      pushReceiverOf(ledger.configsOf(row.taskId)?.get(row.configId)?.config.url ?? "");
+    const passed = (row: DeliveryRow) =>
+      workspaces.has(row.workspaceId) || (receivers.size > 0 && receivers.has(`${row.workspaceId} ${receiverOf(row)}`));
     const claimed: PushDelivery[] = [];
-    for (const row of ledger.claimable(now).slice(0, count)) {
+    const rows = ledger.claimable(now).filter((row) => !passed(row));
+    for (const row of rows.slice(0, count)) {
       const delivery = ledger.claim(row, owner, leaseMs, now);
       if (delivery) claimed.push(delivery);
     }

@@ -87,6 +87,34 @@ export function definePushDeliveryCases(current: () => StoreContractContext): vo
       }
     });
 
+    it("passes over the workspaces and a workspace's receivers a claim names (the dispatcher's fair share)", async ({
+      skip,
+    }) => {
+      const push = cases.push(skip);
+      const { stores, workspaceA, workspaceB, fixtures } = current();
+      const mine = await stores.tasks.create(fixtures.newTask(workspaceA));
+      const theirs = await stores.tasks.create(fixtures.newTask(workspaceB));
+      const busy = pushConfig(mine.task.id, { url: "https://user@Hooks.Example.com:8443/busy?x=1" });
+      const other = pushConfig(mine.task.id);
+      const stranger = pushConfig(theirs.task.id);
+      cases.track(push, workspaceA, [busy, other]);
+      cases.track(push, workspaceB, [stranger]);
+      for (const config of [busy, other]) await push.configs.put(workspaceA, config, 10);
+      await push.configs.put(workspaceB, stranger, 10);
+      for (const { task } of [mine, theirs]) await stores.events.append(task.id, fixtures.update(task, 10));
+      const tasks = [mine.task.id, theirs.task.id];
+
+      const dispatcher = owner("fair");
+      const skipReceivers = [{ workspace: workspaceA, receiver: "hooks.example.com:8443" }];
+      const claimed = await push.deliveries.claim(dispatcher, 1000, 60_000, {
+        skipWorkspaces: [workspaceB],
+        skipReceivers,
+      });
+      expect(claimed.filter((d) => tasks.includes(d.event.taskId)).map(target)).toEqual([`${other.id}@2`]);
+      const rest = await claimOf(push, dispatcher, tasks);
+      expect(rest.map(target).sort()).toEqual([`${busy.id}@2`, `${stranger.id}@2`].sort());
+    });
+
     it("keeps one delivery in flight per config: the next is claimable only once the first is done", async ({
       skip,
     }) => {

@@ -82,9 +82,13 @@ export interface Harness {
 
 let counter = 0;
 
-export function makeHarness(executor = new ScriptedExecutor(), options: Partial<A2AHandlerOptions> = {}): Harness {
+export function makeHarness(
+  executor = new ScriptedExecutor(),
+  options: Partial<A2AHandlerOptions> = {},
+  create: typeof createA2AHandler = createA2AHandler,
+): Harness {
   const stores = createInMemoryStores();
-  const handler = createA2AHandler({
+  const handler = create({
     stores,
     executor,
     authenticate: authenticateTestToken,

@@ -43,11 +43,14 @@ export function pushWorld(options: { clock?: () => number; send?: typeof fetch }
     stores,
     logger,
     lines,
-    /** A running task with one config pointing at `url`. */
-    async taskWithConfig(config: Partial<PushConfig> & { url: string }): Promise<{ task: Task; config: PushConfig }> {
-      const record = await stores.tasks.create(fixtures.newTask(WORKSPACE));
+    /** A running task (of `workspace`) with one config pointing at `url`. */
+    async taskWithConfig(
+      config: Partial<PushConfig> & { url: string },
+      workspace = WORKSPACE,
+    ): Promise<{ task: Task; config: PushConfig }> {
+      const record = await stores.tasks.create(fixtures.newTask(workspace));
       const put = await stores.push.configs.put(
-        WORKSPACE,
+        workspace,
         { id: "cfg-1", taskId: record.task.id, version: "0.3", createdAt: new Date().toISOString(), ...config },
         10,
       );

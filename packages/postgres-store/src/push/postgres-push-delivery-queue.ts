@@ -1,10 +1,11 @@
-import type { HandedPushDelivery, PushDelivery, PushDeliveryQueue } from "@a2a-partner/a2a-core";
+import type { HandedPushDelivery, PushClaimOptions, PushDelivery, PushDeliveryQueue } from "@a2a-partner/a2a-core";
 import type { Database } from "../database.js";
 import { isUuid } from "../is-uuid.js";
 import { leaseDuration } from "../tasks/rows.js";
 import { CompleteBatches } from "./complete-batches.js";
 import {
   CLAIM,
+  CLAIM_SKIPPING,
   type ClaimedRow,
   deliveryKey,
   GIVE_UP,
@@ -48,13 +49,20 @@ export class PostgresPushDeliveryQueue implements PushDeliveryQueue {
     this.completes = new CompleteBatches(db);
   }
 
-  async claim(owner: string, limit: number, leaseMs: number): Promise<PushDelivery[]> {
+  async claim(owner: string, limit: number, leaseMs: number, options?: PushClaimOptions): Promise<PushDelivery[]> {
     checkOwner(owner);
     const max = Number.isFinite(limit) ? Math.min(MAX_CLAIM, Math.max(0, Math.floor(limit))) : 0;
     if (max === 0) return [];
-    const { rows } = await this.db.query<ClaimedRow>(CLAIM, [owner, max, leaseDuration(leaseMs)], {
-      name: "a2a_push_claim",
-    });
+    // Only ids that can be a task's workspace: anything else names no delivery here.
+    const workspaces = (options?.skipWorkspaces ?? []).filter((id) => isUuid(id));
+    const receivers = (options?.skipReceivers ?? []).filter(({ workspace }) => isUuid(workspace));
+    const skip = [workspaces, receivers.map(({ workspace }) => workspace), receivers.map(({ receiver }) => receiver)];
+    const { rows } =
+      workspaces.length + receivers.length > 0
+        ? await this.db.query<ClaimedRow>(CLAIM_SKIPPING, [owner, max, leaseDuration(leaseMs), ...skip], {
+            name: "a2a_push_claim_skipping",
+          })
+        : await this.db.query<ClaimedRow>(CLAIM, [owner, max, leaseDuration(leaseMs)], { name: "a2a_push_claim" });
     return rows
       .map(toPushDelivery)
       .sort((a, b) => (a.durableAt < b.durableAt ? -1 : a.durableAt > b.durableAt ? 1 : 0));

@@ -44,10 +44,11 @@ select k.task_id, k.config_id, k.seq, k.attempts, k.durable_at, t.workspace_id,
  * a row another dispatcher claimed meanwhile is checked again once its lock is released (its new claim
  * then keeps it out). Params: $1 owner, $2 limit, $3 lease (ms).
  */
-export const CLAIM = `
+function claimWhere(also: string): string {
+  return `
 with candidates as (
   select d.task_id, d.config_id, d.seq from push_deliveries d
-   where ${claimable(true)}
+   where ${claimable(true)}${also}
    order by d.due_at
    limit $2
    for update of d skip locked
@@ -57,6 +58,22 @@ with candidates as (
    where d.task_id = n.task_id and d.config_id = n.config_id and d.seq = n.seq
   returning d.task_id, d.config_id, d.seq, d.attempts, d.durable_at
 )${CLAIMED_ANSWER}`;
+}
+
+export const CLAIM = claimWhere("");
+
+/**
+ * `CLAIM` passing over the workspaces in $4 and the receivers of a workspace in $5/$6 (they hold their
+ * share of the dispatcher's slots; a receiver is its URL's authority as written, lower-cased:
+ * `pushReceiverOf`). Params as `CLAIM`, and $4 workspace ids, $5 and $6 the receivers' workspaces and names.
+ */
+export const CLAIM_SKIPPING = claimWhere(`
+     and not exists (
+       select 1 from tasks s join push_configs r on r.task_id = s.id
+        where s.id = d.task_id and r.id = d.config_id
+          and (s.workspace_id = any($4::uuid[])
+               or (s.workspace_id, lower(substring(r.url from '^[A-Za-z][A-Za-z0-9+.-]*://(?:[^@/?#]*@)?([^/?#]*)')))
+                  in (select * from unnest($5::uuid[], $6::text[]))))`);
 
 /**
  * The receivers took them (deliveries of one owner, each of a different config; one or a tick's worth):

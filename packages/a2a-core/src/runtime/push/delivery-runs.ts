@@ -1,4 +1,6 @@
-import type { HandedPushDelivery, PushDelivery } from "../../ports/push-deliveries.js";
+import type { HandedPushDelivery, PushClaimOptions, PushDelivery } from "../../ports/push-deliveries.js";
+import { DeliveredSeqs } from "./delivered-seqs.js";
+import { FairSlots, type Tenancy, tenancyOf, type Waiter } from "./fair-slots.js";
 import { identify, type SendAndRecordOptions, sendAndRecord } from "./send-and-record.js";
 
 /** What the runs need of their dispatcher: its queue, owner and settings, and ways to reach its loop. */
@@ -29,42 +31,46 @@ const HELD_BACK = "not sent: an earlier event is not delivered yet";
 const WAIT_LIMIT_MS = 2_000;
 /** Runs that may wait for a slot, per slot: a burst of commits waits; a receiver that stalls them all does not. */
 const WAITING_PER_SLOT = 4;
-/** Configs whose last delivered seq is remembered (for deliveries handed off behind it): the newest ones. */
-const REMEMBERED_CONFIGS = 4_096;
 
 /** One config's deliveries, sent in order in one slot; a commit's hand-off may add to it while it runs. */
-interface Run {
+interface Run extends Waiter {
   config: string;
+  tenancy: Tenancy;
   queue: PushDelivery[];
   /** The highest seq ever put in this run. */
   highest: number;
-  since: number;
 }
 
 /**
  * The dispatcher's slots: runs of one config's claimed deliveries (one claimed by the loop, or what a
- * commit handed off), each sent in order, at most `maxInFlight` runs sending at once, the others waiting
- * for a slot. A run holds its slot only for its POSTs; completes and releases are recorded meanwhile and
- * awaited by `settled` at close.
+ * commit handed off), each sent in order, at most `maxInFlight` runs sending at once, shared fairly between
+ * workspaces and receivers (`FairSlots`), the others waiting for a slot. A run holds its slot only for its
+ * POSTs; completes and releases are recorded meanwhile and awaited by `settled` at close.
  */
 export class DeliveryRuns {
   private readonly inFlight = new Set<Promise<void>>();
   /** Completes and releases under way (a run does not wait for its completes): awaited by `close`. */
   private readonly recording = new Set<Promise<void>>();
-  /** Runs waiting for a free slot, oldest first. */
-  private readonly waiting: Run[] = [];
   /** The run (sending or waiting) of each config that has one. */
   private readonly runs = new Map<string, Run>();
-  /** The last seq delivered per config, the newest `REMEMBERED_CONFIGS` configs, oldest first. */
-  private readonly delivered = new Map<string, number>();
+  private readonly delivered = new DeliveredSeqs();
   /** The timer that releases runs waiting too long for a slot. */
   private sweep: ReturnType<typeof setTimeout> | undefined;
+  /** The slots, shared fairly between workspaces and receivers, and the runs waiting for one. */
+  private readonly slots: FairSlots<Run>;
 
-  constructor(private readonly options: DeliveryRunsOptions) {}
+  constructor(private readonly options: DeliveryRunsOptions) {
+    this.slots = new FairSlots(options.maxInFlight);
+  }
 
-  /** Slots taken or spoken for (runs sending, and runs waiting: they are claimed already). */
-  get busy(): number {
-    return this.inFlight.size + this.waiting.length;
+  /** Runs sending now. */
+  get sending(): number {
+    return this.inFlight.size;
+  }
+
+  /** What the loop may claim now (`FairSlots.claimRoom`). */
+  claimRoom(): { limit: number; skip?: PushClaimOptions } {
+    return this.slots.claimRoom();
   }
 
   /**
@@ -87,7 +93,7 @@ export class DeliveryRuns {
       group.sort((a, b) => a.event.seq - b.event.seq);
       const after = group[0]?.after;
       const run = this.runs.get(config);
-      if (after === undefined || (this.delivered.get(config) ?? 0) >= after) {
+      if (after === undefined || this.delivered.of(config) >= after) {
         if (run) this.extend(run, group);
         else this.startRun(group);
       } else if (run && after <= run.highest && !this.options.stopping.aborted) {
@@ -110,12 +116,18 @@ export class DeliveryRuns {
       for (const held of deliveries) void this.release(held, CLOSING);
       return;
     }
-    const run: Run = { config: configOf(first), queue: [], highest: 0, since: this.options.now().getTime() };
+    const run: Run = {
+      config: configOf(first),
+      tenancy: tenancyOf(first),
+      queue: [],
+      highest: 0,
+      since: this.options.now().getTime(),
+    };
     this.extend(run, deliveries);
-    if (this.inFlight.size < this.options.maxInFlight) this.send(run);
-    else if (this.waiting.length < this.options.maxInFlight * WAITING_PER_SLOT) {
+    if (this.slots.mayTake(run.tenancy)) this.send(run);
+    else if (this.slots.waitingCount < this.options.maxInFlight * WAITING_PER_SLOT) {
       this.runs.set(run.config, run);
-      this.waiting.push(run);
+      this.slots.enqueue(run);
       this.sweepWaitingLater();
     } else {
       for (const held of deliveries) void this.release(held, NO_SLOT);
@@ -125,7 +137,7 @@ export class DeliveryRuns {
   /** Closing: the runs still waiting for a slot are given back at once. */
   giveBackWaiting(): void {
     clearTimeout(this.sweep);
-    for (const run of this.waiting.splice(0)) this.giveBack(run, CLOSING);
+    for (const run of this.slots.drain()) this.giveBack(run, CLOSING);
   }
 
   /** Once every run sending now has ended and every outcome under way is recorded. */
@@ -143,22 +155,27 @@ export class DeliveryRuns {
 
   private send(run: Run): void {
     this.runs.set(run.config, run);
+    this.slots.take(run.tenancy);
     const sending = this.deliverRun(run).finally(() => {
       if (this.runs.get(run.config) === run) this.runs.delete(run.config);
       // Runs waiting count as taken: the loop claims only for slots nobody waits for.
-      const wasFull = this.busy >= this.options.maxInFlight;
+      const wasFull = this.slots.inUse + this.slots.waitingCount >= this.options.maxInFlight;
+      this.slots.free(run.tenancy);
       this.inFlight.delete(sending);
       if (this.startWaiting()) return;
-      // A slot freed while the loop waited for one: wake it.
+      // A slot freed while the loop waited for one, or that the runs waiting may not have: wake it.
       if (wasFull) this.options.wakeLoop();
     });
     this.inFlight.add(sending);
   }
 
-  /** Starts the oldest run waiting for a slot, if any (true), releasing those that waited too long. */
+  /**
+   * Starts the waiting run that may take the free slot (fewest held by its workspace, then receiver;
+   * oldest first among equals), if any (true), releasing those that waited too long.
+   */
   private startWaiting(): boolean {
     this.releaseOverdue();
-    const next = this.waiting.shift();
+    const next = this.slots.next();
     if (!next) return false;
     this.send(next);
     return true;
@@ -166,11 +183,8 @@ export class DeliveryRuns {
 
   /** Releases the runs that have waited past `WAIT_LIMIT_MS` (oldest first, so they are at the front). */
   private releaseOverdue(): void {
-    const now = this.options.now().getTime();
-    while (this.waiting.length > 0 && now - (this.waiting[0]?.since ?? now) > WAIT_LIMIT_MS) {
-      const run = this.waiting.shift();
-      if (run) this.giveBack(run, NO_SLOT);
-    }
+    const overdue = this.slots.takeOverdue(this.options.now().getTime() - WAIT_LIMIT_MS);
+    for (const run of overdue) this.giveBack(run, NO_SLOT);
   }
 
   /** While runs wait, looks at them every `WAIT_LIMIT_MS` even if no slot comes free (every receiver stalls). */
@@ -179,7 +193,7 @@ export class DeliveryRuns {
     this.sweep = setTimeout(() => {
       this.sweep = undefined;
       this.releaseOverdue();
-      if (this.waiting.length > 0) this.sweepWaitingLater();
+      if (this.slots.waitingCount > 0) this.sweepWaitingLater();
     }, WAIT_LIMIT_MS);
     (this.sweep as { unref?: () => void }).unref?.();
   }
@@ -205,7 +219,7 @@ export class DeliveryRuns {
         this.options.wakeLoop();
         return;
       }
-      this.remember(run.config, delivery.event.seq);
+      this.delivered.remember(run.config, delivery.event.seq);
       this.completeMeanwhile(delivery, run.queue.length === 0 ? wakesBefore : undefined);
     }
     // In the same turn as the last `shift`: a hand-off from now on starts a run of its own.
@@ -229,16 +243,7 @@ export class DeliveryRuns {
   private holdsOrSent(delivery: PushDelivery): boolean {
     const config = configOf(delivery);
     const seq = delivery.event.seq;
-    return (this.runs.get(config)?.highest ?? 0) >= seq || (this.delivered.get(config) ?? 0) >= seq;
-  }
-
-  private remember(config: string, seq: number): void {
-    this.delivered.delete(config);
-    this.delivered.set(config, seq);
-    if (this.delivered.size > REMEMBERED_CONFIGS) {
-      const oldest = this.delivered.keys().next();
-      if (!oldest.done) this.delivered.delete(oldest.value);
-    }
+    return (this.runs.get(config)?.highest ?? 0) >= seq || this.delivered.of(config) >= seq;
   }
 
   /**

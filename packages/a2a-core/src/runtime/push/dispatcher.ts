@@ -148,17 +148,20 @@ export class PushDispatcher {
     const { deliveries, owner, logger } = this.options;
     while (!this.stopping.signal.aborted) {
       try {
-        // Runs waiting for a slot go first: they are claimed already.
-        const free = this.maxInFlight - this.runs.busy;
-        if (free <= 0) {
+        // Runs waiting for a slot go first (they are claimed already), unless their tenants are above their share.
+        const { limit, skip } = this.runs.claimRoom();
+        if (limit <= 0) {
           // A finished delivery wakes the loop.
           await this.wakeup.sleep(this.pollIntervalMs);
           continue;
         }
-        const claimed = await deliveries.claim(owner, free, this.leaseMs);
+        const claimed = await deliveries.claim(owner, limit, this.leaseMs, skip);
+        const sending = this.runs.sending;
         for (const delivery of claimed) this.runs.startRun([delivery]);
+        // A full claim that only waits (a queue that cannot pass over workspaces) sleeps like a blocked one.
+        const started = this.runs.sending > sending;
         // Woken during the claim (another commit): claim again rather than ask when the next one is due.
-        if (claimed.length === free || this.wakeup.takeWake()) continue;
+        if ((claimed.length === limit && started) || this.wakeup.takeWake()) continue;
         if (await this.wakeup.sleep(await this.sleepMs())) {
           // Woken: let the commits of this moment come in too, so a burst costs one claim, not one each.
           await pause(COALESCE_MS, this.stopping.signal);
