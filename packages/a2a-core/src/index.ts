@@ -185,6 +185,7 @@ export {
 } from "./protocol/sse/event-names.js";
 export type { RateDecision, RateLimiter, TokenBucketOptions } from "./runtime/admission/rate-limiter.js";
 export { TokenBucketRateLimiter } from "./runtime/admission/rate-limiter.js";
+export { type PeriodicJob, type PeriodicJobOptions, startPeriodicJob } from "./runtime/periodic-job.js";
 export { type PushDestinationOptions, pushDestinationCheck } from "./runtime/push/destination-check.js";
 export type { PushDestinationCheck } from "./runtime/push/push-side.js";
 export { ORPHANED_REASON, SHUTDOWN_REASON } from "./runtime/runner/task-end-reasons.js";
