@@ -1,6 +1,7 @@
 import { type Database, isUuid } from "@a2a-partner/postgres-store";
-import { parseDuration } from "./auth/duration.ts";
-import { type IssuedToken, issueToken } from "./auth/tokens.ts";
+import { parseDuration } from "../auth/duration.ts";
+import { type IssuedToken, issueToken } from "../auth/tokens.ts";
+import { AdminUsageError } from "./usage-error.ts";
 
 /** A request to `token create`, as the CLI and the control socket receive it. */
 export interface TokenRequest {
@@ -12,9 +13,6 @@ export interface TokenRequest {
   /** Make the user's inactive (or invited) membership active again; without it such a request is refused. */
   activate?: boolean;
 }
-
-/** A problem with what the operator asked for (not a fault): the CLI exits 2 with the message. */
-export class AdminUsageError extends Error {}
 
 /**
  * Creates a token for a workspace. A user token acts for the user (created if new); a new user becomes an
