@@ -14,9 +14,10 @@
  * (what writers pay), and the fold that follows each load with triggers is timed on its own (what the
  * database pays on top).
  */
-import { generateMetricsData } from "../../examples/server/src/generate/generate-metrics-data.ts";
+
 import { ALERTS_PER_EVENT, EXECUTIONS_PER_EVENT } from "../../examples/server/src/generate/profile.ts";
 import { migrateReferenceSchema } from "../../examples/server/src/migrations.ts";
+import { generateMetrics } from "./generate.ts";
 import {
   createWorkspace,
   type Database,
@@ -103,7 +104,7 @@ export async function measureIngest(options: IngestOptions): Promise<IngestRun[]
         });
       }
       const started = performance.now();
-      const summary = await generateMetricsData(
+      const summary = await generateMetrics(
         db,
         { workspace: SLUG, events: options.events, days: options.days, end: options.end, seed: 7 },
         { batchSize, foldRollups: false },

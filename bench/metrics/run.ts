@@ -32,12 +32,13 @@ import { createRequire } from "node:module";
 import type { AddressInfo } from "node:net";
 import { cpus, totalmem } from "node:os";
 import { parseArgs } from "node:util";
+import type { GenerateSummary } from "../../examples/metrics-generator/src/index.ts";
 import { createApp } from "../../examples/server/src/app.ts";
 import { createToken } from "../../examples/server/src/auth/tokens.ts";
 import { loadConfig } from "../../examples/server/src/config.ts";
-import { type GenerateSummary, generateMetricsData } from "../../examples/server/src/generate/generate-metrics-data.ts";
 import { createLogger } from "../../examples/server/src/logger.ts";
 import { migrateReferenceSchema } from "../../examples/server/src/migrations.ts";
+import { generateMetrics } from "./generate.ts";
 import { type IngestRun, measureIngest } from "./ingest.ts";
 import { measurePendingDeltas, type PendingDeltasRun } from "./pending-deltas.ts";
 import { compareWithRecorded, readRecorded } from "./recorded.ts";
@@ -165,17 +166,13 @@ async function main(): Promise<void> {
     };
     log(`loading ${events.toLocaleString("en")} events into "bench" over ${days} days …`);
     loads.push(
-      await generateMetricsData(
-        db,
-        { workspace: "bench", events, days, end, seed: 1 },
-        { onProgress: progress("bench") },
-      ),
+      await generateMetrics(db, { workspace: "bench", events, days, end, seed: 1 }, { onProgress: progress("bench") }),
     );
     const noiseEvents = Math.round((events * noiseShare) / NOISE_WORKSPACES);
     for (let i = 1; i <= NOISE_WORKSPACES; i++) {
       log(`loading ${noiseEvents.toLocaleString("en")} noise events into "noise-${i}" …`);
       loads.push(
-        await generateMetricsData(
+        await generateMetrics(
           db,
           { workspace: `noise-${i}`, events: noiseEvents, days, end, seed: 100 + i },
           { onProgress: progress(`noise-${i}`) },

@@ -4,7 +4,7 @@ import { packageBuild } from "../../tsup.base.ts";
 export default defineConfig([
   {
     ...packageBuild,
-    entry: ["src/index.ts"],
+    entry: ["src/index.ts", "src/dispatch-thread.ts"],
     // The CJS build locates migrations/ and the worker's file through import.meta.url (src/package-files.ts).
     shims: true,
   },

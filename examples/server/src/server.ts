@@ -2,7 +2,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { resolve as resolvePath } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { type Database, isDataDirectoryLockedError } from "@a2a-partner/postgres-store";
+import { type Database, DataDirectoryLockedError, isDataDirectoryLockedError } from "@a2a-partner/postgres-store";
 import { createApp, type ServerApp } from "./app.ts";
 import { assertServable, type ServerConfig } from "./config.ts";
 import { openConfiguredDatabase, SERVER_LOCK_OWNER } from "./configured-database.ts";
@@ -83,14 +83,27 @@ async function openServerDatabase(config: ServerConfig, logger: Logger): Promise
     try {
       return await openConfiguredDatabase(config, SERVER_LOCK_OWNER, logger);
     } catch (error) {
-      if (!isDataDirectoryLockedError(error) || error.holder.owner === SERVER_LOCK_OWNER || Date.now() > deadline) {
-        throw error;
-      }
+      if (!isDataDirectoryLockedError(error) || Date.now() > deadline) throw error;
+      if (error.holder.owner === SERVER_LOCK_OWNER) throw anotherServer(error);
       if (!waiting) logger.info({ holder: error.holder }, "waiting for a CLI command to release the data directory");
       waiting = true;
     }
     await sleep(100);
   }
+}
+
+/**
+ * Another server on the same data directory: most often the `pnpm start` of another terminal. Still exit
+ * 75, but saying what to do: one server per data directory, a second one needs its own.
+ */
+function anotherServer(error: DataDirectoryLockedError): DataDirectoryLockedError {
+  return new DataDirectoryLockedError(
+    error.dataDir,
+    error.lockPath,
+    error.holder,
+    "Another reference server is running on it (a `pnpm start` in another terminal?): use that one (its log " +
+      "line says where it listens), stop it, or start this one with a DATA_DIR and a PORT of its own.",
+  );
 }
 
 export async function startServer(config: ServerConfig, logger: Logger): Promise<RunningServer> {

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import type { TokenListing } from "../src/admin.ts";
+import type { TokenListing } from "../src/admin/token-operations.ts";
 import { EXIT_CODES } from "../src/exit-codes.ts";
 import { serverProcessPerSuite } from "./support/process-suite.ts";
 import { envelope, post } from "./support/rpc.ts";

@@ -20,6 +20,8 @@ describe("the embedded data directory is opened by one process at a time", () =>
     expect(refused).toHaveLength(1);
     expect(refused[0]).toContain(`exited (${EXIT_CODES.dataDirectoryInUse}) before listening`);
     expect(refused[0]).toMatch(new RegExp(`in use by server \\(pid ${up[0]?.pid} `));
+    // What to do about it, said: a second server needs a data directory (and a port) of its own.
+    expect(refused[0]).toContain("start this one with a DATA_DIR and a PORT of its own");
     const holder = JSON.parse(await readFile(join(store.dataDir, LOCK_FILE_NAME), "utf8"));
     expect(holder).toMatchObject({ pid: up[0]?.pid, owner: "server" });
   });

@@ -6,7 +6,7 @@ import { ClientFactory, ClientFactoryOptions, RestTransportFactory } from "@a2a-
 import { TaskNotCancelableError, TaskNotFoundError } from "@a2a-js/sdk/errors";
 import { decodeSseStream } from "@a2a-partner/a2a-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { setDefaultEnvironment } from "../src/cli/operator-admin.ts";
+import { setDefaultEnvironment } from "../src/admin/workspace-operations.ts";
 import { bearerInterceptor, listContextRequest, taskStart } from "./support/a2a-sdk.ts";
 import { type Backend, createTestDatabase, postgresAvailable, type TestDatabase } from "./support/backends.ts";
 import { startForwarder } from "./support/forwarder.ts";

@@ -11,15 +11,30 @@ import {
   queryEventMetrics,
   shapeEventMetrics,
 } from "@a2a-partner/metrics-core";
+import {
+  ALERT_TYPES,
+  buildTimeline,
+  EVENT_TYPES,
+  type GenerateHooks,
+  GenerateUsageError,
+  generateMetricsData as generateWith,
+  parseGenerateArgs,
+  timeAt,
+} from "@a2a-partner/metrics-generator";
 import type { Database } from "@a2a-partner/postgres-store";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { AdminUsageError } from "../src/admin.ts";
 import { createToken } from "../src/auth/tokens.ts";
-import { generateMetricsData, parseGenerateArgs } from "../src/generate/generate-metrics-data.ts";
-import { ALERT_TYPES, buildTimeline, EVENT_TYPES, timeAt, workflowMix } from "../src/generate/profile.ts";
+import { workflowMix } from "../src/fleet/workflow-mix.ts";
 import { seed } from "../src/seed.ts";
 import { type Backend, createTestDatabase, postgresAvailable, type TestDatabase } from "./support/backends.ts";
 import { startTestServer } from "./support/test-server.ts";
+
+/** The generator as the server runs it: with the fleet's workflows. */
+const generateMetricsData = (
+  db: Database,
+  options: Parameters<typeof generateWith>[1],
+  hooks: Omit<GenerateHooks, "workflows"> = {},
+) => generateWith(db, options, { ...hooks, workflows: workflowMix() });
 
 const backends: Backend[] = ["pglite", ...((await postgresAvailable()) ? (["postgres"] as const) : [])];
 
@@ -91,7 +106,7 @@ describe("generate arguments", () => {
     [["--workspace", "demo", "--events", "10", "--days", "1", "--bogus"]],
     [["--workspace", "demo", "--events", "10", "--days", "1", "extra"]],
   ])("refuses %j as a usage error", (args) => {
-    expect(() => parseGenerateArgs(args)).toThrow(AdminUsageError);
+    expect(() => parseGenerateArgs(args)).toThrow(GenerateUsageError);
   });
 });
 
@@ -233,7 +248,7 @@ describe.each(backends)("generateMetricsData on %s", (backend) => {
 
   it("refuses an unknown workspace as a usage error and writes nothing", async () => {
     const before = await db.query<{ n: number }>("select count(*)::int as n from telemetry_events");
-    await expect(generateMetricsData(db, { ...options, workspace: "nope" })).rejects.toThrow(AdminUsageError);
+    await expect(generateMetricsData(db, { ...options, workspace: "nope" })).rejects.toThrow(GenerateUsageError);
     expect((await db.query<{ n: number }>("select count(*)::int as n from telemetry_events")).rows).toEqual(
       before.rows,
     );

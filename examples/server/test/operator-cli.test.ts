@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { EnvironmentListing, MemberListing, WorkspaceListing } from "../src/cli/operator-admin.ts";
+import type { EnvironmentListing, MemberListing, WorkspaceListing } from "../src/admin/workspace-operations.ts";
 import { EXIT_CODES } from "../src/exit-codes.ts";
 import { serverProcessPerSuite } from "./support/process-suite.ts";
 import { envelope, post, readFrames, startParams } from "./support/rpc.ts";

@@ -1,10 +1,4 @@
-import type { Worker } from "node:worker_threads";
-import { openDatabase, PostgresPushDeliveryQueue } from "@a2a-partner/postgres-store";
-import { pino } from "pino";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { CACHE_CHANGES_CHANNEL } from "../src/app.ts";
-import { loadConfig } from "../src/config.ts";
-import { PushDispatchThread } from "../src/push/dispatch-thread.ts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { postgresAvailable } from "./support/backends.ts";
 import { leaseTestBed } from "./support/lease-test-bed.ts";
 import { byTaskAndConfig, type PushReceiver, startPushReceiver } from "./support/push-receiver.ts";
@@ -15,7 +9,8 @@ import { createPostgresStore, eventually, type ServerProcess } from "./support/s
 // (PUSH_DISPATCH_THREAD, default on): the server's event loop answers requests and writes events while
 // another thread signs and POSTs. What a user sees must not change: every event, in order, signed; the
 // measurements on the server's own metrics endpoint; a clean stop. push-delivery.test.ts runs the thread
-// through receiver failures, an outage and a SIGKILL across two instances.
+// through receiver failures, an outage and a SIGKILL across two instances; the thread's restarts are
+// postgres-store's own test (packages/postgres-store/test/push-dispatch-thread.test.ts).
 
 const PUSH_ENV = { PUSH_ALLOWED_HOSTS: "127.0.0.1" };
 
@@ -87,71 +82,6 @@ describe.skipIf(!(await postgresAvailable()))("push deliveries from the dispatch
 
     const exit = await server.kill("SIGTERM");
     expect(exit.code).toBe(0);
-  });
-
-  it("starts its thread again when the thread dies, and closes it with the server", async () => {
-    const lines: Array<{ msg?: string; threadId?: number }> = [];
-    const logger = pino({ level: "info" }, { write: (line: string) => lines.push(JSON.parse(line)) });
-    const db = await openDatabase({ url: bed.store.url, pool: { max: 2 } });
-    const queue = new PostgresPushDeliveryQueue(db);
-    // What the thread asks of this thread's queue: its commits' hand-offs, for whom, and when they stop.
-    const handOffs: string[] = [];
-    const handOff = queue.handOff.bind(queue);
-    vi.spyOn(queue, "handOff").mockImplementation((owner, leaseMs, listener) => {
-      handOffs.push(`to ${owner}`);
-      const stop = handOff(owner, leaseMs, listener);
-      return () => {
-        handOffs.push("stopped");
-        stop();
-      };
-    });
-    const thread = new PushDispatchThread(
-      {
-        databaseUrl: bed.store.url,
-        instanceId: "runner-restart-test",
-        logLevel: "warn",
-        logFormat: "json",
-        cacheChangesChannel: CACHE_CHANGES_CHANNEL,
-        push: loadConfig({}).push,
-      },
-      queue,
-      logger,
-    );
-    const startedThreads = () => lines.filter((l) => l.msg === "push dispatch thread started").map((l) => l.threadId);
-    try {
-      const [first] = await eventually(async () => (startedThreads().length > 0 ? startedThreads() : undefined), {
-        timeoutMs: 10_000,
-        what: "the dispatch thread to start",
-      });
-      await eventually(async () => (handOffs.length > 0 ? true : undefined), {
-        timeoutMs: 10_000,
-        what: "the thread's dispatcher to take this thread's hand-offs",
-      });
-      expect(handOffs).toEqual(["to runner-restart-test"]);
-      // The thread gone, as after a crash in it.
-      await (thread as unknown as { worker: Worker }).worker.terminate();
-      const again = await eventually(async () => (startedThreads().length > 1 ? startedThreads()[1] : undefined), {
-        timeoutMs: 10_000,
-        what: "a new dispatch thread",
-      });
-      expect(again).not.toBe(first);
-      expect(lines.map((l) => l.msg)).toContain("push dispatch thread ended; starting it again");
-      // Nothing handed to the dead thread meanwhile; the new one takes the hand-offs again.
-      await eventually(async () => (handOffs.length > 2 ? true : undefined), {
-        timeoutMs: 10_000,
-        what: "the new thread to take the hand-offs",
-      });
-      expect(handOffs).toEqual(["to runner-restart-test", "stopped", "to runner-restart-test"]);
-    } finally {
-      await thread.close(1_000);
-      await queue.close();
-      await db.close();
-    }
-    // Closed for good: no hand-off goes to it, and no thread is started again.
-    expect(handOffs.at(-1)).toBe("stopped");
-    const count = startedThreads().length;
-    await new Promise((resolve) => setTimeout(resolve, 1_500));
-    expect(startedThreads()).toHaveLength(count);
   });
 
   it("delivers from the server's own event loop with PUSH_DISPATCH_THREAD=off", async () => {

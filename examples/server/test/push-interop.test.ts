@@ -6,8 +6,8 @@ import { ClientFactory, ClientFactoryOptions, createAuthenticatingFetchWithRetry
 import { LegacyJsonRpcTransport } from "@a2a-js/sdk/compat/v0_3/client";
 import { TaskNotFoundError } from "@a2a-js/sdk/errors";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { pushSecret } from "../src/admin/push-secret-operations.ts";
 import { loadConfig } from "../src/config.ts";
-import { pushSecret } from "../src/push/push-secret-admin.ts";
 import { bearerInterceptor, taskStart } from "./support/a2a-sdk.ts";
 import { createTestDatabase, type TestDatabase } from "./support/backends.ts";
 import { startForwarder } from "./support/forwarder.ts";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import type { PushSecretResult } from "../src/admin/push-secret-operations.ts";
 import { EXIT_CODES } from "../src/exit-codes.ts";
-import type { PushSecretResult } from "../src/push/push-secret-admin.ts";
 import { postgresAvailable } from "./support/backends.ts";
 import { serverProcessPerSuite, storePerSuite } from "./support/process-suite.ts";
 import { createPgliteStore, createPostgresStore, runCli } from "./support/server-process.ts";

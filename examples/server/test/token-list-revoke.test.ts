@@ -1,6 +1,7 @@
 import type { Database } from "@a2a-partner/postgres-store";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { AdminUsageError, createWorkspaceToken, listTokens, revokeToken } from "../src/admin.ts";
+import { createWorkspaceToken, listTokens, revokeToken } from "../src/admin/token-operations.ts";
+import { AdminUsageError } from "../src/admin/usage-error.ts";
 import { seed } from "../src/seed.ts";
 import { createTestDatabase, type TestDatabase } from "./support/backends.ts";
 

@@ -159,6 +159,7 @@ export {
 } from "./protocol/sse/event-names.js";
 export type { RateDecision, RateLimiter, TokenBucketOptions } from "./runtime/admission/rate-limiter.js";
 export { TokenBucketRateLimiter } from "./runtime/admission/rate-limiter.js";
+export { type PeriodicJob, type PeriodicJobOptions, startPeriodicJob } from "./runtime/periodic-job.js";
 export { type PushDestinationOptions, pushDestinationCheck } from "./runtime/push/destination-check.js";
 export { AllowedHostsError, parseAllowedHosts } from "./runtime/push/parse-allowed-hosts.js";
 export type { PushDestinationCheck } from "./runtime/push/push-side.js";

@@ -1,3 +1,4 @@
+import { startPeriodicJob } from "@a2a-partner/a2a-core";
 import { compactMetricsRollups } from "./compact-rollups.js";
 import type { MetricsQueryable } from "./query-event-metrics.js";
 
@@ -25,34 +26,10 @@ export interface RollupCompaction {
 /**
  * Folds the metrics deltas on a timer (`compactMetricsRollups`). Every instance runs one: a kind another
  * instance is folding is skipped, not waited for. A tick is skipped while the previous fold still runs,
- * and the timer never keeps the process alive. Give it a pool (not a single connection in a transaction):
- * each fold is its own statement.
+ * and the timer never keeps the process alive (a2a-core's `startPeriodicJob`). Give it a pool (not a
+ * single connection in a transaction): each fold is its own statement.
  */
 export function startRollupCompaction(db: MetricsQueryable, options: RollupCompactionOptions = {}): RollupCompaction {
   const { intervalMs = ROLLUP_COMPACTION_INTERVAL_MS, onError } = options;
-  let running: Promise<void> | undefined;
-  const timer = setInterval(() => {
-    if (running) return;
-    running = compactMetricsRollups(db)
-      .then(
-        () => undefined,
-        (error: unknown) => {
-          try {
-            onError?.(error);
-          } catch {
-            // A failing report must not stop the timer.
-          }
-        },
-      )
-      .finally(() => {
-        running = undefined;
-      });
-  }, intervalMs);
-  timer.unref();
-  return {
-    async stop() {
-      clearInterval(timer);
-      await running;
-    },
-  };
+  return startPeriodicJob(() => compactMetricsRollups(db), { intervalMs, onError });
 }

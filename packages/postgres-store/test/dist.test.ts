@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
@@ -77,5 +77,15 @@ console.log(JSON.stringify({ inWorker: db.inWorker, rows }));`;
     for (const { stdout } of [esm, cjs]) {
       expect(JSON.parse(stdout)).toEqual({ inWorker: true, rows: [{ answer: 42 }] });
     }
+  });
+
+  it("keeps the embedded database's thread light: its file loads Node's built-ins and PGlite, nothing else", () => {
+    // a2a-core's index alone is ~9 MB of heap and most of a second on a busy host, for a thread that only
+    // answers queries (its maintenance stand-ins run on the owner's thread).
+    const worker = readFileSync(new URL("../dist/pglite-worker.js", import.meta.url), "utf8");
+    const imported = [...worker.matchAll(/\bfrom\s*"([^"]+)"|\bimport\(\s*"([^"]+)"\s*\)/g)].map((m) => m[1] ?? m[2]);
+    expect(
+      imported.filter((name) => !/^(node:)?[a-z_]+(\/[a-z_]+)?$/.test(name ?? "") && name !== "@electric-sql/pglite"),
+    ).toEqual([]);
   });
 });

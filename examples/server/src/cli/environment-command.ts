@@ -1,6 +1,6 @@
-import { AdminUsageError } from "../admin.ts";
+import { AdminUsageError } from "../admin/usage-error.ts";
 import type { ServerConfig } from "../config.ts";
-import { expectPositionals, parseOperatorArgs, runOperatorOperation } from "./operator-command.ts";
+import { expectPositionals, parseOperatorArgs, runOperatorOperation } from "./operator-args.ts";
 
 export const ENVIRONMENT_USAGE = `  environment create --workspace <slug> <storeId> [--name <name>] [--robots N]
                                           create an Environment (what a task's storeId names) with N

@@ -1,18 +1,19 @@
+import type { GenerateProgress } from "@a2a-partner/metrics-generator";
 import { isDataDirectoryLockedError } from "@a2a-partner/postgres-store";
-import { AdminNotFoundError, AdminUsageError } from "../admin.ts";
+import { generateMetrics, generateOptions } from "../admin/generate-metrics.ts";
+import { AdminNotFoundError, AdminUsageError } from "../admin/usage-error.ts";
 import { ConfigError, loadConfig, type ServerConfig } from "../config.ts";
 import { EXIT_CODES } from "../exit-codes.ts";
-import { type GenerateProgress, generateMetricsData, parseGenerateArgs } from "../generate/generate-metrics-data.ts";
 import { appliedHeapSettings, heapSettingsForLog } from "../heap-defaults.ts";
 import { createLogger } from "../logger.ts";
 import { migrateReferenceSchema } from "../migrations.ts";
 import { seed } from "../seed.ts";
-import { printLine, runAdminCommand } from "./admin-command.ts";
 import { endQuietlyOnClosedPipe } from "./closed-pipe.ts";
 import { ENVIRONMENT_USAGE, environmentCommand } from "./environment-command.ts";
 import { MEMBER_USAGE, memberCommand } from "./member-command.ts";
 import { PRUNE_USAGE, pruneCommand } from "./prune-command.ts";
 import { PUSH_SECRET_USAGE, pushSecretCommand } from "./push-secret-command.ts";
+import { printLine, runAdminCommand } from "./run-admin-command.ts";
 import { TOKEN_USAGE, tokenCommand } from "./token-command.ts";
 import { WORKSPACE_USAGE, workspaceCommand } from "./workspace-command.ts";
 
@@ -156,7 +157,7 @@ async function serveCommand(config: ServerConfig): Promise<number> {
 }
 
 function generateCommand(config: ServerConfig, args: string[]): Promise<number> {
-  const options = parseGenerateArgs(args);
+  generateOptions(args); // refused here, before the store is opened or a server reached
   const progress = (p: GenerateProgress) => {
     if (process.stderr.isTTY) process.stderr.write(`${p.table}: ${p.done}/${p.total}\n`);
   };
@@ -166,7 +167,7 @@ function generateCommand(config: ServerConfig, args: string[]): Promise<number> 
     request: { args },
     run: async (db) => {
       await migrateReferenceSchema(db);
-      return generateMetricsData(db, options, { onProgress: progress });
+      return generateMetrics(db, args, { onProgress: progress });
     },
     print: printLine,
   });

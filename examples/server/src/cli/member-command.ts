@@ -1,6 +1,6 @@
-import { AdminUsageError } from "../admin.ts";
+import { AdminUsageError } from "../admin/usage-error.ts";
 import type { ServerConfig } from "../config.ts";
-import { expectPositionals, parseOperatorArgs, runOperatorOperation } from "./operator-command.ts";
+import { expectPositionals, parseOperatorArgs, runOperatorOperation } from "./operator-args.ts";
 
 export const MEMBER_USAGE = `  member add --workspace <slug> <email> [--role <role>]
                                           make the user (created if new) an active member (role: member

@@ -1,5 +1,5 @@
 import type { ServerConfig } from "../config.ts";
-import { expectPositionals, parseOperatorArgs, runOperatorOperation } from "./operator-command.ts";
+import { expectPositionals, parseOperatorArgs, runOperatorOperation } from "./operator-args.ts";
 
 export const PRUNE_USAGE = `  prune --ended-before <duration|ISO-8601> [--dry-run] [--batch-size N]
                                           delete the tasks that ended before then (30d: 30 days ago; at

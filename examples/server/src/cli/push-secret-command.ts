@@ -1,5 +1,5 @@
 import type { ServerConfig } from "../config.ts";
-import { expectPositionals, parseOperatorArgs, runOperatorOperation } from "./operator-command.ts";
+import { expectPositionals, parseOperatorArgs, runOperatorOperation } from "./operator-args.ts";
 
 export const PUSH_SECRET_USAGE = `  push-secret --workspace <slug> [--rotate [--grace <24h|…|0>]] [--retire-old]
                                           print the workspace's push signing secret (whsec_…) as JSON,
@@ -8,7 +8,7 @@ export const PUSH_SECRET_USAGE = `  push-secret --workspace <slug> [--rotate [--
                                           every old secret still signing at once (the current one stays)
 `;
 
-/** `push-secret --workspace <slug> [--rotate] [--grace <duration>] [--retire-old]` (push/push-secret-admin.ts). */
+/** `push-secret --workspace <slug> [--rotate] [--grace <duration>] [--retire-old]` (admin/push-secret-operations.ts). */
 export function pushSecretCommand(config: ServerConfig, args: string[]): Promise<number> {
   const { verb, positionals, values } = parseOperatorArgs(
     args,

@@ -1,17 +1,17 @@
 import { text } from "node:stream/consumers";
 import { parseArgs } from "node:util";
 import {
-  AdminUsageError,
   createWorkspaceToken,
   listTokens,
   revokeToken,
   type TokenListing,
   type TokenRequest,
-} from "../admin.ts";
+} from "../admin/token-operations.ts";
+import { AdminUsageError } from "../admin/usage-error.ts";
 import { hashToken, type IssuedToken } from "../auth/tokens.ts";
 import type { ServerConfig } from "../config.ts";
 import { migrateReferenceSchema } from "../migrations.ts";
-import { printLine, runAdminCommand } from "./admin-command.ts";
+import { printLine, runAdminCommand } from "./run-admin-command.ts";
 
 export const TOKEN_USAGE = `  token create --workspace <slug> --kind partner|user [--user <email>] [--expires-in <30d|12h|…>] [--activate]
                                           create a token and print it (its id goes to stderr); --activate

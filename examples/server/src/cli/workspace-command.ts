@@ -1,6 +1,6 @@
-import { AdminUsageError } from "../admin.ts";
+import { AdminUsageError } from "../admin/usage-error.ts";
 import type { ServerConfig } from "../config.ts";
-import { expectPositionals, parseOperatorArgs, runOperatorOperation } from "./operator-command.ts";
+import { expectPositionals, parseOperatorArgs, runOperatorOperation } from "./operator-args.ts";
 
 export const WORKSPACE_USAGE = `  workspace create <slug> [--name <name>] [--visibility public|private]
                                           create a workspace (private unless told); print it as JSON

@@ -1,16 +1,10 @@
 import { chmod, rm } from "node:fs/promises";
 import { createServer, request as httpRequest, type Server } from "node:http";
 import type { Database } from "@a2a-partner/postgres-store";
-import {
-  AdminNotFoundError,
-  AdminUsageError,
-  createWorkspaceToken,
-  listTokens,
-  revokeToken,
-  type TokenRequest,
-} from "../admin.ts";
-import { isOperatorOperation, OPERATOR_OPERATIONS, type OperatorOperation } from "../cli/operator-admin.ts";
-import { generateMetricsData, parseGenerateArgs } from "../generate/generate-metrics-data.ts";
+import { generateMetrics } from "../admin/generate-metrics.ts";
+import { createWorkspaceToken, listTokens, revokeToken, type TokenRequest } from "../admin/token-operations.ts";
+import { AdminNotFoundError, AdminUsageError } from "../admin/usage-error.ts";
+import { isOperatorOperation, OPERATOR_OPERATIONS, type OperatorOperation } from "../admin/workspace-operations.ts";
 import type { Logger } from "../logger.ts";
 import { migrateReferenceSchema } from "../migrations.ts";
 import { seed } from "../seed.ts";
@@ -58,7 +52,7 @@ export async function startControlSocket(db: Database, paths: ControlPaths, logg
           const { args } = input as { args?: unknown };
           if (!Array.isArray(args) || !args.every((a) => typeof a === "string"))
             throw new AdminUsageError("args must be strings");
-          return reply(200, { result: await generateMetricsData(db, parseGenerateArgs(args)) });
+          return reply(200, { result: await generateMetrics(db, args) });
         }
         case "/revoke":
           return reply(200, { result: await revokeToken(db, String((input as { ref?: unknown }).ref ?? "")) });

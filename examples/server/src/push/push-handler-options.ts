@@ -8,7 +8,7 @@ import { workspaceSigningSecrets } from "./workspace-signing-secrets.ts";
  * `createA2AHandler({ push })` for the reference server: `false` with PUSH_NOTIFICATIONS=off (the push
  * methods answer -32003); otherwise the workspaces' signing secrets, the horizon and the longest retry wait, and the SSRF guard with
  * the operator's PUSH_ALLOWED_HOSTS at creation and at every connection (DNS rebinding). `dispatch: false`
- * when the deliveries go out from the dispatch thread instead (dispatch-thread.ts).
+ * when the deliveries go out from the dispatch thread instead (app/push-dispatch.ts).
  */
 export function pushHandlerOptions(
   settings: PushSettings,

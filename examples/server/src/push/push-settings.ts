@@ -20,7 +20,7 @@ export interface PushSettings {
   maxRetryWaitMs: number;
   /**
    * PUSH_DISPATCH_THREAD: `on` (default) or `off`. On PostgreSQL, deliveries go out from a worker thread of
-   * their own (dispatch-thread.ts) rather than the event loop that answers requests; PGlite always
+   * their own (app/push-dispatch.ts) rather than the event loop that answers requests; PGlite always
    * delivers from the server's thread (its database lives in this process).
    */
   dispatchThread: boolean;

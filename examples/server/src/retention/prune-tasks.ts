@@ -1,5 +1,5 @@
 import { type Database, type PruneEndedTasksResult, pruneEndedTasks } from "@a2a-partner/postgres-store";
-import { AdminUsageError } from "../admin.ts";
+import { AdminUsageError } from "../admin/usage-error.ts";
 import { parseDuration } from "../auth/duration.ts";
 import { MIN_RETENTION_MS } from "./min-retention.ts";
 

@@ -1,5 +1,5 @@
+import { type PeriodicJob, startPeriodicJob } from "@a2a-partner/a2a-core";
 import type { Queryable } from "../database.js";
-import { PeriodicPass } from "./periodic-pass.js";
 
 /** The store's stand-in for PostgreSQL's autovacuum on PGlite (see `PGliteDatabaseOptions.autovacuum`). */
 export interface PGliteAutovacuumOptions {
@@ -75,7 +75,7 @@ select null, true, false from pg_database, settings
  * table of thousands of rows; thresholds grow with the table, so the cost per row stays the same).
  */
 export class PGliteAutovacuum {
-  private readonly passes: PeriodicPass;
+  private readonly passes: PeriodicJob;
   private stopped = false;
 
   constructor(
@@ -84,12 +84,11 @@ export class PGliteAutovacuum {
     /** False once the instance was closed by whoever owns it: the timer then stops instead of failing. */
     isOpen: () => boolean = () => true,
   ) {
-    this.passes = new PeriodicPass(
-      () => this.runOnce(),
-      options.intervalMs ?? DEFAULT_AUTOVACUUM_INTERVAL_MS,
-      options.onError,
-      isOpen,
-    );
+    this.passes = startPeriodicJob(() => this.runOnce(), {
+      intervalMs: options.intervalMs ?? DEFAULT_AUTOVACUUM_INTERVAL_MS,
+      onError: options.onError,
+      stopWhen: () => !isOpen(),
+    });
   }
 
   /** One pass now: the tables that were due, and what was run on each. */

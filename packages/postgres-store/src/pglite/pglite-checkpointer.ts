@@ -1,5 +1,5 @@
+import { type PeriodicJob, startPeriodicJob } from "@a2a-partner/a2a-core";
 import type { Queryable } from "../database.js";
-import { PeriodicPass } from "./periodic-pass.js";
 
 /** The store's stand-in for PostgreSQL's checkpointer on PGlite (see `PGliteDatabaseOptions.checkpoints`). */
 export interface PGliteCheckpointsOptions {
@@ -40,7 +40,7 @@ select case
  * WAL on the development machine).
  */
 export class PGliteCheckpointer {
-  private readonly passes: PeriodicPass;
+  private readonly passes: PeriodicJob;
 
   constructor(
     private readonly db: Queryable,
@@ -48,12 +48,11 @@ export class PGliteCheckpointer {
     /** False once the instance was closed by whoever owns it: the timer then stops instead of failing. */
     isOpen: () => boolean = () => true,
   ) {
-    this.passes = new PeriodicPass(
-      () => this.runOnce(),
-      options.intervalMs ?? DEFAULT_CHECKPOINT_INTERVAL_MS,
-      options.onError,
-      isOpen,
-    );
+    this.passes = startPeriodicJob(() => this.runOnce(), {
+      intervalMs: options.intervalMs ?? DEFAULT_CHECKPOINT_INTERVAL_MS,
+      onError: options.onError,
+      stopWhen: () => !isOpen(),
+    });
   }
 
   /** Checks now, and checkpoints if due: why it did, or undefined. */

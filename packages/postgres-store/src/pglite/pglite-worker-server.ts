@@ -1,7 +1,7 @@
 import { setImmediate as nextTurn } from "node:timers/promises";
 import { receiveMessageOnPort } from "node:worker_threads";
 import type { Database, Queryable } from "../database.js";
-import { pgliteDatabase } from "./pglite-database.js";
+import { pgliteConnection } from "./pglite-connection.js";
 import {
   POSTED_REPLIES,
   POSTED_REQUESTS,
@@ -68,7 +68,7 @@ export async function serveDatabase(init: WorkerInit): Promise<void> {
     // The owner runs the autovacuum and checkpoint stand-ins (they need timers, this thread sleeps between
     // requests, and their statements must take their turn with everyone else's).
     const instance = await PGlite.create(init.dataDir, init.loadDataDir ? { loadDataDir: init.loadDataDir } : {});
-    db = pgliteDatabase(instance, { autovacuum: false, checkpoints: false });
+    db = pgliteConnection(instance, true);
   } catch (error) {
     reply({ ready: true, error: transferError(error) });
     return;

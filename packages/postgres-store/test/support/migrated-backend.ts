@@ -7,6 +7,8 @@ import { createPostgresStores, type Database, migrate, openDatabase, type Postgr
 /** A migrated database of one kind for one test file, and how to throw it away. */
 export interface MigratedBackend {
   db: Database;
+  /** On PostgreSQL, the schema it lives in (a second pool joins it with `-c search_path=<schema>`). */
+  schema?: string;
   drop(): Promise<void>;
 }
 
@@ -27,6 +29,7 @@ export async function openMigratedBackend(kind: "pglite" | "postgres", label: st
   await migrate(db);
   return {
     db,
+    schema,
     async drop() {
       await db.close();
       await admin.exec(`drop schema if exists ${schema} cascade`);

@@ -1,13 +1,13 @@
 import type { Database } from "@a2a-partner/postgres-store";
-import { AdminUsageError } from "../admin.ts";
 import { parseDuration } from "../auth/duration.ts";
-import { record, text, workspaceIdOf } from "../cli/admin-input.ts";
 import {
   currentSigningSecret,
   retireOldSigningSecrets,
   rotateSigningSecret,
   signingSecretsOf,
-} from "./signing-secrets.ts";
+} from "../push/signing-secrets.ts";
+import { record, text, workspaceIdOf } from "./request-fields.ts";
+import { AdminUsageError } from "./usage-error.ts";
 
 /** How long a replaced secret keeps signing after `--rotate` unless told: receivers have a day to switch. */
 export const DEFAULT_GRACE = "24h";

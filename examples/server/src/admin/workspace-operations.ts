@@ -1,8 +1,8 @@
 import type { Database, Queryable } from "@a2a-partner/postgres-store";
-import { AdminNotFoundError, AdminUsageError } from "../admin.ts";
-import { pushSecret } from "../push/push-secret-admin.ts";
 import { pruneTasks } from "../retention/prune-tasks.ts";
-import { noSuchWorkspace, one, record, text, workspaceIdOf } from "./admin-input.ts";
+import { pushSecret } from "./push-secret-operations.ts";
+import { noSuchWorkspace, one, record, text, workspaceIdOf } from "./request-fields.ts";
+import { AdminNotFoundError, AdminUsageError } from "./usage-error.ts";
 
 /**
  * What an operator does to a deployment beyond the demo `seed`: workspaces, their Environments (and

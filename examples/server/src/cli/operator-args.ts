@@ -1,9 +1,9 @@
 import { parseArgs } from "node:util";
-import { AdminUsageError } from "../admin.ts";
+import { AdminUsageError } from "../admin/usage-error.ts";
+import { OPERATOR_OPERATIONS, type OperatorOperation } from "../admin/workspace-operations.ts";
 import type { ServerConfig } from "../config.ts";
 import { migrateReferenceSchema } from "../migrations.ts";
-import { printLine, runAdminCommand } from "./admin-command.ts";
-import { OPERATOR_OPERATIONS, type OperatorOperation } from "./operator-admin.ts";
+import { printLine, runAdminCommand } from "./run-admin-command.ts";
 
 /**
  * Runs one operator operation like `token` runs its own: through a running server's control socket, or on

@@ -1,5 +1,5 @@
 import type { Queryable } from "@a2a-partner/postgres-store";
-import { AdminNotFoundError, AdminUsageError } from "../admin.ts";
+import { AdminNotFoundError, AdminUsageError } from "./usage-error.ts";
 
 // How the operator operations read their request (the CLI's, or the control socket's JSON) and find the
 // workspace it names: one place, so every operation refuses the same mistakes with the same words.

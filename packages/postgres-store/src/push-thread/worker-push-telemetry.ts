@@ -1,21 +1,13 @@
 import type { PushFailureReason, PushMeasurements } from "@a2a-partner/a2a-core";
-
-/** A dispatch thread's measurements since its last report (dispatch-thread.ts). */
-export interface MeasurementsReport {
-  kind: "measurements";
-  attempted: number;
-  lagsMs: number[];
-  failed: Partial<Record<PushFailureReason, number>>;
-  givenUp: number;
-}
+import type { MeasurementsReport } from "./messages.js";
 
 /** How often the dispatch thread hands its measurements over: one message, not one per notification. */
 const REPORT_EVERY_MS = 500;
 
 /**
- * The dispatch thread's `PushMeasurements`: the OpenTelemetry SDK (and its Prometheus endpoint) runs on the
- * server's thread, so this one gathers its measurements and reports them there every half second, where
- * `recordReport` puts them into the server's own `PushTelemetry`.
+ * The dispatch thread's `PushMeasurements`: the OpenTelemetry SDK (and its exporters) runs on the
+ * thread that started it, so this one gathers its measurements and reports them there every half second,
+ * where `recordReport` puts them into that thread's `PushMeasurements`.
  */
 export class WorkerPushTelemetry implements PushMeasurements {
   private report = emptyReport();

@@ -1,5 +1,3 @@
-import { planWorkflow } from "../fleet/plan-workflow.ts";
-
 /**
  * What generated records look like: which event types, workflows and alerts occur how often, and when
  * during a day and a week robots are busy. Pure data and pure functions; the SQL that draws from them
@@ -40,28 +38,6 @@ export const EXECUTION_STATUSES: readonly (readonly [string, number])[] = [
   ["failed", 4],
   ["canceled", 2],
 ];
-
-export interface GeneratedWorkflow {
-  name: string;
-  share: number;
-  nodes: string[];
-}
-
-/** The fleet's own workflows (plan-workflow.ts recipes), so generated and real records share names. */
-export function workflowMix(): GeneratedWorkflow[] {
-  return (
-    [
-      ["Restock aisle 5", 35],
-      ["Count inventory in aisle 7", 25],
-      ["Fetch a basket to checkout", 20],
-      ["Clean the spill in aisle 3", 10],
-      ["Greet customers at the door", 10],
-    ] as const
-  ).map(([text, share]) => {
-    const plan = planWorkflow(text);
-    return { name: plan.workflowName, share, nodes: plan.nodes.map((n) => n.name) };
-  });
-}
 
 /**
  * Lower bucket edges for `width_bucket(random(), edges)`: bucket i (1-based) is drawn with probability

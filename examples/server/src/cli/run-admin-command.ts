@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { type Database, isDataDirectoryLockedError } from "@a2a-partner/postgres-store";
-import { AdminNotFoundError, AdminUsageError } from "../admin.ts";
+import { AdminNotFoundError, AdminUsageError } from "../admin/usage-error.ts";
 import type { ServerConfig } from "../config.ts";
 import { openConfiguredDatabase, SERVER_LOCK_OWNER } from "../configured-database.ts";
 import { controlPaths } from "../control/control-paths.ts";

@@ -1,6 +1,7 @@
 import { type Database, isUuid } from "@a2a-partner/postgres-store";
-import { parseDuration } from "./auth/duration.ts";
-import { type IssuedToken, issueToken } from "./auth/tokens.ts";
+import { parseDuration } from "../auth/duration.ts";
+import { type IssuedToken, issueToken } from "../auth/tokens.ts";
+import { AdminNotFoundError, AdminUsageError } from "./usage-error.ts";
 
 /** A request to `token create`, as the CLI and the control socket receive it. */
 export interface TokenRequest {
@@ -12,15 +13,6 @@ export interface TokenRequest {
   /** Make the user's inactive (or invited) membership active again; without it such a request is refused. */
   activate?: boolean;
 }
-
-/** A problem with what the operator asked for (not a fault): the CLI exits 2 with the message. */
-export class AdminUsageError extends Error {}
-
-/**
- * A well-formed command naming something that does not exist (a workspace, an Environment, a token): the
- * command line was fine, so the CLI exits 1 (failure), not 2 (usage), with the message.
- */
-export class AdminNotFoundError extends AdminUsageError {}
 
 /**
  * Creates a token for a workspace. A user token acts for the user (created if new); a new user becomes an

@@ -1,6 +1,7 @@
 import type { PushFailureReason, PushMeasurements } from "@a2a-partner/a2a-core";
 import { describe, expect, it } from "vitest";
-import { type MeasurementsReport, recordReport, WorkerPushTelemetry } from "./dispatch-thread-telemetry.ts";
+import type { MeasurementsReport } from "./messages.js";
+import { recordReport, WorkerPushTelemetry } from "./worker-push-telemetry.js";
 
 /** A PushMeasurements that writes down every call. */
 function recorder() {
@@ -14,7 +15,7 @@ function recorder() {
   return { calls, measurements };
 }
 
-describe("the dispatch thread's measurements, reported to the server's thread", () => {
+describe("the dispatch thread's measurements, reported to the thread that started it", () => {
   it("arrive there as measured: every attempt, each lag, failures by reason, give-ups", () => {
     const reports: MeasurementsReport[] = [];
     const thread = new WorkerPushTelemetry((report) => reports.push(report));
@@ -32,7 +33,7 @@ describe("the dispatch thread's measurements, reported to the server's thread", 
     expect(reports).toHaveLength(1);
 
     const { calls, measurements } = recorder();
-    // As the server's thread receives it: a structured clone.
+    // As the starting thread receives it: a structured clone.
     for (const report of reports) recordReport(structuredClone(report), measurements);
     expect(calls.sort()).toEqual(
       [

@@ -1,35 +1,27 @@
 import { Worker } from "node:worker_threads";
-import { type HandedPushDelivery, PushTelemetry } from "@a2a-partner/a2a-core";
-import type { PostgresPushDeliveryQueue } from "@a2a-partner/postgres-store";
-import type { Logger } from "../logger.ts";
-import { type MeasurementsReport, recordReport } from "./dispatch-thread-telemetry.ts";
-import type { PushSettings } from "./push-settings.ts";
+import { type Logger, type PushMeasurements, PushTelemetry } from "@a2a-partner/a2a-core";
+import type { PostgresPushDeliveryQueue } from "../push/postgres-push-delivery-queue.js";
+import type { DispatchThreadStart, FromDispatchThread, ToDispatchThread } from "./messages.js";
+import { recordReport } from "./worker-push-telemetry.js";
 
-/** What the dispatch thread is started with (dispatch-thread-worker.ts). */
-export interface DispatchThreadData {
-  databaseUrl: string;
-  /** DATABASE_LISTEN_URL, when set: its LISTEN connections go there. */
-  listenUrl?: string | undefined;
-  /** DATABASE_POOLER=transaction: no named statements or startup options on `databaseUrl`. */
-  transactionPooler?: boolean | undefined;
+/** Options of `PushDispatchThread`. */
+export interface PushDispatchThreadOptions {
+  /**
+   * The worker's module: a file that calls `runPushDispatchWorker` (it sets up the thread's own database
+   * pool, push options and logger there: functions cannot cross to a thread).
+   */
+  module: URL | string;
+  /** Handed to the module's setup as it is (anything `structuredClone` takes): a database URL, settings. */
+  data?: unknown;
+  /** This process's name as the holder of its push claims (the handler's `instanceId`). */
   instanceId: string;
-  logLevel: string;
-  logFormat: "json" | "pretty" | undefined;
-  cacheChangesChannel: string;
-  push: PushSettings;
+  /** This thread's queue, on the store whose commits write the deliveries (`createPostgresStores(...).push.deliveries`). */
+  deliveries: PostgresPushDeliveryQueue;
+  /** Where the thread's starts, deaths and restarts are told. */
+  logger: Logger;
+  /** Where the thread's measurements are recorded, on this thread. Default: a2a-core's `PushTelemetry`. */
+  telemetry?: PushMeasurements;
 }
-
-/** Messages to the dispatch thread: wake-ups, deliveries this thread's commits claimed for it, close. */
-export type ToDispatchThread =
-  | { kind: "wake" }
-  | { kind: "handed"; deliveries: HandedPushDelivery[] }
-  | { kind: "close"; graceMs: number };
-/** Messages from it: its dispatcher takes hand-offs (as whom, for how long) or no longer does, closed, figures. */
-export type FromDispatchThread =
-  | { kind: "hand-off"; owner: string; leaseMs: number }
-  | { kind: "hand-off-stop" }
-  | { kind: "closed" }
-  | MeasurementsReport;
 
 /**
  * A dispatch thread that died is started again after 1 s, doubling up to 30 s while each one dies within
@@ -40,13 +32,14 @@ const RESTART = { firstMs: 1_000, maxMs: 30_000, healthyAfterMs: 60_000 } as con
 const CLOSE_MARGIN_MS = 2_000;
 
 /**
- * The reference server's push dispatcher on a worker thread of its own (PostgreSQL only): delivering
- * notifications — signing, the POSTs, the claims and completes — then never holds up the event loop that
- * answers requests and writes the tasks' events. It hears this process's commits from the server's thread
- * (forwarded, no NOTIFY) and other instances' through its own LISTEN. The deliveries this thread's commits
- * can claim for it (`handOff`) are posted to it as they commit, so most go without a claim's round trip.
- * Its measurements are recorded on the server's thread, where the OpenTelemetry SDK runs. A thread that
- * dies is logged and started again.
+ * The push dispatcher on a worker thread of its own (PostgreSQL only; Node's `worker_threads`):
+ * delivering notifications — signing, the POSTs, the claims and completes — then never holds up the event
+ * loop that answers requests and writes the tasks' events. Create the handler with `push.dispatch: false`
+ * and start one of these beside it. The thread hears this process's commits from here (forwarded, no
+ * NOTIFY) and other instances' through its own LISTEN; the deliveries this process's commits can claim
+ * for it (`handOff`) are posted to it as they commit, so most go without a claim's round trip. Its
+ * measurements are recorded here, where an OpenTelemetry SDK would run. A thread that dies is logged and
+ * started again.
  */
 export class PushDispatchThread {
   private worker: Worker | undefined;
@@ -56,16 +49,11 @@ export class PushDispatchThread {
   private restartMs: number = RESTART.firstMs;
   private readonly stopWatching: () => void;
   private stopHandOff: (() => void) | undefined;
-  private readonly deliveries: PostgresPushDeliveryQueue;
-  private readonly telemetry = new PushTelemetry();
-  private readonly data: DispatchThreadData;
-  private readonly logger: Logger;
+  private readonly telemetry: PushMeasurements;
 
-  constructor(data: DispatchThreadData, deliveries: PostgresPushDeliveryQueue, logger: Logger) {
-    this.data = data;
-    this.logger = logger;
-    this.deliveries = deliveries;
-    this.stopWatching = deliveries.watchLocal(() => this.wake());
+  constructor(private readonly options: PushDispatchThreadOptions) {
+    this.telemetry = options.telemetry ?? new PushTelemetry();
+    this.stopWatching = options.deliveries.watchLocal(() => this.wake());
     this.spawn();
   }
 
@@ -103,29 +91,30 @@ export class PushDispatchThread {
     this.stopHandOff?.();
     this.stopHandOff = undefined;
     if (!worker || !as || this.closing) return;
-    this.stopHandOff = this.deliveries.handOff(as.owner, as.leaseMs, (deliveries) =>
+    this.stopHandOff = this.options.deliveries.handOff(as.owner, as.leaseMs, (deliveries) =>
       worker.postMessage({ kind: "handed", deliveries } satisfies ToDispatchThread),
     );
   }
 
   private spawn(): void {
+    const { logger, module, instanceId, data } = this.options;
     let worker: Worker;
     try {
-      worker = new Worker(new URL("./dispatch-thread-worker.ts", import.meta.url), { workerData: this.data });
+      worker = new Worker(module, { workerData: { instanceId, data } satisfies DispatchThreadStart });
     } catch (error) {
-      this.logger.error({ err: error }, "push dispatch thread could not start");
+      logger.error({ err: error }, "push dispatch thread could not start");
       this.restartLater();
       return;
     }
     this.worker = worker;
     const startedAt = Date.now();
-    worker.once("online", () => this.logger.info({ threadId: worker.threadId }, "push dispatch thread started"));
+    worker.once("online", () => logger.info({ threadId: worker.threadId }, "push dispatch thread started"));
     worker.on("message", (message: FromDispatchThread) => {
       if (message.kind === "measurements") recordReport(message, this.telemetry);
       else if (message.kind === "hand-off") this.handOff(worker, message);
       else if (message.kind === "hand-off-stop") this.handOff(undefined);
     });
-    worker.on("error", (error) => this.logger.error({ err: error }, "push dispatch thread failed"));
+    worker.on("error", (error) => logger.error({ err: error }, "push dispatch thread failed"));
     worker.on("exit", (code) => {
       if (this.worker === worker) {
         this.worker = undefined;
@@ -134,10 +123,7 @@ export class PushDispatchThread {
       }
       if (this.closing) return;
       if (Date.now() - startedAt >= RESTART.healthyAfterMs) this.restartMs = RESTART.firstMs;
-      this.logger.error(
-        { exitCode: code, restartInMs: this.restartMs },
-        "push dispatch thread ended; starting it again",
-      );
+      logger.error({ exitCode: code, restartInMs: this.restartMs }, "push dispatch thread ended; starting it again");
       this.restartLater();
     });
   }

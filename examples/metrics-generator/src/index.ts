@@ -1,0 +1,15 @@
+// The metrics data generator: what the reference server's `pnpm cli generate` runs (and its control
+// socket, when a running server owns the embedded data directory).
+
+export { generateMetricsData } from "./generate-metrics-data.ts";
+export {
+  type GenerateHooks,
+  GenerateNotFoundError,
+  GenerateOptions,
+  type GenerateProgress,
+  type GenerateSummary,
+  GenerateUsageError,
+  parseGenerateArgs,
+  type WorkflowShare,
+} from "./generate-options.ts";
+export { ALERT_TYPES, buildTimeline, EVENT_TYPES, timeAt } from "./profile.ts";

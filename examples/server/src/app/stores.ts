@@ -1,0 +1,77 @@
+import { type PeriodicJob, startPeriodicJob, type TaskExecutor } from "@a2a-partner/a2a-core";
+import { startRollupCompaction } from "@a2a-partner/metrics-core";
+import {
+  CacheInvalidation,
+  createPostgresStores,
+  type Database,
+  type PostgresStores,
+} from "@a2a-partner/postgres-store";
+import type { ServerConfig } from "../config.ts";
+import { SimulatedRobotFleet } from "../fleet/simulated-robot-fleet.ts";
+import type { Logger } from "../logger.ts";
+
+/** The channel the reference server migration's triggers NOTIFY on; the payload is the changed table's name. */
+export const CACHE_CHANGES_CHANNEL = "a2a_cache_changes";
+
+/** The server's stores, its caches' invalidation, the executor, and the jobs that keep the data in shape. */
+export interface ServerStores {
+  stores: PostgresStores;
+  invalidation: CacheInvalidation;
+  executor: TaskExecutor;
+  /** Stops the jobs (waiting for a run under way); `close` then closes the rest. */
+  stopJobs(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * The stores over `db`, the cache invalidation (tokens, Environments and workflows are served from memory
+ * while every change to them is announced), the simulated fleet unless `executor` replaces it, and the
+ * periodic jobs: the fleet's execution reconcile and the metrics rollup compaction.
+ */
+export function openServerStores(
+  db: Database,
+  config: ServerConfig,
+  logger: Logger,
+  executor: TaskExecutor | undefined,
+): ServerStores {
+  const stores = createPostgresStores(db);
+  const invalidation = new CacheInvalidation(db, {
+    channel: CACHE_CHANGES_CHANNEL,
+    onUnavailable: (error) =>
+      logger.warn({ err: error }, "cache invalidation unavailable; serving every lookup from the database"),
+  });
+  const listening = invalidation.start();
+  // The task events' LISTEN from the start, so the first streams never wait for the periodic re-check.
+  void stores.events.listen().catch((error: unknown) => logger.warn({ err: error }, "LISTEN failed; will retry"));
+  const fleet = executor
+    ? undefined
+    : new SimulatedRobotFleet({ db, stepMs: config.robotStepMs, writer: stores.events.writer, invalidation });
+  const jobs: PeriodicJob[] = [
+    // Folds the metrics deltas the raw tables' triggers append into the rollups, every few seconds.
+    startRollupCompaction(db, {
+      onError: (error) => logger.warn({ err: error }, "metrics rollup compaction failed"),
+    }),
+  ];
+  if (fleet) {
+    // Executions left `running` by a server that died are settled from their task's final state.
+    jobs.push(
+      startPeriodicJob(() => fleet.reconcileExecutions(), {
+        intervalMs: Math.max(1000, config.taskLeaseMs / 2),
+        onError: (error) => logger.warn({ err: error }, "execution reconcile failed"),
+      }),
+    );
+  }
+  return {
+    stores,
+    invalidation,
+    executor: executor ?? (fleet as SimulatedRobotFleet),
+    async stopJobs() {
+      await Promise.all(jobs.map((job) => job.stop()));
+    },
+    async close() {
+      await listening;
+      await invalidation.close();
+      await stores.events.close();
+    },
+  };
+}

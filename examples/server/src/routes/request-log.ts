@@ -1,0 +1,23 @@
+import type { RequestListener } from "node:http";
+import type { Logger } from "../logger.ts";
+
+/**
+ * At debug, a line per request once its answer ends (a stream: when it closes): method, path without the
+ * query, status and duration. Nothing from headers or body. At info and above it costs one level check.
+ */
+export function withRequestLog(route: RequestListener, logger: Logger): RequestListener {
+  return (req, res) => {
+    if (logger.isLevelEnabled("debug")) {
+      const started = performance.now();
+      const path = req.url?.split("?", 1)[0];
+      res.once("close", () => {
+        const ms = Math.round((performance.now() - started) * 10) / 10;
+        logger.debug(
+          { method: req.method, path, status: res.statusCode, ms, ...(res.writableFinished ? {} : { aborted: true }) },
+          "request",
+        );
+      });
+    }
+    route(req, res);
+  };
+}

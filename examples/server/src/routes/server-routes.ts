@@ -1,0 +1,73 @@
+import { type RequestListener, STATUS_CODES } from "node:http";
+import type { A2AHandler } from "@a2a-partner/a2a-core";
+import type { CacheInvalidation, Database } from "@a2a-partner/postgres-store";
+import express, { type ErrorRequestHandler, type Express } from "express";
+import type { ServerConfig } from "../config.ts";
+import type { Logger } from "../logger.ts";
+import { mountA2AEndpoint } from "./a2a-mount.ts";
+import { discoveryRoutes } from "./discovery.ts";
+import { metricsRouter } from "./metrics.ts";
+import { withRequestLog } from "./request-log.ts";
+import { securityHeaders } from "./security-headers.ts";
+
+/**
+ * Every route of the server on one Express app: health, discovery, the A2A endpoint, metrics, then 404
+ * and the error answer. `listener` is what node:http serves (the A2A endpoint past Express, a request
+ * log at debug).
+ */
+export function serverRoutes(
+  db: Database,
+  handler: A2AHandler,
+  config: ServerConfig,
+  logger: Logger,
+  invalidation: CacheInvalidation,
+): { app: Express; listener: RequestListener } {
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("trust proxy", false);
+  app.use(securityHeaders);
+
+  app.get("/healthz", async (_req, res) => {
+    try {
+      await db.query("select 1");
+      res.json({ status: "ok" });
+    } catch {
+      res.status(503).json({ status: "unavailable" });
+    }
+  });
+  discoveryRoutes(app, config, handler.pushNotifications);
+  const route = mountA2AEndpoint(app, handler);
+  app.use(
+    "/api/v1/metrics",
+    metricsRouter({ db, logger, ratePerSecond: config.metricsRateLimitPerSecond, invalidation }),
+  );
+
+  app.use((_req, res) => {
+    res.status(404).type("application/problem+json").json({ type: "about:blank", title: "Not Found", status: 404 });
+  });
+  app.use(errorHandler(logger));
+  return { app, listener: withRequestLog(route, logger.child({ component: "http" })) };
+}
+
+/**
+ * Errors that carry an HTTP status (e.g. from Express itself) keep it. Anything else is a store failure
+ * (an outage) or a bug: 503 + Retry-After so clients retry, with nothing of the cause in the body.
+ */
+function errorHandler(logger: Logger): ErrorRequestHandler {
+  return (error, _req, res, _next) => {
+    const known = typeof error?.status === "number" && error.status >= 400 && error.status < 600;
+    const status: number = known ? error.status : 503;
+    if (!known) logger.error({ err: error }, "request failed");
+    if (res.headersSent) return res.end();
+    if (status === 503) res.set("retry-after", "1");
+    res
+      .status(status)
+      .type("application/problem+json")
+      .json({
+        type: "about:blank",
+        title: STATUS_CODES[status] ?? "Error",
+        status,
+        ...(status === 503 ? { detail: "Temporarily unavailable; retry the request" } : {}),
+      });
+  };
+}
