@@ -7,7 +7,4 @@ export const packageBuild = {
   sourcemap: true,
   clean: true,
   target: "node22",
-  // esbuild renames a class that refers to itself (`_TaskNotFoundError`); keep the names users see in
-  // `console.log(err)`, stack traces and `err.constructor.name`.
-  keepNames: true,
 } satisfies Options;

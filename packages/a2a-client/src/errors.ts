@@ -224,3 +224,25 @@ function httpErrorMessage(status: number, error: JsonRpcErrorObject | undefined)
 function truncate(value: string, max: number): string {
   return value.length > max ? `${value.slice(0, max)}…` : value;
 }
+
+// A bundler renames a class that refers to itself (`_TaskNotFoundError`); each class's name is set here,
+// once at load, so `console.log(err)`, stack traces and `err.constructor.name` show the name users know.
+for (const [name, errorClass] of Object.entries({
+  A2AClientError,
+  A2AHttpError,
+  BadRequestError,
+  AuthenticationError,
+  PermissionError,
+  NotFoundError,
+  PayloadTooLargeError,
+  RateLimitError,
+  ServerError,
+  APIConnectionError,
+  APITimeoutError,
+  APIUserAbortError,
+  InvalidResponseError,
+  UntrustedEndpointError,
+  PushVerificationError,
+})) {
+  Object.defineProperty(errorClass, "name", { value: name });
+}

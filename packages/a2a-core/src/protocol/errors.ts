@@ -226,3 +226,21 @@ export function fromJsonRpcError(error: JsonRpcErrorObject): A2AError {
 function truncate(value: string, max: number): string {
   return value.length > max ? `${value.slice(0, max)}…` : value;
 }
+
+// A bundler renames a class that refers to itself (`_TaskNotFoundError`); each class's name is set here,
+// once at load, so `console.log(err)`, stack traces and `err.constructor.name` show the name users know.
+for (const [name, errorClass] of Object.entries({
+  A2AError,
+  ParseError,
+  InvalidRequestError,
+  MethodNotFoundError,
+  InvalidParamsError,
+  InternalError,
+  TaskNotFoundError,
+  TaskNotCancelableError,
+  PushNotificationNotSupportedError,
+  UnsupportedOperationError,
+  VersionNotSupportedError,
+})) {
+  Object.defineProperty(errorClass, "name", { value: name });
+}
