@@ -154,13 +154,18 @@ describe.each(backends)("HTTP+JSON on the reference server (%s)", (backend) => {
   });
 
   it("serves the official SDK's REST transport: stream, getTask, listTasks, cancelTask, resubscribe", async () => {
-    const factory = new ClientFactory(
-      ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
-        transports: [new RestTransportFactory()],
-        clientConfig: { interceptors: [bearerInterceptor(token)] },
-      }),
-    );
+    // Options built without the defaults: `ClientFactoryOptions.createFrom(default, …)` merges the default
+    // JSON-RPC transport back in, and the card lists JSON-RPC first, so that client would never use REST.
+    const factory = new ClientFactory({
+      transports: [new RestTransportFactory()],
+      clientConfig: { interceptors: [bearerInterceptor(token)] },
+    });
     const sdk = await factory.createFromUrl(front.url);
+    expect(sdk.transport.protocolName).toBe("HTTP+JSON");
+    const merged = new ClientFactory(
+      ClientFactoryOptions.createFrom(ClientFactoryOptions.default, { transports: [new RestTransportFactory()] }),
+    );
+    expect((await merged.createFromUrl(front.url)).transport.protocolName).toBe("JSONRPC");
     const events: StreamResponse[] = [];
     for await (const event of sdk.sendMessageStream(taskStart("Count inventory in aisle 7"))) {
       events.push(event);

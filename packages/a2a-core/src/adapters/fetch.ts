@@ -5,9 +5,11 @@ import { readBodyText } from "./read-body.js";
 export type FetchHandler = (request: Request) => Promise<Response>;
 
 /**
- * The handler on web-standard Request/Response: mount it on Bun, Deno, edge runtimes, hono, or wrap it
- * with `toNodeHandler` for node:http and Express. JSON-RPC is POST to the mount's own path (405 for other
- * methods); the HTTP+JSON routes are the paths below it (`…/message:stream`, `GET …/tasks/{id}`, …).
+ * The handler on web-standard Request/Response: mount it on Bun, Deno, edge runtimes and hono. For
+ * node:http and Express use `toNodeHandler(handler)` from the `/node` entry: it takes the handler itself
+ * (not this fetch handler) and serves node's req/res directly. JSON-RPC is POST to the mount's own path
+ * (405 for other methods); the HTTP+JSON routes are the paths below it (`…/message:stream`,
+ * `GET …/tasks/{id}`, …).
  */
 export function toFetchHandler(handler: A2AHandler): FetchHandler {
   return async (request) => {
