@@ -19,17 +19,6 @@ export interface Ran {
   stderr: string;
 }
 
-/** Runs a snippet file with node as a reader would (`node file.ts`), to its end. */
-export async function runSnippet(file: string, env: Record<string, string>): Promise<Ran> {
-  const child = spawn(process.execPath, [new URL(file, import.meta.url).pathname], {
-    env: { ...process.env, ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  const out = collect(child);
-  const [code] = await once(child, "exit");
-  return { code, ...out };
-}
-
 /**
  * Starts a snippet that serves, and resolves once it is ready: its stdout has printed `ready`, or (for a
  * snippet that prints nothing) `ready` is the port it listens on and a connection to it succeeds.
