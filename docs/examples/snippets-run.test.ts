@@ -7,6 +7,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { secretsOf, TOKEN } from "./context.ts";
 import { freePort, STREAMED, startSnippet, streamTask } from "./run-helpers.ts";
 
+const AUTH = { headers: { authorization: `Bearer ${TOKEN}` } };
+
 // Runs the snippets of README.md and docs/ (the files snippets.test.ts holds the Markdown to): the whole
 // programs as a reader would (`node file.ts`), the fragments in process on what they take as given.
 
@@ -23,6 +25,7 @@ describe("docs/embedding.md's node:http server, and the clients of README.md and
 
   it.concurrent("streams a task as 'Try it' says, and its card offers both bindings and push", async () => {
     expect(await streamTask(fetch, `${base}/api/v1/a2a`)).toMatchObject({ status: 200, events: STREAMED });
+    expect((await fetch(`${base}/api/v1/a2a/tasks?pageSize=1`, AUTH)).status).toBe(200); // HTTP+JSON too
     const card = await (await fetch(`${base}/.well-known/agent-card.json`)).json();
     expect(card.capabilities.pushNotifications).toBe(true);
     expect(JSON.stringify(card.additionalInterfaces ?? card.supportedInterfaces)).toContain("HTTP+JSON");
@@ -108,6 +111,7 @@ describe("docs/embedding.md's fragments", () => {
     try {
       const { port } = server.address() as AddressInfo;
       expect(await streamTask(fetch, `http://127.0.0.1:${port}/api/v1/a2a`)).toMatchObject({ events: STREAMED });
+      expect((await fetch(`http://127.0.0.1:${port}/api/v1/a2a/tasks?pageSize=1`, AUTH)).status).toBe(200);
     } finally {
       server.close();
     }
@@ -118,6 +122,7 @@ describe("docs/embedding.md's fragments", () => {
     expect(await streamTask(fetchHandler, A2A)).toMatchObject({ events: STREAMED });
     const { app } = await import("./embedding/hono.ts");
     expect(await streamTask((request) => app.fetch(request), A2A)).toMatchObject({ events: STREAMED });
+    expect((await app.fetch(new Request(`${A2A}/tasks?pageSize=1`, AUTH))).status).toBe(200); // HTTP+JSON
     const worker = (await import("./embedding/worker.ts")).default;
     expect(await streamTask(worker.fetch, A2A)).toMatchObject({ events: STREAMED });
     expect((await worker.fetch(new Request("http://localhost/elsewhere"))).status).toBe(404);
