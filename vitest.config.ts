@@ -10,6 +10,7 @@ export default defineConfig({
       "packages/*/test/**/*.test.ts",
       "examples/*/src/**/*.test.ts",
       "examples/*/test/**/*.test.ts",
+      "docs/examples/**/*.test.ts",
     ],
     // Generous: suites that spawn servers share two cores; a hung test still fails, just later.
     testTimeout: 90_000,

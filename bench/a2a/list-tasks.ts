@@ -12,7 +12,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { parseArgs } from "node:util";
-import { storeFixtures } from "../../packages/a2a-core/src/testing/store-fixtures.ts";
+import { storeFixtures } from "@a2a-partner/a2a-core/testing";
 import { store } from "../metrics/setup.ts";
 import { median } from "../metrics/stats.ts";
 

@@ -1,7 +1,7 @@
 import { getHeapStatistics, setFlagsFromString } from "node:v8";
 
 /**
- * V8's heap sizing for `serve` unless the operator chose their own (docs/operations.md, "Node's heap
+ * V8's heap sizing for `serve` unless the operator chose their own (docs/design/memory.md, "Node's heap
  * settings"). With an old-space limit of 2 GiB or more (Node's default on a host with 8 GB or more) V8
  * lets the young generation grow to 2 × 64 MiB and collects the old one only when it has grown to ~4×
  * what the last full GC left alive (heap-controller.cc, MaxGrowingFactor: 4.0 from 2 GiB, 1.3–2.0 below):

@@ -1,6 +1,6 @@
 // The partner example of @a2a-partner/a2a-client's README (and the same example wherever the repository's
 // README shows it), run as written against the real server: the code partners copy first must work. Only
-// the placeholder base URL and the token source are swapped.
+// the placeholder base URL (or A2A_URL, which the repository's README reads) and the token source are swapped.
 import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
@@ -17,9 +17,14 @@ const IMPORT = /^import \{([^}]+)\} from "@a2a-partner\/a2a-client";\n/m;
 /** The TypeScript blocks of a markdown file that import A2AClient and talk to the placeholder server. */
 function partnerExamples(file: string): string[] {
   if (!existsSync(file)) return [];
-  return [...readFileSync(file, "utf8").matchAll(/```ts\n([\s\S]*?)```/g)]
+  return [...readFileSync(file, "utf8").matchAll(/```ts[^\n]*\n([\s\S]*?)```/g)]
     .map((match) => match[1] as string)
-    .filter((block) => IMPORT.test(block) && block.includes("A2AClient") && block.includes(PLACEHOLDER_URL));
+    .filter(
+      (block) =>
+        IMPORT.test(block) &&
+        block.includes("A2AClient") &&
+        (block.includes(PLACEHOLDER_URL) || block.includes("process.env.A2A_URL")),
+    );
 }
 
 const packageReadme = join(dirname(require.resolve("@a2a-partner/a2a-client/package.json")), "README.md");
@@ -35,6 +40,10 @@ const AsyncFunction = Object.getPrototypeOf(async () => {}).constructor as new (
 
 describe("the README examples of A2AClient against the reference server (PGlite)", () => {
   const suite = serverPerSuite("pglite");
+
+  it("finds the example in both READMEs", () => {
+    expect(examples.map(([where]) => where)).toEqual(["packages/a2a-client/README.md", "README.md #1"]);
+  });
 
   it.each(examples)(
     "the example in %s runs as written: it logs the start, robot progress and the outcome",
@@ -54,7 +63,7 @@ describe("the README examples of A2AClient against the reference server (PGlite)
       }).outputText;
       const logs: unknown[][] = [];
       const console = { log: (...args: unknown[]) => logs.push(args) };
-      const process = { env: { A2A_TOKEN: suite.server.seeded.partnerToken } };
+      const process = { env: { A2A_TOKEN: suite.server.seeded.partnerToken, A2A_URL: suite.server.url } };
       const run = new AsyncFunction(...imported, "console", "process", js);
       await run(...imported.map((name) => exports[name]), console, process);
 

@@ -1,7 +1,7 @@
+import type { Queryable } from "@a2a-partner/postgres-store";
 import type { PGlite } from "@electric-sql/pglite";
 import type pg from "pg";
 import { describe, expectTypeOf, it } from "vitest";
-import type { Queryable } from "../../postgres-store/src/database.js";
 import type { MetricsQueryable } from "../src/index.js";
 
 // Compile-time checks (run by `pnpm typecheck`): every database handle the project uses fits

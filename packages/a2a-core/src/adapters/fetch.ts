@@ -10,9 +10,10 @@ export interface FetchHandlerOptions {
 }
 
 /**
- * The handler on web-standard Request/Response: mount it on Bun, Deno, edge runtimes or hono (on node:http
- * and Express, `toNodeHandler` from `/node` takes the handler itself). JSON-RPC is POST to the mount's own
- * path (405 for other methods); the HTTP+JSON routes are exactly the paths below `basePath`
+ * The handler on web-standard Request/Response: mount it on Bun, Deno, edge runtimes and hono. For
+ * node:http and Express use `toNodeHandler(handler)` from the `/node` entry: it takes the handler itself
+ * (not this fetch handler) and serves node's req/res directly. JSON-RPC is POST to the mount's own path
+ * (405 for other methods); the HTTP+JSON routes are exactly the paths below `basePath`
  * (`/message:stream`, `GET /tasks/{id}`, …).
  */
 export function toFetchHandler(handler: A2AHandler, options: FetchHandlerOptions = {}): FetchHandler {

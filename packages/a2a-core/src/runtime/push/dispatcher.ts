@@ -29,7 +29,7 @@ export interface PushDispatcherOptions {
 /** A wake-up waits this long before its claim, so the commits of that moment share it. */
 const COALESCE_MS = 1;
 
-/** The dispatcher's fixed settings (docs/operations.md, "Push notifications"). */
+/** The dispatcher's fixed settings (docs/design/push-delivery.md, "How deliveries are sent"). */
 export const PUSH_DISPATCH = {
   /** Deliveries one instance has in flight at once; one config has at most one. */
   maxInFlight: 256,

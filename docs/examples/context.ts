@@ -1,0 +1,36 @@
+/**
+ * What the doc snippets take as given and do not show (an executor, an authenticate, a handler): the
+ * smallest honest versions, so each snippet file compiles and runs as the reader sees it.
+ */
+import { type Authenticate, createA2AHandler, createInMemoryStores, type TaskExecutor } from "@a2a-partner/a2a-core";
+
+export const TOKEN = "partner-a";
+export const WORKSPACE_ID = "5b0b3a4e-8f3c-4d0e-9a57-3c1f2d7e6a10";
+
+/** Two quick steps, then `completed`; Environments are the storeIds starting with `store-`. */
+export const executor: TaskExecutor = {
+  async hasEnvironment(_workspaceId, storeId) {
+    return storeId.startsWith("store-");
+  },
+  async execute({ text, signal, emit }) {
+    for (const percent of [50, 100]) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      if (signal.aborted) return { state: "failed" };
+      await emit({ kind: "status", message: `working on "${text}"`, metadata: { percent } });
+    }
+    return { state: "completed", message: "Done" };
+  },
+};
+
+export const authenticate: Authenticate = async (headers) =>
+  headers.get("authorization") === `Bearer ${TOKEN}`
+    ? { ok: true, workspaceId: WORKSPACE_ID }
+    : { ok: false, status: 401, message: "Missing or invalid bearer token" };
+
+export const stores = createInMemoryStores();
+export const handler = createA2AHandler({ stores, executor, authenticate });
+
+/** A workspace's push signing secrets, newest first (a fixed one here). */
+export async function secretsOf(_workspaceId: string): Promise<string[]> {
+  return ["whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"];
+}

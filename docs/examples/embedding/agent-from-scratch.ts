@@ -1,0 +1,42 @@
+import { createServer } from "node:http";
+import { agentCardForRequest, createA2AHandler, createInMemoryStores, type TaskExecutor } from "@a2a-partner/a2a-core";
+import { toNodeHandler } from "@a2a-partner/a2a-core/node";
+
+const PORT = Number(process.env.PORT ?? 8080);
+const url = `http://127.0.0.1:${PORT}/a2a`;
+const card = {
+  name: "Echo",
+  description: "Asks for a name, then greets",
+  endpointUrl: url,
+  httpJsonUrl: url,
+  version: "1.0.0",
+  skills: [{ id: "greet", name: "Greet", description: "Greets you by name", tags: ["demo"] }],
+};
+
+const executor: TaskExecutor = {
+  defaultEnvironment: async () => "default",
+  async execute({ text, emit, nextMessage }) {
+    if (text !== "hello") return { state: "completed", message: `You said: ${text}` };
+    await emit({ kind: "status", state: "input-required", message: "What is your name?" });
+    const reply = await nextMessage(); // the caller's next message, sent with message.taskId
+    const name = reply.parts.map((part) => (part.kind === "text" ? part.text : "")).join("");
+    return { state: "completed", message: `Hello, ${name}!` };
+  },
+};
+const handler = createA2AHandler({
+  stores: createInMemoryStores(),
+  executor,
+  authenticate: async (headers) =>
+    headers.get("authorization") === "Bearer secret"
+      ? { ok: true, workspaceId: "demo" }
+      : { ok: false, status: 401, message: "Bearer secret, please" },
+  extendedAgentCard: { ...card, description: "The same, for members" },
+});
+const a2a = toNodeHandler(handler, { basePath: "/a2a" }); // JSON-RPC at /a2a, HTTP+JSON routes below it
+createServer((req, res) => {
+  if (req.url?.startsWith("/.well-known/agent-card.json")) {
+    res.setHeader("content-type", "application/json");
+    return res.end(JSON.stringify(agentCardForRequest(req.headers, { ...card, extendedAgentCard: true })));
+  }
+  void a2a(req, res);
+}).listen(PORT);

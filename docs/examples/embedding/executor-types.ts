@@ -1,0 +1,50 @@
+import type * as Core from "@a2a-partner/a2a-core";
+import type { Artifact, ArtifactUpdate, Message, Task } from "@a2a-partner/a2a-core";
+import { type Equal, sameType } from "../type-equal.ts";
+
+// #region snippet
+interface TaskExecutor {
+  execute(context: TaskExecutionContext): Promise<TaskOutcome>;
+  hasEnvironment?(workspaceId: string, storeId: string): Promise<boolean>;
+  defaultEnvironment?(workspaceId: string): Promise<string | undefined>;
+}
+
+interface TaskExecutionContext {
+  readonly task: Task; // a copy of the task as created (state "working"), made afresh each time it is read
+  readonly taskId: string; // the task's id, without copying the task
+  workspaceId: string; // whose task it is
+  storeId: string; // params.metadata.storeId: the Environment to run in
+  text: string; // the message's text parts joined with "\n", trimmed (never empty)
+  readonly message: Message; // the message that started the task, a fresh copy like `task`
+  signal: AbortSignal; // aborted on cancel, on shutdown after the grace period, or when the task ended elsewhere
+  emit(update: ExecutorUpdate): Promise<void>; // persists one `update` event, resolves once stored
+  nextMessage(): Promise<Message>; // multi-turn: the caller's next message, after an input-required status
+}
+
+type ExecutorUpdate =
+  | {
+      kind: "status";
+      state?: "working" | "input-required" | "auth-required";
+      message?: string;
+      metadata?: Record<string, unknown>;
+    }
+  | {
+      kind: "artifact";
+      artifact: Artifact;
+      append?: boolean;
+      lastChunk?: boolean;
+      metadata?: Record<string, unknown>;
+    };
+
+interface TaskOutcome {
+  state: "completed" | "failed" | "rejected";
+  message?: string; // becomes the agent message of the final status
+  metadata?: Record<string, unknown>; // becomes the metadata of the `finished` event
+  artifacts?: ArtifactUpdate[]; // `update` events just before `finished`, in the same commit
+}
+// #endregion snippet
+
+sameType<Equal<TaskExecutor, Core.TaskExecutor>>();
+sameType<Equal<TaskExecutionContext, Core.TaskExecutionContext>>();
+sameType<Equal<ExecutorUpdate, Core.ExecutorUpdate>>();
+sameType<Equal<TaskOutcome, Core.TaskOutcome>>();
