@@ -68,10 +68,25 @@ const SCENARIOS: ReadonlyArray<readonly [string, Scenario]> = [
   ],
   [
     "tck-stream-artifact-text",
-    async (context) => (await working(context), done(undefined, text("Streamed text content"))),
+    async (context) => {
+      await working(context);
+      return done(undefined, text("Streamed text content"));
+    },
   ],
-  ["tck-stream-artifact-file", async (context) => (await working(context), done(undefined, FILE))],
-  ["tck-stream-ordering-001", async (context) => (await working(context), done(undefined, text("Ordered output")))],
+  [
+    "tck-stream-artifact-file",
+    async (context) => {
+      await working(context);
+      return done(undefined, FILE);
+    },
+  ],
+  [
+    "tck-stream-ordering-001",
+    async (context) => {
+      await working(context);
+      return done(undefined, text("Ordered output"));
+    },
+  ],
   ["tck-artifact-file-url", async () => done(undefined, FILE_URL)],
   // The kit expects a Message here; the core always answers with a task (docs/interop.md).
   ["tck-message-response", async () => done("Direct message response")],
@@ -88,7 +103,19 @@ const SCENARIOS: ReadonlyArray<readonly [string, Scenario]> = [
   ["tck-artifact-file", async () => done(undefined, FILE)],
   ["tck-artifact-data", async () => done(undefined, DATA)],
   ["tck-reject-task", async () => ({ state: "rejected", message: "rejected" })],
-  ["tck-stream-001", async (context) => (await working(context), done(undefined, text("Stream hello from TCK")))],
+  [
+    "tck-stream-001",
+    async (context) => {
+      await working(context);
+      return done(undefined, text("Stream hello from TCK"));
+    },
+  ],
   ["tck-stream-002", async () => done()],
-  ["tck-stream-003", async (context) => (await working(context), done(undefined, text("Stream task lifecycle")))],
+  [
+    "tck-stream-003",
+    async (context) => {
+      await working(context);
+      return done(undefined, text("Stream task lifecycle"));
+    },
+  ],
 ];
