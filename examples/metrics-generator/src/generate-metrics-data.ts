@@ -7,7 +7,6 @@ import {
   GenerateOptions,
   type GenerateProgress,
   type GenerateSummary,
-  GenerateUsageError,
 } from "./generate-options.ts";
 import { ALERTS_PER_EVENT, batchSeed, buildTimeline, EXECUTIONS_PER_EVENT } from "./profile.ts";
 
