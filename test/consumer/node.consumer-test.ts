@@ -134,7 +134,7 @@ describe.concurrent("the packed packages on Node", () => {
 function embeddingExample(): string {
   const doc = readFileSync(join(ROOT, "docs", "embedding.md"), "utf8");
   const section = doc.slice(doc.indexOf("## Plain `node:http`"));
-  const code = /```ts\n([\s\S]*?)```/.exec(section)?.[1];
+  const code = /```ts[^\n]*\n([\s\S]*?)```/.exec(section)?.[1];
   if (!code?.includes("toNodeHandler")) throw new Error("docs/embedding.md has no node:http example");
   return code;
 }
