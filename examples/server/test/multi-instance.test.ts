@@ -231,6 +231,20 @@ describe.skipIf(!(await postgresAvailable()))("two server processes on one Postg
     }
   });
 
+  it("keeps a task's lease through a graceful stop's grace, though the lease is shorter: B never takes it over", async () => {
+    // Five robot steps (2.5 s) outlast the 1.5 s lease; stopped after the first, the task needs its grace.
+    const c = await bed.serve();
+    const onC = await start(c, "Restock aisle 12");
+    const taskId = (await onC.until((f) => f.event === "task")).result.id as string;
+    await onC.until(isUpdate);
+
+    const exit = await c.kill("SIGTERM");
+    expect(exit.code, c.log()).toBe(0);
+    const polled = await rpc(b.a2aUrl, bed.token, "GetTask", { id: taskId });
+    expect(polled.body.result.status.state).toBe("completed");
+    expect(await nodeExecutions(taskId)).toBe(5);
+  });
+
   // Last: it kills A.
   it("ends the task of a SIGKILLed A as failed from B within lease + sweep; B's stream sees finished", async () => {
     const onA = await start(a, "Restock aisle 11");

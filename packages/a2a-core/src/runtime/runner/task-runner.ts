@@ -49,7 +49,8 @@ const FINISH_RETRIES = 5;
  */
 export class TaskRunner {
   private readonly running = new Map<string, Running>();
-  private readonly timers: NodeJS.Timeout[] = [];
+  private readonly renewTimer: NodeJS.Timeout;
+  private readonly sweepTimer: NodeJS.Timeout | undefined;
   private closed = false;
   /** The orphan sweep under way, if any. */
   private sweeping: Promise<number> | undefined;
@@ -60,16 +61,15 @@ export class TaskRunner {
   constructor(private readonly options: TaskRunnerOptions) {
     this.results = new TaskResults(options.now, options.generateId);
     const renewEvery = Math.max(10, Math.floor(options.leaseMs / 3));
-    this.timers.push(setInterval(() => void this.renewLeases(), renewEvery));
+    this.renewTimer = setInterval(() => void this.renewLeases(), renewEvery);
+    this.renewTimer.unref?.();
     if (options.recoveryIntervalMs > 0) {
       // A tick while a sweep is still running (a slow or unreachable store) is skipped, not queued.
-      this.timers.push(
-        setInterval(() => {
-          if (!this.sweeping) void this.recoverOrphans();
-        }, options.recoveryIntervalMs),
-      );
+      this.sweepTimer = setInterval(() => {
+        if (!this.sweeping) void this.recoverOrphans();
+      }, options.recoveryIntervalMs);
+      this.sweepTimer.unref?.();
     }
-    for (const timer of this.timers) timer.unref?.();
   }
 
   /** The lease a new task starts with. */
@@ -169,13 +169,14 @@ export class TaskRunner {
   }
 
   /**
-   * Stops the timers, gives running tasks `graceMs` to finish, then ends the rest `failed` so none stays
-   * `working` forever.
+   * Stops the orphan sweep, gives running tasks `graceMs` to finish, then ends the rest `failed` so none
+   * stays `working` forever. Their leases are renewed through the grace: a lease shorter than the grace
+   * must not let another instance's sweep end a task that is still running here.
    */
   async close(graceMs: number): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    for (const timer of this.timers) clearInterval(timer);
+    clearInterval(this.sweepTimer);
     const all = [...this.running.values()].map((r) => r.done);
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([
@@ -185,6 +186,7 @@ export class TaskRunner {
       }),
     ]);
     clearTimeout(timer);
+    clearInterval(this.renewTimer);
     await Promise.allSettled(
       [...this.running.values()].map(async (running) => {
         running.controller.abort(new TaskEndedElsewhere());
@@ -274,7 +276,7 @@ export class TaskRunner {
 
   private async renewLeases(): Promise<void> {
     const ids = [...this.running.keys()];
-    if (ids.length === 0 || this.closed || this.renewing) return;
+    if (ids.length === 0 || this.renewing) return;
     this.renewing = true;
     try {
       const renewed = await this.options.tasks.renewLeases(this.options.instanceId, ids, this.options.leaseMs);
