@@ -7,6 +7,7 @@
  * streams on tasks that stay `working`).
  */
 import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -17,6 +18,7 @@ import {
   seedWithCli,
   startServerProcess,
 } from "../../examples/server/test/support/server-process.ts";
+import { releaseCheckout } from "../../scripts/release-checkout.ts";
 import { type Dialect, oursDialect, oursRestDialect, sdkDialect } from "./dialects.ts";
 import { inspectorUrl } from "./inspector.ts";
 import { otlpTracesEnv, startOtlpSink } from "./otlp-sink.ts";
@@ -131,7 +133,7 @@ async function ours(id: Exclude<TargetId, "sdk" | "sdk-pg">): Promise<Target> {
   const store: ProcessStore = embedded ? await createPgliteStore() : await createPostgresStore();
   // A before-and-after run: `ours-base` and `ours-embedded-base` start the server of another checkout
   // (built, installed), e.g. \`git worktree add ../base <commit> && (cd ../base && pnpm install)\`.
-  const serverDir = id === "ours-base" || id === "ours-embedded-base" ? baseServerDir() : undefined;
+  const serverDir = id === "ours-base" || id === "ours-embedded-base" ? await baseServerDir() : undefined;
   // `ours-otel`: what the instrumentation costs with an SDK registered. Metrics go to a Prometheus reader
   // (not scraped during the load), spans (all sampled) to an OTLP receiver in this process that accepts
   // and discards them, so the server pays for recording, batching and serialising every span.
@@ -293,9 +295,13 @@ function runNode(args: string[], env: Record<string, string>): Promise<{ code: n
   });
 }
 
-/** The base checkout's examples/server, from A2A_BENCH_BASE (a repository root). */
-function baseServerDir(): string {
+/**
+ * The base's examples/server, from A2A_BENCH_BASE: the root of another checkout (installed and built), or
+ * a commit of this clone (`main`, `HEAD~3`, a hash), exported and built once by scripts/release-checkout.ts.
+ */
+async function baseServerDir(): Promise<string> {
   const base = process.env.A2A_BENCH_BASE;
-  if (!base) throw new Error("ours-base needs A2A_BENCH_BASE: the root of another checkout, installed and built");
-  return join(base, "examples", "server");
+  if (!base) throw new Error("ours-base needs A2A_BENCH_BASE: a commit of this clone, or another checkout's root");
+  const root = existsSync(join(base, "examples", "server")) ? base : await releaseCheckout(base);
+  return join(root, "examples", "server");
 }
