@@ -6,7 +6,10 @@ export const A2A_PATH = "/api/v1/a2a";
  * What the discovery document says about this server; the dialect is chosen per request.
  * `pushNotifications`: the handler's own (`A2AHandler.pushNotifications`), so the card never claims more.
  */
-export function agentCardInput(publicUrl: string, options: { pushNotifications?: boolean } = {}): AgentCardInput {
+export function agentCardInput(
+  publicUrl: string,
+  options: { pushNotifications?: boolean; grpcUrl?: string } = {},
+): AgentCardInput {
   return {
     name: "Store Operations Robots",
     description:
@@ -15,6 +18,8 @@ export function agentCardInput(publicUrl: string, options: { pushNotifications?:
     endpointUrl: `${publicUrl}${A2A_PATH}`,
     // The same handler answers the HTTP+JSON routes below the JSON-RPC path.
     httpJsonUrl: `${publicUrl}${A2A_PATH}`,
+    // GRPC_PORT: the gRPC binding, listed as host:port (app/grpc-server.ts).
+    ...(options.grpcUrl ? { grpcUrl: options.grpcUrl } : {}),
     version: "0.1.0",
     pushNotifications: options.pushNotifications ?? false,
     provider: { organization: "A2A partner-task reference server", url: publicUrl },

@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import { resolve as resolvePath } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { type Database, DataDirectoryLockedError, isDataDirectoryLockedError } from "@a2a-partner/postgres-store";
+import { startGrpcServer } from "./app/grpc-server.ts";
 import { createApp, type ServerApp } from "./app.ts";
 import { assertServable, type ServerConfig } from "./config.ts";
 import { openConfiguredDatabase, SERVER_LOCK_OWNER } from "./configured-database.ts";
@@ -142,6 +143,17 @@ export async function startServer(config: ServerConfig, logger: Logger): Promise
     "reference server listening",
   );
 
+  let grpc: Awaited<ReturnType<typeof startGrpcServer>> | undefined;
+  try {
+    grpc = config.grpc ? await startGrpcServer(app.handler, config.grpc, logger) : undefined;
+  } catch (error) {
+    await app.close();
+    server.close();
+    await new Promise<void>((resolve) => (control ? control.close(() => resolve()) : resolve()));
+    await db.close();
+    throw error;
+  }
+
   const pruner = config.taskRetentionMs === undefined ? undefined : startTaskPruner(db, config.taskRetentionMs, logger);
 
   let stopping: Promise<void> | undefined;
@@ -151,7 +163,10 @@ export async function startServer(config: ServerConfig, logger: Logger): Promise
       await pruner?.stop();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
+      // gRPC stops taking calls; its streams end with the handler's (app.close), as the HTTP ones do.
+      const grpcClosed = grpc?.close({ graceMs: config.shutdownGraceMs });
       await app.close();
+      await grpcClosed;
       server.closeAllConnections();
       await closed;
       await new Promise<void>((resolve) => (control ? control.close(() => resolve()) : resolve()));

@@ -6,7 +6,10 @@ import type { ServerConfig } from "../config.ts";
 
 /** The agent card at /.well-known/agent-card.json (the dialect A2A-Version asks for) and, when signed, its JWKS. */
 export function discoveryRoutes(app: Express, config: ServerConfig, pushNotifications: boolean): void {
-  const card = agentCardInput(config.publicUrl, { pushNotifications });
+  const card = agentCardInput(config.publicUrl, {
+    pushNotifications,
+    ...(config.grpc ? { grpcUrl: config.grpc.publicAddress } : {}),
+  });
   // Both cards once: the request picks one, and a signed card is signed once (agent-card-signing.ts).
   const cards = { v03: buildAgentCardV03(card), v1: buildAgentCardV1(card) };
   const signing = loadCardSigning(config.agentCardSigning ?? {}, config.publicUrl);

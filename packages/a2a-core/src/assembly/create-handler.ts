@@ -1,4 +1,5 @@
 import { toFetchHandler } from "../adapters/fetch.js";
+import { attachBindingPipeline } from "../bindings/binding-access.js";
 import { httpJsonBinding } from "../bindings/http-json/http-json-binding.js";
 import { jsonRpcBinding } from "../bindings/jsonrpc/jsonrpc-binding.js";
 import { routeRequest } from "../bindings/route-request.js";
@@ -66,6 +67,8 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHandler {
     close: (closeOptions) => runtime.close(closeOptions?.graceMs ?? 10_000),
   };
   const fetchHandler = toFetchHandler(handler);
+  // The gRPC entry serves the same pipeline on a port of its own (bindings/binding-access.ts).
+  attachBindingPipeline(handler, runtime, admission);
   return handler;
 }
 

@@ -3,19 +3,20 @@ import type { A2AHandlerRequest } from "../../ports/handler.js";
 import type { A2AHandlerResponse } from "../../ports/handler-response.js";
 import type { Refusal } from "../../ports/refusal.js";
 import { DIALECT_V1 } from "../../protocol/dialect/dialect.js";
-import { A2A_VERSION_HEADER, parseProtocolVersion } from "../../protocol/dialect/protocol-version.js";
+import { A2A_VERSION_HEADER } from "../../protocol/dialect/protocol-version.js";
 import {
   InternalError,
   InvalidRequestError,
   MethodNotFoundError,
   ParseError,
-  VersionNotSupportedError,
+  type VersionNotSupportedError,
 } from "../../protocol/errors.js";
 import type { A2ARuntime } from "../../runtime/a2a-runtime.js";
 import type { Admission } from "../../runtime/admission/admission.js";
 import { BARE_FRAMES } from "../../runtime/hub/live-event.js";
 import { type BindingCodec, bindingPipeline } from "../pipeline.js";
 import { retryAfterHeaders } from "../retry-after.js";
+import { refuseUnlessV1 } from "../v1-only.js";
 import { paramsOf } from "./request-params.js";
 import type { HttpJsonMatch, HttpJsonRoute } from "./routes.js";
 import { statusAnswer } from "./status-body.js";
@@ -84,16 +85,9 @@ export function httpJsonBinding(
   };
 }
 
-/**
- * The binding speaks A2A v1.0 only: without `A2A-Version` a request is read as 1.0 (there is no v0.3
- * HTTP+JSON to fall back to); an explicit other version is refused.
- */
+/** The version asked for, by header or (as JSON-RPC allows) query parameter: 1.0 or none. */
 function versionRefusal(request: A2AHandlerRequest, route: HttpJsonRoute): VersionNotSupportedError | undefined {
-  const raw = request.headers.get(A2A_VERSION_HEADER) ?? route.query.get(A2A_VERSION_HEADER) ?? "";
-  if (raw.trim() === "") return undefined;
-  const requested = parseProtocolVersion(raw);
-  if (requested.ok && requested.version === "1.0") return undefined;
-  return VersionNotSupportedError.forVersion(raw.trim(), ["1.0"]);
+  return refuseUnlessV1(request.headers.get(A2A_VERSION_HEADER) ?? route.query.get(A2A_VERSION_HEADER));
 }
 
 /** A refusal as HTTP+JSON answers it: its status, the JSON-RPC binding's error as a google.rpc.Status. */

@@ -16,6 +16,13 @@ export type AgentSkill = z.infer<typeof AgentSkill>;
 
 const AgentProvider = z.object({ organization: z.string(), url: z.string() });
 
+/** An interface's address: an absolute URL, or (gRPC, specification v1.0.2) `host:port`. */
+const InterfaceUrl = z
+  .string()
+  .refine((value) => URL.canParse(value) || /^(?:\[[0-9a-fA-F:.]+\]|[\w.-]+):\d{1,5}$/.test(value), {
+    message: "must be an absolute URL, or host:port for gRPC",
+  });
+
 /** The agent card as A2A v0.3 peers read it (the default card; docs/protocol.md, Agent card). */
 export const AgentCardV03 = z.object({
   protocolVersion: z.string(),
@@ -48,7 +55,7 @@ export const AgentCardV03 = z.object({
   supportsAuthenticatedExtendedCard: z.boolean().optional(),
   /** The v1.0 interface list, also carried here so peers of either version find the endpoint. */
   supportedInterfaces: z
-    .array(z.object({ url: z.url(), protocolBinding: z.string(), protocolVersion: z.string() }))
+    .array(z.object({ url: InterfaceUrl, protocolBinding: z.string(), protocolVersion: z.string() }))
     .optional(),
   /** JWS signatures over the canonical card (`signAgentCard`). */
   signatures: z.array(AgentCardSignature).optional(),
@@ -62,7 +69,7 @@ export const AgentCardV1 = z.object({
   supportedInterfaces: z
     .array(
       z.object({
-        url: z.url(),
+        url: InterfaceUrl,
         protocolBinding: z.string(),
         protocolVersion: z.string(),
         tenant: z.string().optional(),
@@ -117,6 +124,11 @@ export interface AgentCardInput {
    */
   httpJsonUrl?: string;
   /**
+   * The `host:port` of the gRPC binding (A2A v1.0, `@a2a-partner/a2a-core/grpc`), listed last when given:
+   * the address a gRPC client dials (specification v1.0.2 gives gRPC interfaces that form, not a URL).
+   */
+  grpcUrl?: string;
+  /**
    * Whether the endpoint takes push notification configs and delivers to them (`capabilities.pushNotifications`).
    * Pass the handler's own `pushNotifications`, so the card says exactly what the handler does. Default `false`.
    */
@@ -132,14 +144,19 @@ export interface AgentCardInput {
 /**
  * The JSON-RPC endpoint speaks both dialects, chosen per request by `A2A-Version` (docs/interop.md), so
  * every card lists it once per version, newest first (the URL is the same: only the header differs);
- * then the HTTP+JSON binding, v1.0 only. Clients that take the first binding they know keep JSON-RPC.
+ * then the HTTP+JSON binding and the gRPC one, v1.0 only. Clients that take the first binding they know keep JSON-RPC.
  */
 function interfaces(input: AgentCardInput) {
   const jsonRpc = [...SUPPORTED_PROTOCOL_VERSIONS]
     .reverse()
     .map((protocolVersion) => ({ url: input.endpointUrl, protocolBinding: "JSONRPC", protocolVersion }));
-  if (input.httpJsonUrl === undefined) return jsonRpc;
-  return [...jsonRpc, { url: input.httpJsonUrl, protocolBinding: "HTTP+JSON", protocolVersion: "1.0" }];
+  const httpJson =
+    input.httpJsonUrl === undefined
+      ? []
+      : [{ url: input.httpJsonUrl, protocolBinding: "HTTP+JSON", protocolVersion: "1.0" }];
+  const grpc =
+    input.grpcUrl === undefined ? [] : [{ url: input.grpcUrl, protocolBinding: "GRPC", protocolVersion: "1.0" }];
+  return [...jsonRpc, ...httpJson, ...grpc];
 }
 
 // Conformance kits flag words such as "token" or "key" in a public card as leaked secrets, so the
