@@ -1,6 +1,6 @@
 import {
   A2A_LIMITS,
-  type AgentCard,
+  AgentCard,
   LIST_TASKS_PAGE_SIZE,
   type ListedTask,
   ListTasksResult,
@@ -14,8 +14,9 @@ import {
 } from "@a2a-partner/a2a-core";
 import { agentCardUrlFromBaseUrl, endpointFromAgentCard, endpointFromBaseUrl, parseUrl } from "./discovery.js";
 import { InvalidResponseError } from "./errors.js";
-import { versionOfferedBy, type WireDialect, wireDialect } from "./internal/dialect/wire-dialect.js";
-import { assertEndpointAllowed } from "./internal/endpoint-origin.js";
+import { grpcInterfaceOf, versionOfferedBy, type WireDialect, wireDialect } from "./internal/dialect/wire-dialect.js";
+import { assertEndpointAllowed, assertGrpcAddressAllowed } from "./internal/endpoint-origin.js";
+import { openGrpcTransport, type RpcTransport } from "./internal/grpc/grpc-transport-provider.js";
 import { type CallStats, Transport } from "./internal/http/transport.js";
 import { runTaskStream, type StreamConnector } from "./internal/stream/run-task-stream.js";
 import { type A2AClientOptions, CLIENT_DEFAULTS, type RequestOptions } from "./options.js";
@@ -102,6 +103,9 @@ export class A2AClient {
   #endpoint: string | undefined;
   #dialect: WireDialect;
   #discovery: Promise<string> | undefined;
+  /** The gRPC server's `host:port` (binding "grpc"): given, or read from the card. */
+  #grpcAddress: string | undefined;
+  #grpcTransport: RpcTransport | undefined;
 
   constructor(options: A2AClientOptions) {
     if (!options || (!options.baseUrl && !options.agentCardUrl)) {
@@ -118,17 +122,28 @@ export class A2AClient {
       throw new TypeError('protocolVersion must be "auto", "0.3" or "1.0"');
     }
     const binding = options.binding ?? "auto";
-    if (binding !== "auto" && binding !== "jsonrpc" && binding !== "http+json") {
-      throw new TypeError('binding must be "auto", "jsonrpc" or "http+json"');
+    if (binding !== "auto" && binding !== "jsonrpc" && binding !== "http+json" && binding !== "grpc") {
+      throw new TypeError('binding must be "auto", "jsonrpc", "http+json" or "grpc"');
     }
-    if (binding === "http+json" && forced === "0.3") {
-      throw new TypeError('binding "http+json" speaks A2A 1.0 only; it cannot be used with protocolVersion "0.3"');
+    if ((binding === "http+json" || binding === "grpc") && forced === "0.3") {
+      throw new TypeError(`binding "${binding}" speaks A2A 1.0 only; it cannot be used with protocolVersion "0.3"`);
     }
-    this.#dialect = wireDialect(forced === "1.0" ? "1.0" : "0.3", binding === "http+json" ? "http+json" : "jsonrpc");
+    if (binding === "grpc") {
+      // Checked now, so a missing transport is a mistake at construction, not at the first call.
+      if (!options.grpc) openGrpcTransport(options.grpc, { secure: false, options });
+      this.#grpcAddress = options.grpcAddress;
+    }
+    this.#dialect = wireDialect(
+      forced === "1.0" ? "1.0" : "0.3",
+      binding === "http+json" || binding === "grpc" ? binding : "jsonrpc",
+    );
   }
 
-  /** The binding in use: "http+json" when forced or when the card offers only it; "jsonrpc" otherwise. */
-  get binding(): "jsonrpc" | "http+json" {
+  /**
+   * The binding in use: "grpc" or "http+json" when forced, "http+json" also when the card offers only
+   * it; "jsonrpc" otherwise.
+   */
+  get binding(): "jsonrpc" | "http+json" | "grpc" {
     return this.#dialect.binding;
   }
 
@@ -141,11 +156,11 @@ export class A2AClient {
   }
 
   /**
-   * The endpoint in use (JSON-RPC's, or the HTTP+JSON binding's base); undefined until discovery when
-   * only `agentCardUrl` was given.
+   * The endpoint in use (JSON-RPC's, the HTTP+JSON binding's base, or the gRPC server's `host:port`);
+   * undefined until discovery when only `agentCardUrl` was given (or, for gRPC, no `grpcAddress`).
    */
   get endpoint(): string | undefined {
-    return this.#endpoint;
+    return this.#dialect.binding === "grpc" ? this.#grpcAddress : this.#endpoint;
   }
 
   /**
@@ -163,6 +178,7 @@ export class A2AClient {
         `The agent card at ${this.#cardUrl} carries no signature that verifies with the given agentCardKeys`,
       );
     }
+    if (this.#options.binding === "grpc") return this.#discoverGrpc(value);
     // A forced v0.3 cannot speak HTTP+JSON, so it never picks it.
     const choice = this.#options.protocolVersion === "0.3" ? "jsonrpc" : (this.#options.binding ?? "auto");
     const { card, endpoint, binding } = endpointFromAgentCard(value, this.#cardUrl, choice);
@@ -192,7 +208,7 @@ export class A2AClient {
     const connector: StreamConnector = {
       // A resend asks for every event from the start: the first attempt may have created the task already.
       start: async (retry, signal) =>
-        this.#transport.openStream({
+        this.#rpc(this.#dialect).openStream({
           endpoint: await this.#resolveEndpoint(signal),
           method: "SendStreamingMessage",
           params: this.#dialect.params("SendStreamingMessage", params),
@@ -247,7 +263,7 @@ export class A2AClient {
     const endpoint = await this.#resolveEndpoint(options.signal);
     // The answer is read in the dialect the request went out in, whatever a concurrent discover() decides.
     const dialect = this.#dialect;
-    const result = await this.#transport.call({
+    const result = await this.#rpc(dialect).call({
       endpoint,
       method: "GetTask",
       params: historyLength === undefined ? { id: taskId } : { id: taskId, historyLength },
@@ -265,7 +281,7 @@ export class A2AClient {
     const params = listTasksParams(options);
     const endpoint = await this.#resolveEndpoint(options.signal);
     const dialect = this.#dialect;
-    const result = await this.#transport.call({
+    const result = await this.#rpc(dialect).call({
       endpoint,
       method: "ListTasks",
       params: dialect.params("ListTasks", params),
@@ -306,7 +322,7 @@ export class A2AClient {
     try {
       const endpoint = await this.#resolveEndpoint(options.signal);
       const dialect = this.#dialect;
-      const result = await this.#transport.call({
+      const result = await this.#rpc(dialect).call({
         endpoint,
         method: "CancelTask",
         params: { id: taskId },
@@ -360,14 +376,44 @@ export class A2AClient {
 
   /** Releases the keep-alive connections the client opened. The client is not usable afterwards. */
   async close(): Promise<void> {
-    await this.#transport.close();
+    await Promise.all([this.#transport.close(), this.#grpcTransport?.close()]);
+  }
+
+  /** The card's gRPC interface becomes the address in use (unless `grpcAddress` named one). */
+  #discoverGrpc(value: unknown): AgentCard {
+    const parsed = AgentCard.safeParse(value);
+    if (!parsed.success)
+      throw new InvalidResponseError(`The agent card at ${this.#cardUrl} is not a valid A2A agent card`);
+    const card = parsed.data;
+    if (this.#options.grpcAddress === undefined) {
+      const address = grpcInterfaceOf(card);
+      if (!address)
+        throw new InvalidResponseError(`The agent card at ${this.#cardUrl} declares no gRPC interface of A2A 1.0`);
+      assertGrpcAddressAllowed(address, this.#cardUrl, {
+        ...(this.#options.baseUrl ? { baseUrl: this.#options.baseUrl } : {}),
+        ...(this.#options.allowCrossOriginEndpoint ? { allowCrossOrigin: true } : {}),
+      });
+      this.#grpcAddress = address;
+    }
+    return card;
+  }
+
+  /** The transport of the binding a call goes out in: gRPC's (opened on first use), or HTTP's. */
+  #rpc(dialect: WireDialect): RpcTransport {
+    if (dialect.binding !== "grpc") return this.#transport;
+    this.#grpcTransport ??= openGrpcTransport(this.#options.grpc, {
+      // TLS unless the address came with a plain-http URL (the base URL, else the card's).
+      secure: new URL(this.#options.baseUrl ?? this.#cardUrl).protocol !== "http:",
+      options: this.#options,
+    });
+    return this.#grpcTransport;
   }
 
   /** One call, its v0.3 params converted by the dialect in use; the answer is read in that same dialect. */
   readonly #dialectCall = async (method: MethodName, params: Record<string, unknown>, options: RequestOptions) => {
     const endpoint = await this.#resolveEndpoint(options.signal);
     const dialect = this.#dialect;
-    const result = await this.#transport.call({
+    const result = await this.#rpc(dialect).call({
       endpoint,
       method,
       params: dialect.params(method, params),
@@ -408,7 +454,7 @@ export class A2AClient {
 
   #subscribeRequest(taskId: string, lastEventId: string | undefined, signal: AbortSignal, timeoutMs?: number) {
     return this.#resolveEndpoint(signal).then((endpoint) =>
-      this.#transport.openStream({
+      this.#rpc(this.#dialect).openStream({
         endpoint,
         method: "SubscribeToTask",
         params: { id: taskId },
@@ -432,6 +478,11 @@ export class A2AClient {
 
   /** The endpoint; discovers it from the agent card first when only `agentCardUrl` was given. */
   async #resolveEndpoint(signal?: AbortSignal): Promise<string> {
+    if (this.#dialect.binding === "grpc") {
+      if (this.#grpcAddress) return this.#grpcAddress;
+      await this.discover(signal ? { signal } : {});
+      return this.#grpcAddress as string;
+    }
     if (this.#endpoint) return this.#endpoint;
     this.#discovery ??= this.discover(signal ? { signal } : {}).then(
       () => this.#endpoint as string,

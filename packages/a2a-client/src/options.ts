@@ -1,4 +1,5 @@
 import type { AgentCardKeySet } from "@a2a-partner/a2a-core";
+import type { GrpcTransportProvider } from "./internal/grpc/grpc-transport-provider.js";
 import type { BackoffOptions } from "./internal/http/retry-policy.js";
 
 /** A fetch implementation: the global one by default; msw, undici's or a test double otherwise. */
@@ -61,10 +62,21 @@ export interface A2AClientOptions {
   /**
    * The binding to speak. `auto` (default): JSON-RPC when the agent card offers it (and before any card
    * was read), else the card's HTTP+JSON interface. `jsonrpc` or `http+json` force one; HTTP+JSON is
-   * A2A v1.0 only, and without a card its base is the endpoint (`<baseUrl>/api/v1/a2a`). Streams resume
-   * and requests retry the same way over both.
+   * A2A v1.0 only, and without a card its base is the endpoint (`<baseUrl>/api/v1/a2a`). `grpc`: A2A
+   * v1.0's gRPC binding, through the `grpc` option (from `@a2a-partner/a2a-client/grpc`), at `grpcAddress`
+   * or the card's GRPC interface. Streams resume and requests retry the same way over all three.
    */
-  binding?: "auto" | "jsonrpc" | "http+json";
+  binding?: "auto" | "jsonrpc" | "http+json" | "grpc";
+  /**
+   * The gRPC binding's transport: `grpcTransport()` of `@a2a-partner/a2a-client/grpc` (an entry of its
+   * own, so that `@grpc/grpc-js` is loaded only by those who use it). Needed for `binding: "grpc"`.
+   */
+  grpc?: GrpcTransportProvider;
+  /**
+   * The gRPC server's `host:port` (as a card's GRPC interface writes it). Default: the card's GRPC
+   * interface, read by `discover()` before the first call.
+   */
+  grpcAddress?: string;
   /**
    * The agent's public keys (a JWKS, as its `/.well-known/jwks.json` serves them, obtained out of band).
    * Given them, `discover()` accepts a card only when one of its signatures (A2A §8.4) verifies with the

@@ -29,3 +29,31 @@ export function assertEndpointAllowed(
     { endpoint, cardUrl, reason: "cross-origin" },
   );
 }
+
+/**
+ * The same rule for a card's gRPC interface (`host:port`): its port is its own, so its host must be the
+ * card's (or `baseUrl`'s) unless `allowCrossOrigin`.
+ */
+export function assertGrpcAddressAllowed(
+  address: string,
+  cardUrl: string,
+  options: { baseUrl?: string; allowCrossOrigin?: boolean },
+): void {
+  const host = hostOfAddress(address);
+  const chosen = new Set([new URL(cardUrl).hostname, ...(options.baseUrl ? [new URL(options.baseUrl).hostname] : [])]);
+  if ((host !== undefined && chosen.has(host)) || options.allowCrossOrigin) return;
+  throw new UntrustedEndpointError(
+    `The agent card at ${cardUrl} declares a gRPC interface on another host, ${address}: refusing to send ` +
+      "the token there. Pass allowCrossOriginEndpoint: true if you trust the card.",
+    { endpoint: address, cardUrl, reason: "cross-origin" },
+  );
+}
+
+/** The host of `host:port` or `[v6]:port`, as URL.hostname writes it; undefined when it is not one. */
+function hostOfAddress(address: string): string | undefined {
+  try {
+    return new URL(`http://${address}`).hostname;
+  } catch {
+    return undefined;
+  }
+}

@@ -60,11 +60,9 @@ export function parseFrame(frame: DecodedSseEvent, dialect: WireDialect = WIRE_V
   // `final` is a transport trailer (the contract says clients ignore it); unknown names are future ones.
   if (name !== "task" && name !== "update" && name !== "finished") return SKIP;
   const what = `The data of a "${frame.event}" event`;
-  // HTTP+JSON frames carry the StreamResponse bare; JSON-RPC frames inside a response envelope.
+  // HTTP+JSON (and gRPC) frames carry the StreamResponse bare; JSON-RPC frames inside a response envelope.
   const result = dialect.streamResult(
-    dialect.binding === "http+json"
-      ? parseFrameJson(frame.data, what)
-      : jsonRpcResultOf(frame.data, what, dialect.error),
+    dialect.binding !== "jsonrpc" ? parseFrameJson(frame.data, what) : jsonRpcResultOf(frame.data, what, dialect.error),
   );
   const eventId = frame.id === undefined || frame.id === "" ? undefined : frame.id;
   switch (name) {

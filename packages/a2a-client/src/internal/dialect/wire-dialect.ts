@@ -22,8 +22,8 @@ export type ClientProtocolVersion = "0.3" | "1.0";
  */
 export interface WireDialect {
   readonly version: ClientProtocolVersion;
-  /** The binding the requests go out in: JSON-RPC envelopes, or HTTP+JSON routes (A2A v1.0 only). */
-  readonly binding: "jsonrpc" | "http+json";
+  /** The binding the requests go out in: JSON-RPC envelopes, HTTP+JSON routes or gRPC (both A2A v1.0 only). */
+  readonly binding: "jsonrpc" | "http+json" | "grpc";
   /** Headers of every JSON-RPC request. */
   readonly headers: Readonly<Record<string, string>>;
   params(method: MethodName, params: Record<string, unknown>): Record<string, unknown>;
@@ -81,7 +81,38 @@ export const WIRE_V1: WireDialect = {
 /** A2A v1.0 over the HTTP+JSON binding: the v1.0 shapes, without the JSON-RPC envelope. */
 export const WIRE_HTTP_JSON: WireDialect = { ...WIRE_V1, binding: "http+json" };
 
+/**
+ * A2A v1.0 over gRPC: the v1.0 shapes as ProtoJSON, which leaves out a field at its default (an empty
+ * list, a zero, an empty token), so a page is read with those defaults put back.
+ */
+export const WIRE_GRPC: WireDialect = {
+  ...WIRE_V1,
+  binding: "grpc",
+  task: (result) => WIRE_V1.task(withTaskLists(result)),
+  list(result) {
+    const page = { tasks: [], nextPageToken: "", pageSize: 0, totalSize: 0, ...asRecord(result) };
+    const tasks = Array.isArray(page.tasks)
+      ? page.tasks.map((task) => ({ history: [], ...asRecord(task) }))
+      : page.tasks;
+    return WIRE_V1.list({ ...page, tasks });
+  },
+  streamResult(result) {
+    const response = asRecord(result);
+    return WIRE_V1.streamResult(response.task ? { task: withTaskLists(response.task) } : result);
+  },
+};
+
+/** A task's `history` and `artifacts` as a JSON answer has them: ProtoJSON leaves out an empty list. */
+function withTaskLists(task: unknown): Record<string, unknown> {
+  return { history: [], artifacts: [], ...asRecord(task) };
+}
+
+function asRecord(value: unknown): Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+}
+
 export function wireDialect(version: ClientProtocolVersion, binding: WireDialect["binding"] = "jsonrpc"): WireDialect {
+  if (binding === "grpc") return WIRE_GRPC;
   if (binding === "http+json") return WIRE_HTTP_JSON;
   return version === "1.0" ? WIRE_V1 : WIRE_V03;
 }
@@ -90,6 +121,23 @@ export function wireDialect(version: ClientProtocolVersion, binding: WireDialect
  * The version to speak with the endpoint a card declared: 1.0 when a `supportedInterfaces` entry with
  * protocolVersion 1.0 (any patch) and the JSON-RPC binding has that very endpoint as its url, else 0.3.
  */
+/**
+ * The gRPC interface of A2A 1.0 a card declares: its `host:port` (a `grpc://` or `grpcs://` prefix
+ * removed), or undefined.
+ */
+export function grpcInterfaceOf(card: AgentCard): string | undefined {
+  for (const entry of card.supportedInterfaces ?? []) {
+    if (entry.protocolBinding.toUpperCase() !== "GRPC") continue;
+    if (!/^1\.0(\.\d+)?$/.test(entry.protocolVersion.trim())) continue;
+    const address = entry.url
+      .trim()
+      .replace(/^grpcs?:\/\//i, "")
+      .replace(/\/+$/, "");
+    if (address !== "") return address;
+  }
+  return undefined;
+}
+
 /**
  * The HTTP+JSON interface of A2A 1.0 a card declares (its url, resolved against the card's), or
  * undefined. The binding is v1.0 only, so an interface of another version does not count.
