@@ -79,7 +79,7 @@ describe.each(backends)("the gRPC binding of the reference server (%s)", (backen
     const seqs = events.map(seqOf);
     expect(seqs.every(Number.isInteger)).toBe(true);
     // The closing `task` frame restates the final event; every other one is a new number.
-    expect(seqs.slice(1, -1)).toEqual(seqs.slice(1, -1).map((_, index) => seqs[1] + index));
+    expect(seqs.slice(1, -1)).toEqual(seqs.slice(1, -1).map((_, index) => (seqs[1] ?? 0) + index));
   });
 
   it("polls, lists, cancels and resubscribes after the last event seen, losing and repeating none", async () => {
@@ -125,7 +125,9 @@ describe.each(backends)("the gRPC binding of the reference server (%s)", (backen
     const leave = new AbortController();
     let id = "";
     try {
-      for await (const event of sdk.sendMessageStream(taskStart("Clean the spill in aisle 3"), { signal: leave.signal })) {
+      for await (const event of sdk.sendMessageStream(taskStart("Clean the spill in aisle 3"), {
+        signal: leave.signal,
+      })) {
         id = payloadOf(event).id as string;
         leave.abort();
       }

@@ -1,4 +1,8 @@
-import { type ServiceError, status } from "@grpc/grpc-js";
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { credentials, type ServiceError, status } from "@grpc/grpc-js";
 import { afterEach, describe, expect, it } from "vitest";
 import { EVENT_SEQ_KEY, startA2AGrpcServer } from "../src/grpc.js";
 import { type A2AHandler, createA2AHandler } from "../src/index.js";
@@ -13,7 +17,15 @@ afterEach(async () => {
   for (const close of closing.splice(0).reverse()) await close();
 });
 
-async function bed(executor = new ScriptedExecutor(), options: { push?: boolean } = {}) {
+async function bed(
+  executor = new ScriptedExecutor(),
+  options: {
+    push?: boolean;
+    maxStreamBacklogBytes?: number;
+    rateLimit?: number;
+    maxOpenStreamsPerCaller?: number;
+  } = {},
+) {
   const handler: A2AHandler = createA2AHandler({
     stores: createInMemoryStores(),
     executor,
@@ -27,6 +39,11 @@ async function bed(executor = new ScriptedExecutor(), options: { push?: boolean 
       skills: [{ id: "restock", name: "Restock", description: "Restocks an aisle", tags: ["retail"] }],
     }),
     ...(options.push === false ? { push: false as const } : {}),
+    ...(options.rateLimit === undefined ? {} : { rateLimit: { requestsPerSecond: options.rateLimit, burst: 1 } }),
+    ...(options.maxOpenStreamsPerCaller === undefined
+      ? {}
+      : { maxOpenStreamsPerCaller: options.maxOpenStreamsPerCaller }),
+    ...(options.maxStreamBacklogBytes === undefined ? {} : { maxStreamBacklogBytes: options.maxStreamBacklogBytes }),
   });
   const server = await startA2AGrpcServer({ handler, host: "127.0.0.1" });
   const client = new A2AGrpcTestClient(server.port);
@@ -189,5 +206,124 @@ describe("the gRPC binding", () => {
     const card = await client.unary("GetExtendedAgentCard", {});
     expect(card.name).toBe("Agent for ws-a");
     expect(card.skills[0].id).toBe("restock");
+  });
+
+  it("bounds a reader that stops reading: the stream is dropped (UNAVAILABLE), not buffered without end", async () => {
+    // 400 events of 8 KB: far more than the 16 KB backlog (and HTTP/2's windows) hold for a reader that reads none.
+    const text = "x".repeat(8 * 1024);
+    const steps = Array.from({ length: 400 }, (_, step) => ({
+      kind: "status" as const,
+      message: text,
+      metadata: { step },
+    }));
+    const { client, handler } = await bed(new ScriptedExecutor(steps), { maxStreamBacklogBytes: 16 * 1024 });
+    const { call } = client.stream("SendStreamingMessage", start());
+    call.pause();
+    const ended = new Promise<ServiceError | undefined>((resolve) => {
+      call.on("error", resolve);
+      call.on("end", () => resolve(undefined));
+    });
+    let taskId: string | undefined;
+    call.once("data", () => {});
+    // The task runs to its end while its stream's reader sleeps (read through the JSON-RPC binding).
+    await waitFor(async () => {
+      const response = await handler.fetch(
+        new Request("http://test/", {
+          method: "POST",
+          headers: { authorization: "Bearer partner-a", "content-type": "application/json" },
+          body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tasks/list", params: {} }),
+        }),
+      );
+      const tasks = ((await response.json()) as { result: { tasks: Array<{ id: string; status: { state: string } }> } })
+        .result.tasks;
+      taskId = tasks[0]?.id;
+      return tasks[0]?.status.state === "completed";
+    }, 20_000);
+    let received = 0;
+    call.on("data", () => received++);
+    call.resume();
+    const error = await ended;
+    expect(error?.code).toBe(status.UNAVAILABLE);
+    expect(received).toBeLessThan(400);
+    expect(taskId).toBeDefined();
+  });
+
+  it("shutdown ends open streams cleanly and the server stops once they have", async () => {
+    const executor = new ScriptedExecutor(undefined, undefined, true);
+    const { client, handler, server } = await bed(executor);
+    const { messages } = client.stream("SendStreamingMessage", start());
+    const iterator = messages[Symbol.asyncIterator]();
+    expect((await iterator.next()).value.task).toBeDefined();
+    const stopped = server.close({ graceMs: 5_000 });
+    await handler.close({ graceMs: 0 });
+    // The stream ends without an error: the client reattaches elsewhere with last-event-id.
+    const rest = await collect({ [Symbol.asyncIterator]: () => iterator });
+    expect(Array.isArray(rest)).toBe(true);
+    await stopped;
+  });
+
+  it("serves TLS when given a key and certificate", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "a2a-grpc-tls-"));
+    closing.push(() => rmSync(dir, { recursive: true, force: true }));
+    execFileSync(
+      "openssl",
+      [
+        "req",
+        "-x509",
+        "-newkey",
+        "ec",
+        "-pkeyopt",
+        "ec_paramgen_curve:prime256v1",
+        "-nodes",
+        "-days",
+        "1",
+        "-subj",
+        "/CN=localhost",
+        "-addext",
+        "subjectAltName=IP:127.0.0.1",
+        "-keyout",
+        join(dir, "key.pem"),
+        "-out",
+        join(dir, "cert.pem"),
+      ],
+      { stdio: "ignore" },
+    );
+    const cert = readFileSync(join(dir, "cert.pem"));
+    const { handler } = await bed();
+    const server = await startA2AGrpcServer({
+      handler,
+      host: "127.0.0.1",
+      tls: { key: readFileSync(join(dir, "key.pem")), cert },
+    });
+    const client = new A2AGrpcTestClient(server.port, credentials.createSsl(cert));
+    closing.push(
+      () => client.close(),
+      () => server.close({ graceMs: 100 }),
+    );
+    const missing = await failure(client.unary("GetTask", { id: "over-tls" }));
+    expect(missing.code).toBe(status.NOT_FOUND);
+    const plain = new A2AGrpcTestClient(server.port);
+    closing.push(() => plain.close());
+    const refused = await failure(plain.unary("GetTask", { id: "x" }, { call: { deadline: Date.now() + 2_000 } }));
+    expect(refused.code).not.toBe(status.NOT_FOUND);
+  });
+
+  it("applies the caller's rate and stream cap: RESOURCE_EXHAUSTED with retry-after", async () => {
+    const limited = await bed(undefined, { rateLimit: 0.01 });
+    await failure(limited.client.unary("GetTask", { id: "first" }));
+    const overRate = await failure(limited.client.unary("GetTask", { id: "second" }));
+    expect(overRate.code).toBe(status.RESOURCE_EXHAUSTED);
+    expect(Number(overRate.metadata.get("retry-after")[0])).toBeGreaterThan(0);
+
+    const executor = new ScriptedExecutor(undefined, undefined, true);
+    const capped = await bed(executor, { maxOpenStreamsPerCaller: 1 });
+    const open = capped.client.stream("SendStreamingMessage", start());
+    await open.messages[Symbol.asyncIterator]().next();
+    const second = await collect(capped.client.stream("SendStreamingMessage", start()).messages).then(
+      () => undefined,
+      (error: ServiceError) => error,
+    );
+    expect(second?.code).toBe(status.RESOURCE_EXHAUSTED);
+    open.call.cancel();
   });
 });

@@ -1,6 +1,13 @@
 import { type DescMessage, fromBinary, fromJson, type JsonValue, toBinary, toJson } from "@bufbuild/protobuf";
 import { anyUnpack } from "@bufbuild/protobuf/wkt";
-import { type CallOptions, Client, credentials, Metadata, type ServiceError } from "@grpc/grpc-js";
+import {
+  type CallOptions,
+  type ChannelCredentials,
+  Client,
+  credentials,
+  Metadata,
+  type ServiceError,
+} from "@grpc/grpc-js";
 import { A2AService } from "../../src/protocol/grpc/gen/a2a_pb.js";
 import { ErrorInfoSchema } from "../../src/protocol/grpc/gen/google/rpc/error_details_pb.js";
 import { StatusSchema } from "../../src/protocol/grpc/gen/google/rpc/status_pb.js";
@@ -9,8 +16,8 @@ import { StatusSchema } from "../../src/protocol/grpc/gen/google/rpc/status_pb.j
 export class A2AGrpcTestClient {
   readonly client: Client;
 
-  constructor(port: number) {
-    this.client = new Client(`127.0.0.1:${port}`, credentials.createInsecure());
+  constructor(port: number, channel: ChannelCredentials = credentials.createInsecure()) {
+    this.client = new Client(`127.0.0.1:${port}`, channel);
   }
 
   close(): void {
