@@ -1,10 +1,13 @@
 import { createHmac } from "node:crypto";
 import { once } from "node:events";
+import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { POSTGRES_URL, postgresAvailable } from "@a2a-partner/test-support/postgres";
+import { buildAgentCardV1, createA2AHandler, createInMemoryStores } from "@a2a-partner/a2a-core";
+import { startA2AGrpcServer } from "@a2a-partner/a2a-core/grpc";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { secretsOf, TOKEN } from "./context.ts";
+import { authenticate, executor, secretsOf, TOKEN } from "./context.ts";
 import { freePort, STREAMED, startSnippet, streamTask } from "./run-helpers.ts";
 
 const AUTH = { headers: { authorization: `Bearer ${TOKEN}` } };
@@ -56,6 +59,39 @@ describe("docs/embedding.md's node:http server, and the clients of README.md and
   it("stops on SIGTERM, cleanly", async () => {
     server.child.kill("SIGTERM");
     expect(await server.exited).toBe(0);
+  });
+});
+
+describe("README.md's partner client over gRPC", () => {
+  it("reads the card, dials its GRPC interface and follows a task to its end", async () => {
+    const handler = createA2AHandler({ stores: createInMemoryStores(), executor, authenticate });
+    const grpc = await startA2AGrpcServer({ handler, host: "127.0.0.1" });
+    const address = `127.0.0.1:${grpc.port}`;
+    const card = buildAgentCardV1({
+      name: "Store robots",
+      description: "Restocks shelves",
+      version: "1.0.0",
+      endpointUrl: "http://127.0.0.1/api/v1/a2a",
+      grpcUrl: address,
+      skills: [],
+    });
+    const http = createServer((_request, response) => {
+      response.setHeader("content-type", "application/json");
+      response.end(JSON.stringify(card));
+    }).listen(0, "127.0.0.1");
+    await once(http, "listening");
+    try {
+      const { port } = http.address() as AddressInfo;
+      const printed = await importPrinting("./readme/partner-client-grpc.ts", {
+        A2A_URL: `http://127.0.0.1:${port}`,
+        A2A_TOKEN: TOKEN,
+      });
+      expect(printed).toEqual(["task 1", "update 2", "update 3", "finished 4", address]);
+    } finally {
+      http.close();
+      await handler.close({ graceMs: 0 });
+      await grpc.close({ graceMs: 100 });
+    }
   });
 });
 

@@ -1,0 +1,78 @@
+import { ORPHANED_REASON } from "@a2a-partner/a2a-core";
+import { A2AClient, type TaskStreamEvent } from "@a2a-partner/a2a-client";
+import { grpcTransport } from "@a2a-partner/a2a-client/grpc";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { postgresAvailable } from "./support/backends.ts";
+import { leaseTestBed } from "./support/lease-test-bed.ts";
+import { createPostgresStore, eventually, type ServerProcess, statusText } from "./support/server-process.ts";
+
+// Two server processes on one PostgreSQL database, each with its gRPC binding; the typed client dials
+// both addresses as one target (as it would a DNS name with two records). The instance a gRPC stream is
+// on is SIGKILLed: the client reattaches on the other over gRPC and sees every event of the task once.
+
+/** The `host:port` a server process logged for its gRPC binding (GRPC_PORT=0: a free port). */
+async function grpcAddressOf(server: ServerProcess): Promise<string> {
+  return eventually(
+    async () => {
+      for (const line of server.log().split("\n")) {
+        try {
+          const entry = JSON.parse(line) as { msg?: string; address?: string };
+          if (entry.msg === "gRPC binding listening" && entry.address) return entry.address;
+        } catch {}
+      }
+      return undefined;
+    },
+    { timeoutMs: 10_000, what: "the gRPC binding's address in the log" },
+  );
+}
+
+describe.skipIf(!(await postgresAvailable()))("the typed client over gRPC, two instances, one killed", () => {
+  const bed = leaseTestBed(createPostgresStore);
+  let a: ServerProcess;
+  let b: ServerProcess;
+  let client: A2AClient;
+  const resumes: string[] = [];
+
+  beforeAll(async () => {
+    [a, b] = await Promise.all([
+      bed.serve({ GRPC_PORT: "0", GRPC_HOST: "127.0.0.1" }),
+      bed.serve({ GRPC_PORT: "0", GRPC_HOST: "127.0.0.1" }),
+    ]);
+    const [onA, onB] = await Promise.all([grpcAddressOf(a), grpcAddressOf(b)]);
+    client = new A2AClient({
+      baseUrl: a.url,
+      token: bed.token,
+      binding: "grpc",
+      grpc: grpcTransport(),
+      // grpc-js's pick_first: the first address while it answers, then the next.
+      grpcAddress: `ipv4:${onA},${onB}`,
+      backoff: { initialDelayMs: 100, maxDelayMs: 500 },
+      onRetry: (info) => resumes.push(info.kind),
+    });
+  });
+
+  afterAll(async () => {
+    await client?.close();
+  });
+
+  it("reattaches on B after A dies mid-stream: the task's every event once, ended by B's sweep", async () => {
+    const stream = client.sendStreamingMessage({ text: "Restock aisle 8", storeId: "store-001" });
+    const events: TaskStreamEvent[] = [];
+    for await (const event of stream) {
+      events.push(event);
+      if (events.filter((e) => e.type === "update").length === 1) await a.kill("SIGKILL");
+    }
+
+    expect(resumes).toContain("resume");
+    const { rows } = await bed.store.pool.query<{ seq: string }>(
+      "select seq from task_events where task_id = $1 order by seq",
+      [stream.taskId],
+    );
+    expect(events.map((e) => Number(e.eventId))).toEqual(rows.map((r) => Number(r.seq)));
+    const finished = events.at(-1);
+    expect(finished).toMatchObject({ type: "finished", state: "failed" });
+    expect(statusText(finished?.type === "finished" ? finished.update.status : undefined)).toBe(ORPHANED_REASON);
+    // B answers the task as it ended, over gRPC too.
+    expect((await client.getTask(stream.taskId as string)).status.state).toBe("failed");
+  });
+});
