@@ -1,6 +1,6 @@
-import { ORPHANED_REASON } from "@a2a-partner/a2a-core";
 import { A2AClient, type TaskStreamEvent } from "@a2a-partner/a2a-client";
 import { grpcTransport } from "@a2a-partner/a2a-client/grpc";
+import { ORPHANED_REASON } from "@a2a-partner/a2a-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { postgresAvailable } from "./support/backends.ts";
 import { leaseTestBed } from "./support/lease-test-bed.ts";
