@@ -56,8 +56,7 @@ export function userAuthenticator(
     const key = unknown ? hashToken(token, "base64") : "";
     if (unknown?.has(key)) return UNKNOWN_TOKEN;
     const ticket = unknown?.ticket();
-    const resolved =
-      (await fence?.read((replica) => resolveToken(replica, token))) ?? (await resolveToken(db, token));
+    const resolved = (await fence?.read((replica) => resolveToken(replica, token))) ?? (await resolveToken(db, token));
     if (!resolved) {
       unknown?.remember(key, ticket);
       return UNKNOWN_TOKEN;

@@ -143,7 +143,9 @@ export class ReplicaFence {
       const xmax = parseXid(rows[0]?.xmax ?? "");
       if (xmax === undefined) throw new Error("the primary gave no snapshot");
       if (epoch !== this.epoch || this.closed) return;
-      this.floor = xmax > this.heard ? xmax : this.heard;
+      // bigint: no Math.max. Announcements heard meanwhile may be newer than the snapshot.
+      this.floor = xmax;
+      if (this.heard > xmax) this.floor = this.heard;
     } catch (error) {
       if (epoch !== this.epoch) return;
       this.unavailable(error);
