@@ -3,7 +3,7 @@ import { promisify } from "node:util";
 import { buildEventMetricsQueries, parseMetricsWindow } from "@a2a-partner/metrics-core";
 import { type Replica, replicaAvailable, startReplica } from "@a2a-partner/test-support/replica";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { createToken } from "../src/auth/tokens.ts";
+import { generateToken, hashToken } from "../src/auth/tokens.ts";
 import { postgresAvailable } from "./support/backends.ts";
 import { leaseTestBed } from "./support/lease-test-bed.ts";
 import { rpc } from "./support/rpc.ts";
@@ -77,7 +77,11 @@ describe.skipIf(!((await postgresAvailable()) && replicaAvailable()))("a server 
 
   it("refuses a revoked token at once while the replica stopped replaying, reading the primary meanwhile", async () => {
     const { rows } = await bed.store.pool.query("select user_id from api_tokens where kind = 'user' limit 1");
-    const token = await createToken(bed.store.pool, { kind: "user", userId: rows[0].user_id, label: "revoked" });
+    const token = generateToken("user");
+    await bed.store.pool.query(
+      "insert into api_tokens (token_hash, kind, user_id, label) values ($1, 'user', $2, 'revoked')",
+      [hashToken(token), rows[0].user_id],
+    );
     await replica.catchUp();
     await vi.waitFor(async () => {
       tap.clear();
