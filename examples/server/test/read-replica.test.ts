@@ -153,4 +153,30 @@ describe.skipIf(!((await postgresAvailable()) && replicaAvailable()))("a server 
       await replica.resumeReplay();
     }
   });
+
+  // Last: it takes the seeded user's membership away (and gives it back).
+  it("stops answering a workspace whose membership was removed while the replica stopped replaying", async () => {
+    await replica.catchUp();
+    await vi.waitFor(async () => expect((await metrics()).status).toBe(200), WAIT);
+    await replica.pauseReplay();
+    const removed = await bed.store.pool.query(
+      "delete from memberships where workspace_id = $1 returning workspace_id, user_id, role, status",
+      [bed.seeded.workspace.uuid],
+    );
+    try {
+      expect(removed.rowCount).toBe(1);
+      // 404 (not readable) once the instance heard of it, though the replica still has the membership.
+      await vi.waitFor(async () => expect((await metrics()).status).toBe(404), { timeout: 2_000, interval: 20 });
+      for (let i = 0; i < 5; i++) expect((await metrics()).status).toBe(404);
+    } finally {
+      const row = removed.rows[0];
+      await bed.store.pool.query(
+        "insert into memberships (workspace_id, user_id, role, status) values ($1, $2, $3, $4)",
+        [row.workspace_id, row.user_id, row.role, row.status],
+      );
+      await replica.resumeReplay();
+    }
+    await replica.catchUp();
+    expect((await metrics()).status).toBe(200);
+  });
 });
