@@ -39,7 +39,7 @@ export class ReplicaFence {
   private readonly onUnavailable: ((error: unknown) => void) | undefined;
   /** The xmin a replica snapshot must have reached; undefined: nothing on the replica is trusted. */
   private floor: bigint | undefined;
-  /** Announcements heard while the baseline was being asked for. */
+  /** The highest announced id + 1: a baseline asked for meanwhile may predate it, the floor may not. */
   private heard = 0n;
   /** Grows whenever `floor` is dropped; a baseline asked for before that is not used. */
   private epoch = 0;
