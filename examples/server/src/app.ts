@@ -38,7 +38,7 @@ export function createApp({ db, config, logger, executor }: CreateAppOptions): S
   // This process's name as the holder of its tasks' leases and of its push claims.
   const instanceId = `runner-${randomUUID()}`;
   const handler = createServerHandler(db, stores, config, instanceId, logger);
-  const { app, listener } = serverRoutes(db, handler, config, logger, stores.invalidation);
+  const { app, listener } = serverRoutes(db, handler, config, logger, stores.invalidation, stores.accessFence);
   // Last: nothing above can throw any more once a thread is running.
   const dispatchThread = startPushDispatch(config, instanceId, stores.stores.push, CACHE_CHANGES_CHANNEL, logger);
   return {

@@ -25,6 +25,7 @@ const LATER = [
   "metrics/0004_metrics_serial_plan",
   "reference-server/0002_workspace_default_environment",
   "reference-server/0003_push_signing_secrets",
+  "reference-server/0004_access_change_announcements",
 ];
 /** Every file, in the order `schema_migrations` lists them (by source, then version). */
 const ALL = [...BASELINES, ...LATER].sort();

@@ -2,6 +2,7 @@
 // covered by semver, and may change or move in any release; api/postgres-store.api.md is the reviewed report of it.
 
 export { CacheInvalidation, type CacheInvalidationOptions, InvalidatedCache } from "./cache/cache-invalidation.js";
+export { ReplicaFence, type ReplicaFenceOptions } from "./cache/replica-fence.js";
 export { createPostgresStores, type PostgresPushStores, type PostgresStores } from "./create-postgres-stores.js";
 export type { Database, Queryable, QueryOptions, QueryResult } from "./database.js";
 export { isUuid } from "./is-uuid.js";

@@ -5,6 +5,7 @@ import {
   createPostgresStores,
   type Database,
   type PostgresStores,
+  ReplicaFence,
 } from "@a2a-partner/postgres-store";
 import type { ServerConfig } from "../config.ts";
 import { SimulatedRobotFleet } from "../fleet/simulated-robot-fleet.ts";
@@ -12,11 +13,15 @@ import type { Logger } from "../logger.ts";
 
 /** The channel the reference server migration's triggers NOTIFY on; the payload is the changed table's name. */
 export const CACHE_CHANGES_CHANNEL = "a2a_cache_changes";
+/** Where changes to tokens, memberships, ACLs and workspaces announce their transaction id (migration 0004). */
+export const ACCESS_CHANGES_CHANNEL = "a2a_access_changes";
 
 /** The server's stores, its caches' invalidation, the executor, and the jobs that keep the data in shape. */
 export interface ServerStores {
   stores: PostgresStores;
   invalidation: CacheInvalidation;
+  /** With a replica (DATABASE_READ_URL): when its answers to access checks are the primary's. */
+  accessFence: ReplicaFence;
   executor: TaskExecutor;
   /** Stops the jobs (waiting for a run under way); `close` then closes the rest. */
   stopJobs(): Promise<void>;
@@ -41,6 +46,13 @@ export function openServerStores(
       logger.warn({ err: error }, "cache invalidation unavailable; serving every lookup from the database"),
   });
   const listening = invalidation.start();
+  // Without a replica it does nothing; with one, access checks stay on the primary until it is listening.
+  const accessFence = new ReplicaFence(db, {
+    channel: ACCESS_CHANGES_CHANNEL,
+    onUnavailable: (error) =>
+      logger.warn({ err: error }, "access-change feed unavailable; access checks read the primary"),
+  });
+  const fenceListening = accessFence.start();
   // The task events' LISTEN from the start, so the first streams never wait for the periodic re-check.
   void stores.events.listen().catch((error: unknown) => logger.warn({ err: error }, "LISTEN failed; will retry"));
   const fleet = executor
@@ -64,13 +76,14 @@ export function openServerStores(
   return {
     stores,
     invalidation,
+    accessFence,
     executor: executor ?? (fleet as SimulatedRobotFleet),
     async stopJobs() {
       await Promise.all(jobs.map((job) => job.stop()));
     },
     async close() {
-      await listening;
-      await invalidation.close();
+      await Promise.all([listening, fenceListening]);
+      await Promise.all([invalidation.close(), accessFence.close()]);
       await stores.events.close();
     },
   };

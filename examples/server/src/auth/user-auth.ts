@@ -1,4 +1,4 @@
-import { type CacheInvalidation, isUuid, type Queryable } from "@a2a-partner/postgres-store";
+import { type CacheInvalidation, isUuid, type Queryable, type ReplicaFence } from "@a2a-partner/postgres-store";
 import { missingTokenReason, type RefusalReason } from "./refusal-reason.ts";
 import { bearerToken, hashToken, type ResolvedToken, resolveToken } from "./tokens.ts";
 import { type UnknownTokenOptions, UnknownTokens } from "./unknown-tokens.ts";
@@ -24,18 +24,25 @@ export type UserAuthResult =
       reason: RefusalReason;
     };
 
+export interface UserAuthOptions extends UnknownTokenOptions {
+  /** With a read replica: live tokens are looked up there when it shows every announced access change. */
+  accessFence?: ReplicaFence;
+}
+
 /**
  * The user endpoints' rule above, with the A2A endpoint's memory of unknown tokens (unknown-tokens.ts):
  * with `invalidation`, a token the database did not know is refused from memory for a short while, so a
  * flood repeating made-up tokens costs one lookup each, not one per request; any change to api_tokens
- * forgets them.
+ * forgets them. With `accessFence`, a token the replica finds live is accepted without the primary; one it
+ * does not find (unknown, or created a moment ago) is looked up on the primary.
  */
 export function userAuthenticator(
   db: Queryable,
   invalidation?: CacheInvalidation,
-  options: UnknownTokenOptions = {},
+  options: UserAuthOptions = {},
 ): (authorization: string | undefined) => Promise<UserAuthResult> {
   const unknown = UnknownTokens.create(invalidation, options);
+  const fence = options.accessFence;
   return async (authorization) => {
     const token = bearerToken(authorization);
     if (!token) {
@@ -49,7 +56,7 @@ export function userAuthenticator(
     const key = unknown ? hashToken(token, "base64") : "";
     if (unknown?.has(key)) return UNKNOWN_TOKEN;
     const ticket = unknown?.ticket();
-    const resolved = await resolveToken(db, token);
+    const resolved = (await fence?.read((replica) => resolveToken(replica, token))) ?? (await resolveToken(db, token));
     if (!resolved) {
       unknown?.remember(key, ticket);
       return UNKNOWN_TOKEN;

@@ -7,7 +7,7 @@ import {
   parseMetricsWindow,
   queryEventMetrics,
 } from "@a2a-partner/metrics-core";
-import type { CacheInvalidation, Database } from "@a2a-partner/postgres-store";
+import type { CacheInvalidation, Database, ReplicaFence } from "@a2a-partner/postgres-store";
 import { type Response, Router } from "express";
 import { RefusalLog } from "../auth/refusal-log.ts";
 import { findReadableWorkspace, userAuthenticator } from "../auth/user-auth.ts";
@@ -62,14 +62,17 @@ const WORKSPACE_NOT_FOUND: Problem = {
  * `GET /api/v1/metrics/events/{workspace}`: daily-bucketed counts of a workspace's stored records
  * (docs/contract.md, Metrics and Authentication; docs/metrics.md). Checks run in this order: credential
  * (401/403), window (400), workspace and read access (404); then one statement aggregates everything in
- * the database: on the replica when there is one (DATABASE_READ_URL), so counts may be as old as its lag;
- * the credential and the access check stay on the primary, so a revocation holds at once.
+ * the database: on the replica when there is one (DATABASE_READ_URL), so counts may be as old as its lag.
+ * With `accessFence`, the credential and the access check read the replica too, but only when it shows
+ * every access change this instance was told of (a revocation holds as soon as its NOTIFY arrives);
+ * a refusal is confirmed on the primary, so a token or membership made a moment ago works at once.
  */
 export function metricsRouter({
   db,
   logger,
   ratePerSecond = 0,
   invalidation,
+  accessFence,
   refusalLog,
 }: {
   db: Database;
@@ -78,12 +81,14 @@ export function metricsRouter({
   ratePerSecond?: number;
   /** api_tokens' change feed: with it, unknown tokens are refused from memory for a while (unknown-tokens.ts). */
   invalidation?: CacheInvalidation;
+  /** With a read replica: when the access checks may read there (ReplicaFence on a2a_access_changes). */
+  accessFence?: ReplicaFence;
   /** Where refusals are logged; default: this router's logger, at most once a minute per cause. */
   refusalLog?: RefusalLog;
 }): Router {
   const router = Router();
   const log = logger.child({ component: "metrics" });
-  const authenticate = userAuthenticator(db, invalidation);
+  const authenticate = userAuthenticator(db, invalidation, accessFence ? { accessFence } : {});
   const refusals = refusalLog ?? new RefusalLog(log);
   const limiter =
     ratePerSecond > 0 ? new TokenBucketRateLimiter({ ratePerSecond, burst: 2 * ratePerSecond }) : undefined;
@@ -128,7 +133,10 @@ export function metricsRouter({
       return sendProblem(res, metricsWindowProblem(error));
     }
 
-    const workspace = await findReadableWorkspace(db, auth.userId, req.params.workspace);
+    const segment = req.params.workspace;
+    const workspace =
+      (await accessFence?.read((replica) => findReadableWorkspace(replica, auth.userId, segment))) ??
+      (await findReadableWorkspace(db, auth.userId, segment));
     if (!workspace) return sendProblem(res, WORKSPACE_NOT_FOUND);
 
     const started = performance.now();

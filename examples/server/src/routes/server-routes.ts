@@ -1,6 +1,6 @@
 import { type RequestListener, STATUS_CODES } from "node:http";
 import type { A2AHandler } from "@a2a-partner/a2a-core";
-import type { CacheInvalidation, Database } from "@a2a-partner/postgres-store";
+import type { CacheInvalidation, Database, ReplicaFence } from "@a2a-partner/postgres-store";
 import express, { type ErrorRequestHandler, type Express } from "express";
 import type { ServerConfig } from "../config.ts";
 import type { Logger } from "../logger.ts";
@@ -21,6 +21,7 @@ export function serverRoutes(
   config: ServerConfig,
   logger: Logger,
   invalidation: CacheInvalidation,
+  accessFence?: ReplicaFence,
 ): { app: Express; listener: RequestListener } {
   const app = express();
   app.disable("x-powered-by");
@@ -39,7 +40,13 @@ export function serverRoutes(
   const route = mountA2AEndpoint(app, handler);
   app.use(
     "/api/v1/metrics",
-    metricsRouter({ db, logger, ratePerSecond: config.metricsRateLimitPerSecond, invalidation }),
+    metricsRouter({
+      db,
+      logger,
+      ratePerSecond: config.metricsRateLimitPerSecond,
+      invalidation,
+      ...(accessFence ? { accessFence } : {}),
+    }),
   );
 
   app.use((_req, res) => {
