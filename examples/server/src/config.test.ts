@@ -216,3 +216,38 @@ describe("push notification settings", () => {
     }
   });
 });
+
+describe("gRPC settings", () => {
+  it("are off without GRPC_PORT; with it, on HOST, cleartext, the card naming PUBLIC_URL's host", () => {
+    expect(loadConfig({}).grpc).toBeUndefined();
+    expect(loadConfig({ GRPC_PORT: "50051", PUBLIC_URL: "https://robots.example.com" }).grpc).toEqual({
+      port: 50051,
+      host: "127.0.0.1",
+      tls: undefined,
+      publicAddress: "robots.example.com:50051",
+    });
+    expect(
+      loadConfig({
+        GRPC_PORT: "50051",
+        GRPC_HOST: "0.0.0.0",
+        GRPC_TLS_KEY_FILE: "k.pem",
+        GRPC_TLS_CERT_FILE: "c.pem",
+        GRPC_PUBLIC_ADDRESS: "grpc.example.com:443",
+      }).grpc,
+    ).toEqual({
+      port: 50051,
+      host: "0.0.0.0",
+      tls: { keyFile: "k.pem", certFile: "c.pem" },
+      publicAddress: "grpc.example.com:443",
+    });
+  });
+
+  it("refuse half a TLS pair, an address that is not host:port, and a port the card cannot name", () => {
+    expect(() => loadConfig({ GRPC_PORT: "50051", GRPC_TLS_KEY_FILE: "k.pem" })).toThrow(/go together/);
+    expect(() => loadConfig({ GRPC_PORT: "50051", GRPC_PUBLIC_ADDRESS: "https://x" })).toThrow(
+      /GRPC_PUBLIC_ADDRESS must be host:port/,
+    );
+    expect(() => loadConfig({ GRPC_PORT: "0" })).toThrow(/GRPC_PUBLIC_ADDRESS/);
+    expect(() => loadConfig({ GRPC_PORT: "70000" })).toThrow(/GRPC_PORT must be a TCP port/);
+  });
+});

@@ -113,6 +113,10 @@ function grpcSettings(env: NodeJS.ProcessEnv, host: string, publicUrl: string): 
   if ((keyFile === undefined) !== (certFile === undefined)) {
     throw new ConfigError("GRPC_TLS_KEY_FILE and GRPC_TLS_CERT_FILE go together: set both for TLS, or neither");
   }
+  // The card must name the port clients dial, which GRPC_PORT=0 leaves unknown until it listens.
+  if (port === 0 && address === undefined) {
+    throw new ConfigError("GRPC_PORT=0 picks a free port the card cannot name: set GRPC_PUBLIC_ADDRESS too, or a port");
+  }
   if (address !== undefined && !/^(?:\[[0-9a-fA-F:.]+\]|[\w.-]+):\d{1,5}$/.test(address)) {
     throw new ConfigError(`GRPC_PUBLIC_ADDRESS must be host:port, got "${redactSecrets(address)}"`);
   }

@@ -1,6 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { type A2AHandler, type AgentCardInput, buildAgentCardV1, createA2AHandler } from "@a2a-partner/a2a-core";
+import { type A2AGrpcServer, startA2AGrpcServer } from "@a2a-partner/a2a-core/grpc";
 import { toNodeHandler } from "@a2a-partner/a2a-core/node";
 import { createPostgresStores, type Database, migrate, openDatabase } from "@a2a-partner/postgres-store";
 import { tckExecutor } from "./tck-executor.ts";
@@ -12,10 +13,14 @@ export interface TckAgentOptions {
   token: string;
   /** PGlite's data directory (the embedded store); default in memory. */
   dataDir?: string;
+  /** Also serve the gRPC binding on this port (0 picks a free one); the card lists it. */
+  grpcPort?: number;
 }
 
 export interface TckAgent {
   url: string;
+  /** The gRPC binding's `host:port`, when served. */
+  grpcAddress?: string;
   handler: A2AHandler;
   close(): Promise<void>;
 }
@@ -26,8 +31,8 @@ const TCK_WORKSPACE = "00000000-0000-4000-8000-00000000a2a0";
 
 /**
  * The conformance agent: the core with every A2A v1.0 method on (SendMessage, multi-turn, the extended
- * card) over JSON-RPC at `/a2a` and HTTP+JSON below it, on the embedded store, its card at
- * `/.well-known/agent-card.json`.
+ * card) over JSON-RPC at `/a2a` and HTTP+JSON below it (and gRPC with `grpcPort`), on the embedded
+ * store, its card at `/.well-known/agent-card.json`.
  */
 export async function startTckAgent(options: TckAgentOptions): Promise<TckAgent> {
   const db: Database = await openDatabase({ dataDir: options.dataDir ?? "memory://" });
@@ -35,6 +40,9 @@ export async function startTckAgent(options: TckAgentOptions): Promise<TckAgent>
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(options.port, "127.0.0.1", resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  // The handler comes later (it takes the card); the gRPC server needs it, so it starts after.
+  let grpc: A2AGrpcServer | undefined;
+  const grpcPort = options.grpcPort === undefined ? undefined : await reservePort(options.grpcPort);
   const card: AgentCardInput = {
     name: "A2A partner-task TCK agent",
     description: "A generic A2A agent on @a2a-partner/a2a-core that answers the A2A TCK's scenarios",
@@ -45,6 +53,7 @@ export async function startTckAgent(options: TckAgentOptions): Promise<TckAgent>
       { id: "tck", name: "TCK Conformance", description: "Handles TCK conformance test messages", tags: ["tck"] },
     ],
     extendedAgentCard: true,
+    ...(grpcPort === undefined ? {} : { grpcUrl: `127.0.0.1:${grpcPort}` }),
   };
   const handler = createA2AHandler({
     stores: createPostgresStores(db),
@@ -56,7 +65,9 @@ export async function startTckAgent(options: TckAgentOptions): Promise<TckAgent>
     extendedAgentCard: { ...card, description: `${card.description} (extended)` },
     logger: { info() {}, warn: console.warn, error: console.error },
   });
-  const a2a = toNodeHandler(handler);
+  if (grpcPort !== undefined) grpc = await startA2AGrpcServer({ handler, port: grpcPort, host: "127.0.0.1" });
+  // Whole URLs reach it (no router strips the mount): the HTTP+JSON routes are matched below A2A_PATH.
+  const a2a = toNodeHandler(handler, { basePath: A2A_PATH });
   const publicCard = JSON.stringify(buildAgentCardV1(card));
   server.on("request", (req, res) => {
     if (req.url?.split("?")[0] === "/.well-known/agent-card.json") {
@@ -68,10 +79,13 @@ export async function startTckAgent(options: TckAgentOptions): Promise<TckAgent>
   });
   return {
     url,
+    ...(grpc ? { grpcAddress: `127.0.0.1:${grpc.port}` } : {}),
     handler,
     async close() {
       await closeServer(server);
+      const grpcClosed = grpc?.close({ graceMs: 1_000 });
       await handler.close({ graceMs: 0 });
+      await grpcClosed;
       await db.close();
     },
   };
@@ -80,4 +94,14 @@ export async function startTckAgent(options: TckAgentOptions): Promise<TckAgent>
 function closeServer(server: Server): Promise<void> {
   server.closeAllConnections();
   return new Promise((resolve) => server.close(() => resolve()));
+}
+
+/** The port to serve gRPC on: the one asked for, or (0) a free one, known before the card is built. */
+async function reservePort(port: number): Promise<number> {
+  if (port !== 0) return port;
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
+  const free = (probe.address() as AddressInfo).port;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return free;
 }

@@ -3,21 +3,23 @@ import {
   type CallInterceptor,
   type Client,
   ClientFactory,
-  ClientFactoryOptions,
   JsonRpcTransportFactory,
   RestTransportFactory,
 } from "@a2a-js/sdk/client";
+import { GrpcTransportFactory } from "@a2a-js/sdk/client/grpc";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTckAgent, type TckAgent } from "../src/tck-agent.ts";
 
-// The official @a2a-js/sdk client against the conformance agent, over each binding: SendMessage blocking
-// and not, and a multi-turn exchange (a task that asks for input, answered with its taskId).
+// The official @a2a-js/sdk client against the conformance agent, over each binding (JSON-RPC, HTTP+JSON,
+// gRPC): SendMessage blocking and not, and a multi-turn exchange (a task that asks for input, answered
+// with its taskId).
 
 const TOKEN = "tck-test-token";
 let agent: TckAgent;
 beforeAll(async () => {
-  agent = await startTckAgent({ port: 0, token: TOKEN });
-});
+  agent = await startTckAgent({ port: 0, token: TOKEN, grpcPort: 0 });
+}, 60_000); // PGlite's start and migrations, on a busy machine
+
 afterAll(async () => {
   await agent?.close();
 });
@@ -63,18 +65,17 @@ function asTask(result: unknown): Task {
 }
 
 describe.each([
-  ["JSON-RPC", () => new JsonRpcTransportFactory()],
+  ["JSONRPC", () => new JsonRpcTransportFactory()],
   ["HTTP+JSON", () => new RestTransportFactory()],
-] as const)("the official client over %s", (_binding, transport) => {
+  ["GRPC", () => new GrpcTransportFactory()],
+] as const)("the official client over %s", (binding, transport) => {
   let client: Client;
   beforeAll(async () => {
-    const factory = new ClientFactory(
-      ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
-        transports: [transport()],
-        clientConfig: { interceptors: [bearer] },
-      }),
-    );
+    // Options of our own: ClientFactoryOptions.createFrom(default, …) merges the default transports back
+    // in, and with JSON-RPC first in the card every client would speak JSON-RPC.
+    const factory = new ClientFactory({ transports: [transport()], clientConfig: { interceptors: [bearer] } });
     client = await factory.createFromUrl(agent.url);
+    expect(client.transport.protocolName).toBe(binding);
   });
 
   it("sendMessage waits for the task's end", async () => {

@@ -30,6 +30,22 @@ describe("agent cards", () => {
     });
   });
 
+  it("lists the gRPC binding last, as host:port, which both card schemas take (and nothing else bare)", () => {
+    const withGrpc = { ...input, httpJsonUrl: input.endpointUrl, grpcUrl: "grpc.example.com:443" };
+    for (const card of [
+      AgentCardV1.parse(agentCardForRequest(new Headers({ "A2A-Version": "1.0" }), withGrpc)),
+      AgentCardV03.parse(agentCardForRequest(new Headers(), withGrpc)),
+    ]) {
+      expect(card.supportedInterfaces?.at(-1)).toEqual({
+        url: "grpc.example.com:443",
+        protocolBinding: "GRPC",
+        protocolVersion: "1.0",
+      });
+    }
+    const bare = agentCardForRequest(new Headers({ "A2A-Version": "1.0" }), { ...input, grpcUrl: "not an address" });
+    expect(AgentCardV1.safeParse(bare).success).toBe(false);
+  });
+
   it("serves the v0.3 card by default, with the endpoint, streaming and a bearer scheme", () => {
     const card = AgentCardV03.parse(agentCardForRequest(new Headers(), input));
     expect(card.url).toBe(input.endpointUrl);
