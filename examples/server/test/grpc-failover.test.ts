@@ -1,44 +1,30 @@
 import { A2AClient, type TaskStreamEvent } from "@a2a-partner/a2a-client";
 import { grpcTransport } from "@a2a-partner/a2a-client/grpc";
 import { ORPHANED_REASON } from "@a2a-partner/a2a-core";
+import { freePort } from "@a2a-partner/test-support/local-processes";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { postgresAvailable } from "./support/backends.ts";
 import { leaseTestBed } from "./support/lease-test-bed.ts";
-import { createPostgresStore, eventually, type ServerProcess, statusText } from "./support/server-process.ts";
+import { createPostgresStore, type ServerProcess, statusText } from "./support/server-process.ts";
 
 // Two server processes on one PostgreSQL database, each with its gRPC binding; the typed client dials
 // both addresses as one target (as it would a DNS name with two records). The instance a gRPC stream is
 // on is SIGKILLed: the client reattaches on the other over gRPC and sees every event of the task once.
 
-/** The `host:port` a server process logged for its gRPC binding (GRPC_PORT=0: a free port). */
-async function grpcAddressOf(server: ServerProcess): Promise<string> {
-  return eventually(
-    async () => {
-      for (const line of server.log().split("\n")) {
-        try {
-          const entry = JSON.parse(line) as { msg?: string; address?: string };
-          if (entry.msg === "gRPC binding listening" && entry.address) return entry.address;
-        } catch {}
-      }
-      return undefined;
-    },
-    { timeoutMs: 10_000, what: "the gRPC binding's address in the log" },
-  );
-}
-
 describe.skipIf(!(await postgresAvailable()))("the typed client over gRPC, two instances, one killed", () => {
   const bed = leaseTestBed(createPostgresStore);
   let a: ServerProcess;
-  let b: ServerProcess;
   let client: A2AClient;
   const resumes: string[] = [];
 
   beforeAll(async () => {
-    [a, b] = await Promise.all([
-      bed.serve({ GRPC_PORT: "0", GRPC_HOST: "127.0.0.1" }),
-      bed.serve({ GRPC_PORT: "0", GRPC_HOST: "127.0.0.1" }),
+    const [portA, portB] = [await freePort(), await freePort()];
+    // B, the survivor, runs until the suite's end (the bed stops every process).
+    [a] = await Promise.all([
+      bed.serve({ GRPC_PORT: String(portA), GRPC_HOST: "127.0.0.1" }),
+      bed.serve({ GRPC_PORT: String(portB), GRPC_HOST: "127.0.0.1" }),
     ]);
-    const [onA, onB] = await Promise.all([grpcAddressOf(a), grpcAddressOf(b)]);
+    const [onA, onB] = [`127.0.0.1:${portA}`, `127.0.0.1:${portB}`];
     client = new A2AClient({
       baseUrl: a.url,
       token: bed.token,

@@ -1,10 +1,10 @@
 // Two server processes on one PostgreSQL database, each serving gRPC (GRPC_PORT): a SubscribeToTask stream
 // on A, A SIGKILLed, the same client resubscribes on B with the last sequence number it saw and gets every
 // event of the task exactly once across the two streams.
-import { createServer } from "node:net";
 import type { StreamResponse } from "@a2a-js/sdk";
 import { type Client, ClientFactory } from "@a2a-js/sdk/client";
 import { GrpcTransportFactory } from "@a2a-js/sdk/client/grpc";
+import { freePort } from "@a2a-partner/test-support/local-processes";
 import { beforeAll, describe, expect, it } from "vitest";
 import { bearerInterceptor, collect } from "./support/a2a-sdk.ts";
 import { postgresAvailable } from "./support/backends.ts";
@@ -15,14 +15,6 @@ const EVENT_SEQ_KEY = "a2a-partner/event-seq";
 const payloadOf = (event: StreamResponse | undefined) =>
   event?.payload?.value as { id?: string; metadata?: Record<string, unknown> } | undefined;
 const seqOf = (event: StreamResponse | undefined) => payloadOf(event)?.metadata?.[EVENT_SEQ_KEY] as number;
-
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
-  const { port } = probe.address() as { port: number };
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
-}
 
 describe.skipIf(!(await postgresAvailable()))("gRPC streams across two server processes", () => {
   const bed = leaseTestBed(createPostgresStore);
