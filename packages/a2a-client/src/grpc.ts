@@ -9,4 +9,4 @@
  * ```
  */
 export { type GrpcTransportOptions, grpcTransport } from "./internal/grpc/grpc-transport.js";
-export type { GrpcTransportProvider } from "./internal/grpc/grpc-transport-provider.js";
+export type { GrpcTransportProvider } from "./options.js";

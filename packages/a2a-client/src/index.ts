@@ -60,8 +60,14 @@ export {
   ServerError,
   UntrustedEndpointError,
 } from "./errors.js";
-export type { GrpcTransportProvider } from "./internal/grpc/grpc-transport-provider.js";
-export type { A2AClientOptions, FetchLike, RequestOptions, RetryInfo, TokenSource } from "./options.js";
+export type {
+  A2AClientOptions,
+  FetchLike,
+  GrpcTransportProvider,
+  RequestOptions,
+  RetryInfo,
+  TokenSource,
+} from "./options.js";
 export type {
   PushNotificationAuthentication,
   PushNotificationConfigInput,

@@ -1,9 +1,17 @@
 import type { AgentCardKeySet } from "@a2a-partner/a2a-core";
-import type { GrpcTransportProvider } from "./internal/grpc/grpc-transport-provider.js";
 import type { BackoffOptions } from "./internal/http/retry-policy.js";
 
 /** A fetch implementation: the global one by default; msw, undici's or a test double otherwise. */
 export type FetchLike = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
+
+/**
+ * What `grpcTransport()` of `@a2a-partner/a2a-client/grpc` returns, for the client's `grpc` option. Opaque
+ * on purpose: the main entry never loads `@grpc/grpc-js`; the transport comes in through this value.
+ */
+export interface GrpcTransportProvider {
+  /** Always "grpc": the binding the provider's transport speaks. */
+  readonly binding: "grpc";
+}
 
 /** A bearer token, or a function that returns the current one (called before every request). */
 export type TokenSource = string | (() => string | Promise<string>);

@@ -1,14 +1,5 @@
-import type { A2AClientOptions } from "../../options.js";
+import type { A2AClientOptions, GrpcTransportProvider } from "../../options.js";
 import type { OpenStream, RpcCall } from "../http/transport.js";
-
-/**
- * What `grpcTransport()` of `@a2a-partner/a2a-client/grpc` returns, for the client's `grpc` option. Opaque
- * on purpose: the main entry never loads `@grpc/grpc-js`; the transport comes in through this value.
- */
-export interface GrpcTransportProvider {
-  /** Always "grpc": the binding the provider's transport speaks. */
-  readonly binding: "grpc";
-}
 
 /** The calls a binding's transport makes for the client (the HTTP transport and the gRPC one). */
 export interface RpcTransport {

@@ -8,7 +8,7 @@ import {
   type ServiceError,
 } from "@grpc/grpc-js";
 import { A2AHttpError, APIConnectionError, APIUserAbortError } from "../../errors.js";
-import { type A2AClientOptions, CLIENT_DEFAULTS } from "../../options.js";
+import { type A2AClientOptions, CLIENT_DEFAULTS, type GrpcTransportProvider } from "../../options.js";
 import { WIRE_GRPC } from "../dialect/wire-dialect.js";
 import { Attempt } from "../http/attempt.js";
 import { backoffDelay, decideHttpRetry } from "../http/retry-policy.js";
@@ -17,7 +17,6 @@ import type { OpenStream, RpcCall } from "../http/transport.js";
 import { clientErrorOf, failureOf } from "./grpc-errors.js";
 import {
   type GrpcTarget,
-  type GrpcTransportProvider,
   OPEN_GRPC_TRANSPORT,
   type OpenableGrpcTransportProvider,
   type RpcTransport,
