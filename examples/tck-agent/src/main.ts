@@ -1,9 +1,10 @@
 import { startTckAgent } from "./tck-agent.ts";
 
-// `pnpm tck-agent`: PORT (default 9999), A2A_TOKEN (default "tck-token"), A2A_DATA_DIR (default: in memory).
+// `pnpm tck-agent`: PORT (default 9999), A2A_TOKEN (default "tck-token"; set and empty: no authentication,
+// as the conformance kit 1.0 sends no credential), A2A_DATA_DIR (default: in memory).
 const agent = await startTckAgent({
   port: Number(process.env.PORT ?? 9999),
-  token: process.env.A2A_TOKEN || "tck-token",
+  token: process.env.A2A_TOKEN ?? "tck-token",
   ...(process.env.A2A_DATA_DIR ? { dataDir: process.env.A2A_DATA_DIR } : {}),
 });
 console.log(`TCK agent at ${agent.url} (card: ${agent.url}/.well-known/agent-card.json)`);

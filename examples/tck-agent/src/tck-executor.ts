@@ -1,4 +1,4 @@
-import type { Artifact, Part, TaskExecutionContext, TaskExecutor, TaskOutcome } from "@a2a-partner/a2a-core";
+import type { Artifact, Message, Part, TaskExecutionContext, TaskExecutor, TaskOutcome } from "@a2a-partner/a2a-core";
 
 /**
  * The conformance kit's scenarios (a2aproject/a2a-tck, branch 1.0-dev, `scenarios/*.feature`; its Python
@@ -93,8 +93,14 @@ const SCENARIOS: ReadonlyArray<readonly [string, Scenario]> = [
   [
     "tck-input-required",
     async (context) => {
-      await context.emit({ kind: "status", state: "input-required", message: "Input required" });
-      const reply = await context.nextMessage();
+      // Each follow-up is routed by its own prefix, as the Python SUT does: another `tck-input-required`
+      // asks again (the history scenarios send several), `tck-complete-task` completes.
+      let reply: Message;
+      do {
+        await context.emit({ kind: "status", state: "input-required", message: "Input required" });
+        reply = await context.nextMessage();
+      } while (reply.messageId?.startsWith("tck-input-required"));
+      if (reply.messageId?.startsWith("tck-complete-task")) return done("Hello from TCK");
       return done(`Unhandled messageId prefix: ${reply.messageId ?? ""}`);
     },
   ],

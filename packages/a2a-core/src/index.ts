@@ -47,6 +47,11 @@ export { pageOf as pageOfTasks } from "./ports/task-list.js";
 export type { NewLease, NewTask, NewTaskEvent, StoredTaskEvent, TaskLease, TaskRecord } from "./ports/task-records.js";
 export type { TaskStore } from "./ports/task-store.js";
 export {
+  type AgentCardResponse,
+  type AgentCardResponseOptions,
+  agentCardResponder,
+} from "./protocol/card/card-response.js";
+export {
   type AgentCardJwk,
   type AgentCardKeySet,
   AgentCardSignature,
@@ -64,6 +69,7 @@ export {
 } from "./protocol/dialect/protocol-version.js";
 export {
   A2AError,
+  ContentTypeNotSupportedError,
   ERROR_CODES,
   type ErrorCode,
   type ErrorCodeName,

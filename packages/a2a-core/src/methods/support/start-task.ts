@@ -89,11 +89,9 @@ async function createOrReattach(runtime: A2ARuntime, start: StartRequest): Promi
     start.refusal ??
     (await environmentRefusal(runtime, storeId, caller)) ??
     (await inlinePushRefusal(runtime, start.inlinePush, start.version));
+  const key = idempotencyKey(runtime, first);
   if (refusal || storeId === undefined) {
-    const existing =
-      first.messageId === undefined
-        ? undefined
-        : await runtime.stores.idempotency.get(caller.workspaceId, first.messageId);
+    const existing = key === undefined ? undefined : await runtime.stores.idempotency.get(caller.workspaceId, key);
     if (!existing) throw refusal ?? InvalidParamsError.forField("params.metadata.storeId", STORE_ID_REQUIRED);
     return reattachRetry(runtime, existing, text, requested, headers, trace);
   }
@@ -113,7 +111,7 @@ async function createOrReattach(runtime: A2ARuntime, start: StartRequest): Promi
   // The one write of a start, inside the request's span so the store's span nests under it. Without a
   // messageId the store always creates: every such start is a new task (contract rule 3).
   const { record, created } = await runtime.telemetry.within(trace.span, () =>
-    runtime.stores.idempotency.createOrGet(first.messageId, input),
+    runtime.stores.idempotency.createOrGet(key, input),
   );
   // Not created: an earlier or concurrent start with the same key won, so this request is its retry.
   if (!created) return reattachRetry(runtime, record, text, requested, headers, trace);
@@ -137,12 +135,15 @@ async function retryOrContinue(
   headers: HeaderReader,
   trace: RequestTrace,
 ): Promise<TaskStreamStart> {
-  const started =
-    message.messageId === undefined
-      ? undefined
-      : await runtime.stores.idempotency.get(caller.workspaceId, message.messageId);
+  const key = idempotencyKey(runtime, message);
+  const started = key === undefined ? undefined : await runtime.stores.idempotency.get(caller.workspaceId, key);
   if (started) return reattachRetry(runtime, started, text, undefined, headers, trace);
   return continueTask(runtime, message, caller, headers, trace);
+}
+
+/** The message's idempotency key: its messageId, unless the embedder turned that off. */
+function idempotencyKey(runtime: A2ARuntime, message: Message): string | undefined {
+  return runtime.messageIdsAreKeys ? message.messageId : undefined;
 }
 
 /** Why the request itself would be refused (nothing asked of the store), or undefined. */

@@ -3,6 +3,7 @@ import type { Task, TaskUpdateResult } from "../schemas/a2a.js";
 import type { JsonRpcErrorObject } from "../schemas/jsonrpc.js";
 import type { ListedTask } from "../schemas/list-tasks.js";
 import type { TaskPushNotificationConfigV03 } from "../schemas/push-config.js";
+import { withJsonFieldNames } from "./proto-field-names.js";
 import type { ProtocolVersion } from "./protocol-version.js";
 import { toV1PushConfig, toV1PushConfigList } from "./push-config-mapping.js";
 import { toV1Error } from "./v1-errors.js";
@@ -91,7 +92,7 @@ export const DIALECT_V1: Dialect = {
   version: "1.0",
   params(method, params) {
     // The v1.0 `tenant` is the caller's workspace here, which the credentials already say.
-    const { tenant: _tenant, ...rest } = params;
+    const { tenant: _tenant, ...rest } = withJsonFieldNames(params);
     return methodWire(method).v1?.read(rest) ?? rest;
   },
   task: (task) => toV1Task(task),
