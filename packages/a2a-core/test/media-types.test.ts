@@ -47,6 +47,19 @@ describe("HTTP+JSON media types", () => {
   });
 });
 
+describe("JSON-RPC media types", () => {
+  it("refuses a v1.0 request (by its A2A-Version) sent as text/plain with -32005; v0.3 never checked", async () => {
+    const h = makeHarness(new ScriptedExecutor([]));
+    const body = { jsonrpc: "2.0", id: 1, method: "GetTask", params: { id: "nope" } };
+    const v1 = await h.call(body, { headers: { "a2a-version": "1.0", "content-type": "text/plain" } });
+    expect(((await v1.json()) as { error: { code: number } }).error.code).toBe(-32005);
+    const v03 = await h.call(body, { headers: { "content-type": "text/plain" } });
+    expect(((await v03.json()) as { error: { code: number } }).error.code).toBe(-32001);
+    const a2a = await h.call(body, { headers: { "a2a-version": "1.0", "content-type": "application/a2a+json" } });
+    expect(((await a2a.json()) as { error: { code: number } }).error.code).toBe(-32001);
+  });
+});
+
 describe("v1.0 params with proto field names", () => {
   it("reads task_id and history_length as taskId and historyLength (ProtoJSON takes both)", async () => {
     const h = makeHarness(new ScriptedExecutor([]));

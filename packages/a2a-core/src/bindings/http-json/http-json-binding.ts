@@ -14,9 +14,9 @@ import {
 import type { A2ARuntime } from "../../runtime/a2a-runtime.js";
 import type { Admission } from "../../runtime/admission/admission.js";
 import { BARE_FRAMES } from "../../runtime/hub/live-event.js";
+import { asksA2AMediaType, contentTypeRefusal, labelledA2A } from "../media-type.js";
 import { type BindingCodec, bindingPipeline } from "../pipeline.js";
 import { retryAfterHeaders } from "../retry-after.js";
-import { asksA2AMediaType, contentTypeRefusal, labelledA2A } from "./media-type.js";
 import { paramsOf } from "./request-params.js";
 import type { HttpJsonMatch, HttpJsonRoute } from "./routes.js";
 import { statusAnswer } from "./status-body.js";

@@ -1,6 +1,6 @@
-import type { A2AHandlerRequest } from "../../ports/handler.js";
-import type { A2AHandlerResponse } from "../../ports/handler-response.js";
-import { ContentTypeNotSupportedError } from "../../protocol/errors.js";
+import type { A2AHandlerRequest } from "../ports/handler.js";
+import type { A2AHandlerResponse } from "../ports/handler-response.js";
+import { ContentTypeNotSupportedError } from "../protocol/errors.js";
 
 /** A2A's own media type (specification v1.0.1), for the HTTP+JSON binding's bodies. */
 export const A2A_MEDIA_TYPE = "application/a2a+json";
@@ -12,8 +12,8 @@ function essence(value: string): string {
 }
 
 /**
- * A body sent as anything but JSON is refused with ContentTypeNotSupportedError (HTTP 415). A request
- * without `Content-Type` is read as JSON: many clients leave it out.
+ * A body sent as anything but JSON is refused with ContentTypeNotSupportedError (HTTP+JSON: 415). A
+ * request without `Content-Type` is read as JSON: many clients leave it out.
  */
 export function contentTypeRefusal(request: A2AHandlerRequest): ContentTypeNotSupportedError | undefined {
   const sent = request.headers.get("content-type");
