@@ -13,6 +13,11 @@ export const tckExecutor: TaskExecutor = {
     if (scenario) return scenario[1](context);
     return done(`Unhandled messageId prefix: ${id}`);
   },
+  // A message answered with a message, no task (A2A's Message result).
+  async reply({ message }) {
+    const answers = message.messageId?.startsWith("tck-message-response");
+    return answers ? { parts: [text("Direct message response")] } : undefined;
+  },
 };
 
 type Scenario = (context: TaskExecutionContext) => Promise<TaskOutcome>;
@@ -88,8 +93,6 @@ const SCENARIOS: ReadonlyArray<readonly [string, Scenario]> = [
     },
   ],
   ["tck-artifact-file-url", async () => done(undefined, FILE_URL)],
-  // The kit expects a Message here; the core always answers with a task (docs/interop.md).
-  ["tck-message-response", async () => done("Direct message response")],
   [
     "tck-input-required",
     async (context) => {

@@ -1,5 +1,5 @@
 import { type MethodName, methodWire } from "../method-table.js";
-import type { Task, TaskUpdateResult } from "../schemas/a2a.js";
+import type { Message, Task, TaskUpdateResult } from "../schemas/a2a.js";
 import type { JsonRpcErrorObject } from "../schemas/jsonrpc.js";
 import type { ListedTask } from "../schemas/list-tasks.js";
 import type { TaskPushNotificationConfigV03 } from "../schemas/push-config.js";
@@ -7,7 +7,7 @@ import { withJsonFieldNames } from "./proto-field-names.js";
 import type { ProtocolVersion } from "./protocol-version.js";
 import { toV1PushConfig, toV1PushConfigList } from "./push-config-mapping.js";
 import { toV1Error } from "./v1-errors.js";
-import { toV1StreamResult, toV1Task } from "./v1-mapping.js";
+import { toV1Message, toV1StreamResult, toV1Task } from "./v1-mapping.js";
 
 /**
  * A logged event on its way to streams, its v0.3 `result` serialised once. Every stream of a task is
@@ -23,6 +23,8 @@ export interface StreamRenderer {
   eventJson(event: SerialisedEvent): string;
   /** The `result` JSON of a `task` or `final` frame. */
   taskJson(task: Task): string;
+  /** The `result` JSON of a stream's one frame when the agent replied with a message. */
+  messageJson(message: Message): string;
 }
 
 /** One page of ListTasks, in the v0.3 shapes, before the dialect renders it. */
@@ -57,6 +59,7 @@ export interface Dialect {
 const V03_STREAM: StreamRenderer = {
   eventJson: (event) => event.resultJson,
   taskJson: (task) => JSON.stringify(task),
+  messageJson: (message) => JSON.stringify(message),
 };
 
 /** Today's dialect: v0.3 payloads, exactly as the contract and docs/protocol.md describe them. */
@@ -85,6 +88,7 @@ const V1_STREAM: StreamRenderer = {
     return json;
   },
   taskJson: (task) => JSON.stringify(toV1StreamResult(task)),
+  messageJson: (message) => JSON.stringify({ message: toV1Message(message) }),
 };
 
 /** A2A v1.0 (`A2A-Version: 1.0`): ProtoJSON payloads, `StreamResponse` results, ErrorInfo details. */
