@@ -35,9 +35,11 @@ export type {
 } from "./ports/push-deliveries.js";
 export { pushReceiverOf } from "./ports/push-deliveries.js";
 export type {
+  AgentReply,
   ArtifactUpdate,
   ExecutorUpdate,
   ProgressState,
+  ReplyContext,
   TaskExecutionContext,
   TaskExecutor,
   TaskOutcome,
