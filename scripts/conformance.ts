@@ -1,20 +1,23 @@
 // Runs the A2A conformance kit 1.0 (a2aproject/a2a-tck, branch 1.0-dev, at PINNED_COMMIT) against the
-// conformance agent (examples/tck-agent) over every binding its card declares (JSON-RPC, HTTP+JSON, and
-// gRPC once the card lists it), then prints, per binding, how many MUST / SHOULD / MAY requirements
-// passed, failed and were skipped, and each failure with its explanation (KNOWN below; docs/interop.md
-// keeps the table). Exits 1 on a failure KNOWN does not explain. Usage: `pnpm conformance` (builds first).
+// conformance agent (examples/tck-agent) and the reference server, over every binding each card declares
+// (JSON-RPC, HTTP+JSON, and gRPC once a card lists it), then prints, per target and binding, how many
+// MUST / SHOULD / MAY requirements passed, failed and were skipped, and each failure with its
+// explanation (KNOWN below, or forced by the reference server's contract; docs/interop.md keeps the
+// table). Exits 1 on a failure neither explains. Usage: `pnpm conformance` (builds first).
 // The kit is Python; its dependencies come from Debian (no pip), and what Debian lacks is generated here.
 // Environment:
 //   A2A_TCK_DIR         a checkout of the kit (default .tck/a2a-tck-1.0, cloned at PINNED_COMMIT if missing)
 //   A2A_TCK_REPO        where to clone it from (default https://github.com/a2aproject/a2a-tck.git)
 //   A2A_TCK_TRANSPORTS  the kit's --transport filter (jsonrpc,http_json,grpc; default: what the card declares)
 //   A2A_TCK_VERBOSE=1   print every requirement, not only the failures
+//   A2A_CONFORMANCE_TARGETS  tck-agent, reference, or both (default tck-agent,reference)
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { type RunningTarget, startReferenceServer } from "./conformance-reference.ts";
 
 /** The kit's commit these results are for (docs/interop.md, The A2A conformance kit). */
 const PINNED_COMMIT = "357c4a87afa2818731590647cccbea31c31733a2";
@@ -44,6 +47,8 @@ interface Requirement {
   transports: Record<string, "PASS" | "FAIL" | "SKIPPED">;
   errors: unknown[];
 }
+/** Why a failure is expected of a target, from its id and its error messages; undefined: it is not. */
+type Explain = (id: string, errors: string) => string | undefined;
 interface Report {
   per_requirement: Record<string, Requirement>;
 }
@@ -128,12 +133,12 @@ async function freePort(): Promise<number> {
   return address.port;
 }
 
-async function waitForCard(url: string, child: ChildProcess): Promise<Record<string, unknown>> {
+async function waitForCard(url: string, child: ChildProcess): Promise<void> {
   for (let attempt = 0; attempt < 300; attempt++) {
     if (child.exitCode !== null) throw new Error(`the agent exited (${child.exitCode})`);
     try {
       const res = await fetch(`${url}/.well-known/agent-card.json`);
-      if (res.ok) return (await res.json()) as Record<string, unknown>;
+      if (res.ok) return;
     } catch {
       // not listening yet
     }
@@ -142,28 +147,52 @@ async function waitForCard(url: string, child: ChildProcess): Promise<Record<str
   throw new Error("the agent did not answer in 60 s");
 }
 
-/** The failing test cases of pytest's JUnit report, by name (`file::Class::test[param]`). */
-function failingTests(file: string): string[] {
+/** The failing test cases of pytest's JUnit report: name (`file::Class::test[param]`) and message. */
+function failingTests(file: string): Array<{ name: string; message: string }> {
   if (!existsSync(file)) return [];
-  const failing: string[] = [];
+  const failing: Array<{ name: string; message: string }> = [];
   for (const match of readFileSync(file, "utf8").matchAll(/<testcase\b([^>]*?)(\/>|>([\s\S]*?)<\/testcase>)/g)) {
     if (!/<(failure|error)\b/.test(match[3] ?? "")) continue;
     const attrs = match[1] ?? "";
     const name = /\bname="([^"]*)"/.exec(attrs)?.[1] ?? "?";
     const classname = /\bclassname="([^"]*)"/.exec(attrs)?.[1] ?? "";
-    failing.push(`${classname}::${name}`.replaceAll("&quot;", '"').replaceAll("&amp;", "&"));
+    const message = /<(?:failure|error)\b[^>]*\bmessage="([^"]*)"/.exec(match[3] ?? "")?.[1] ?? "";
+    const fromXml = (text: string) => text.replaceAll("&quot;", '"').replaceAll("&amp;", "&");
+    failing.push({ name: fromXml(`${classname}::${name}`), message: fromXml(message) });
   }
   return failing;
 }
 
-function explain(id: string): string | undefined {
+function known(id: string): string | undefined {
   return Object.entries(KNOWN).find(([key]) => id.includes(key))?.[1];
 }
 
-function printReport(report: Report, declared: ReadonlySet<string>, failing: readonly string[]): number {
+/**
+ * The reference server's contract (docs/contract.md) answers SendMessage, GetExtendedAgentCard and a
+ * message with `message.taskId` with -32004: a failure whose errors are that answer is forced by it
+ * (the kit creates most of its tasks with SendMessage).
+ */
+const CONTRACT_ANSWERS =
+  /not supported: (SendMessage|message\/send|GetExtendedAgentCard)|Continuing an existing task with message\.taskId is not supported/;
+
+const EXPLAIN: Record<string, Explain> = {
+  "tck-agent": (id) => known(id),
+  reference: (id, errors) =>
+    known(id) ??
+    (CONTRACT_ANSWERS.test(errors)
+      ? "forced by the contract: SendMessage, GetExtendedAgentCard and continuing a task answer -32004"
+      : undefined),
+};
+
+function printReport(
+  report: Report,
+  declared: ReadonlySet<string>,
+  failing: ReadonlyArray<{ name: string; message: string }>,
+  explain: Explain,
+): number {
   const levels: Level[] = ["MUST", "SHOULD", "MAY"];
   const counts = new Map<string, { PASS: number; FAIL: number; SKIPPED: number }>();
-  const failures: string[] = [];
+  const failures: Array<{ name: string; message: string }> = [];
   const untested = new Map<Level, number>();
   const verbose = process.env.A2A_TCK_VERBOSE === "1";
   for (const [id, requirement] of Object.entries(report.per_requirement)) {
@@ -179,7 +208,10 @@ function printReport(report: Report, declared: ReadonlySet<string>, failing: rea
       row[status]++;
       counts.set(key, row);
       if (verbose) console.log(`${status.padEnd(7)} ${requirement.level.padEnd(6)} ${binding.padEnd(10)} ${id}`);
-      if (status === "FAIL") failures.push(`${requirement.level} ${id} over ${binding}`);
+      if (status === "FAIL") {
+        const errors = requirement.errors.map((e) => JSON.stringify(e)).join(" ");
+        failures.push({ name: `${requirement.level} ${id} over ${binding}`, message: errors });
+      }
     }
   }
   console.log("\n| binding | level | passed | failed | skipped |\n|---|---|---:|---:|---:|");
@@ -192,13 +224,63 @@ function printReport(report: Report, declared: ReadonlySet<string>, failing: rea
   const notTested = levels.filter((level) => untested.has(level)).map((level) => `${untested.get(level)} ${level}`);
   if (notTested.length > 0) console.log(`\nRequirements the kit has no test for yet: ${notTested.join(", ")}`);
   let unexplained = 0;
-  const lines = [...failures, ...failing.map((test) => `test ${test}`)].map((failure) => {
-    const why = explain(failure);
+  const tests = failing.map((test) => ({ ...test, name: `test ${test.name}` }));
+  const lines = [...failures, ...tests].map((failure) => {
+    const why = explain(failure.name, failure.message);
     if (!why) unexplained++;
-    return `- ${failure}: ${why ?? "NOT EXPLAINED"}`;
+    return `- ${failure.name}: ${why ?? `NOT EXPLAINED (${failure.message.slice(0, 300)})`}`;
   });
   if (lines.length > 0) console.log(`\nFailures (requirements, then failing tests):\n${lines.join("\n")}`);
   return unexplained === 0 ? 0 : 1;
+}
+
+async function startTarget(target: string): Promise<RunningTarget> {
+  const port = await freePort();
+  if (target === "reference") return startReferenceServer(port);
+  if (target !== "tck-agent") throw new Error(`unknown target ${target}; tck-agent or reference`);
+  // A2A_TOKEN set and empty: the kit 1.0 sends no credential.
+  const agent = spawn(process.execPath, [AGENT], {
+    env: { ...process.env, PORT: String(port), A2A_TOKEN: "" },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  await waitForCard(url, agent);
+  return {
+    url,
+    async stop() {
+      agent.kill("SIGTERM");
+      await new Promise((done) => agent.once("exit", done));
+    },
+  };
+}
+
+async function runKit(kit: string, target: string, env: { pythonPath: string; ini: string }): Promise<number> {
+  const work = await mkdtemp(join(tmpdir(), "a2a-conformance-"));
+  const running = await startTarget(target);
+  try {
+    const { url } = running;
+    const card = (await (await fetch(`${url}/.well-known/agent-card.json`)).json()) as Record<string, unknown>;
+    const interfaces = (card.supportedInterfaces ?? []) as Array<{ protocolBinding?: string }>;
+    const names: Record<string, string> = { JSONRPC: "jsonrpc", "HTTP+JSON": "http_json", GRPC: "grpc" };
+    const declared = new Set(interfaces.map((i) => names[i.protocolBinding ?? ""]).filter((n) => n !== undefined));
+    console.log(`\n== ${target} at ${url} (${[...declared].join(", ")})`);
+    const args = ["-m", "pytest", "tests/compatibility/", "-c", env.ini, `--rootdir=${kit}`, `--sut-host=${url}`];
+    args.push("-q", "--tb=no", "-p", "no:cacheprovider", "-W", "ignore::DeprecationWarning");
+    args.push(`--compatibility-report=${join(work, "compatibility")}`, `--junitxml=${join(work, "junit.xml")}`);
+    if (process.env.A2A_TCK_TRANSPORTS) args.push(`--transport=${process.env.A2A_TCK_TRANSPORTS}`);
+    const run = spawn(PYTHON, args, {
+      cwd: kit,
+      env: { ...process.env, PYTHONPATH: env.pythonPath },
+      stdio: ["ignore", "inherit", "inherit"],
+    });
+    await new Promise<void>((done) => run.on("exit", () => done()));
+    const report = JSON.parse(readFileSync(join(work, "compatibility.json"), "utf8")) as Report;
+    console.log(`\n${target}, the A2A TCK 1.0 at ${PINNED_COMMIT.slice(0, 7)}:`);
+    return printReport(report, declared, failingTests(join(work, "junit.xml")), EXPLAIN[target] ?? known);
+  } finally {
+    await running.stop();
+    await rm(work, { recursive: true, force: true });
+  }
 }
 
 async function main(): Promise<number> {
@@ -206,39 +288,11 @@ async function main(): Promise<number> {
   const kit = kitDirectory();
   const commit = execFileSync("git", ["-C", kit, "rev-parse", "HEAD"], { encoding: "utf8" }).trim();
   if (commit !== PINNED_COMMIT) console.warn(`note: the kit is at ${commit}, not the pinned ${PINNED_COMMIT}`);
-  const pythonPath = generateProtos(kit);
-  const ini = pytestIni();
-  const work = await mkdtemp(join(tmpdir(), "a2a-conformance-"));
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  // A2A_TOKEN set and empty: the kit 1.0 sends no credential.
-  const agent = spawn(process.execPath, [AGENT], {
-    env: { ...process.env, PORT: String(port), A2A_TOKEN: "" },
-    stdio: ["ignore", "ignore", "inherit"],
-  });
-  try {
-    const card = await waitForCard(url, agent);
-    const interfaces = (card.supportedInterfaces ?? []) as Array<{ protocolBinding?: string }>;
-    const names: Record<string, string> = { JSONRPC: "jsonrpc", "HTTP+JSON": "http_json", GRPC: "grpc" };
-    const declared = new Set(interfaces.map((i) => names[i.protocolBinding ?? ""]).filter((n) => n !== undefined));
-    console.log(`conformance agent at ${url} (${[...declared].join(", ")}); the A2A TCK at ${commit.slice(0, 7)}`);
-    const args = ["-m", "pytest", "tests/compatibility/", "-c", ini, `--rootdir=${kit}`, `--sut-host=${url}`];
-    args.push("-q", "--tb=no", "-p", "no:cacheprovider", "-W", "ignore::DeprecationWarning");
-    args.push(`--compatibility-report=${join(work, "compatibility")}`, `--junitxml=${join(work, "junit.xml")}`);
-    if (process.env.A2A_TCK_TRANSPORTS) args.push(`--transport=${process.env.A2A_TCK_TRANSPORTS}`);
-    const run = spawn(PYTHON, args, {
-      cwd: kit,
-      env: { ...process.env, PYTHONPATH: pythonPath },
-      stdio: ["ignore", "inherit", "inherit"],
-    });
-    await new Promise<void>((done) => run.on("exit", () => done()));
-    const report = JSON.parse(readFileSync(join(work, "compatibility.json"), "utf8")) as Report;
-    return printReport(report, declared, failingTests(join(work, "junit.xml")));
-  } finally {
-    agent.kill("SIGTERM");
-    await new Promise((done) => agent.once("exit", done));
-    await rm(work, { recursive: true, force: true });
-  }
+  const env = { pythonPath: generateProtos(kit), ini: pytestIni() };
+  const targets = (process.env.A2A_CONFORMANCE_TARGETS ?? "tck-agent,reference").split(",").map((t) => t.trim());
+  let code = 0;
+  for (const target of targets) code = Math.max(code, await runKit(kit, target, env));
+  return code;
 }
 
 main().then(
