@@ -175,10 +175,23 @@ function known(id: string): string | undefined {
 const CONTRACT_ANSWERS =
   /not supported: (SendMessage|message\/send|GetExtendedAgentCard)|Continuing an existing task with message\.taskId is not supported/;
 
+/** The reference server's own choices, by requirement id or test name (docs/interop.md). */
+const REFERENCE_CHOICES: Readonly<Record<string, string>> = {
+  "CORE-MULTI-004":
+    "forced by the contract: any message with message.taskId is -32004 (400 over HTTP+JSON) before the task " +
+    "is looked up, so an unknown one is not -32001",
+  "CARD-CACHE-003": "the reference server's card route sends Cache-Control only, no Last-Modified (a MAY)",
+  test_last_modified_present: "the reference server's card route sends Cache-Control only, no Last-Modified (a MAY)",
+  test_agent_card_validates_against_schema:
+    "a deliberate choice: without A2A-Version the card is the v0.3 card (v0.3 peers parse it); the kit fetches " +
+    "it so and checks v1.0's schema",
+};
+
 const EXPLAIN: Record<string, Explain> = {
   "tck-agent": (id) => known(id),
   reference: (id, errors) =>
     known(id) ??
+    Object.entries(REFERENCE_CHOICES).find(([key]) => id.includes(key))?.[1] ??
     (CONTRACT_ANSWERS.test(errors)
       ? "forced by the contract: SendMessage, GetExtendedAgentCard and continuing a task answer -32004"
       : undefined),
