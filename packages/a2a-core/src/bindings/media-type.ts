@@ -29,7 +29,7 @@ export function asksA2AMediaType(request: A2AHandlerRequest): boolean {
   const sent = request.headers.get("content-type");
   if (sent !== null && essence(sent) === A2A_MEDIA_TYPE) return true;
   const accept = request.headers.get("accept");
-  return accept !== null && accept.split(",").some((range) => essence(range) === A2A_MEDIA_TYPE);
+  return accept?.split(",").some((range) => essence(range) === A2A_MEDIA_TYPE) ?? false;
 }
 
 /** A JSON answer labelled `application/a2a+json` (an SSE stream keeps `text/event-stream`). */
