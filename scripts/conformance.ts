@@ -180,8 +180,6 @@ const REFERENCE_CHOICES: Readonly<Record<string, string>> = {
   "CORE-MULTI-004":
     "forced by the contract: any message with message.taskId is -32004 (400 over HTTP+JSON) before the task " +
     "is looked up, so an unknown one is not -32001",
-  "CARD-CACHE-003": "the reference server's card route sends Cache-Control only, no Last-Modified (a MAY)",
-  test_last_modified_present: "the reference server's card route sends Cache-Control only, no Last-Modified (a MAY)",
   test_agent_card_validates_against_schema:
     "a deliberate choice: without A2A-Version the card is the v0.3 card (v0.3 peers parse it); the kit fetches " +
     "it so and checks v1.0's schema",
