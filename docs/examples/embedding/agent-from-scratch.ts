@@ -5,11 +5,8 @@ import { toNodeHandler } from "@a2a-partner/a2a-core/node";
 const PORT = Number(process.env.PORT ?? 8080);
 const url = `http://127.0.0.1:${PORT}/a2a`;
 const card = {
-  name: "Echo",
-  description: "Asks for a name, then greets",
-  endpointUrl: url,
-  httpJsonUrl: url,
-  version: "1.0.0",
+  ...{ name: "Echo", description: "Asks for a name, then greets", version: "1.0.0" },
+  ...{ endpointUrl: url, httpJsonUrl: url },
   skills: [{ id: "greet", name: "Greet", description: "Greets you by name", tags: ["demo"] }],
 };
 
@@ -35,8 +32,8 @@ const handler = createA2AHandler({
 const a2a = toNodeHandler(handler, { basePath: "/a2a" }); // JSON-RPC at /a2a, HTTP+JSON routes below it
 createServer((req, res) => {
   if (req.url?.startsWith("/.well-known/agent-card.json")) {
-    res.setHeader("content-type", "application/json");
-    return res.end(JSON.stringify(agentCardForRequest(req.headers, { ...card, extendedAgentCard: true })));
+    const body = JSON.stringify(agentCardForRequest(req.headers, { ...card, extendedAgentCard: true }));
+    return res.writeHead(200, { "content-type": "application/json" }).end(body);
   }
   void a2a(req, res);
 }).listen(PORT);

@@ -1,5 +1,5 @@
 import type * as Core from "@a2a-partner/a2a-core";
-import type { Artifact, ArtifactUpdate, Message, Task } from "@a2a-partner/a2a-core";
+import type { Artifact, ArtifactUpdate, Message, Part, Task } from "@a2a-partner/a2a-core";
 import { type Equal, sameType } from "../type-equal.ts";
 
 // #region snippet
@@ -7,6 +7,17 @@ interface TaskExecutor {
   execute(context: TaskExecutionContext): Promise<TaskOutcome>;
   hasEnvironment?(workspaceId: string, storeId: string): Promise<boolean>;
   defaultEnvironment?(workspaceId: string): Promise<string | undefined>;
+  reply?(context: ReplyContext): Promise<AgentReply | undefined>; // answer with a message, no task (below)
+}
+
+interface ReplyContext {
+  workspaceId: string;
+  readonly message: Message; // the caller's message, before any task exists
+}
+
+interface AgentReply {
+  parts: Part[]; // the handler adds the messageId, role "agent" and the contextId
+  metadata?: Record<string, unknown>;
 }
 
 interface TaskExecutionContext {
@@ -48,3 +59,5 @@ sameType<Equal<TaskExecutor, Core.TaskExecutor>>();
 sameType<Equal<TaskExecutionContext, Core.TaskExecutionContext>>();
 sameType<Equal<ExecutorUpdate, Core.ExecutorUpdate>>();
 sameType<Equal<TaskOutcome, Core.TaskOutcome>>();
+sameType<Equal<ReplyContext, Core.ReplyContext>>();
+sameType<Equal<AgentReply, Core.AgentReply>>();

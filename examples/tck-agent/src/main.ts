@@ -1,10 +1,11 @@
 import { startTckAgent } from "./tck-agent.ts";
 
-// `pnpm tck-agent`: PORT (default 9999), A2A_TOKEN (default "tck-token"), A2A_DATA_DIR (default: in memory),
-// GRPC_PORT (unset: no gRPC binding).
+// `pnpm tck-agent`: PORT (default 9999), A2A_TOKEN (default "tck-token"; set and empty: no authentication,
+// as the conformance kit 1.0 sends no credential), A2A_DATA_DIR (default: in memory), GRPC_PORT (unset: no
+// gRPC binding).
 const agent = await startTckAgent({
   port: Number(process.env.PORT ?? 9999),
-  token: process.env.A2A_TOKEN || "tck-token",
+  token: process.env.A2A_TOKEN ?? "tck-token",
   ...(process.env.A2A_DATA_DIR ? { dataDir: process.env.A2A_DATA_DIR } : {}),
   ...(process.env.GRPC_PORT ? { grpcPort: Number(process.env.GRPC_PORT) } : {}),
 });

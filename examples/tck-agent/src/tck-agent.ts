@@ -1,6 +1,12 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { type A2AHandler, type AgentCardInput, buildAgentCardV1, createA2AHandler } from "@a2a-partner/a2a-core";
+import {
+  type A2AHandler,
+  type AgentCardInput,
+  agentCardResponder,
+  buildAgentCardV1,
+  createA2AHandler,
+} from "@a2a-partner/a2a-core";
 import { type A2AGrpcServer, startA2AGrpcServer } from "@a2a-partner/a2a-core/grpc";
 import { toNodeHandler } from "@a2a-partner/a2a-core/node";
 import { createPostgresStores, type Database, migrate, openDatabase } from "@a2a-partner/postgres-store";
@@ -9,7 +15,7 @@ import { tckExecutor } from "./tck-executor.ts";
 export interface TckAgentOptions {
   /** 0 picks a free port. */
   port: number;
-  /** The bearer token callers must send. */
+  /** The bearer token callers must send; empty: every caller is admitted (the kit 1.0 sends none). */
   token: string;
   /** PGlite's data directory (the embedded store); default in memory. */
   dataDir?: string;
@@ -28,6 +34,8 @@ export interface TckAgent {
 export const A2A_PATH = "/a2a";
 /** The one workspace of the agent (the PostgreSQL stores key workspaces by UUID). */
 const TCK_WORKSPACE = "00000000-0000-4000-8000-00000000a2a0";
+/** Deliveries are signed (Standard Webhooks); the kit does not check signatures. */
+const PUSH_SECRET = `whsec_${Buffer.from("tck-agent-push-signing-secret-32b").toString("base64")}`;
 
 /**
  * The conformance agent: the core with every A2A v1.0 method on (SendMessage, multi-turn, the extended
@@ -59,19 +67,27 @@ export async function startTckAgent(options: TckAgentOptions): Promise<TckAgent>
     stores: createPostgresStores(db),
     executor: tckExecutor,
     authenticate: async (headers) =>
-      headers.get("authorization") === `Bearer ${options.token}`
+      options.token === "" || headers.get("authorization") === `Bearer ${options.token}`
         ? { ok: true, workspaceId: TCK_WORKSPACE }
         : { ok: false, status: 401, message: "Send Authorization: Bearer <A2A_TOKEN>" },
     extendedAgentCard: { ...card, description: `${card.description} (extended)` },
+    basePath: A2A_PATH,
+    // The kit reuses one messageId per scenario for different messages: ids are not idempotency keys here.
+    methods: { deduplicateMessageIds: false },
+    // The root entry's push defaults: destinations judged as written, not resolved (the kit names
+    // example.com, which may not resolve here), and its webhook receiver on loopback let through.
+    push: { signingSecrets: async () => [PUSH_SECRET], allowedHosts: ["localhost", "127.0.0.1"] },
     logger: { info() {}, warn: console.warn, error: console.error },
   });
   if (grpcPort !== undefined) grpc = await startA2AGrpcServer({ handler, port: grpcPort, host: "127.0.0.1" });
-  // Whole URLs reach it (no router strips the mount): the HTTP+JSON routes are matched below A2A_PATH.
-  const a2a = toNodeHandler(handler, { basePath: A2A_PATH });
-  const publicCard = JSON.stringify(buildAgentCardV1(card));
+  const a2a = toNodeHandler(handler);
+  const publicCard = agentCardResponder(buildAgentCardV1({ ...card, pushNotifications: handler.pushNotifications }), {
+    lastModified: new Date(),
+  });
   server.on("request", (req, res) => {
     if (req.url?.split("?")[0] === "/.well-known/agent-card.json") {
-      res.writeHead(200, { "content-type": "application/json" }).end(publicCard);
+      const answer = publicCard(new Headers(req.headers as Record<string, string>));
+      res.writeHead(answer.status, answer.headers).end(answer.body);
       return;
     }
     if (req.url?.startsWith(A2A_PATH)) return void a2a(req, res);

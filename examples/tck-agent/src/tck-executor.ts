@@ -1,4 +1,4 @@
-import type { Artifact, Part, TaskExecutionContext, TaskExecutor, TaskOutcome } from "@a2a-partner/a2a-core";
+import type { Artifact, Message, Part, TaskExecutionContext, TaskExecutor, TaskOutcome } from "@a2a-partner/a2a-core";
 
 /**
  * The conformance kit's scenarios (a2aproject/a2a-tck, branch 1.0-dev, `scenarios/*.feature`; its Python
@@ -12,6 +12,11 @@ export const tckExecutor: TaskExecutor = {
     const scenario = SCENARIOS.find(([prefix]) => id.startsWith(prefix));
     if (scenario) return scenario[1](context);
     return done(`Unhandled messageId prefix: ${id}`);
+  },
+  // A message answered with a message, no task (A2A's Message result).
+  async reply({ message }) {
+    const answers = message.messageId?.startsWith("tck-message-response");
+    return answers ? { parts: [text("Direct message response")] } : undefined;
   },
 };
 
@@ -88,13 +93,17 @@ const SCENARIOS: ReadonlyArray<readonly [string, Scenario]> = [
     },
   ],
   ["tck-artifact-file-url", async () => done(undefined, FILE_URL)],
-  // The kit expects a Message here; the core always answers with a task (docs/interop.md).
-  ["tck-message-response", async () => done("Direct message response")],
   [
     "tck-input-required",
     async (context) => {
-      await context.emit({ kind: "status", state: "input-required", message: "Input required" });
-      const reply = await context.nextMessage();
+      // Each follow-up is routed by its own prefix, as the Python SUT does: another `tck-input-required`
+      // asks again (the history scenarios send several), `tck-complete-task` completes.
+      let reply: Message;
+      do {
+        await context.emit({ kind: "status", state: "input-required", message: "Input required" });
+        reply = await context.nextMessage();
+      } while (reply.messageId?.startsWith("tck-input-required"));
+      if (reply.messageId?.startsWith("tck-complete-task")) return done("Hello from TCK");
       return done(`Unhandled messageId prefix: ${reply.messageId ?? ""}`);
     },
   ],

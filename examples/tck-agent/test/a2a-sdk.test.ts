@@ -1,4 +1,4 @@
-import { Role, type SendMessageRequest, type Task, TaskState } from "@a2a-js/sdk";
+import { type Message, Role, type SendMessageRequest, type StreamResponse, type Task, TaskState } from "@a2a-js/sdk";
 import {
   type CallInterceptor,
   type Client,
@@ -11,8 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTckAgent, type TckAgent } from "../src/tck-agent.ts";
 
 // The official @a2a-js/sdk client against the conformance agent, over each binding (JSON-RPC, HTTP+JSON,
-// gRPC): SendMessage blocking and not, and a multi-turn exchange (a task that asks for input, answered
-// with its taskId).
+// gRPC): SendMessage blocking and not, a multi-turn exchange (a task that asks for input, answered with its
+// taskId), and a message reply (the executor's `reply`: a Message, no task).
 
 const TOKEN = "tck-test-token";
 let agent: TckAgent;
@@ -101,5 +101,16 @@ describe.each([
     expect(done.id).toBe(asked.id);
     expect(done.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     expect(done.history.map((message) => message.messageId)).toContain(replyId);
+  });
+
+  it("a message reply (no task): sendMessage gets the Message, sendMessageStream one message event", async () => {
+    const reply = (await client.sendMessage(request(`tck-message-response-${crypto.randomUUID()}`, "hi"))) as Message;
+    expect(reply.role).toBe(Role.ROLE_AGENT);
+    expect(reply.parts[0]?.content).toEqual({ $case: "text", value: "Direct message response" });
+    const events: StreamResponse[] = [];
+    for await (const event of client.sendMessageStream(request(`tck-message-response-${crypto.randomUUID()}`, "hi"))) {
+      events.push(event);
+    }
+    expect(events.map((event) => event.payload?.$case)).toEqual(["message"]);
   });
 });

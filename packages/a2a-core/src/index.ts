@@ -35,9 +35,11 @@ export type {
 } from "./ports/push-deliveries.js";
 export { pushReceiverOf } from "./ports/push-deliveries.js";
 export type {
+  AgentReply,
   ArtifactUpdate,
   ExecutorUpdate,
   ProgressState,
+  ReplyContext,
   TaskExecutionContext,
   TaskExecutor,
   TaskOutcome,
@@ -46,6 +48,11 @@ export type { TaskListCursor, TaskListPage, TaskListQuery } from "./ports/task-l
 export { pageOf as pageOfTasks } from "./ports/task-list.js";
 export type { NewLease, NewTask, NewTaskEvent, StoredTaskEvent, TaskLease, TaskRecord } from "./ports/task-records.js";
 export type { TaskStore } from "./ports/task-store.js";
+export {
+  type AgentCardResponse,
+  type AgentCardResponseOptions,
+  agentCardResponder,
+} from "./protocol/card/card-response.js";
 export {
   type AgentCardJwk,
   type AgentCardKeySet,
@@ -64,6 +71,7 @@ export {
 } from "./protocol/dialect/protocol-version.js";
 export {
   A2AError,
+  ContentTypeNotSupportedError,
   ERROR_CODES,
   type ErrorCode,
   type ErrorCodeName,

@@ -163,7 +163,7 @@ describe("the HTTP+JSON push-config routes", () => {
     ] as const) {
       const res = await fetch(`${server.endpoint}/tasks/t1${path}`, {
         method,
-        headers: { authorization: "Bearer partner-a" },
+        headers: { authorization: "Bearer partner-a", "content-type": "application/json" },
         ...(method === "POST" ? { body: "{}" } : {}),
       });
       expect(res.status, `${method} ${path}`).toBe(400);

@@ -13,13 +13,15 @@ export function discoveryRoutes(app: Express, config: ServerConfig, pushNotifica
   // Both cards once: the request picks one, and a signed card is signed once (agent-card-signing.ts).
   const cards = { v03: buildAgentCardV03(card), v1: buildAgentCardV1(card) };
   const signing = loadCardSigning(config.agentCardSigning ?? {}, config.publicUrl);
+  // The cards are made at start: Express adds the ETag, and answers 304 to a client whose copy is current.
+  const lastModified = new Date().toUTCString();
 
   app.get("/.well-known/agent-card.json", async (req, res) => {
     const asked = requestedProtocolVersion(toHeaders(req.headers), req.originalUrl);
     const chosen = asked.ok && asked.version === "1.0" ? cards.v1 : cards.v03;
     // The dialect depends on A2A-Version, so caches must key on it.
     res
-      .set({ "cache-control": "public, max-age=300", vary: "A2A-Version" })
+      .set({ "cache-control": "public, max-age=300", vary: "A2A-Version", "last-modified": lastModified })
       .json(signing ? await signing.signed(chosen) : chosen);
   });
   if (signing) {

@@ -81,6 +81,7 @@ function methodSettings(methods: A2AMethodOptions = {}, hasExtendedCard = false)
   return {
     turnedOff,
     continueTasks: methods.continueTask !== false,
+    messageIdsAreKeys: methods.deduplicateMessageIds !== false,
     ...(waitMs === undefined ? {} : { sendMessageWaitMs: waitMs }),
   };
 }

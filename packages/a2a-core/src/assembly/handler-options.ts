@@ -108,6 +108,13 @@ export interface A2AMethodOptions {
    * from `context.nextMessage()`). `false`: such a message is refused with -32004, whatever the task.
    */
   continueTask?: boolean;
+  /**
+   * A message's `messageId` is its idempotency key (default): a start retried with the same one gets the
+   * same task, a follow-up retried is not appended twice. `false`: every message is new, whatever its
+   * id (for clients that reuse ids for different messages, as the conformance kit 1.0 does); a retry is
+   * then a second task.
+   */
+  deduplicateMessageIds?: boolean;
 }
 
 export const DEFAULTS = {

@@ -6,6 +6,7 @@ import { type A2AError, isA2AError } from "../protocol/errors.js";
 import type { A2ARuntime } from "../runtime/a2a-runtime.js";
 import { openTaskStream } from "../runtime/streams/open-task-stream.js";
 import type { RequestTrace } from "../telemetry/handler-telemetry.js";
+import { replyStream } from "./reply-stream.js";
 
 /** How a binding writes what a method answered: a value, a refusal, or a task's stream. */
 export interface InvocationEncoding {
@@ -25,6 +26,7 @@ export function answerInvocation(
 ): A2AHandlerResponse {
   if (result.kind === "value") return encoding.value(result.value);
   if (result.kind === "refusal") return encoding.refusal(result);
+  if (result.kind === "reply") return replyStream(encoding, result.message);
   return openTaskStream(runtime, {
     ...result.start,
     requestIdJson: encoding.requestIdJson,

@@ -4,10 +4,11 @@ import type { Dialect } from "../protocol/dialect/dialect.js";
 import { PushNotificationNotSupportedError, UnsupportedOperationError } from "../protocol/errors.js";
 import type { HeaderReader } from "../protocol/header-reader.js";
 import { type MethodName, methodWire } from "../protocol/method-table.js";
+import type { Message } from "../protocol/schemas/a2a.js";
 import type { A2ARuntime } from "../runtime/a2a-runtime.js";
 import type { ReleaseSlot } from "../runtime/per-caller-slots.js";
 import type { RequestTrace } from "../telemetry/handler-telemetry.js";
-import { parseParams, type TaskStreamStart } from "./method.js";
+import { type MessageReply, parseParams, type TaskStreamStart } from "./method.js";
 import { METHOD_REGISTRY } from "./registry.js";
 
 /** A decoded request of any binding: the method, its raw params in the request's dialect, who asks. */
@@ -27,6 +28,8 @@ export interface Invocation {
 export type InvocationResult =
   | { kind: "value"; value: unknown }
   | { kind: "stream"; start: TaskStreamStart; release: ReleaseSlot }
+  /** A streaming start the executor answered with a message: a stream of that one frame. */
+  | { kind: "reply"; message: Message }
   | Refusal;
 
 /**
@@ -77,7 +80,7 @@ function invokeNow(runtime: A2ARuntime, invocation: Invocation): Promise<Invocat
       message: `Too many open streams (at most ${runtime.maxOpenStreamsPerCaller} per caller); close one first`,
     });
   }
-  let started: Promise<TaskStreamStart>;
+  let started: Promise<TaskStreamStart | MessageReply>;
   try {
     started = definition.run(runtime, { ...call, params: parseParams(definition.params, raw) });
   } catch (error) {
@@ -85,7 +88,11 @@ function invokeNow(runtime: A2ARuntime, invocation: Invocation): Promise<Invocat
     throw error;
   }
   return started.then(
-    (start) => ({ kind: "stream", start, release }),
+    (start): InvocationResult => {
+      if ("record" in start) return { kind: "stream", start, release };
+      release();
+      return { kind: "reply", message: start.reply };
+    },
     (error: unknown) => {
       release();
       throw error;

@@ -6,6 +6,7 @@ import type { ProtocolVersion } from "../protocol/dialect/protocol-version.js";
 import { InvalidParamsError } from "../protocol/errors.js";
 import type { HeaderReader } from "../protocol/header-reader.js";
 import type { MethodName } from "../protocol/method-table.js";
+import type { Message } from "../protocol/schemas/a2a.js";
 import type { A2ARuntime } from "../runtime/a2a-runtime.js";
 import type { RequestTrace } from "../telemetry/handler-telemetry.js";
 
@@ -25,6 +26,11 @@ export interface TaskStreamStart {
   afterSeq: number;
 }
 
+/** A start answered with a message, not a task (`TaskExecutor.reply`): nothing was stored. */
+export interface MessageReply {
+  reply: Message;
+}
+
 /** A method answered with one value: `render` turns it into the request's dialect. */
 export interface UnaryMethod<S extends z.ZodType, R> {
   /** Its name in the method table (protocol/method-table.ts), which holds what the wire says of it. */
@@ -40,7 +46,7 @@ export interface StreamingMethod<S extends z.ZodType> {
   name: MethodName;
   streaming: true;
   params: S;
-  run(runtime: A2ARuntime, call: MethodCall<z.infer<S>>): Promise<TaskStreamStart>;
+  run(runtime: A2ARuntime, call: MethodCall<z.infer<S>>): Promise<TaskStreamStart | MessageReply>;
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: a table holds methods of every params and result type.

@@ -1,4 +1,5 @@
-import type { Task } from "../protocol/schemas/a2a.js";
+import { toV1Message } from "../protocol/dialect/v1-mapping.js";
+import type { Message, Task } from "../protocol/schemas/a2a.js";
 import { SendMessageParams } from "../protocol/schemas/params.js";
 import { awaitSettled } from "../runtime/streams/await-settled.js";
 import type { UnaryMethod } from "./method.js";
@@ -13,7 +14,7 @@ import { startTask } from "./support/start-task.js";
  * `methods.sendMessage.maxWaitMs`: past it the answer is the task as it stands. The task never depends
  * on the wait: a client that goes away cancels nothing.
  */
-export const sendMessage: UnaryMethod<typeof SendMessageParams, Task> = {
+export const sendMessage: UnaryMethod<typeof SendMessageParams, Task | Message> = {
   name: "SendMessage",
   streaming: false,
   params: SendMessageParams,
@@ -21,12 +22,18 @@ export const sendMessage: UnaryMethod<typeof SendMessageParams, Task> = {
     const configuration = call.params.configuration;
     const historyLength = configuration?.historyLength;
     const immediately = configuration?.returnImmediately === true || configuration?.blocking === false;
-    return startTask(runtime, call).then(({ record }) =>
-      (immediately ? Promise.resolve(record.task) : awaitSettled(runtime, record, runtime.sendMessageWaitMs)).then(
-        (task) => withHistoryLength(task, historyLength),
-      ),
-    );
+    return startTask(runtime, call).then((started): Promise<Task | Message> => {
+      // The executor answered with a message (TaskExecutor.reply): no task to wait for.
+      if (!("record" in started)) return Promise.resolve(started.reply);
+      const { record } = started;
+      return (
+        immediately ? Promise.resolve(record.task) : awaitSettled(runtime, record, runtime.sendMessageWaitMs)
+      ).then((task) => withHistoryLength(task, historyLength));
+    });
   },
-  // v1.0 answers a SendMessageResponse (`{ task }` or `{ message }`); v0.3 the Task itself.
-  render: (dialect, task) => (dialect.version === "1.0" ? { task: dialect.task(task) } : dialect.task(task)),
+  // v1.0 answers a SendMessageResponse (`{ task }` or `{ message }`); v0.3 the Task or Message itself.
+  render: (dialect, result) => {
+    if (!("status" in result)) return dialect.version === "1.0" ? { message: toV1Message(result) } : result;
+    return dialect.version === "1.0" ? { task: dialect.task(result) } : dialect.task(result);
+  },
 };

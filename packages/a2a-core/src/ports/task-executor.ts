@@ -1,4 +1,4 @@
-import type { Artifact, Message, Task } from "../protocol/schemas/a2a.js";
+import type { Artifact, Message, Part, Task } from "../protocol/schemas/a2a.js";
 
 /** Non-terminal states an executor may report while it works. */
 export type ProgressState = "working" | "input-required" | "auth-required";
@@ -66,12 +66,33 @@ export interface TaskExecutionContext {
   nextMessage(): Promise<Message>;
 }
 
+/** What `reply` is asked with: the caller's message, before any task exists. */
+export interface ReplyContext {
+  workspaceId: string;
+  /** The message as the caller sent it (all its parts and metadata). */
+  readonly message: Message;
+}
+
+/** An answer without a task (A2A's `Message` result): the handler adds its id, role and contextId. */
+export interface AgentReply {
+  parts: Part[];
+  metadata?: Record<string, unknown>;
+}
+
 /**
  * The work behind a task (robots, in the reference server). The handler calls `execute` once per task,
  * in the background: a client disconnecting never cancels it.
  */
 export interface TaskExecutor {
   execute(context: TaskExecutionContext): Promise<TaskOutcome>;
+
+  /**
+   * Optional: answer a new message with a message instead of a task (a question answered at once, say).
+   * Asked before a task is created, for a start whose messageId names no task yet; a reply is the
+   * answer of SendMessage (`{ message }`) and the one frame of SendStreamingMessage's stream, and nothing
+   * is stored (a retry asks again). `undefined`: the message starts a task, and `execute` runs it.
+   */
+  reply?(context: ReplyContext): Promise<AgentReply | undefined>;
 
   /**
    * Whether `storeId` names an Environment of the workspace. Optional: without it every storeId is

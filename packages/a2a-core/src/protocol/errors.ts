@@ -13,6 +13,7 @@ export const ERROR_CODES = {
   TaskNotCancelable: -32002,
   PushNotificationNotSupported: -32003,
   UnsupportedOperation: -32004,
+  ContentTypeNotSupported: -32005,
   VersionNotSupported: -32009,
 } as const;
 export type ErrorCodeName = keyof typeof ERROR_CODES;
@@ -179,6 +180,14 @@ export class UnsupportedOperationError extends A2AError {
   }
 }
 
+/** A media type the request uses is not one the agent takes (HTTP+JSON: the body's `Content-Type`). */
+export class ContentTypeNotSupportedError extends A2AError {
+  constructor(message = "This content type is not supported", data?: unknown) {
+    super(ERROR_CODES.ContentTypeNotSupported, message, data);
+    this.name = "ContentTypeNotSupportedError";
+  }
+}
+
 /** The `A2A-Version` a request asked for is not one this endpoint speaks (A2A v1.0). */
 export class VersionNotSupportedError extends A2AError {
   constructor(message = "This A2A protocol version is not supported", data?: unknown) {
@@ -214,6 +223,7 @@ const ERROR_CLASS_BY_CODE = new Map<number, new (message?: string, data?: unknow
   [ERROR_CODES.TaskNotCancelable, TaskNotCancelableError],
   [ERROR_CODES.PushNotificationNotSupported, PushNotificationNotSupportedError],
   [ERROR_CODES.UnsupportedOperation, UnsupportedOperationError],
+  [ERROR_CODES.ContentTypeNotSupported, ContentTypeNotSupportedError],
   [ERROR_CODES.VersionNotSupported, VersionNotSupportedError],
 ]);
 
@@ -240,6 +250,7 @@ for (const [name, errorClass] of Object.entries({
   TaskNotCancelableError,
   PushNotificationNotSupportedError,
   UnsupportedOperationError,
+  ContentTypeNotSupportedError,
   VersionNotSupportedError,
 })) {
   Object.defineProperty(errorClass, "name", { value: name });

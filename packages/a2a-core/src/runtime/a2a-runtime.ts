@@ -32,6 +32,8 @@ export interface A2ARuntimeOptions extends Omit<TaskRunnerOptions, "hub" | "task
   sendMessageWaitMs?: number;
   /** Whether a message with `message.taskId` continues a task waiting for input (else -32004). Default true. */
   continueTasks?: boolean;
+  /** Whether a `messageId` names its start (a retry gets the same task) and its follow-up. Default true. */
+  messageIdsAreKeys?: boolean;
   /** The extended card of an authenticated caller's workspace (GetExtendedAgentCard); without it, -32004. */
   extendedAgentCard?: ((workspaceId: string) => AgentCardInput | Promise<AgentCardInput>) | undefined;
 }
@@ -63,6 +65,7 @@ export class A2ARuntime {
   readonly turnedOff: ReadonlySet<MethodName>;
   readonly sendMessageWaitMs: number;
   readonly continueTasks: boolean;
+  readonly messageIdsAreKeys: boolean;
   readonly extendedAgentCard: A2ARuntimeOptions["extendedAgentCard"];
   /** Shared by every stream: past maxBytes a client has a third of keepAliveMs to catch up; past 8× none. */
   readonly backlogBounds: BacklogBounds;
@@ -81,6 +84,7 @@ export class A2ARuntime {
     this.turnedOff = options.turnedOff ?? new Set();
     this.sendMessageWaitMs = options.sendMessageWaitMs ?? SEND_MESSAGE_WAIT_MS;
     this.continueTasks = options.continueTasks ?? true;
+    this.messageIdsAreKeys = options.messageIdsAreKeys ?? true;
     this.extendedAgentCard = options.extendedAgentCard;
     this.backlogBounds = { maxBytes: options.maxStreamBacklogBytes, hardMaxBytes: 8 * options.maxStreamBacklogBytes };
     this.slots = new PerCallerSlots(options.maxOpenStreamsPerCaller);

@@ -14,6 +14,7 @@ import {
 import type { A2ARuntime } from "../../runtime/a2a-runtime.js";
 import type { Admission } from "../../runtime/admission/admission.js";
 import { BARE_FRAMES } from "../../runtime/hub/live-event.js";
+import { asksA2AMediaType, contentTypeRefusal, labelledA2A } from "../media-type.js";
 import { type BindingCodec, bindingPipeline } from "../pipeline.js";
 import { retryAfterHeaders } from "../retry-after.js";
 import { refuseUnlessV1 } from "../v1-only.js";
@@ -21,11 +22,15 @@ import { paramsOf } from "./request-params.js";
 import type { HttpJsonMatch, HttpJsonRoute } from "./routes.js";
 import { statusAnswer } from "./status-body.js";
 
-const HTTP_JSON: BindingCodec<HttpJsonRoute> = {
+/** A route, and whether its answers are labelled with A2A's media type (the client asked for it). */
+type RouteCall = HttpJsonRoute & { a2aMediaType: boolean };
+
+const HTTP_JSON: BindingCodec<RouteCall> = {
   // A POST's body is read even when the route takes none, so the connection stays reusable.
   readsBody: (route) => route.route.verb === "POST",
   decode(route, body, request) {
-    const refuse = versionRefusal(request, route);
+    const refuse =
+      (route.route.verb === "POST" ? contentTypeRefusal(request) : undefined) ?? versionRefusal(request, route);
     return {
       // Read only for a method that runs: an unsupported one answers so whatever its body.
       call: {
@@ -54,6 +59,7 @@ const HTTP_JSON: BindingCodec<HttpJsonRoute> = {
   refusal: refusalAnswer,
   bodyRefusal,
   frames: () => ({ requestIdJson: BARE_FRAMES, render: DIALECT_V1.stream }),
+  finish: (route, response) => (route.a2aMediaType ? labelledA2A(response) : response),
 };
 
 /**
@@ -69,7 +75,7 @@ export function httpJsonBinding(
   return async (request, match) => {
     switch (match.kind) {
       case "route":
-        return pipeline(request, match);
+        return pipeline(request, { ...match, a2aMediaType: asksA2AMediaType(request) });
       case "wrong-verb":
         return statusAnswer(new InvalidRequestError(`Use ${match.allow} for this route`), {
           httpStatus: 405,

@@ -8,6 +8,7 @@ import { onlyV1ByShape } from "../../protocol/method-table.js";
 import type { JsonRpcErrorResponse, JsonRpcId } from "../../protocol/schemas/jsonrpc.js";
 import type { A2ARuntime } from "../../runtime/a2a-runtime.js";
 import type { Admission } from "../../runtime/admission/admission.js";
+import { contentTypeRefusal } from "../media-type.js";
 import { type BindingCodec, bindingPipeline } from "../pipeline.js";
 import { decodeJsonRpcRequest } from "./codec.js";
 import { authFailure, bodyRefusal, jsonAnswer, tooManyRequests, unavailable } from "./json-responses.js";
@@ -24,7 +25,10 @@ interface JsonRpcContext {
 
 const JSON_RPC: BindingCodec<JsonRpcContext> = {
   readsBody: () => true,
-  decode(context, body) {
+  decode(context, body, request) {
+    // A v1.0 client (by its header) sends JSON as JSON; the v0.3 endpoint never checked the header.
+    const mediaRefusal = context.dialect === DIALECT_V1 && !context.sniff ? contentTypeRefusal(request) : undefined;
+    if (mediaRefusal) return { answer: jsonAnswer(null, mediaRefusal) };
     const decoded = decodeJsonRpcRequest(body);
     if (!decoded.ok) return { answer: jsonAnswer(decoded.id, decoded.error) };
     const call = decoded.request;

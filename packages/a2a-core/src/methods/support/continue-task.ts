@@ -32,7 +32,8 @@ export async function continueTask(
   for (let attempt = 1; ; attempt++) {
     const record = await runtime.stores.tasks.get(caller.workspaceId, taskId);
     if (!record) throw TaskNotFoundError.forTask(taskId);
-    if (alreadySent(record, message)) return { record, afterSeq: reattachCursor(record, headers) };
+    if (runtime.messageIdsAreKeys && alreadySent(record, message))
+      return { record, afterSeq: reattachCursor(record, headers) };
     refuseUnlessWaiting(record, message);
     const now = runtime.now().toISOString();
     const { contextId } = record.task;

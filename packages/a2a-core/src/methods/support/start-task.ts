@@ -14,9 +14,11 @@ import type { A2ARuntime } from "../../runtime/a2a-runtime.js";
 import { compactMessage, withCompactFirstMessage, withMessageFields } from "../../runtime/hub/compact-message.js";
 import { TASK_EVENT_SEQ } from "../../runtime/streams/open-task-stream.js";
 import type { RequestTrace } from "../../telemetry/handler-telemetry.js";
-import type { MethodCall, TaskStreamStart } from "../method.js";
+import type { MessageReply, MethodCall, TaskStreamStart } from "../method.js";
 import { continueTask } from "./continue-task.js";
 import { findNulCharacter } from "./find-nul.js";
+import { idempotencyKey } from "./idempotency-key.js";
+import { messageReply } from "./message-reply.js";
 import { destinationRefusal, INLINE_CONFIG_FIELDS, newPushConfig } from "./push-configs.js";
 import { reattachCursor } from "./reattach-cursor.js";
 import { textOfMessage } from "./text-of-message.js";
@@ -34,7 +36,7 @@ import { textOfMessage } from "./text-of-message.js";
 export function startTask(
   runtime: A2ARuntime,
   { params, caller, headers, trace, version }: MethodCall<SendStreamingMessageParams>,
-): Promise<TaskStreamStart> {
+): Promise<TaskStreamStart | MessageReply> {
   const { message } = params;
   const text = textOfMessage(message);
   const continuing = message.taskId !== undefined && runtime.continueTasks;
@@ -43,7 +45,7 @@ export function startTask(
     return retryOrContinue(runtime, { ...message, taskId: message.taskId as string }, text, caller, headers, trace);
   }
   const first = compactMessage(message);
-  return createOrReattach(runtime, {
+  const start: StartRequest = {
     first,
     bulky: first !== message,
     text,
@@ -54,7 +56,15 @@ export function startTask(
     caller,
     headers,
     trace,
-  });
+  };
+  // An executor that may answer with a message is asked first (this start then keeps its message
+  // across the wait: an embedder's choice).
+  if (!refusal && runtime.executor.reply) {
+    return messageReply(runtime, message, caller).then<TaskStreamStart | MessageReply>(
+      (reply) => reply ?? createOrReattach(runtime, start),
+    );
+  }
+  return createOrReattach(runtime, start);
 }
 
 /** What a start keeps of its request while it asks the store. */
@@ -89,11 +99,9 @@ async function createOrReattach(runtime: A2ARuntime, start: StartRequest): Promi
     start.refusal ??
     (await environmentRefusal(runtime, storeId, caller)) ??
     (await inlinePushRefusal(runtime, start.inlinePush, start.version));
+  const key = idempotencyKey(runtime, first);
   if (refusal || storeId === undefined) {
-    const existing =
-      first.messageId === undefined
-        ? undefined
-        : await runtime.stores.idempotency.get(caller.workspaceId, first.messageId);
+    const existing = key === undefined ? undefined : await runtime.stores.idempotency.get(caller.workspaceId, key);
     if (!existing) throw refusal ?? InvalidParamsError.forField("params.metadata.storeId", STORE_ID_REQUIRED);
     return reattachRetry(runtime, existing, text, requested, headers, trace);
   }
@@ -113,7 +121,7 @@ async function createOrReattach(runtime: A2ARuntime, start: StartRequest): Promi
   // The one write of a start, inside the request's span so the store's span nests under it. Without a
   // messageId the store always creates: every such start is a new task (contract rule 3).
   const { record, created } = await runtime.telemetry.within(trace.span, () =>
-    runtime.stores.idempotency.createOrGet(first.messageId, input),
+    runtime.stores.idempotency.createOrGet(key, input),
   );
   // Not created: an earlier or concurrent start with the same key won, so this request is its retry.
   if (!created) return reattachRetry(runtime, record, text, requested, headers, trace);
@@ -137,10 +145,8 @@ async function retryOrContinue(
   headers: HeaderReader,
   trace: RequestTrace,
 ): Promise<TaskStreamStart> {
-  const started =
-    message.messageId === undefined
-      ? undefined
-      : await runtime.stores.idempotency.get(caller.workspaceId, message.messageId);
+  const key = idempotencyKey(runtime, message);
+  const started = key === undefined ? undefined : await runtime.stores.idempotency.get(caller.workspaceId, key);
   if (started) return reattachRetry(runtime, started, text, undefined, headers, trace);
   return continueTask(runtime, message, caller, headers, trace);
 }

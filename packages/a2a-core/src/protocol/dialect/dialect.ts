@@ -1,12 +1,13 @@
 import { type MethodName, methodWire } from "../method-table.js";
-import type { Task, TaskUpdateResult } from "../schemas/a2a.js";
+import type { Message, Task, TaskUpdateResult } from "../schemas/a2a.js";
 import type { JsonRpcErrorObject } from "../schemas/jsonrpc.js";
 import type { ListedTask } from "../schemas/list-tasks.js";
 import type { TaskPushNotificationConfigV03 } from "../schemas/push-config.js";
+import { withJsonFieldNames } from "./proto-field-names.js";
 import type { ProtocolVersion } from "./protocol-version.js";
 import { toV1PushConfig, toV1PushConfigList } from "./push-config-mapping.js";
 import { toV1Error } from "./v1-errors.js";
-import { toV1StreamResult, toV1Task } from "./v1-mapping.js";
+import { toV1Message, toV1StreamResult, toV1Task } from "./v1-mapping.js";
 
 /**
  * A logged event on its way to streams, its v0.3 `result` serialised once. Every stream of a task is
@@ -22,6 +23,8 @@ export interface StreamRenderer {
   eventJson(event: SerialisedEvent): string;
   /** The `result` JSON of a `task` or `final` frame. */
   taskJson(task: Task): string;
+  /** The `result` JSON of a stream's one frame when the agent replied with a message. */
+  messageJson(message: Message): string;
 }
 
 /** One page of ListTasks, in the v0.3 shapes, before the dialect renders it. */
@@ -56,6 +59,7 @@ export interface Dialect {
 const V03_STREAM: StreamRenderer = {
   eventJson: (event) => event.resultJson,
   taskJson: (task) => JSON.stringify(task),
+  messageJson: (message) => JSON.stringify(message),
 };
 
 /** Today's dialect: v0.3 payloads, exactly as the contract and docs/protocol.md describe them. */
@@ -84,6 +88,7 @@ const V1_STREAM: StreamRenderer = {
     return json;
   },
   taskJson: (task) => JSON.stringify(toV1StreamResult(task)),
+  messageJson: (message) => JSON.stringify({ message: toV1Message(message) }),
 };
 
 /** A2A v1.0 (`A2A-Version: 1.0`): ProtoJSON payloads, `StreamResponse` results, ErrorInfo details. */
@@ -91,7 +96,7 @@ export const DIALECT_V1: Dialect = {
   version: "1.0",
   params(method, params) {
     // The v1.0 `tenant` is the caller's workspace here, which the credentials already say.
-    const { tenant: _tenant, ...rest } = params;
+    const { tenant: _tenant, ...rest } = withJsonFieldNames(params);
     return methodWire(method).v1?.read(rest) ?? rest;
   },
   task: (task) => toV1Task(task),

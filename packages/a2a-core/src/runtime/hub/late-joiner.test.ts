@@ -36,7 +36,11 @@ class RecordingClient implements SseSink {
   abort(): void {}
 }
 
-const render = { eventJson: (event: { resultJson: string }) => event.resultJson, taskJson: JSON.stringify };
+const render = {
+  eventJson: (event: { resultJson: string }) => event.resultJson,
+  taskJson: JSON.stringify,
+  messageJson: JSON.stringify,
+};
 
 async function runningTask() {
   const { hub, events, stores, taskId } = await hubOwningATask((stores) => new CountingEventLog(stores.tasks));

@@ -29,6 +29,7 @@ export class FollowUps {
   ) {
     const renderer: StreamRenderer = {
       taskJson: () => "",
+      messageJson: () => "",
       eventJson: (event: SerialisedEvent) => {
         this.take(event.resultJson);
         return "";

@@ -30,6 +30,7 @@ export function awaitSettled(runtime: A2ARuntime, record: TaskRecord, maxWaitMs:
     let timer: NodeJS.Timeout | undefined;
     const renderer: StreamRenderer = {
       taskJson: () => "",
+      messageJson: () => "",
       eventJson(event: SerialisedEvent) {
         // A `finished` event ends the subscription by itself; a status asking for input ends it here.
         if (interrupts(event.resultJson)) queueMicrotask(() => subscription.end());

@@ -19,7 +19,7 @@ class FakeClient implements SseSink {
 }
 
 const KEEP_ALIVE_MS = 15_000;
-const render = { eventJson: () => "{}", taskJson: () => "{}" };
+const render = { eventJson: () => "{}", taskJson: () => "{}", messageJson: () => "{}" };
 
 function open(streams: OpenStreams, client: FakeClient): TaskSubscription {
   const subscription = new TaskSubscription(

@@ -1,0 +1,53 @@
+/**
+ * The SendMessage scenario's server (`pnpm bench:a2a:send-message`): an agent on the core with
+ * SendMessage on (the reference server turns it off, its contract), its stores on the embedded PGlite in
+ * memory, and the SDK twin's executor (sdk-server.ts): a status per step after STEP_MS, an artifact,
+ * `completed`. Any bearer is admitted. Env: PORT, STEP_MS, STEPS. Logs
+ * `{"msg":"bench server listening","url":…}` on stderr once it listens.
+ */
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { sleepUnlessAborted } from "./sleep-unless-aborted.ts";
+
+const core = (await import(
+  "../../packages/a2a-core/dist/index.js"
+)) as typeof import("../../packages/a2a-core/dist/index.js");
+const node = (await import(
+  "../../packages/a2a-core/dist/node.js"
+)) as typeof import("../../packages/a2a-core/dist/node.js");
+const store = (await import(
+  "../../packages/postgres-store/dist/index.js"
+)) as typeof import("../../packages/postgres-store/dist/index.js");
+
+const stepMs = Number(process.env.STEP_MS ?? 400);
+const steps = Number(process.env.STEPS ?? 5);
+
+const db = await store.openDatabase({ dataDir: "memory://" });
+await store.migrate(db);
+const handler = core.createA2AHandler({
+  stores: store.createPostgresStores(db),
+  executor: {
+    defaultEnvironment: async () => "store-001",
+    async execute({ emit, signal }) {
+      for (let step = 1; step <= steps; step++) {
+        await sleepUnlessAborted(stepMs, signal);
+        if (signal.aborted) return { state: "failed" };
+        await emit({ kind: "status", message: `robot: step ${step} of ${steps}`, metadata: { step, steps } });
+      }
+      await emit({
+        kind: "artifact",
+        artifact: { artifactId: "report", name: "Task report", parts: [{ kind: "text", text: `${steps} steps` }] },
+        lastChunk: true,
+      });
+      return { state: "completed", message: "Done." };
+    },
+  },
+  authenticate: async () => ({ ok: true, workspaceId: "00000000-0000-4000-8000-00000000be01" }),
+  logger: { info() {}, warn() {}, error: console.error },
+});
+const server = createServer(node.toNodeHandler(handler, { basePath: "/api/v1/a2a" }));
+server.listen(Number(process.env.PORT ?? 0), "127.0.0.1", () => {
+  const { port } = server.address() as AddressInfo;
+  process.stderr.write(`${JSON.stringify({ msg: "bench server listening", url: `http://127.0.0.1:${port}` })}\n`);
+});
+process.once("SIGTERM", () => void handler.close({ graceMs: 0 }).then(() => process.exit(0)));
