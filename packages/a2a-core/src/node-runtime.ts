@@ -2,10 +2,21 @@
  * Node process entry (`@a2a-partner/a2a-core/node-runtime`): what a long-running Node server sets up
  * before it serves, apart from A2A itself. V8's heap defaults (`applyHeapDefaults`, called first thing)
  * and the OpenTelemetry SDK's start-up (`startTelemetry`: a Prometheus scrape endpoint, OTLP export from
- * the standard `OTEL_*` variables, the SDK's diagnostics in your log). The SDK packages are optional peer
- * dependencies, loaded only when telemetry is switched on.
+ * the standard `OTEL_*` variables, the SDK's diagnostics in your log), and a control socket through
+ * which a CLI reaches the process that holds a store only one process may open. The SDK packages are
+ * optional peer dependencies, loaded only when telemetry is switched on.
  */
 
+export {
+  type ControlAnswer,
+  type ControlCommands,
+  type ControlSocketOptions,
+  type ControlSocketPaths,
+  sendControlCommand,
+  startControlSocket,
+} from "./node-runtime/control/control-socket.js";
+export { ensurePrivateDirectory } from "./node-runtime/control/private-directory.js";
+export { trustedSocketExists } from "./node-runtime/control/trusted-socket.js";
 export {
   appliedHeapSettings,
   applyHeapDefaults,
