@@ -11,8 +11,8 @@ import {
 } from "@a2a-js/sdk/client";
 import { LegacyJsonRpcTransport } from "@a2a-js/sdk/compat/v0_3/client";
 import { TaskNotCancelableError, TaskNotFoundError } from "@a2a-js/sdk/errors";
+import { bearerInterceptor, collect, taskStart } from "@a2a-partner/test-support/a2a-sdk";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { bearerInterceptor, collect, taskStart } from "./support/a2a-sdk.ts";
 import { createTestDatabase, type TestDatabase } from "./support/backends.ts";
 import { startForwarder } from "./support/forwarder.ts";
 import { startTestServer, type TestServer } from "./support/test-server.ts";

@@ -4,7 +4,7 @@ import { createPushDispatcher } from "../src/index.js";
 import { guardedPushFetch, nodePushDestinationCheck } from "../src/node.js";
 import { harnessPerTest, readFrames, ScriptedExecutor, startParams } from "./support/handler-harness.js";
 import { PushReceiver } from "./support/push-receiver.js";
-import { recordingLogger, SECRETS } from "./support/push-world.js";
+import { failedAttemptError, recordingLogger, SECRETS } from "./support/push-world.js";
 
 let receiver: PushReceiver;
 beforeEach(async () => {
@@ -111,11 +111,7 @@ describe("push notifications in createA2AHandler", () => {
     await startWithConfig(h);
     await h.executor.release();
 
-    await expect
-      .poll(() => lines.filter((line) => line.msg?.includes("push attempt failed")).length)
-      .toBeGreaterThan(0);
-    const failed = lines.find((line) => line.msg?.includes("push attempt failed"));
-    expect(failed?.obj.error).toContain("127.0.0.1 is a loopback address");
+    expect(await failedAttemptError(lines)).toContain("127.0.0.1 is a loopback address");
     expect(receiver.received).toEqual([]);
   });
 
