@@ -1,18 +1,12 @@
 import { Webhook } from "standardwebhooks";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createPushDispatcher } from "../src/index.js";
 import { guardedPushFetch, nodePushDestinationCheck } from "../src/node.js";
 import { harnessPerTest, readFrames, ScriptedExecutor, startParams } from "./support/handler-harness.js";
-import { PushReceiver } from "./support/push-receiver.js";
+import { receiverPerTest } from "./support/push-receiver.js";
 import { failedAttemptError, recordingLogger, SECRETS } from "./support/push-world.js";
 
-let receiver: PushReceiver;
-beforeEach(async () => {
-  receiver = await PushReceiver.start();
-});
-afterEach(async () => {
-  await receiver.close();
-});
+const receiver = receiverPerTest();
 
 const harness = harnessPerTest();
 

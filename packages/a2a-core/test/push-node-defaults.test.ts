@@ -1,17 +1,11 @@
 import { hostname } from "node:os";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createA2AHandler as createNodeA2AHandler } from "../src/node.js";
 import { harnessPerTest, readFrames, ScriptedExecutor, startParams } from "./support/handler-harness.js";
-import { PushReceiver } from "./support/push-receiver.js";
+import { receiverPerTest } from "./support/push-receiver.js";
 import { failedAttemptError, recordingLogger, SECRETS } from "./support/push-world.js";
 
-let receiver: PushReceiver;
-beforeEach(async () => {
-  receiver = await PushReceiver.start();
-});
-afterEach(async () => {
-  await receiver.close();
-});
+const receiver = receiverPerTest();
 
 const harness = harnessPerTest();
 const gated = () => new ScriptedExecutor(undefined, undefined, true);
