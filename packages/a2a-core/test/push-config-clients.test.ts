@@ -5,7 +5,7 @@ import { ClientFactory, ClientFactoryOptions, createAuthenticatingFetchWithRetry
 import { LegacyJsonRpcTransport } from "@a2a-js/sdk/compat/v0_3/client";
 import { PushNotificationNotSupportedError, TaskNotFoundError } from "@a2a-js/sdk/errors";
 import { bearerInterceptor, taskStart } from "@a2a-partner/test-support/a2a-sdk";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import {
   type A2AHandlerOptions,
   agentCardForRequest,
@@ -14,7 +14,7 @@ import {
   type InMemoryStores,
 } from "../src/index.js";
 import { toNodeHandler } from "../src/node.js";
-import { authenticateTestToken, ScriptedExecutor } from "./support/handler-harness.js";
+import { authenticateTestToken, closedAfterEach, ScriptedExecutor } from "./support/handler-harness.js";
 
 /**
  * The push-config routes of HTTP+JSON, and the official @a2a-js/sdk 1.3.0 client's four push-config methods
@@ -27,10 +27,7 @@ interface Server {
   stores: InMemoryStores;
 }
 
-const closing: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const close of closing.splice(0)) await close();
-});
+const closing = closedAfterEach();
 
 async function serve(options: Partial<A2AHandlerOptions> = {}): Promise<Server> {
   const stores = createInMemoryStores();

@@ -1,15 +1,9 @@
 import { randomUUID } from "node:crypto";
-import {
-  type A2AHandler,
-  createA2AHandler,
-  type TaskExecutionContext,
-  type TaskExecutor,
-  toFetchHandler,
-} from "@a2a-partner/a2a-core";
+import { createA2AHandler, type TaskExecutionContext, type TaskExecutor, toFetchHandler } from "@a2a-partner/a2a-core";
 import { postgresAvailable } from "@a2a-partner/test-support/postgres";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createPostgresStores } from "../src/index.js";
-import { type MigratedBackend, openMigratedBackend } from "./support/migrated-backend.js";
+import { handlerBackendPerSuite } from "./support/migrated-backend.js";
 
 const reachable = await postgresAvailable();
 
@@ -43,27 +37,17 @@ class AskingExecutor implements TaskExecutor {
 // SendMessage on the durable stores: its answer waits on the log, so an instance that does not run the
 // task (a retry that landed elsewhere) answers it when it ends; the task is created once.
 describe.each(["pglite", "postgres"] as const)("SendMessage on %s", (kind) => {
-  let backend: MigratedBackend;
-  const handlers: A2AHandler[] = [];
+  const suite = handlerBackendPerSuite(kind, "send_message_test", kind === "postgres" && !reachable);
   const workspaceId = randomUUID();
-
-  beforeAll(async () => {
-    if (kind === "postgres" && !reachable) return;
-    backend = await openMigratedBackend(kind, "send_message_test");
-  });
-  afterAll(async () => {
-    for (const handler of handlers.splice(0)) await handler.close({ graceMs: 0 });
-    await backend?.drop();
-  });
 
   function instance(executor: TaskExecutor) {
     const handler = createA2AHandler({
-      stores: createPostgresStores(backend.db),
+      stores: createPostgresStores(suite.backend.db),
       executor,
       authenticate: async () => ({ ok: true, workspaceId }),
       logger: { info() {}, warn() {}, error() {} },
     });
-    handlers.push(handler);
+    suite.handlers.push(handler);
     const fetch = toFetchHandler(handler);
     return async (params: unknown, version = "0.3") => {
       const response = await fetch(

@@ -138,6 +138,15 @@ export function harnessPerTest(): typeof makeHarness {
   };
 }
 
+/** Closes, after each test, what the test pushed onto the list (a server, a handler), in order. */
+export function closedAfterEach(): Array<() => Promise<void>> {
+  const closing: Array<() => Promise<void>> = [];
+  afterEach(async () => {
+    for (const close of closing.splice(0)) await close();
+  });
+  return closing;
+}
+
 export function startParams(text = "restock aisle 5", messageId?: string, storeId = "store-001") {
   return {
     message: { role: "user", parts: [{ kind: "text", text }], ...(messageId ? { messageId } : {}) },
