@@ -121,10 +121,8 @@ export function definePushDeliveryCases(current: () => StoreContractContext): vo
       skip,
     }) => {
       const push = cases.push(skip);
-      const { stores, fixtures } = current();
-      const { task, configs } = await taskWithConfigs(push, 2);
+      const { task, configs } = await taskWithConfigs(push, 2, [10, 20, 30]);
       const [a, b] = configs as [PushConfig, PushConfig];
-      for (const percent of [10, 20, 30]) await stores.events.append(task.id, fixtures.update(task, percent));
 
       const first = owner("first");
       const heads = await claimOf(push, first, [task.id]);
@@ -169,10 +167,8 @@ export function definePushDeliveryCases(current: () => StoreContractContext): vo
       skip,
     }) => {
       const push = cases.push(skip);
-      const { stores, fixtures } = current();
-      const { task, configs } = await taskWithConfigs(push, 3);
+      const { task, configs } = await taskWithConfigs(push, 3, [10, 20]);
       const [a, b, c] = configs as [PushConfig, PushConfig, PushConfig];
-      for (const percent of [10, 20]) await stores.events.append(task.id, fixtures.update(task, percent));
       const first = owner("first");
       const heads = await claimOf(push, first, [task.id]);
       const head = (config: PushConfig) => must(heads.find((d) => d.config.id === config.id));

@@ -138,6 +138,16 @@ export function harnessPerTest(): typeof makeHarness {
   };
 }
 
+/** What most handler tests start from: in-memory stores, a scripted executor, the test tokens, a quiet log. */
+export function testHandlerOptions(): A2AHandlerOptions {
+  return {
+    stores: createInMemoryStores(),
+    executor: new ScriptedExecutor(),
+    authenticate: authenticateTestToken,
+    logger: { info() {}, warn() {}, error() {} },
+  };
+}
+
 /** Closes, after each test, what the test pushed onto the list (a server, a handler), in order. */
 export function closedAfterEach(): Array<() => Promise<void>> {
   const closing: Array<() => Promise<void>> = [];
