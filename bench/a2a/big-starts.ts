@@ -12,7 +12,7 @@
  *   node bench/a2a/big-starts.ts --heap-profile live        # what is held halfway through the starts
  *
  * Target (issue 30): RSS grows by at most 256 MiB over the 3,000 starts, and the server keeps answering.
- * The server runs with its own heap defaults (src/heap-defaults.ts) unless a heap flag is given: V8's own
+ * The server runs with its own heap defaults (a2a-core/node-runtime's applyHeapDefaults) unless a heap flag is given: V8's own
  * sizing is `--node-options=--max-semi-space-size=64` (what V8 picks on a host with 16 GB or more).
  * DATABASE_URL_TEST names the PostgreSQL server (default postgres://postgres@127.0.0.1:5432/test).
  */

@@ -7,12 +7,12 @@ import { buildAgentCardV1, createA2AHandler, createInMemoryStores } from "@a2a-p
 import { startA2AGrpcServer } from "@a2a-partner/a2a-core/grpc";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { authenticate, executor, secretsOf, TOKEN } from "./context.ts";
+import { authenticate, executor, secretsOf, TOKEN, WORKSPACE_ID } from "./context.ts";
 import { freePort, STREAMED, startSnippet, streamTask } from "./run-helpers.ts";
 
 const AUTH = { headers: { authorization: `Bearer ${TOKEN}` } };
 
-// Runs the snippets of README.md and docs/ (the files snippets.test.ts holds the Markdown to): the whole
+// Runs the snippets of README.md, docs/ and the packages' READMEs (the files snippets.test.ts holds the Markdown to): the whole
 // programs as a reader would (`node file.ts`), the fragments in process on what they take as given.
 
 describe("docs/embedding.md's node:http server, and the clients of README.md and docs/interop.md against it", () => {
@@ -54,6 +54,14 @@ describe("docs/embedding.md's node:http server, and the clients of README.md and
       "statusUpdate",
       "task",
     ]);
+  });
+
+  it("the a2a-client README's list, push-config and HTTP+JSON clients", async () => {
+    const listed = await importPrinting("./packages/client-list-tasks.ts", clientEnv());
+    expect(listed[0]).toMatch(/^\d+ \[.*\]/); // totalSize, the page's ids, nextPageToken
+    const configs = await importPrinting("./packages/client-push-configs.ts", clientEnv());
+    expect(JSON.parse(configs[0] ?? "[]").map((config: { id: string }) => config.id)).toContain("audit");
+    expect(await importPrinting("./packages/client-http-json.ts", clientEnv())).toEqual(["completed"]);
   });
 
   it("stops on SIGTERM, cleanly", async () => {
@@ -121,6 +129,20 @@ describe("docs/embedding.md's agent from scratch", () => {
       expect(tasks.status).toBe(200); // the HTTP+JSON routes below basePath
     } finally {
       agent.child.kill();
+    }
+  });
+});
+
+describe("the a2a-core README's node:http server", () => {
+  it("streams a task on JSON-RPC and answers 404 elsewhere", async () => {
+    const port = await freePort();
+    const server = await startSnippet("packages/core-node-server.ts", { PORT: String(port) }, port);
+    try {
+      const streamed = await streamTask(fetch, `http://127.0.0.1:${port}/api/v1/a2a`);
+      expect(streamed).toMatchObject({ status: 200, events: ["task", "update", "finished", "final"] });
+      expect((await fetch(`http://127.0.0.1:${port}/elsewhere`)).status).toBe(404);
+    } finally {
+      server.child.kill();
     }
   });
 });
@@ -253,6 +275,23 @@ describe("docs/embedding.md's durable stores and push dispatcher, on PostgreSQL"
     await dispatcher.close(0);
     await db.close();
   });
+
+  it.skipIf(!available)(
+    "the packages' READMEs: metrics migrations, query and compaction; the stores; a cache",
+    async () => {
+      const { db } = await import("./packages/metrics-migrate.ts");
+      const { metricsHandler } = await import("./packages/metrics-handler.ts");
+      const counts = await metricsHandler(new Request("http://localhost/"), db, WORKSPACE_ID);
+      expect(counts.status).toBe(200);
+      const refused = await metricsHandler(new Request("http://localhost/?start_timestamp=x"), db, WORKSPACE_ID);
+      expect(refused.status).toBe(400);
+      await import("./packages/metrics-compaction.ts");
+      const { created } = await import("./packages/store-durable.ts"); // stored, watched, appended to, closed
+      expect(created).toBe(true);
+      const { token } = await import("./packages/store-cache.ts");
+      expect(await token("abc")).toEqual({ id: "abc" });
+    },
+  );
 
   it.skipIf(!available)("migration sources in order, an application's own last", async () => {
     const { db } = await import("./embedding/migrate-sources.ts");

@@ -1,23 +1,26 @@
 /**
- * The TypeScript code blocks of README.md and docs/*.md come from files under docs/examples/, which are
- * type-checked (`pnpm typecheck`) and run (`snippets-run.test.ts`). A block names its source in its info
- * string, relative to the Markdown file: ```ts source="examples/embedding/express.ts#snippet"``` is the
- * region between `// #region snippet` and `// #endregion snippet` of that file; without `#name`, the whole
- * file. `snippets.test.ts` fails when a block differs from its source; this script rewrites the blocks:
+ * The TypeScript code blocks of README.md, docs/*.md and every package's README.md come from files under
+ * docs/examples/, which are type-checked (`pnpm typecheck`) and run (`snippets-run.test.ts`). A block
+ * names its source in its info string, relative to the Markdown file:
+ * ```ts source="examples/embedding/express.ts#snippet"``` is the region between `// #region snippet` and
+ * `// #endregion snippet` of that file; without `#name`, the whole file. `snippets.test.ts` fails when a block differs from its source; this script rewrites the blocks:
  *
  *   node docs/examples/snippets.ts --write
  */
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 
 export const ROOT = resolve(import.meta.dirname, "..", "..");
 
-/** The Markdown a user reads whose TypeScript blocks must come from a source. */
+/** The Markdown a user reads whose TypeScript blocks must come from a source: README.md, docs/, the packages' READMEs. */
 export function documents(): string[] {
   const docs = readdirSync(join(ROOT, "docs"))
     .filter((name) => name.endsWith(".md"))
     .map((name) => join("docs", name));
-  return ["README.md", ...docs.sort()];
+  const packages = readdirSync(join(ROOT, "packages"))
+    .map((name) => join("packages", name, "README.md"))
+    .filter((readme) => existsSync(join(ROOT, readme)));
+  return ["README.md", ...docs.sort(), ...packages.sort()];
 }
 
 export interface CodeBlock {

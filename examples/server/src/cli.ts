@@ -3,7 +3,7 @@
 // start: a CLI command or a server restart starts ~0.4 s of CPU sooner. Where the cache directory cannot
 // be written (a read-only filesystem) Node carries on without it.
 import { enableCompileCache } from "node:module";
-import { applyHeapDefaults } from "./heap-defaults.ts";
+import { applyHeapDefaults } from "@a2a-partner/a2a-core/node-runtime";
 
 enableCompileCache?.();
 // `serve` sizes V8's heap before anything else is loaded: it may start the process again in place

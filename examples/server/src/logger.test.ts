@@ -1,7 +1,7 @@
+import { startTelemetry, type Telemetry } from "@a2a-partner/a2a-core/node-runtime";
 import { context, TraceFlags, trace } from "@opentelemetry/api";
 import { afterAll, describe, expect, it } from "vitest";
 import { createLogger } from "./logger.ts";
-import { startTelemetry, type Telemetry } from "./telemetry/start-telemetry.ts";
 
 const TRACE_ID = "0af7651916cd43dd8448eb211c80319c";
 const SPAN_ID = "b7ad6b7169203331";
@@ -14,7 +14,7 @@ describe("log lines", () => {
     const lines: Array<Record<string, unknown>> = [];
     const logger = createLogger("info", { destination: { write: (line: string) => lines.push(JSON.parse(line)) } });
     // The server's own start-up with telemetry on (here the scrape port only): what keeps the context.
-    telemetry = await startTelemetry({ metricsPort: 0, metricsHost: "127.0.0.1" }, logger, {});
+    telemetry = await startTelemetry({ metricsPort: 0, metricsHost: "127.0.0.1", serviceName: "test" }, logger, {});
     // A span as a request continuing a caller's traceparent has it (recorded or not).
     const span = trace.wrapSpanContext({ traceId: TRACE_ID, spanId: SPAN_ID, traceFlags: TraceFlags.SAMPLED });
 

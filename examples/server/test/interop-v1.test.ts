@@ -4,8 +4,8 @@
 import { type StreamResponse, TaskState } from "@a2a-js/sdk";
 import { ClientFactory, ClientFactoryOptions } from "@a2a-js/sdk/client";
 import { TaskNotCancelableError, TaskNotFoundError, UnsupportedOperationError } from "@a2a-js/sdk/errors";
+import { bearerInterceptor, collect, listContextRequest, taskStart } from "@a2a-partner/test-support/a2a-sdk";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { bearerInterceptor, collect, listContextRequest, taskStart } from "./support/a2a-sdk.ts";
 import { createTestDatabase, type TestDatabase } from "./support/backends.ts";
 import { startForwarder } from "./support/forwarder.ts";
 import { startTestServer, type TestServer } from "./support/test-server.ts";

@@ -11,11 +11,9 @@ import {
 } from "@a2a-js/sdk/client";
 import { LegacyJsonRpcTransport } from "@a2a-js/sdk/compat/v0_3/client";
 import { TaskNotCancelableError, TaskNotFoundError } from "@a2a-js/sdk/errors";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { bearerInterceptor, collect, taskStart } from "./support/a2a-sdk.ts";
-import { createTestDatabase, type TestDatabase } from "./support/backends.ts";
-import { startForwarder } from "./support/forwarder.ts";
-import { startTestServer, type TestServer } from "./support/test-server.ts";
+import { bearerInterceptor, collect, taskStart } from "@a2a-partner/test-support/a2a-sdk";
+import { beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { frontedServerPerSuite } from "./support/fronted-server.ts";
 
 type Payload = NonNullable<StreamResponse["payload"]>;
 const payloadCase = (event: StreamResponse) => event.payload?.$case;
@@ -37,29 +35,16 @@ const TERMINAL = new Set([
 ]);
 
 describe("the official @a2a-js/sdk client against the reference server (PGlite)", () => {
-  let database: TestDatabase;
-  let server: TestServer;
-  let front: Awaited<ReturnType<typeof startForwarder>>;
+  const bed = frontedServerPerSuite({ robotStepMs: 40 });
   let endpoint: string;
-  let token: string;
   /** Every request the SDK sent: URL, JSON-RPC method, headers. */
   let wire: Array<{ url: string; method: string | undefined; headers: Headers }> = [];
 
-  beforeAll(async () => {
-    database = await createTestDatabase("pglite");
-    front = await startForwarder();
-    server = await startTestServer(database.db, { publicUrl: front.url, robotStepMs: 40 });
-    front.setTarget(Number(new URL(server.url).port));
-    endpoint = `${front.url}/api/v1/a2a`;
-    token = server.seeded.partnerToken;
+  beforeAll(() => {
+    endpoint = `${bed.front.url}/api/v1/a2a`;
   });
   beforeEach(() => {
     wire = [];
-  });
-  afterAll(async () => {
-    await server?.stop();
-    await front?.close();
-    await database?.drop();
   });
 
   const recordingFetch: typeof fetch = async (input, init) => {
@@ -76,7 +61,7 @@ describe("the official @a2a-js/sdk client against the reference server (PGlite)"
   /** The SDK's own way to add a credential to every request of a transport. */
   const authenticatingFetch = () =>
     createAuthenticatingFetchWithRetry(recordingFetch, {
-      headers: async () => ({ Authorization: `Bearer ${token}` }),
+      headers: async () => ({ Authorization: `Bearer ${bed.token}` }),
       shouldRetryWithHeaders: async () => undefined,
     });
 
@@ -84,7 +69,7 @@ describe("the official @a2a-js/sdk client against the reference server (PGlite)"
     new LegacyJsonRpcTransport({ endpoint: url, fetchImpl: authenticatingFetch() });
 
   async function eventLog(taskId: string): Promise<number[]> {
-    const { rows } = await database.db.query<{ seq: number }>(
+    const { rows } = await bed.database.db.query<{ seq: number }>(
       "select seq from task_events where task_id = $1 order by seq",
       [taskId],
     );
@@ -95,7 +80,7 @@ describe("the official @a2a-js/sdk client against the reference server (PGlite)"
     const events = await collect(legacyTransport().sendMessageStream(taskStart("Restock aisle 5")));
 
     expect(wire.map((r) => r.method)).toEqual(["message/stream"]);
-    expect(wire[0]?.headers.get("authorization")).toBe(`Bearer ${token}`);
+    expect(wire[0]?.headers.get("authorization")).toBe(`Bearer ${bed.token}`);
     const task = payloadOf(events[0], "task");
     expect(task.status?.state).toBe(TaskState.TASK_STATE_WORKING);
     expect(task.metadata).toMatchObject({ storeId: "store-001" });
@@ -175,9 +160,9 @@ describe("the official @a2a-js/sdk client against the reference server (PGlite)"
   });
 
   it("resolves the agent card with the SDK's resolver; its JSONRPC interface is the endpoint the SDK streams from", async () => {
-    const card = await new DefaultAgentCardResolver({ fetchImpl: recordingFetch }).resolve(front.url);
+    const card = await new DefaultAgentCardResolver({ fetchImpl: recordingFetch }).resolve(bed.front.url);
     expect(wire).toHaveLength(1);
-    expect(wire[0]?.url).toBe(`${front.url}/.well-known/agent-card.json`);
+    expect(wire[0]?.url).toBe(`${bed.front.url}/.well-known/agent-card.json`);
     expect(wire[0]?.headers.get("authorization")).toBeNull();
     expect(card.name).toBe("Store Operations Robots");
     expect(card.capabilities?.streaming).toBe(true);
@@ -194,7 +179,7 @@ describe("the official @a2a-js/sdk client against the reference server (PGlite)"
 
   /** A ClientFactory as the SDK documents it for v0.3 peers; the token comes from a call interceptor. */
   function sdkFactory(cardFetch: typeof fetch = recordingFetch): ClientFactory {
-    const bearer = bearerInterceptor(token);
+    const bearer = bearerInterceptor(bed.token);
     return new ClientFactory(
       ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
         transports: [new JsonRpcTransportFactory({ legacyCompat: { enabled: true }, fetchImpl: recordingFetch })],
@@ -205,7 +190,7 @@ describe("the official @a2a-js/sdk client against the reference server (PGlite)"
   }
 
   async function streamThroughClient(factory: ClientFactory) {
-    const client = await factory.createFromUrl(front.url);
+    const client = await factory.createFromUrl(bed.front.url);
     const events = await collect(client.sendMessageStream(taskStart("Restock aisle 4")));
     const task = payloadOf(events[0], "task");
     expect(await client.getTask({ tenant: "", id: task.id, historyLength: undefined })).toMatchObject({
@@ -223,7 +208,11 @@ describe("the official @a2a-js/sdk client against the reference server (PGlite)"
     expect(wire.map((r) => r.method)).toEqual([undefined, "SendStreamingMessage", "GetTask"]);
     expect(wire.slice(1).map((r) => r.headers.get("a2a-version"))).toEqual(["1.0", "1.0"]);
     // The interceptor put the token on the calls; the public card was fetched without it.
-    expect(wire.map((r) => r.headers.get("authorization"))).toEqual([null, `Bearer ${token}`, `Bearer ${token}`]);
+    expect(wire.map((r) => r.headers.get("authorization"))).toEqual([
+      null,
+      `Bearer ${bed.token}`,
+      `Bearer ${bed.token}`,
+    ]);
     expect(stateOf(events.at(-2))).toBe(TaskState.TASK_STATE_COMPLETED);
   });
 

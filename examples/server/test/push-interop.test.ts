@@ -5,48 +5,35 @@ import type { SendMessageRequest } from "@a2a-js/sdk";
 import { ClientFactory, ClientFactoryOptions, createAuthenticatingFetchWithRetry } from "@a2a-js/sdk/client";
 import { LegacyJsonRpcTransport } from "@a2a-js/sdk/compat/v0_3/client";
 import { TaskNotFoundError } from "@a2a-js/sdk/errors";
+import { bearerInterceptor, taskStart } from "@a2a-partner/test-support/a2a-sdk";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { pushSecret } from "../src/admin/push-secret-operations.ts";
 import { loadConfig } from "../src/config.ts";
-import { bearerInterceptor, taskStart } from "./support/a2a-sdk.ts";
-import { createTestDatabase, type TestDatabase } from "./support/backends.ts";
-import { startForwarder } from "./support/forwarder.ts";
+import { frontedServerPerSuite } from "./support/fronted-server.ts";
 import { byTaskAndConfig, type PushReceiver, startPushReceiver } from "./support/push-receiver.ts";
 import { eventually } from "./support/server-process.ts";
-import { startTestServer, type TestServer } from "./support/test-server.ts";
 
 describe("the official @a2a-js/sdk client's push-config methods against the reference server (PGlite)", () => {
-  let database: TestDatabase;
-  let server: TestServer;
-  let front: Awaited<ReturnType<typeof startForwarder>>;
+  const push = { ...loadConfig({}).push, allowedHosts: ["127.0.0.1"], maxRetryWaitMs: 1_000 };
+  // Slow enough that a task is still running when a config is made for it.
+  const bed = frontedServerPerSuite({ robotStepMs: 150, push });
   let receiver: PushReceiver;
-  let token: string;
 
   beforeAll(async () => {
-    database = await createTestDatabase("pglite");
-    front = await startForwarder();
-    const push = { ...loadConfig({}).push, allowedHosts: ["127.0.0.1"], maxRetryWaitMs: 1_000 };
-    // Slow enough that a task is still running when a config is made for it.
-    server = await startTestServer(database.db, { publicUrl: front.url, robotStepMs: 150, push });
-    front.setTarget(Number(new URL(server.url).port));
-    token = server.seeded.partnerToken;
-    receiver = await startPushReceiver((await pushSecret(database.db, { workspace: "demo" })).secret);
+    receiver = await startPushReceiver((await pushSecret(bed.database.db, { workspace: "demo" })).secret);
   });
   afterAll(async () => {
     await receiver?.close();
-    await server?.stop();
-    await front?.close();
-    await database?.drop();
   });
 
   async function client(transport: "JSONRPC" | "HTTP+JSON") {
     const factory = new ClientFactory(
       ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
         preferredTransports: [transport],
-        clientConfig: { interceptors: [bearerInterceptor(token)] },
+        clientConfig: { interceptors: [bearerInterceptor(bed.token)] },
       }),
     );
-    return factory.createFromUrl(front.url);
+    return factory.createFromUrl(bed.front.url);
   }
 
   /** Starts a task (with `config` inline) and leaves after its first event; its id. */
@@ -86,7 +73,7 @@ describe("the official @a2a-js/sdk client's push-config methods against the refe
   }
 
   async function loggedSeqs(taskId: string): Promise<number[]> {
-    const { rows } = await database.db.query<{ seq: number }>(
+    const { rows } = await bed.database.db.query<{ seq: number }>(
       "select seq from task_events where task_id = $1 order by seq",
       [taskId],
     );
@@ -97,9 +84,10 @@ describe("the official @a2a-js/sdk client's push-config methods against the refe
   async function deliveredTo(taskId: string, path: string): Promise<number[]> {
     return eventually(
       async () => {
-        const { rows } = await database.db.query<{ terminal: boolean }>("select terminal from tasks where id = $1", [
-          taskId,
-        ]);
+        const { rows } = await bed.database.db.query<{ terminal: boolean }>(
+          "select terminal from tasks where id = $1",
+          [taskId],
+        );
         if (!rows[0]?.terminal) return undefined;
         const seqs = byTaskAndConfig(receiver.received)
           .get(`${taskId} /${path}`)
@@ -165,10 +153,10 @@ describe("the official @a2a-js/sdk client's push-config methods against the refe
 
   it("creates, gets, lists and deletes over v0.3 JSON-RPC (LegacyJsonRpcTransport); its receiver gets v0.3 events", async () => {
     const fetchImpl = createAuthenticatingFetchWithRetry(fetch, {
-      headers: async () => ({ Authorization: `Bearer ${token}` }),
+      headers: async () => ({ Authorization: `Bearer ${bed.token}` }),
       shouldRetryWithHeaders: async () => undefined,
     });
-    const legacy = new LegacyJsonRpcTransport({ endpoint: `${front.url}/api/v1/a2a`, fetchImpl });
+    const legacy = new LegacyJsonRpcTransport({ endpoint: `${bed.front.url}/api/v1/a2a`, fetchImpl });
     const leave = new AbortController();
     let taskId = "";
     try {

@@ -1,13 +1,8 @@
 import { createServer } from "node:net";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { storePerSuite } from "./support/process-suite.ts";
 import { rpc } from "./support/rpc.ts";
-import {
-  createPgliteStore,
-  type ProcessStore,
-  seedWithCli,
-  startServerProcess,
-  stopAllServerProcesses,
-} from "./support/server-process.ts";
+import { createPgliteStore, startServerProcess } from "./support/server-process.ts";
 
 interface LogEntry {
   level: number;
@@ -55,15 +50,10 @@ async function scrape(url: string): Promise<string> {
 }
 
 describe("the reference server with METRICS_PORT", () => {
-  let store: ProcessStore;
-  afterAll(async () => {
-    await stopAllServerProcesses();
-    await store?.drop();
-  });
+  const suite = storePerSuite(createPgliteStore);
 
   it("serves Prometheus metrics on a port of its own, and the request counter moves with a request", async () => {
-    store = await createPgliteStore();
-    const seeded = await seedWithCli(store.env);
+    const { store, seeded } = suite;
     const server = await startServerProcess({ ...store.env, METRICS_PORT: "0" }, { startTimeoutMs: 60_000 });
     const metricsUrl = metricsUrlOf(server.log());
     expect(new URL(metricsUrl).hostname).toBe("127.0.0.1");
@@ -97,15 +87,10 @@ function closedPort(): Promise<number> {
 }
 
 describe("the reference server exporting over OTLP", () => {
-  let store: ProcessStore;
-  afterAll(async () => {
-    await stopAllServerProcesses();
-    await store?.drop();
-  });
+  const suite = storePerSuite(createPgliteStore);
 
   it("logs an export that fails, in its own JSON log, instead of dropping it silently", async () => {
-    store = await createPgliteStore();
-    const seeded = await seedWithCli(store.env);
+    const { store, seeded } = suite;
     const server = await startServerProcess(
       {
         ...store.env,

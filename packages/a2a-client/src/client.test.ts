@@ -15,14 +15,13 @@ import {
   task,
   taskFrames,
 } from "../test/support/fixtures.js";
-import { mockEndpoint, testClient } from "../test/support/mock-endpoint.js";
+import { testClient as client, mockEndpoint } from "../test/support/mock-endpoint.js";
 import { A2AClient } from "./client.js";
 import { APIConnectionError, APIUserAbortError, InvalidParamsError, TaskNotFoundError } from "./index.js";
 import type { A2AClientOptions } from "./options.js";
 import type { TaskStreamEvent } from "./stream/events.js";
 
 const { server, script } = mockEndpoint();
-const client = testClient;
 
 async function collect(stream: AsyncIterable<TaskStreamEvent>): Promise<TaskStreamEvent[]> {
   const events: TaskStreamEvent[] = [];

@@ -8,7 +8,7 @@ import {
   task,
   taskFrames,
 } from "../test/support/fixtures.js";
-import { mockEndpoint, testClient } from "../test/support/mock-endpoint.js";
+import { testClient as client, mockEndpoint } from "../test/support/mock-endpoint.js";
 import { parseRetryAfter } from "./errors.js";
 import {
   A2AError,
@@ -37,7 +37,6 @@ import {
 } from "./index.js";
 
 const { server, script } = mockEndpoint();
-const client = testClient;
 
 const rpcError = (status: number, headers: Record<string, string> = {}) =>
   jsonRpcErrorResponse(-32600, `refused with ${status}`, status, undefined, headers);

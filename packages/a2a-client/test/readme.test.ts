@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 
 const packageDir = join(dirname(fileURLToPath(import.meta.url)), "..");
 const readme = readFileSync(join(packageDir, "README.md"), "utf8");
-const blocks = [...readme.matchAll(/```ts\n([\s\S]*?)```/g)].map((match) => match[1] as string);
+const blocks = [...readme.matchAll(/```ts[^\n]*\n([\s\S]*?)```/g)].map((match) => match[1] as string);
 
 /** Type errors of `source` compiled as an ES module inside this package, with the package's settings. */
 function typeErrors(source: string): string[] {

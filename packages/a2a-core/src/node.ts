@@ -6,6 +6,7 @@
 
 export type { NodeHandler, NodeHandlerOptions } from "./adapters/node.js";
 export { toNodeHandler } from "./adapters/node.js";
+export { type CardSigning, cardSigningAlgOf, createCardSigning } from "./adapters/node-card-signing/card-signing.js";
 export { guardedPushFetch } from "./adapters/node-push/guarded-push-fetch.js";
 export { nodePushDestinationCheck } from "./adapters/node-push/node-destination-check.js";
 export type {

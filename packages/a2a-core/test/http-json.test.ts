@@ -1,13 +1,13 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import fc from "fast-check";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { type A2AHandler, createA2AHandler, toFetchHandler } from "../src/index.js";
 import { toNodeHandler } from "../src/node.js";
 import { StreamResponseV1, TaskV1 } from "../src/protocol/schemas/a2a-v1.js";
 import { decodeSseStream } from "../src/protocol/sse/decoder.js";
 import { createInMemoryStores } from "../src/stores/in-memory.js";
-import { authenticateTestToken, ScriptedExecutor, waitFor } from "./support/handler-harness.js";
+import { authenticateTestToken, closedAfterEach, ScriptedExecutor, waitFor } from "./support/handler-harness.js";
 
 /**
  * The HTTP+JSON binding over both adapters: a real node:http server (the shortest road) and the fetch
@@ -21,10 +21,7 @@ interface Bed {
   executor: ScriptedExecutor;
 }
 
-const closing: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const close of closing.splice(0)) await close();
-});
+const closing = closedAfterEach();
 
 function handlerFor(executor: ScriptedExecutor, rateLimit?: number): A2AHandler {
   const handler = createA2AHandler({

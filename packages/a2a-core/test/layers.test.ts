@@ -12,9 +12,10 @@ const LAYERS = [
   ["runtime"],
   ["methods"],
   ["bindings"],
-  ["adapters"],
+  // node-runtime: a Node process's set-up (heap, OpenTelemetry SDK, control socket), beside the adapters.
+  ["adapters", "node-runtime"],
   ["assembly"],
-  // The package's entries (index.ts, node.ts, testing.ts) and the testing kit sit on top.
+  // The package's entries (index.ts, node.ts, node-runtime.ts, testing.ts) and the testing kit sit on top.
   ["(entry)", "testing"],
 ];
 

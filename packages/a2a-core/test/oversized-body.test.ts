@@ -7,8 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type A2AHandler, createA2AHandler, toFetchHandler } from "../src/index.js";
 import { toNodeHandler } from "../src/node.js";
 import { ERROR_CODES } from "../src/protocol/errors.js";
-import { createInMemoryStores } from "../src/stores/in-memory.js";
-import { authenticateTestToken, ScriptedExecutor } from "./support/handler-harness.js";
+import { testHandlerOptions } from "./support/handler-harness.js";
 
 /**
  * A body far over the limit, sent by Node's fetch (undici) as a client does: it writes the whole body
@@ -108,10 +107,7 @@ interface Mounted {
 
 async function mount(adapter: "node" | "fetch"): Promise<Mounted> {
   const handler = createA2AHandler({
-    stores: createInMemoryStores(),
-    executor: new ScriptedExecutor(),
-    authenticate: authenticateTestToken,
-    logger: { info() {}, warn() {}, error() {} },
+    ...testHandlerOptions(),
     basePath: "/api/v1/a2a",
   });
   const listener = adapter === "node" ? toNodeHandler(handler) : fetchBridge(handler);

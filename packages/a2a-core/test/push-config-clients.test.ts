@@ -1,15 +1,11 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { Role, type SendMessageRequest } from "@a2a-js/sdk";
-import {
-  type CallInterceptor,
-  ClientFactory,
-  ClientFactoryOptions,
-  createAuthenticatingFetchWithRetry,
-} from "@a2a-js/sdk/client";
+import type { SendMessageRequest } from "@a2a-js/sdk";
+import { ClientFactory, ClientFactoryOptions, createAuthenticatingFetchWithRetry } from "@a2a-js/sdk/client";
 import { LegacyJsonRpcTransport } from "@a2a-js/sdk/compat/v0_3/client";
 import { PushNotificationNotSupportedError, TaskNotFoundError } from "@a2a-js/sdk/errors";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { bearerInterceptor, taskStart } from "@a2a-partner/test-support/a2a-sdk";
+import { describe, expect, it, vi } from "vitest";
 import {
   type A2AHandlerOptions,
   agentCardForRequest,
@@ -18,7 +14,7 @@ import {
   type InMemoryStores,
 } from "../src/index.js";
 import { toNodeHandler } from "../src/node.js";
-import { authenticateTestToken, ScriptedExecutor } from "./support/handler-harness.js";
+import { authenticateTestToken, closedAfterEach, ScriptedExecutor } from "./support/handler-harness.js";
 
 /**
  * The push-config routes of HTTP+JSON, and the official @a2a-js/sdk 1.3.0 client's four push-config methods
@@ -31,10 +27,7 @@ interface Server {
   stores: InMemoryStores;
 }
 
-const closing: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const close of closing.splice(0)) await close();
-});
+const closing = closedAfterEach();
 
 async function serve(options: Partial<A2AHandlerOptions> = {}): Promise<Server> {
   const stores = createInMemoryStores();
@@ -73,18 +66,6 @@ async function serve(options: Partial<A2AHandlerOptions> = {}): Promise<Server> 
     await new Promise<void>((resolve) => server.close(() => resolve()));
   });
   return { base, endpoint: `${base}/a2a`, stores };
-}
-
-function bearer(token: string): CallInterceptor {
-  return {
-    async before(args) {
-      args.options = {
-        ...args.options,
-        serviceParameters: { ...args.options?.serviceParameters, Authorization: `Bearer ${token}` },
-      };
-    },
-    async after() {},
-  };
 }
 
 /** A finished task of workspace ws-a (partner-a), started over HTTP+JSON; its id. */
@@ -177,7 +158,7 @@ describe("the official @a2a-js/sdk client's push-config methods", () => {
     const factory = new ClientFactory(
       ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
         preferredTransports: [transport],
-        clientConfig: { interceptors: [bearer(token)] },
+        clientConfig: { interceptors: [bearerInterceptor(token)] },
       }),
     );
     return factory.createFromUrl(server.base);
@@ -260,24 +241,13 @@ describe("the official @a2a-js/sdk client's push-config methods", () => {
     const server = await serve();
     const client = await clientOver(server, "JSONRPC");
     const start: SendMessageRequest = {
-      tenant: "",
-      message: {
-        messageId: crypto.randomUUID(),
-        contextId: "",
-        taskId: "",
-        role: Role.ROLE_USER,
-        parts: [{ content: { $case: "text", value: "restock" }, metadata: undefined, filename: "", mediaType: "" }],
-        metadata: undefined,
-        extensions: [],
-        referenceTaskIds: [],
-      },
+      ...taskStart("restock"),
       configuration: {
         acceptedOutputModes: [],
         taskPushNotificationConfig: sdkConfig("", "inline"),
         historyLength: undefined,
         returnImmediately: false,
       },
-      metadata: { storeId: "store-001" },
     };
     let taskId = "";
     for await (const event of client.sendMessageStream(start)) {

@@ -1,18 +1,12 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import type { PushDelivery, PushDeliveryQueue } from "../src/ports/push-deliveries.js";
 import type { Task } from "../src/protocol/schemas/a2a.js";
 import { PUSH_DISPATCH } from "../src/runtime/push/dispatcher.js";
 import { must, storeFixtures } from "../src/testing/store-fixtures.js";
-import { PushReceiver } from "./support/push-receiver.js";
+import { receiverPerTest } from "./support/push-receiver.js";
 import { pushWorld, WORKSPACE } from "./support/push-world.js";
 
-let receiver: PushReceiver;
-beforeEach(async () => {
-  receiver = await PushReceiver.start();
-});
-afterEach(async () => {
-  await receiver.close();
-});
+const receiver = receiverPerTest();
 
 // The store's clock, which decides when leases lapse: a test moves it forward instead of waiting.
 let skewMs = 0;

@@ -1,22 +1,16 @@
 import { installTestTelemetry } from "@a2a-partner/test-support/telemetry";
 import { Webhook } from "standardwebhooks";
-import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { guardedPushFetch } from "../src/node.js";
 import { storeFixtures } from "../src/testing/store-fixtures.js";
-import { PushReceiver } from "./support/push-receiver.js";
+import { receiverPerTest } from "./support/push-receiver.js";
 import { pushWorld, SECRETS, WORKSPACE } from "./support/push-world.js";
 
 // Registered before any dispatcher exists, as an application registers its SDK first.
 const otel = installTestTelemetry({ traces: false });
 afterAll(() => otel.shutdown());
 
-let receiver: PushReceiver;
-beforeEach(async () => {
-  receiver = await PushReceiver.start();
-});
-afterEach(async () => {
-  await receiver.close();
-});
+const receiver = receiverPerTest();
 
 /** Both ways a delivery is sent: a plain `fetch`, and the Node entry's undici `request` carried by guardedPushFetch. */
 const senders: Array<[string, typeof fetch | undefined]> = [

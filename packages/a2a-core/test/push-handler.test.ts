@@ -1,18 +1,12 @@
 import { Webhook } from "standardwebhooks";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createPushDispatcher } from "../src/index.js";
 import { guardedPushFetch, nodePushDestinationCheck } from "../src/node.js";
 import { harnessPerTest, readFrames, ScriptedExecutor, startParams } from "./support/handler-harness.js";
-import { PushReceiver } from "./support/push-receiver.js";
-import { recordingLogger, SECRETS } from "./support/push-world.js";
+import { receiverPerTest } from "./support/push-receiver.js";
+import { failedAttemptError, recordingLogger, SECRETS } from "./support/push-world.js";
 
-let receiver: PushReceiver;
-beforeEach(async () => {
-  receiver = await PushReceiver.start();
-});
-afterEach(async () => {
-  await receiver.close();
-});
+const receiver = receiverPerTest();
 
 const harness = harnessPerTest();
 
@@ -111,11 +105,7 @@ describe("push notifications in createA2AHandler", () => {
     await startWithConfig(h);
     await h.executor.release();
 
-    await expect
-      .poll(() => lines.filter((line) => line.msg?.includes("push attempt failed")).length)
-      .toBeGreaterThan(0);
-    const failed = lines.find((line) => line.msg?.includes("push attempt failed"));
-    expect(failed?.obj.error).toContain("127.0.0.1 is a loopback address");
+    expect(await failedAttemptError(lines)).toContain("127.0.0.1 is a loopback address");
     expect(receiver.received).toEqual([]);
   });
 

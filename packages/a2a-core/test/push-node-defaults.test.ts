@@ -1,17 +1,11 @@
 import { hostname } from "node:os";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createA2AHandler as createNodeA2AHandler } from "../src/node.js";
 import { harnessPerTest, readFrames, ScriptedExecutor, startParams } from "./support/handler-harness.js";
-import { PushReceiver } from "./support/push-receiver.js";
-import { recordingLogger, SECRETS } from "./support/push-world.js";
+import { receiverPerTest } from "./support/push-receiver.js";
+import { failedAttemptError, recordingLogger, SECRETS } from "./support/push-world.js";
 
-let receiver: PushReceiver;
-beforeEach(async () => {
-  receiver = await PushReceiver.start();
-});
-afterEach(async () => {
-  await receiver.close();
-});
+const receiver = receiverPerTest();
 
 const harness = harnessPerTest();
 const gated = () => new ScriptedExecutor(undefined, undefined, true);
@@ -53,11 +47,7 @@ describe("push defaults of the Node entry's createA2AHandler (only signingSecret
     await h.stores.push.configs.put("ws-a", { ...config, createdAt: new Date().toISOString() }, 10);
     await h.executor.release();
 
-    await expect
-      .poll(() => lines.filter((line) => line.msg?.includes("push attempt failed")).length)
-      .toBeGreaterThan(0);
-    const failed = lines.find((line) => line.msg?.includes("push attempt failed"));
-    expect(failed?.obj.error).toContain("127.0.0.1 is a loopback address");
+    expect(await failedAttemptError(lines)).toContain("127.0.0.1 is a loopback address");
     expect(receiver.received).toEqual([]);
   });
 

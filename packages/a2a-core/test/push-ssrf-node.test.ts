@@ -1,7 +1,7 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { guardedPushFetch, nodePushDestinationCheck, type PushAddressLookup } from "../src/node.js";
 import { PUSH_POST, type PushPost } from "../src/runtime/push/push-post.js";
-import { PushReceiver } from "./support/push-receiver.js";
+import { receiverPerTest } from "./support/push-receiver.js";
 
 /** A resolver with fixed answers (no DNS server needed): the names the tests use, and nothing else. */
 const lookup: PushAddressLookup = async (hostname) => {
@@ -19,13 +19,7 @@ const lookup: PushAddressLookup = async (hostname) => {
   throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: "ENOTFOUND" });
 };
 
-let receiver: PushReceiver;
-beforeEach(async () => {
-  receiver = await PushReceiver.start();
-});
-afterEach(async () => {
-  await receiver.close();
-});
+const receiver = receiverPerTest();
 
 /** The cause undici's `fetch failed` carries. */
 async function failure(request: Promise<Response>): Promise<{ code?: string; message: string }> {

@@ -1,8 +1,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { createA2AHandler, toFetchHandler } from "../src/index.js";
-import { createInMemoryStores } from "../src/stores/in-memory.js";
-import { authenticateTestToken, ScriptedExecutor } from "./support/handler-harness.js";
+import { testHandlerOptions } from "./support/handler-harness.js";
 import { WIRE_CASES, type WireCase } from "./wire-corpus/cases.js";
 
 /**
@@ -35,10 +34,7 @@ async function answersOf(cases: readonly WireCase[]): Promise<RecordedAnswer[]> 
   let id = 0;
   let tick = Date.UTC(2026, 0, 1);
   const handler = createA2AHandler({
-    stores: createInMemoryStores(),
-    executor: new ScriptedExecutor(),
-    authenticate: authenticateTestToken,
-    logger: { info() {}, warn() {}, error() {} },
+    ...testHandlerOptions(),
     basePath: "/api/v1/a2a",
     generateId: () => `00000000-0000-4000-8000-${String(++id).padStart(12, "0")}`,
     now: () => {

@@ -2,6 +2,19 @@
 // (see src/internal/) and may change in any release; api/metrics-core.api.md is the reviewed report of it.
 
 export { compactMetricsRollups } from "./compact-rollups.js";
+export {
+  createMetricsEventsEndpoint,
+  type MetricsAuthResult,
+  type MetricsEventsEndpointOptions,
+  type MetricsEventsRequest,
+  type MetricsRefusal,
+} from "./endpoint/metrics-events-endpoint.js";
+export {
+  METHOD_NOT_ALLOWED_ANSWER,
+  type MetricsAnswer,
+  type MetricsProblem,
+  MISSING_WORKSPACE_ANSWER,
+} from "./endpoint/metrics-problems.js";
 export { parseMetricsTimestamp } from "./internal/window/parse-timestamp.js";
 export { metricsMigrations, metricsMigrationsDir } from "./migrations-dir.js";
 export { type MetricsQueryable, type QueryEventMetricsOptions, queryEventMetrics } from "./query-event-metrics.js";

@@ -39,6 +39,7 @@ export {
   type PruneEndedTasksResult,
   pruneEndedTasks,
 } from "./retention/prune-ended-tasks.js";
+export { startTaskPruning, TASK_PRUNING_INTERVAL_MS, type TaskPruningOptions } from "./retention/task-pruning.js";
 export { PostgresEventLog, type PostgresEventLogOptions } from "./stores/postgres-event-log.js";
 export { PostgresIdempotencyStore, type PostgresIdempotencyStoreOptions } from "./stores/postgres-idempotency-store.js";
 export { PostgresTaskStore } from "./stores/postgres-task-store.js";

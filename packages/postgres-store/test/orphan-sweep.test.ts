@@ -2,9 +2,9 @@ import { randomUUID } from "node:crypto";
 import { type A2AHandler, createA2AHandler, type TaskExecutor, type TaskStore } from "@a2a-partner/a2a-core";
 import { storeFixtures } from "@a2a-partner/a2a-core/testing";
 import { postgresAvailable } from "@a2a-partner/test-support/postgres";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createPostgresStores } from "../src/index.js";
-import { type MigratedBackend, openMigratedBackend } from "./support/migrated-backend.js";
+import { handlerBackendPerSuite } from "./support/migrated-backend.js";
 
 const reachable = await postgresAvailable();
 const HOUR_MS = 3_600_000;
@@ -13,19 +13,9 @@ const never: TaskExecutor = { execute: () => new Promise(() => undefined) };
 // The sweep reads expired leases without a lock, then ends each task. A renewal that commits in between
 // (its runner was only slow: a GC pause, a brief database stall) made a live task end `failed` under it.
 describe.each(["pglite", "postgres"] as const)("the orphan sweep against a late renewal, on %s", (kind) => {
-  let backend: MigratedBackend;
-  const handlers: A2AHandler[] = [];
+  const suite = handlerBackendPerSuite(kind, "orphan_test", kind === "postgres" && !reachable);
   const fixtures = storeFixtures();
   const workspaceId = randomUUID();
-
-  beforeAll(async () => {
-    if (kind === "postgres" && !reachable) return;
-    backend = await openMigratedBackend(kind, "orphan_test");
-  });
-  afterAll(async () => {
-    for (const handler of handlers.splice(0)) await handler.close({ graceMs: 0 });
-    await backend?.drop();
-  });
 
   /**
    * A handler whose next sweep, right after reading the orphans, lets `between` run (and commit). The
@@ -33,7 +23,7 @@ describe.each(["pglite", "postgres"] as const)("the orphan sweep against a late 
    */
   async function sweeper(between: (orphanIds: string[]) => Promise<unknown>): Promise<A2AHandler> {
     let armed = false;
-    const stores = createPostgresStores(backend.db);
+    const stores = createPostgresStores(suite.backend.db);
     const real = stores.tasks;
     const tasks: TaskStore = {
       create: (input) => real.create(input),
@@ -52,14 +42,14 @@ describe.each(["pglite", "postgres"] as const)("the orphan sweep against a late 
       authenticate: async () => ({ ok: true, workspaceId }),
       recoveryIntervalMs: 0,
     });
-    handlers.push(handler);
+    suite.handlers.push(handler);
     await handler.recoverOrphanedTasks();
     armed = true;
     return handler;
   }
 
   async function expiredTask(owner: string): Promise<string> {
-    const { tasks } = createPostgresStores(backend.db);
+    const { tasks } = createPostgresStores(suite.backend.db);
     const { task } = await tasks.create(fixtures.newTask(workspaceId, { lease: { owner, durationMs: -1_000 } }));
     return task.id;
   }
@@ -67,7 +57,7 @@ describe.each(["pglite", "postgres"] as const)("the orphan sweep against a late 
   it.skipIf(kind === "postgres" && !reachable)(
     "ends nothing whose lease was renewed between the sweep's read and its end",
     async () => {
-      const { tasks } = createPostgresStores(backend.db);
+      const { tasks } = createPostgresStores(suite.backend.db);
       let id = "";
       const handler = await sweeper(async (ids) => {
         expect(ids).toContain(id); // the sweep did read it as an orphan …
@@ -80,7 +70,7 @@ describe.each(["pglite", "postgres"] as const)("the orphan sweep against a late 
   );
 
   it.skipIf(kind === "postgres" && !reachable)("still ends a task whose lease stayed expired", async () => {
-    const { tasks } = createPostgresStores(backend.db);
+    const { tasks } = createPostgresStores(suite.backend.db);
     const handler = await sweeper(async () => undefined);
     const id = await expiredTask("gone-runner");
     expect(await handler.recoverOrphanedTasks()).toBe(1);

@@ -2,7 +2,7 @@ import { applyTaskEvent, type TaskRecord } from "@a2a-partner/a2a-core";
 import { must, storeFixtures } from "@a2a-partner/a2a-core/testing";
 import { postgresAvailable } from "@a2a-partner/test-support/postgres";
 import { describe, expect, it } from "vitest";
-import { pruneEndedTasks } from "../src/index.js";
+import { pruneEndedTasks, startTaskPruning } from "../src/index.js";
 import { migratedStoresPerSuite } from "./support/migrated-backend.js";
 
 const kinds = ["pglite", ...((await postgresAvailable()) ? (["postgres"] as const) : [])] as const;
@@ -114,5 +114,25 @@ describe.each(kinds)("pruneEndedTasks (%s)", (kind) => {
       "select (select count(*) from push_configs) + (select count(*) from push_deliveries) as n",
     );
     expect(Number(rows[0]?.n)).toBe(0);
+  });
+
+  it("prunes on a timer with startTaskPruning, says what it deleted, and stops when told", async () => {
+    const doomed = await task(old, 1);
+    const kept = await task(recent, 0);
+    const pruned: number[] = [];
+    // A retention that reaches back to CUTOFF: the old fixtures' task goes, the recent one's stays.
+    const retentionMs = Date.now() - Date.parse(CUTOFF);
+    const job = startTaskPruning(suite.backend.db, {
+      retentionMs,
+      intervalMs: 50,
+      onPruned: (result) => pruned.push(result.tasks),
+    });
+    try {
+      await expect.poll(async () => suite.stores.tasks.get(workspaceId, doomed.record.task.id)).toBeUndefined();
+    } finally {
+      await job.stop();
+    }
+    expect(pruned).toEqual([1]);
+    expect(await suite.stores.tasks.get(workspaceId, kept.record.task.id)).toBeDefined();
   });
 });

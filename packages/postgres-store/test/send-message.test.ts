@@ -1,15 +1,9 @@
 import { randomUUID } from "node:crypto";
-import {
-  type A2AHandler,
-  createA2AHandler,
-  type TaskExecutionContext,
-  type TaskExecutor,
-  toFetchHandler,
-} from "@a2a-partner/a2a-core";
+import { createA2AHandler, type TaskExecutionContext, type TaskExecutor, toFetchHandler } from "@a2a-partner/a2a-core";
 import { postgresAvailable } from "@a2a-partner/test-support/postgres";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createPostgresStores } from "../src/index.js";
-import { type MigratedBackend, openMigratedBackend } from "./support/migrated-backend.js";
+import { handlerBackendPerSuite } from "./support/migrated-backend.js";
 
 const reachable = await postgresAvailable();
 
@@ -43,27 +37,19 @@ class AskingExecutor implements TaskExecutor {
 // SendMessage on the durable stores: its answer waits on the log, so an instance that does not run the
 // task (a retry that landed elsewhere) answers it when it ends; the task is created once.
 describe.each(["pglite", "postgres"] as const)("SendMessage on %s", (kind) => {
-  let backend: MigratedBackend;
-  const handlers: A2AHandler[] = [];
+  const suite = handlerBackendPerSuite(kind, "send_message_test", kind === "postgres" && !reachable);
   const workspaceId = randomUUID();
 
-  beforeAll(async () => {
-    if (kind === "postgres" && !reachable) return;
-    backend = await openMigratedBackend(kind, "send_message_test");
-  });
-  afterAll(async () => {
-    for (const handler of handlers.splice(0)) await handler.close({ graceMs: 0 });
-    await backend?.drop();
-  });
+  const itOnBackend = it.skipIf(kind === "postgres" && !reachable);
 
   function instance(executor: TaskExecutor) {
     const handler = createA2AHandler({
-      stores: createPostgresStores(backend.db),
+      stores: createPostgresStores(suite.backend.db),
       executor,
       authenticate: async () => ({ ok: true, workspaceId }),
       logger: { info() {}, warn() {}, error() {} },
     });
-    handlers.push(handler);
+    suite.handlers.push(handler);
     const fetch = toFetchHandler(handler);
     return async (params: unknown, version = "0.3") => {
       const response = await fetch(
@@ -77,32 +63,28 @@ describe.each(["pglite", "postgres"] as const)("SendMessage on %s", (kind) => {
     };
   }
 
-  it.skipIf(kind === "postgres" && !reachable)(
-    "a retry on another instance waits for the task the first one runs, and answers it ended",
-    async () => {
-      const held = new HeldExecutor();
-      const a = instance(held);
-      const b = instance(new HeldExecutor());
-      const params = (configuration = {}) => ({
-        message: { role: "user", messageId: "send-1", parts: [{ kind: "text", text: "restock" }] },
-        metadata: { storeId: "store-001" },
-        configuration,
-      });
-      const first = await a(params({ blocking: false }));
-      expect(first.result.status.state).toBe("working");
-      const retried = b(params());
-      // The retry is waiting on B while A still runs the task.
-      const early = await Promise.race([retried, new Promise((r) => setTimeout(() => r("waiting"), 300))]);
-      expect(early).toBe("waiting");
-      held.release();
-      const { result } = await retried;
-      expect(result).toMatchObject({ id: first.result.id, status: { state: "completed" } });
-      expect(result.history.length).toBeGreaterThan(0);
-      expect(held.contexts).toHaveLength(1);
-    },
-  );
+  itOnBackend("a retry on another instance waits for the task the first one runs, and answers it ended", async () => {
+    const held = new HeldExecutor();
+    const [a, b] = [instance(held), instance(new HeldExecutor())];
+    const params = (configuration = {}) => ({
+      message: { role: "user", messageId: "send-1", parts: [{ kind: "text", text: "restock" }] },
+      metadata: { storeId: "store-001" },
+      configuration,
+    });
+    const first = await a(params({ blocking: false }));
+    expect(first.result.status.state).toBe("working");
+    const retried = b(params());
+    // The retry is waiting on B while A still runs the task.
+    const early = await Promise.race([retried, new Promise((r) => setTimeout(() => r("waiting"), 300))]);
+    expect(early).toBe("waiting");
+    held.release();
+    const { result } = await retried;
+    expect(result).toMatchObject({ id: first.result.id, status: { state: "completed" } });
+    expect(result.history.length).toBeGreaterThan(0);
+    expect(held.contexts).toHaveLength(1);
+  });
 
-  it.skipIf(kind === "postgres" && !reachable)("answers v1.0 with the task, its history trimmed", async () => {
+  itOnBackend("answers v1.0 with the task, its history trimmed", async () => {
     const held = new HeldExecutor();
     const send = instance(held);
     const answer = send(
@@ -120,12 +102,11 @@ describe.each(["pglite", "postgres"] as const)("SendMessage on %s", (kind) => {
     expect(result.task).not.toHaveProperty("history");
   });
 
-  it.skipIf(kind === "postgres" && !reachable)(
+  itOnBackend(
     "a follow-up sent to another instance reaches the executor that asked, once, and is in the history",
     async () => {
       const asking = new AskingExecutor();
-      const a = instance(asking);
-      const b = instance(new HeldExecutor());
+      const [a, b] = [instance(asking), instance(new HeldExecutor())];
       const start = {
         message: { role: "user", messageId: "turn-1", parts: [{ kind: "text", text: "restock" }] },
         metadata: { storeId: "store-001" },

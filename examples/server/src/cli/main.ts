@@ -1,10 +1,10 @@
+import { appliedHeapSettings, heapSettingsForLog, startTelemetry } from "@a2a-partner/a2a-core/node-runtime";
 import type { GenerateProgress } from "@a2a-partner/metrics-generator";
 import { isDataDirectoryLockedError } from "@a2a-partner/postgres-store";
 import { generateMetrics, generateOptions } from "../admin/generate-metrics.ts";
 import { AdminNotFoundError, AdminUsageError } from "../admin/usage-error.ts";
 import { ConfigError, loadConfig, type ServerConfig } from "../config.ts";
 import { EXIT_CODES } from "../exit-codes.ts";
-import { appliedHeapSettings, heapSettingsForLog } from "../heap-defaults.ts";
 import { createLogger } from "../logger.ts";
 import { migrateReferenceSchema } from "../migrations.ts";
 import { seed } from "../seed.ts";
@@ -137,13 +137,11 @@ async function serveCommand(config: ServerConfig): Promise<number> {
   };
   process.on("SIGTERM", () => shutdown("SIGTERM"));
   process.on("SIGINT", () => shutdown("SIGINT"));
-  // Loaded here: the admin commands need neither the HTTP stack nor OpenTelemetry (a second of CPU each start).
-  const [{ startTelemetry }, { startServer }] = await Promise.all([
-    import("../telemetry/start-telemetry.ts"),
-    import("../server.ts"),
-  ]);
+  // Loaded here: the admin commands need neither the HTTP stack nor OpenTelemetry's SDK (a second of CPU
+  // each start; startTelemetry loads the SDK only when it is switched on).
+  const { startServer } = await import("../server.ts");
   // First: the cores report through the global OpenTelemetry API the SDK registers.
-  const telemetry = await startTelemetry(config, logger);
+  const telemetry = await startTelemetry({ ...config, serviceName: "a2a-reference-server" }, logger);
   const running = await startServer(config, logger).catch(async (error: unknown) => {
     await telemetry?.stop();
     throw error;

@@ -47,3 +47,15 @@ export function parseOperatorArgs(
 export function expectPositionals(positionals: string[], count: number, what: string, usage: string): void {
   if (positionals.length !== count) throw new AdminUsageError(`${what}\n\n${usage}`);
 }
+
+/** The options of a command that takes no words (`prune`, `push-secret`); any word is a usage error. */
+export function parseOptionsOnly(
+  command: string,
+  args: string[],
+  options: Record<string, { type: "string" | "boolean" }>,
+  usage: string,
+): Record<string, string | boolean | undefined> {
+  const { verb, positionals, values } = parseOperatorArgs(args, options, usage);
+  expectPositionals([...(verb === undefined ? [] : [verb]), ...positionals], 0, `${command} takes only options`, usage);
+  return values;
+}

@@ -1,5 +1,5 @@
 import type { ServerConfig } from "../config.ts";
-import { expectPositionals, parseOperatorArgs, runOperatorOperation } from "./operator-args.ts";
+import { parseOptionsOnly, runOperatorOperation } from "./operator-args.ts";
 
 export const PRUNE_USAGE = `  prune --ended-before <duration|ISO-8601> [--dry-run] [--batch-size N]
                                           delete the tasks that ended before then (30d: 30 days ago; at
@@ -9,15 +9,10 @@ export const PRUNE_USAGE = `  prune --ended-before <duration|ISO-8601> [--dry-ru
 
 /** `prune --ended-before 30d [--dry-run]`: what `TASK_RETENTION` does in the background, once, now. */
 export function pruneCommand(config: ServerConfig, args: string[]): Promise<number> {
-  const { verb, positionals, values } = parseOperatorArgs(
+  const values = parseOptionsOnly(
+    "prune",
     args,
     { "ended-before": { type: "string" }, "dry-run": { type: "boolean" }, "batch-size": { type: "string" } },
-    PRUNE_USAGE,
-  );
-  expectPositionals(
-    [...(verb === undefined ? [] : [verb]), ...positionals],
-    0,
-    "prune takes only options",
     PRUNE_USAGE,
   );
   return runOperatorOperation(config, "prune", {

@@ -1,5 +1,5 @@
 import type { ServerConfig } from "../config.ts";
-import { expectPositionals, parseOperatorArgs, runOperatorOperation } from "./operator-args.ts";
+import { parseOptionsOnly, runOperatorOperation } from "./operator-args.ts";
 
 export const PUSH_SECRET_USAGE = `  push-secret --workspace <slug> [--rotate [--grace <24h|…|0>]] [--retire-old]
                                           print the workspace's push signing secret (whsec_…) as JSON,
@@ -10,7 +10,8 @@ export const PUSH_SECRET_USAGE = `  push-secret --workspace <slug> [--rotate [--
 
 /** `push-secret --workspace <slug> [--rotate] [--grace <duration>] [--retire-old]` (admin/push-secret-operations.ts). */
 export function pushSecretCommand(config: ServerConfig, args: string[]): Promise<number> {
-  const { verb, positionals, values } = parseOperatorArgs(
+  const values = parseOptionsOnly(
+    "push-secret",
     args,
     {
       workspace: { type: "string" },
@@ -18,12 +19,6 @@ export function pushSecretCommand(config: ServerConfig, args: string[]): Promise
       grace: { type: "string" },
       "retire-old": { type: "boolean" },
     },
-    PUSH_SECRET_USAGE,
-  );
-  expectPositionals(
-    [...(verb === undefined ? [] : [verb]), ...positionals],
-    0,
-    "push-secret takes only options",
     PUSH_SECRET_USAGE,
   );
   return runOperatorOperation(config, "push-secret", {

@@ -14,32 +14,31 @@ import { DEMO, seed } from "../seed.ts";
 import { SimulatedRobotFleet } from "./simulated-robot-fleet.ts";
 
 // PostgreSQL only: the race needs a second connection (PGlite runs every statement in the order asked).
-/** A test database of `backend` with the demo workspace seeded, and that workspace's id. */
-async function seededDemo(backend: Backend): Promise<{ database: TestDatabase; workspaceId: string }> {
-  const database = await createTestDatabase(backend);
-  await seed(database.db);
-  const { rows } = await database.db.query<{ id: string }>("select id from workspaces where slug = $1", [
-    DEMO.workspaceSlug,
-  ]);
-  return { database, workspaceId: rows[0]?.id as string };
+/** For the suite: a test database of `backend` with the demo workspace seeded, and that workspace's id. */
+function seededDemo(backend: Backend): { database: TestDatabase; workspaceId: string } {
+  const demo = {} as { database: TestDatabase; workspaceId: string };
+  beforeAll(async () => {
+    demo.database = await createTestDatabase(backend);
+    await seed(demo.database.db);
+    const { rows } = await demo.database.db.query<{ id: string }>("select id from workspaces where slug = $1", [
+      DEMO.workspaceSlug,
+    ]);
+    demo.workspaceId = rows[0]?.id as string;
+  });
+  afterAll(() => demo.database?.drop());
+  return demo;
 }
 
 describe.runIf(await postgresAvailable())("SimulatedRobotFleet on PostgreSQL", () => {
-  let database: TestDatabase;
-  let workspaceId: string;
-
-  beforeAll(async () => {
-    ({ database, workspaceId } = await seededDemo("postgres"));
-  });
-  afterAll(() => database?.drop());
+  const demo = seededDemo("postgres");
 
   it("ends the execution canceled when the task is canceled while its execution's insert is still queued", async () => {
-    const db = database.db;
+    const db = demo.database.db;
     const taskId = randomUUID();
     await db.query(
       `insert into tasks (id, workspace_id, context_id, snapshot, state, terminal)
        values ($1, $2, 'ctx', '{}', 'canceled', true)`,
-      [taskId, workspaceId],
+      [taskId, demo.workspaceId],
     );
     const writer = new GroupCommitWriter(db);
     const fleet = new SimulatedRobotFleet({ db, writer, stepMs: 0 });
@@ -47,7 +46,7 @@ describe.runIf(await postgresAvailable())("SimulatedRobotFleet on PostgreSQL", (
     // Hold the writer's commit in flight (it waits on a lock), so the execution's insert queues behind it.
     const blocker = new pg.Client({
       connectionString: POSTGRES_URL,
-      options: `-c search_path=${database.openOptions.schema}`,
+      options: `-c search_path=${demo.database.openOptions.schema}`,
     });
     await blocker.connect();
     await blocker.query("begin");
@@ -55,7 +54,7 @@ describe.runIf(await postgresAvailable())("SimulatedRobotFleet on PostgreSQL", (
     const held = writer.insertRows(
       "alerts",
       ["workspace_id", "alert_type", "severity", "message", "occurred_at"],
-      [{ workspace_id: workspaceId, alert_type: "t", severity: "warning", message: "m", occurred_at: new Date() }],
+      [{ workspace_id: demo.workspaceId, alert_type: "t", severity: "warning", message: "m", occurred_at: new Date() }],
     );
 
     const canceled = new AbortController();
@@ -63,7 +62,7 @@ describe.runIf(await postgresAvailable())("SimulatedRobotFleet on PostgreSQL", (
     const outcome = fleet.execute({
       task: { id: taskId } as Task,
       taskId,
-      workspaceId,
+      workspaceId: demo.workspaceId,
       storeId: DEMO.storeId,
       text: "Restock aisle 5",
       message: {} as TaskExecutionContext["message"],
@@ -85,23 +84,17 @@ describe.runIf(await postgresAvailable())("SimulatedRobotFleet on PostgreSQL", (
 });
 
 describe("SimulatedRobotFleet when a write of its run fails", () => {
-  let database: TestDatabase;
-  let workspaceId: string;
-
-  beforeAll(async () => {
-    ({ database, workspaceId } = await seededDemo("pglite"));
-  });
-  afterAll(() => database?.drop());
+  const demo = seededDemo("pglite");
 
   it("stops the robots at once and fails the run, instead of carrying on with a step missing", async () => {
-    const db = database.db;
+    const db = demo.database.db;
     const fleet = new SimulatedRobotFleet({ db, writer: new GroupCommitWriter(db), stepMs: 5 });
     const reported: unknown[] = [];
     const failingTaskId = randomUUID();
     const outcome = fleet.execute({
       task: { id: failingTaskId } as Task,
       taskId: failingTaskId,
-      workspaceId,
+      workspaceId: demo.workspaceId,
       storeId: DEMO.storeId,
       text: "Restock aisle 5",
       message: {} as TaskExecutionContext["message"],

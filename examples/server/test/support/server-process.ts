@@ -265,6 +265,17 @@ export async function createPostgresStore(): Promise<ProcessStore & { url: strin
   };
 }
 
+/**
+ * How much later `to` got each event that `from` got once `to` was open (50 ms on), in ms: the delivery
+ * lag between two processes' streams of one task.
+ */
+export function deliveryLags(from: TimedFrame[], to: TimedFrame[]): number[] {
+  const openedAt = to[0]?.at as number;
+  return from
+    .filter((f) => f.event !== "final" && f.at > openedAt + 50)
+    .map((f) => (to.find((g) => g.id === f.id && g.event === f.event)?.at ?? Infinity) - f.at);
+}
+
 export interface TimedFrame {
   id: string | undefined;
   event: string;

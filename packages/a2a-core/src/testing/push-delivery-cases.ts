@@ -15,7 +15,8 @@ export function definePushDeliveryCases(current: () => StoreContractContext): vo
     const cases = pushCases(current);
 
     /** A task of workspace A with `count` configs put now. */
-    async function taskWithConfigs(push: A2APushStores, count: number) {
+    /** A task of workspace A with `count` configs, and a progress update appended for each of `updates`. */
+    async function taskWithConfigs(push: A2APushStores, count: number, updates: number[] = []) {
       const { stores, workspaceA, fixtures } = current();
       const { task } = await stores.tasks.create(fixtures.newTask(workspaceA));
       const configs: PushConfig[] = [];
@@ -25,6 +26,7 @@ export function definePushDeliveryCases(current: () => StoreContractContext): vo
         expect((await push.configs.put(workspaceA, config, 10)).kind).toBe("stored");
         configs.push(config);
       }
+      for (const percent of updates) await stores.events.append(task.id, fixtures.update(task, percent));
       return { task, configs };
     }
 
@@ -119,10 +121,8 @@ export function definePushDeliveryCases(current: () => StoreContractContext): vo
       skip,
     }) => {
       const push = cases.push(skip);
-      const { stores, fixtures } = current();
-      const { task, configs } = await taskWithConfigs(push, 2);
+      const { task, configs } = await taskWithConfigs(push, 2, [10, 20, 30]);
       const [a, b] = configs as [PushConfig, PushConfig];
-      for (const percent of [10, 20, 30]) await stores.events.append(task.id, fixtures.update(task, percent));
 
       const first = owner("first");
       const heads = await claimOf(push, first, [task.id]);
@@ -143,10 +143,7 @@ export function definePushDeliveryCases(current: () => StoreContractContext): vo
       skip,
     }) => {
       const push = cases.push(skip);
-      const { stores, fixtures } = current();
-      const { task } = await taskWithConfigs(push, 1);
-      await stores.events.append(task.id, fixtures.update(task, 10));
-      await stores.events.append(task.id, fixtures.update(task, 20));
+      const { task } = await taskWithConfigs(push, 1, [10, 20]);
 
       const dead = owner("dead");
       const [lost] = await claimOf(push, dead, [task.id], 150);
@@ -170,10 +167,8 @@ export function definePushDeliveryCases(current: () => StoreContractContext): vo
       skip,
     }) => {
       const push = cases.push(skip);
-      const { stores, fixtures } = current();
-      const { task, configs } = await taskWithConfigs(push, 3);
+      const { task, configs } = await taskWithConfigs(push, 3, [10, 20]);
       const [a, b, c] = configs as [PushConfig, PushConfig, PushConfig];
-      for (const percent of [10, 20]) await stores.events.append(task.id, fixtures.update(task, percent));
       const first = owner("first");
       const heads = await claimOf(push, first, [task.id]);
       const head = (config: PushConfig) => must(heads.find((d) => d.config.id === config.id));
@@ -196,9 +191,7 @@ export function definePushDeliveryCases(current: () => StoreContractContext): vo
 
     it("makes a retried delivery due again at retryAt, its attempts counted", async ({ skip }) => {
       const push = cases.push(skip);
-      const { stores, fixtures } = current();
-      const { task } = await taskWithConfigs(push, 1);
-      await stores.events.append(task.id, fixtures.update(task, 10));
+      const { task } = await taskWithConfigs(push, 1, [10]);
       const dispatcher = owner("dispatcher");
       const [failed] = await claimOf(push, dispatcher, [task.id]);
       const retryAt = new Date(Date.now() + 1_000);
@@ -216,10 +209,7 @@ export function definePushDeliveryCases(current: () => StoreContractContext): vo
 
     it("keeps a given-up delivery out for good and lets the config's next event through", async ({ skip }) => {
       const push = cases.push(skip);
-      const { stores, fixtures } = current();
-      const { task } = await taskWithConfigs(push, 1);
-      await stores.events.append(task.id, fixtures.update(task, 10));
-      await stores.events.append(task.id, fixtures.update(task, 20));
+      const { task } = await taskWithConfigs(push, 1, [10, 20]);
       const dispatcher = owner("dispatcher");
       const [head] = await claimOf(push, dispatcher, [task.id]);
       expect(head?.event.seq).toBe(2);

@@ -138,6 +138,25 @@ export function harnessPerTest(): typeof makeHarness {
   };
 }
 
+/** What most handler tests start from: in-memory stores, a scripted executor, the test tokens, a quiet log. */
+export function testHandlerOptions(): A2AHandlerOptions {
+  return {
+    stores: createInMemoryStores(),
+    executor: new ScriptedExecutor(),
+    authenticate: authenticateTestToken,
+    logger: { info() {}, warn() {}, error() {} },
+  };
+}
+
+/** Closes, after each test, what the test pushed onto the list (a server, a handler), in order. */
+export function closedAfterEach(): Array<() => Promise<void>> {
+  const closing: Array<() => Promise<void>> = [];
+  afterEach(async () => {
+    for (const close of closing.splice(0)) await close();
+  });
+  return closing;
+}
+
 export function startParams(text = "restock aisle 5", messageId?: string, storeId = "store-001") {
   return {
     message: { role: "user", parts: [{ kind: "text", text }], ...(messageId ? { messageId } : {}) },

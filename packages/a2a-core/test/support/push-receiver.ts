@@ -1,5 +1,6 @@
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { afterEach, beforeEach } from "vitest";
 
 /** One request as the receiver got it. */
 export interface ReceivedPush {
@@ -100,4 +101,26 @@ export class PushReceiver {
     if (answer.delayMs) setTimeout(respond, answer.delayMs);
     else respond();
   }
+}
+
+/**
+ * A receiver started before each test of the file and closed after it. The object returned stands for
+ * the current test's receiver: read it as the test's own.
+ */
+export function receiverPerTest(): PushReceiver {
+  let current: PushReceiver | undefined;
+  beforeEach(async () => {
+    current = await PushReceiver.start();
+  });
+  afterEach(async () => {
+    await current?.close();
+    current = undefined;
+  });
+  return new Proxy({} as PushReceiver, {
+    get(_target, key) {
+      if (!current) throw new Error("the receiver runs only inside a test");
+      const value: unknown = Reflect.get(current, key, current);
+      return typeof value === "function" ? value.bind(current) : value;
+    },
+  });
 }

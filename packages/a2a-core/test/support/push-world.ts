@@ -1,4 +1,4 @@
-import { afterEach } from "vitest";
+import { afterEach, expect } from "vitest";
 import type { Logger } from "../../src/ports/logger.js";
 import type { PushConfig } from "../../src/ports/push-configs.js";
 import type { Task } from "../../src/protocol/schemas/a2a.js";
@@ -23,6 +23,13 @@ export function recordingLogger() {
     error: (obj, msg) => lines.push({ level: "error", obj: obj as Record<string, unknown>, msg }),
   };
   return { logger, lines };
+}
+
+/** Waits until the log says a push attempt failed, and returns that line's error (what the guard said). */
+export async function failedAttemptError(lines: ReturnType<typeof recordingLogger>["lines"]): Promise<unknown> {
+  const failed = () => lines.find((line) => line.msg?.includes("push attempt failed"));
+  await expect.poll(failed).toBeDefined();
+  return failed()?.obj.error;
 }
 
 /**

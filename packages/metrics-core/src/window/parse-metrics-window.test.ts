@@ -7,14 +7,16 @@ function iso(query: Parameters<typeof parseMetricsWindow>[0]) {
   return { start: start?.toISOString() ?? null, end: end?.toISOString() ?? null };
 }
 
+/** The window error `query` is refused with (the test fails if it is accepted or fails otherwise). */
 function errorOf(query: Parameters<typeof parseMetricsWindow>[0]): MetricsWindowError {
+  let thrown: unknown;
   try {
     parseMetricsWindow(query);
   } catch (error) {
-    if (error instanceof MetricsWindowError) return error;
-    throw error;
+    thrown = error;
   }
-  throw new Error("expected a MetricsWindowError");
+  expect(thrown).toBeInstanceOf(MetricsWindowError);
+  return thrown as MetricsWindowError;
 }
 
 describe("parseMetricsWindow: accepted bounds", () => {

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import type { A2AHandler } from "@a2a-partner/a2a-core";
 import { freshPgliteOptions } from "@a2a-partner/test-support/pglite-template";
 import { POSTGRES_URL } from "@a2a-partner/test-support/postgres";
 import { afterAll, beforeAll } from "vitest";
@@ -57,4 +58,25 @@ export function migratedStoresPerSuite(
     await opened.backend?.drop();
   });
   return opened;
+}
+
+/**
+ * A migrated backend for one `describe` whose tests open handlers: opened before its tests (not when
+ * `skip`, PostgreSQL being out of reach), the handlers pushed to `handlers` closed and the backend
+ * dropped after them. `backend` is filled in `beforeAll`.
+ */
+export function handlerBackendPerSuite(
+  kind: "pglite" | "postgres",
+  label: string,
+  skip: boolean,
+): { backend: MigratedBackend; handlers: A2AHandler[] } {
+  const suite = { handlers: [] as A2AHandler[] } as { backend: MigratedBackend; handlers: A2AHandler[] };
+  beforeAll(async () => {
+    if (!skip) suite.backend = await openMigratedBackend(kind, label);
+  });
+  afterAll(async () => {
+    for (const handler of suite.handlers.splice(0)) await handler.close({ graceMs: 0 });
+    await suite.backend?.drop();
+  });
+  return suite;
 }

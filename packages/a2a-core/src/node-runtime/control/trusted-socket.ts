@@ -1,10 +1,10 @@
 import { lstat } from "node:fs/promises";
-import { currentUid } from "./private-directory.ts";
+import { currentUid } from "./private-directory.js";
 
 /**
  * Whether the socket is there, and only if it is one this user can trust: a socket owned by this user in
- * a directory owned by this user that nobody else can write to. Anything else throws, so the CLI never
- * sends a command (or reads a token back) through a socket someone else put there.
+ * a directory owned by this user that nobody else can write to. Anything else throws, so a client never
+ * sends a command (or reads a secret back) through a socket someone else put there.
  */
 export async function trustedSocketExists(socketPath: string, dir: string, uid = currentUid()): Promise<boolean> {
   let info: Awaited<ReturnType<typeof lstat>>;

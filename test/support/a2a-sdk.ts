@@ -2,8 +2,9 @@ import { Role, type SendMessageRequest, type StreamResponse, TaskState } from "@
 import type { CallInterceptor } from "@a2a-js/sdk/client";
 
 /**
- * What the interop suites build with the official A2A JS SDK: a task start in its (v1.0,
- * protobuf-shaped) types, which each transport translates for the wire, and a stream read to its end.
+ * What the interop suites (the server's, a2a-core's push-config clients) build with the official A2A JS
+ * SDK: a task start in its (v1.0, protobuf-shaped) types, which each transport translates for the wire, a
+ * stream read to its end, and the credential on every call.
  */
 export function taskStart(text: string, storeId = "store-001"): SendMessageRequest {
   return {

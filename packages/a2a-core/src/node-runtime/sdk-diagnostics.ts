@@ -1,5 +1,5 @@
 import { type DiagLogger, DiagLogLevel } from "@opentelemetry/api";
-import type { Logger } from "../logger.ts";
+import type { RuntimeLogger } from "./runtime-logger.js";
 
 /** `OTEL_LOG_LEVEL`'s values, as the OpenTelemetry JS SDK names them. */
 const LEVELS: Readonly<Record<string, DiagLogLevel>> = {
@@ -51,11 +51,11 @@ function caughtError(message: string): Error | undefined {
 }
 
 /**
- * The SDK's diagnostics as the server's own log lines (`component: "opentelemetry"`). An exporter whose
+ * The SDK's diagnostics as the application's own log lines (`component: "opentelemetry"`). An exporter whose
  * collector refuses every export (a wrong path, a missing key) fails at the rate spans are batched: the
  * same line within REPEAT_WINDOW_MS is counted and reported with the next one written (`repeated`).
  */
-export function sdkDiagnosticsLogger(logger: Logger, now: () => number = Date.now): DiagLogger {
+export function sdkDiagnosticsLogger(logger: RuntimeLogger, now: () => number = Date.now): DiagLogger {
   const log = logger.child({ component: "opentelemetry" });
   const recent = new Map<string, { at: number; repeated: number }>();
   const forward =

@@ -8,7 +8,7 @@ export function currentUid(): number | undefined {
 /**
  * Makes `dir` a directory only its owner can enter (mode 0700), owned by this user: created so, or an
  * existing one checked and tightened. Refuses a symlink or another user's directory, because whoever owns
- * it could swap the socket inside for their own.
+ * it could swap a socket inside for their own.
  */
 export async function ensurePrivateDirectory(dir: string): Promise<void> {
   try {

@@ -3,16 +3,25 @@ import type { AddressInfo } from "node:net";
 import { diag } from "@opentelemetry/api";
 import type { PrometheusExporter } from "@opentelemetry/exporter-prometheus";
 import type { IMetricReader } from "@opentelemetry/sdk-metrics";
-import type { ServerConfig } from "../config.ts";
-import type { Logger } from "../logger.ts";
-import { sdkDiagnosticsLevel, sdkDiagnosticsLogger } from "./sdk-diagnostics.ts";
+import type { RuntimeLogger } from "./runtime-logger.js";
+import { sdkDiagnosticsLevel, sdkDiagnosticsLogger } from "./sdk-diagnostics.js";
 
-/** The running OpenTelemetry SDK of the server, if switched on. */
+/** The running OpenTelemetry SDK of the process, if switched on. */
 export interface Telemetry {
-  /** The Prometheus scrape URL (`…/metrics`), when METRICS_PORT is set. */
+  /** The Prometheus scrape URL (`…/metrics`), when `metricsPort` is set. */
   metricsUrl: string | undefined;
   /** Flushes what is pending to the OTLP endpoint and stops the scrape endpoint. */
   stop(): Promise<void>;
+}
+
+/** Where the Prometheus scrape endpoint listens, and the service's name unless OTEL_SERVICE_NAME gives one. */
+export interface TelemetryOptions {
+  /** A Prometheus scrape endpoint on this port (0: any free port); unset: none. */
+  metricsPort?: number | undefined;
+  /** Its host; unset: loopback. */
+  metricsHost?: string | undefined;
+  /** `service.name` when OTEL_SERVICE_NAME is unset. */
+  serviceName: string;
 }
 
 /** Whether the standard OTEL_* variables ask for an export (an endpoint, or an exporter named). */
@@ -37,17 +46,17 @@ function otlpMetricsRequested(env: NodeJS.ProcessEnv): boolean {
  * Starts the OpenTelemetry Node SDK when asked to, before anything else is created (the cores report
  * through the global API it registers). Off by default: nothing is started, and the cores' telemetry
  * stays the API's no-op.
- * - `METRICS_PORT`: a Prometheus scrape endpoint, `GET /metrics`, on its own listener (`METRICS_HOST`,
+ * - `metricsPort`: a Prometheus scrape endpoint, `GET /metrics`, on its own listener (`metricsHost`,
  *   loopback by default, so it is never public by accident).
  * - the standard `OTEL_*` variables (`OTEL_EXPORTER_OTLP_ENDPOINT`, `OTEL_TRACES_EXPORTER`,
  *   `OTEL_TRACES_SAMPLER`, `OTEL_SERVICE_NAME` …): traces, and metrics unless `OTEL_METRICS_EXPORTER`
  *   says otherwise, exported over OTLP.
- * The SDK's own diagnostics (a failing export above all) go to the server's log at warn and above, or at
+ * The SDK's own diagnostics (a failing export above all) go to `logger` at warn and above, or at
  * `OTEL_LOG_LEVEL`.
  */
 export async function startTelemetry(
-  config: Pick<ServerConfig, "metricsPort" | "metricsHost">,
-  logger: Logger,
+  config: TelemetryOptions,
+  logger: RuntimeLogger,
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<Telemetry | undefined> {
   const otlp = otlpRequested(env);
@@ -91,7 +100,7 @@ export async function startTelemetry(
   // The constructor installs a console logger of its own when OTEL_LOG_LEVEL is set; ours returns after it.
   diag.disable();
   const sdk = new NodeSDK({
-    serviceName: env.OTEL_SERVICE_NAME || "a2a-reference-server",
+    serviceName: env.OTEL_SERVICE_NAME || config.serviceName,
     metricReaders: readers,
     // Without an OTLP destination there is nowhere to send spans: no TracerProvider, spans stay no-ops.
     ...(otlp ? {} : { spanProcessors: [] }),
@@ -112,7 +121,7 @@ export async function startTelemetry(
     const server = scrape;
     await new Promise<void>((resolve, reject) => {
       server.once("error", reject);
-      server.listen(config.metricsPort, config.metricsHost, () => resolve());
+      server.listen(config.metricsPort, config.metricsHost ?? "127.0.0.1", () => resolve());
     }).catch(async (error: unknown) => {
       await sdk.shutdown();
       diag.disable();

@@ -1,8 +1,8 @@
 import { getHeapStatistics, setFlagsFromString } from "node:v8";
 
 /**
- * V8's heap sizing for `serve` unless the operator chose their own (docs/design/memory.md, "Node's heap
- * settings"). With an old-space limit of 2 GiB or more (Node's default on a host with 8 GB or more) V8
+ * V8's heap sizing for a long-running server unless the operator chose their own (the repository's
+ * docs/design/memory.md, "Node's heap settings"). With an old-space limit of 2 GiB or more (Node's default on a host with 8 GB or more) V8
  * lets the young generation grow to 2 × 64 MiB and collects the old one only when it has grown to ~4×
  * what the last full GC left alive (heap-controller.cc, MaxGrowingFactor: 4.0 from 2 GiB, 1.3–2.0 below):
  * an RSS several times the live heap. These two bring it near what is alive without a hard limit.
@@ -62,7 +62,7 @@ export function decideHeapSettings(input: {
   return { source: "server defaults", flags: [SEMI_SPACE_FLAG, GROWING_FLAG], restartWith: SEMI_SPACE_FLAG };
 }
 
-/** What `applyHeapDefaults` decided in this process (undefined: it was not called, the command is not `serve`). */
+/** What `applyHeapDefaults` decided in this process (undefined: it was not called). */
 let applied: HeapDecision | undefined;
 
 export function appliedHeapSettings(): HeapDecision | undefined {
@@ -70,7 +70,7 @@ export function appliedHeapSettings(): HeapDecision | undefined {
 }
 
 /**
- * Called first thing by `serve` (cli.ts, before the CLI's modules are loaded). `process.execve` replaces the process in place (same pid: a container's
+ * Call it first thing, before the application's modules are loaded. `process.execve` replaces the process in place (same pid: a container's
  * PID 1 stays the server, and signals reach it), before it has opened anything; the operator's NODE_OPTIONS
  * and arguments are passed on unchanged. The growth factor is set at run time, where a V8 that no longer
  * knows the flag ignores it (on the command line it would refuse to start).

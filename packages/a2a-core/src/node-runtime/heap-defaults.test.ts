@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { decideHeapSettings, GROWING_FLAG, SEMI_SPACE_FLAG } from "./heap-defaults.ts";
+import { decideHeapSettings, GROWING_FLAG, SEMI_SPACE_FLAG } from "./heap-defaults.js";
 
 const GiB = 1024 * 1024 * 1024;
 const largeHost = { execArgv: [], nodeOptions: undefined, heapSizeLimitBytes: 4 * GiB, canRestart: true };

@@ -3,7 +3,7 @@ import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { trustedSocketExists } from "./trusted-socket.ts";
+import { trustedSocketExists } from "./trusted-socket.js";
 
 const uid = process.getuid?.() ?? 0;
 

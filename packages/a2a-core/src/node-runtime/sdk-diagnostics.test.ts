@@ -1,16 +1,29 @@
 import { DiagLogLevel } from "@opentelemetry/api";
 import { describe, expect, it } from "vitest";
-import { createLogger } from "../logger.ts";
-import { sdkDiagnosticsLevel, sdkDiagnosticsLogger } from "./sdk-diagnostics.ts";
+import type { RuntimeLogger } from "./runtime-logger.js";
+import { sdkDiagnosticsLevel, sdkDiagnosticsLogger } from "./sdk-diagnostics.js";
 
-/** A logger whose JSON lines land in `lines`. */
+const LEVELS = { trace: 10, debug: 20, info: 30, warn: 40, error: 50 } as const;
+
+/** A logger whose lines (pino's numbers for levels, fields, `msg`) land in `lines`. */
 function capturingLogger() {
   const lines: Record<string, unknown>[] = [];
-  const logger = createLogger("trace", { destination: { write: (line: string) => lines.push(JSON.parse(line)) } });
-  return { logger, lines };
+  const make = (bindings: Record<string, unknown>): RuntimeLogger => {
+    const write = (level: keyof typeof LEVELS) => (obj: object, msg?: string) =>
+      lines.push({ level: LEVELS[level], ...bindings, ...obj, msg });
+    return {
+      child: (more) => make({ ...bindings, ...more }),
+      error: write("error"),
+      warn: write("warn"),
+      info: write("info"),
+      debug: write("debug"),
+      trace: write("trace"),
+    };
+  };
+  return { logger: make({}), lines };
 }
 
-describe("the OpenTelemetry SDK's diagnostics in the server's log", () => {
+describe("the OpenTelemetry SDK's diagnostics in the application's log", () => {
   it("turns an error the SDK caught and printed as JSON back into the line's message and err, fields kept", () => {
     const { logger, lines } = capturingLogger();
     const error = Object.assign(new Error("Unauthorized"), { code: 401, data: "missing api key" });

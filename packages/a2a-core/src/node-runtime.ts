@@ -1,0 +1,38 @@
+/**
+ * Node process entry (`@a2a-partner/a2a-core/node-runtime`): what a long-running Node server sets up
+ * before it serves, apart from A2A itself. V8's heap defaults (`applyHeapDefaults`, called first thing)
+ * and the OpenTelemetry SDK's start-up (`startTelemetry`: a Prometheus scrape endpoint, OTLP export from
+ * the standard `OTEL_*` variables, the SDK's diagnostics in your log), and a control socket through
+ * which a CLI reaches the process that holds a store only one process may open. The SDK packages are
+ * optional peer dependencies, loaded only when telemetry is switched on.
+ */
+
+export {
+  type ControlAnswer,
+  type ControlCommands,
+  type ControlSocketOptions,
+  type ControlSocketPaths,
+  sendControlCommand,
+  startControlSocket,
+} from "./node-runtime/control/control-socket.js";
+export { ensurePrivateDirectory } from "./node-runtime/control/private-directory.js";
+export { trustedSocketExists } from "./node-runtime/control/trusted-socket.js";
+export {
+  appliedHeapSettings,
+  applyHeapDefaults,
+  decideHeapSettings,
+  GROWING_FLAG,
+  HEAP_DEFAULTS,
+  type HeapDecision,
+  type HeapSettingsSource,
+  heapSettingsForLog,
+  SEMI_SPACE_FLAG,
+} from "./node-runtime/heap-defaults.js";
+export type { RuntimeLogger } from "./node-runtime/runtime-logger.js";
+export { sdkDiagnosticsLevel, sdkDiagnosticsLogger } from "./node-runtime/sdk-diagnostics.js";
+export {
+  otlpRequested,
+  startTelemetry,
+  type Telemetry,
+  type TelemetryOptions,
+} from "./node-runtime/start-telemetry.js";
