@@ -14,7 +14,11 @@ const require = createRequire(import.meta.url);
 const PLACEHOLDER_URL = '"https://robots.example.com"';
 const IMPORT = /^import \{([^}]+)\} from "@a2a-partner\/a2a-client";\n/m;
 
-/** The TypeScript blocks of a markdown file that import A2AClient and talk to the placeholder server. */
+/**
+ * The TypeScript blocks of a markdown file that import A2AClient (and nothing else: the gRPC example, which
+ * needs its own entry and a gRPC server, runs in docs/examples/snippets-run.test.ts) and talk to the
+ * placeholder server.
+ */
 function partnerExamples(file: string): string[] {
   if (!existsSync(file)) return [];
   return [...readFileSync(file, "utf8").matchAll(/```ts[^\n]*\n([\s\S]*?)```/g)]
@@ -22,6 +26,7 @@ function partnerExamples(file: string): string[] {
     .filter(
       (block) =>
         IMPORT.test(block) &&
+        block.match(/^import /gm)?.length === 1 &&
         block.includes("A2AClient") &&
         (block.includes(PLACEHOLDER_URL) || block.includes("process.env.A2A_URL")),
     );
