@@ -4,9 +4,9 @@
 import type { StreamResponse } from "@a2a-js/sdk";
 import { type Client, ClientFactory } from "@a2a-js/sdk/client";
 import { GrpcTransportFactory } from "@a2a-js/sdk/client/grpc";
+import { bearerInterceptor, collect } from "@a2a-partner/test-support/a2a-sdk";
 import { freePort } from "@a2a-partner/test-support/local-processes";
 import { beforeAll, describe, expect, it } from "vitest";
-import { bearerInterceptor, collect } from "./support/a2a-sdk.ts";
 import { postgresAvailable } from "./support/backends.ts";
 import { leaseTestBed } from "./support/lease-test-bed.ts";
 import { createPostgresStore, type ServerProcess } from "./support/server-process.ts";

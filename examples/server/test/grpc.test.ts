@@ -7,11 +7,11 @@ import { ClientFactory } from "@a2a-js/sdk/client";
 import { GrpcTransportFactory } from "@a2a-js/sdk/client/grpc";
 import { TaskNotCancelableError, TaskNotFoundError } from "@a2a-js/sdk/errors";
 import type { A2AGrpcServer } from "@a2a-partner/a2a-core/grpc";
+import { bearerInterceptor, collect, listContextRequest, taskStart } from "@a2a-partner/test-support/a2a-sdk";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startGrpcServer } from "../src/app/grpc-server.ts";
 import type { GrpcSettings } from "../src/config.ts";
-import { bearerInterceptor, collect, listContextRequest, taskStart } from "./support/a2a-sdk.ts";
 import { type Backend, createTestDatabase, postgresAvailable, type TestDatabase } from "./support/backends.ts";
 import { startTestServer, type TestServer } from "./support/test-server.ts";
 
