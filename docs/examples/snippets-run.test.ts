@@ -290,6 +290,8 @@ describe("docs/embedding.md's durable stores and push dispatcher, on PostgreSQL"
       expect(created).toBe(true);
       const { token } = await import("./packages/store-cache.ts");
       expect(await token("abc")).toEqual({ id: "abc" });
+      const fenced = await import("./packages/store-replica-fence.ts"); // no replica here: the primary answers
+      expect(await fenced.token("abc")).toEqual({ id: "abc" });
     },
   );
 
