@@ -89,6 +89,7 @@ const TARGET_IDS: TargetId[] = [
   "ours",
   "ours-rest",
   "ours-grpc",
+  "ours-grpc-base",
   "ours-embedded",
   "ours-2x",
   "ours-lean",

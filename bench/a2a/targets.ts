@@ -28,6 +28,7 @@ export type TargetId =
   | "ours"
   | "ours-rest"
   | "ours-grpc"
+  | "ours-grpc-base"
   | "ours-embedded"
   | "ours-2x"
   | "ours-lean"
@@ -111,6 +112,10 @@ const OURS_VARIANTS: Record<OursId, { label: string; store: string }> = {
     label: "ours, gRPC",
     store: "PostgreSQL, the same server started with GRPC_PORT and loaded over gRPC (@grpc/grpc-js, one channel)",
   },
+  "ours-grpc-base": {
+    label: "ours, gRPC (base checkout)",
+    store: "PostgreSQL, as ours, gRPC but the server of the checkout A2A_BENCH_BASE names (before/after a change)",
+  },
   "ours-embedded": {
     label: "ours (embedded)",
     store: "embedded PGlite, as `pnpm start` ships it (no DATABASE_URL, fresh DATA_DIR)",
@@ -149,7 +154,7 @@ async function ours(id: OursId): Promise<Target> {
   const store: ProcessStore = embedded ? await createPgliteStore() : await createPostgresStore();
   // A before-and-after run: `ours-base` and `ours-embedded-base` start the server of another checkout
   // (built, installed), e.g. \`git worktree add ../base <commit> && (cd ../base && pnpm install)\`.
-  const serverDir = id === "ours-base" || id === "ours-embedded-base" ? await baseServerDir() : undefined;
+  const serverDir = id.endsWith("-base") ? await baseServerDir() : undefined;
   // `ours-otel`: what the instrumentation costs with an SDK registered. Metrics go to a Prometheus reader
   // (not scraped during the load), spans (all sampled) to an OTLP receiver in this process that accepts
   // and discards them, so the server pays for recording, batching and serialising every span.
@@ -171,7 +176,7 @@ async function ours(id: OursId): Promise<Target> {
       dialect: (id === "ours-rest" ? oursRestDialect : oursDialect)(seeded.partnerToken, seeded.storeId),
       path: A2A_PATH,
       instances: id === "ours-2x" ? 2 : 1,
-      ...(id === "ours-grpc"
+      ...(id === "ours-grpc" || id === "ours-grpc-base"
         ? {
             grpc: {
               metadata: { authorization: `Bearer ${seeded.partnerToken}`, "a2a-version": "1.0" },
@@ -183,7 +188,7 @@ async function ours(id: OursId): Promise<Target> {
         if (id === "ours-lean") {
           return startScriptServer(LEAN_SERVER, { ...env, ...nodeOptions(options), STEP_MS: STEP_MS[role], PORT: "0" });
         }
-        const grpcPort = id === "ours-grpc" ? await freePort() : undefined;
+        const grpcPort = id === "ours-grpc" || id === "ours-grpc-base" ? await freePort() : undefined;
         const server = await startServerProcess(
           {
             ...env,
