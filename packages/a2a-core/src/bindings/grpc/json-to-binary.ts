@@ -199,7 +199,7 @@ const TIMESTAMP = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(?:\.(\d{1,9}))?Z$/;
 /** google.protobuf.Timestamp: `int64 seconds = 1; int32 nanos = 2`, defaults left out. */
 function writeTimestamp(writer: BinaryWriter, value: unknown): void {
   const match = typeof value === "string" ? TIMESTAMP.exec(value) : null;
-  if (!match) return unsupported();
+  if (!match) throw new Unsupported();
   const ms = Date.parse(`${match[1]}Z`);
   // Year 0001 to 9999, as protobuf-es checks; Date.parse rolls impossible dates over, so compare back.
   if (!Number.isFinite(ms) || new Date(ms).toISOString().slice(0, 19) !== match[1] || ms < -62135596800000) {
