@@ -90,6 +90,13 @@ export class GrpcLoadClient {
     });
   }
 
+  /** Resolves once the channel is connected: a server may log that it listens before its gRPC port is bound. */
+  ready(timeoutMs = 20_000): Promise<void> {
+    return new Promise((resolve, reject) =>
+      this.#client.waitForReady(Date.now() + timeoutMs, (error) => (error ? reject(error) : resolve())),
+    );
+  }
+
   /** GetTask's answer bytes (a Task message). */
   getTask(id: string): Promise<Buffer> {
     const request = asBuffer(this.#getTask.encodeRequest({ id }));

@@ -249,6 +249,7 @@ async function measureGrpcLoad(target: Target, grpc: NonNullable<Target["grpc"]>
   const server = await target.start("load", args["cpu-prof"] ? { cpuProfileDir: args["cpu-prof"] } : {});
   if (!server.grpcAddress) throw new Error(`${target.id} started no gRPC server`);
   const client = new GrpcLoadClient({ address: server.grpcAddress, ...grpc });
+  await client.ready();
   const options = { concurrency, warmupMs, durationMs };
   const window = `${concurrency} concurrent calls on one channel, ${durationMs / 1000} s after ${warmupMs / 1000} s warm-up`;
   try {
