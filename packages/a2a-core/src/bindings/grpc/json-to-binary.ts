@@ -201,10 +201,8 @@ function writeTimestamp(writer: BinaryWriter, value: unknown): void {
   const match = typeof value === "string" ? TIMESTAMP.exec(value) : null;
   if (!match) throw new Unsupported();
   const ms = Date.parse(`${match[1]}Z`);
-  // Year 0001 to 9999, as protobuf-es checks; Date.parse rolls impossible dates over, so compare back.
-  if (!Number.isFinite(ms) || new Date(ms).toISOString().slice(0, 19) !== match[1] || ms < -62135596800000) {
-    unsupported();
-  }
+  // protobuf-es's own checks: a date Date.parse reads, from year 0001 to 9999.
+  if (Number.isNaN(ms) || ms < -62135596800000 || ms > 253402300799000) unsupported();
   const seconds = ms / 1000;
   const nanos = match[2] ? Number(match[2].padEnd(9, "0")) : 0;
   if (seconds !== 0) writer.tag(1, WireType.Varint).int64(seconds);
