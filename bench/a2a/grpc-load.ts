@@ -6,6 +6,7 @@
  * so both servers are spoken to in the same bytes.
  */
 import { createRequire } from "node:module";
+import type { OpenedStream, StreamEnd } from "./load.ts";
 
 // bench/ is not a workspace package: grpc-js and a2a-core resolve from the client package, which has both.
 const require = createRequire(new URL("../../packages/a2a-client/package.json", import.meta.url));
@@ -26,7 +27,7 @@ export interface GrpcEndpoint {
 const asBuffer = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 const same = (bytes: Buffer) => bytes;
 
-function methodWire(name: "SendStreamingMessage" | "GetTask") {
+function methodWire(name: "SendStreamingMessage" | "SubscribeToTask" | "GetTask") {
   const method = wire.grpcMethodWire(name);
   if (!method) throw new Error(`a2a.proto has no ${name}`);
   return method;
@@ -37,6 +38,7 @@ export class GrpcLoadClient {
   readonly #metadata: import("@grpc/grpc-js").Metadata;
   readonly #stream = methodWire("SendStreamingMessage");
   readonly #getTask = methodWire("GetTask");
+  readonly #subscribe = methodWire("SubscribeToTask");
   readonly #storeId: string;
 
   constructor(endpoint: GrpcEndpoint) {
@@ -87,6 +89,59 @@ export class GrpcLoadClient {
             ...(terminal ? { terminal } : {}),
           });
       });
+    });
+  }
+
+  /**
+   * An idle stream for streams.ts: a new task's SendStreamingMessage (`task`, `arg` its messageId) or a
+   * SubscribeToTask (`subscribe`, `arg` the task id), resolved at its first message and left open.
+   */
+  openIdle(kind: "task" | "subscribe", arg: string): Promise<OpenedStream> {
+    const wire = kind === "task" ? this.#stream : this.#subscribe;
+    const request =
+      kind === "task"
+        ? wire.encodeRequest({
+            message: { messageId: arg, role: "ROLE_USER", parts: [{ text: TEXT }] },
+            metadata: { storeId: this.#storeId },
+          })
+        : wire.encodeRequest({ id: arg });
+    const sentAt = performance.now();
+    const call = this.#client.makeServerStreamRequest(wire.path, asBuffer, same, request, this.#metadata);
+    let frames = 0;
+    let closed = false;
+    let closing = false;
+    let resolveEnd: (end: StreamEnd) => void = () => {};
+    const ended = new Promise<StreamEnd>((resolve) => {
+      resolveEnd = resolve;
+    });
+    return new Promise((resolve, reject) => {
+      const finish = (error?: unknown) => {
+        if (closed) return;
+        closed = true;
+        if (frames === 0) reject(error ?? new Error("the stream ended before its first message"));
+        resolveEnd({ terminal: undefined, frames, at: performance.now(), ...(error === undefined ? {} : { error }) });
+      };
+      call.on("data", (bytes: Buffer) => {
+        frames++;
+        if (frames > 1) return;
+        const answer = wire.decodeAnswer(bytes) as { task?: { id?: string } };
+        resolve({
+          taskId: answer.task?.id ?? (kind === "subscribe" ? arg : undefined),
+          sentAt,
+          firstAt: performance.now(),
+          ended,
+          get closed() {
+            return closed;
+          },
+          close: () => {
+            closing = true;
+            call.cancel();
+          },
+        });
+      });
+      // A cancel of ours is a close, not a drop.
+      call.on("error", (error) => (closing ? finish() : finish(error)));
+      call.on("end", () => finish());
     });
   }
 

@@ -379,6 +379,38 @@ function grpcVerdicts(results: Result[]): Verdict[] {
       );
     }
   }
+  // Memory per idle stream has no gRPC target: the figure, beside the SSE one and the SDK's gRPC one.
+  {
+    const id = "grpc.streamRss";
+    const target = "gRPC (no target): RSS per idle stream at 5,000, after GC, against SSE and the SDK's gRPC server";
+    const kib = (r: Result | undefined, kind: StreamScenario["kind"]) =>
+      pointAt(r?.streams[kind])?.perStream.rssAfterGcKiB ?? Number.NaN;
+    const figures = {
+      grpcTask: kib(grpc, "task"),
+      grpcSubscribe: kib(grpc, "subscribe"),
+      sseTask: kib(ours, "task"),
+      sseSubscribe: kib(ours, "subscribe"),
+      sdkGrpcTask: kib(sdkGrpc, "task"),
+      sdkGrpcSubscribe: kib(sdkGrpc, "subscribe"),
+    };
+    if (!measured(figures.grpcTask) && !measured(figures.grpcSubscribe)) {
+      verdicts.push(notMeasured(id, target, "ours-grpc not in --stream-targets, or no count ≥ 5,000", figures));
+    } else {
+      const health = grpc?.streams.task ?? grpc?.streams.subscribe;
+      const held = health ? `; ours over gRPC: ${health.failedToOpen} failed to open, ${health.dropped} dropped` : "";
+      verdicts.push({
+        id,
+        target,
+        status: "FIGURE",
+        met: null,
+        detail:
+          `KiB per stream+task / per subscription: ours over gRPC ${fmt(figures.grpcTask, 1)} / ${fmt(figures.grpcSubscribe, 1)}, ` +
+          `over SSE ${fmt(figures.sseTask, 1)} / ${fmt(figures.sseSubscribe, 1)}, SDK over gRPC ` +
+          `${fmt(figures.sdkGrpcTask, 1)} / ${fmt(figures.sdkGrpcSubscribe, 1)}${held}`,
+        figures,
+      });
+    }
+  }
   const versusSdkGrpc = [
     {
       key: "getTask",

@@ -15,7 +15,7 @@
  *   pnpm bench:a2a --targets ours --stream-targets "" --phases gettask --cpu-prof /tmp/prof
  *                                                # a V8 CPU profile of the GetTask load (profile-summary.ts)
  *
- * Targets (--targets, default ours,ours-grpc,ours-embedded,ours-2x,sdk,sdk-grpc,sdk-pg; --stream-targets, default ours,sdk):
+ * Targets (--targets, default ours,ours-grpc,ours-embedded,ours-2x,sdk,sdk-grpc,sdk-pg; --stream-targets, default ours,ours-grpc,sdk,sdk-grpc):
  * `ours` (src/cli.ts serve on a PostgreSQL database of its own, seeded with the CLI, dropped at the end;
  * RATE_LIMIT_PER_SECOND=0, MAX_STREAMS_PER_TOKEN=0), `ours-embedded` (the same server as `pnpm start`
  * ships it: no DATABASE_URL, a fresh PGlite DATA_DIR in a temp folder, seeded with the CLI first),
@@ -68,7 +68,7 @@ import { createTarget, type RunningServer, STEP_MS, type Target, type TargetId }
 const { values: args } = parseArgs({
   options: {
     targets: { type: "string", default: "ours,ours-grpc,ours-embedded,ours-2x,sdk,sdk-grpc,sdk-pg" },
-    "stream-targets": { type: "string", default: "ours,sdk" },
+    "stream-targets": { type: "string", default: "ours,ours-grpc,sdk,sdk-grpc" },
     duration: { type: "string", default: "10" },
     warmup: { type: "string", default: "2" },
     concurrency: { type: "string", default: "32" },
@@ -130,9 +130,6 @@ function validate(): void {
   // The idle-stream phases speak JSON-RPC; the HTTP+JSON target is for the load phases.
   if (streamTargets.includes("ours-rest"))
     throw new Error("ours-rest is a load target only, not a --stream-targets one");
-  // Idle streams are opened and held over JSON-RPC (streams.ts); the gRPC targets are for the load phases.
-  if (streamTargets.some((t) => t.endsWith("-grpc")))
-    throw new Error("ours-grpc and sdk-grpc are load targets only, not --stream-targets ones");
   if (![...phases].every((p) => p === "tasks" || p === "gettask")) throw new Error("--phases: tasks, gettask");
   const numbers = [durationMs, warmupMs, concurrency, starts, openParallel, idleCpuMs];
   if (!numbers.every((n) => Number.isFinite(n) && n >= 0) || durationMs === 0 || concurrency < 1 || starts < 1) {
