@@ -3,10 +3,10 @@
  * @a2a-js/sdk, on this machine, in one run. For each server: GetTask requests/s, time to the first SSE
  * event of a new task, tasks/s sustained (started and followed to `completed`), and memory and idle CPU
  * per idle open stream at 1,000 and 5,000 concurrent streams; for two instances of our server on one
- * database, tasks/s against one instance. Prints a table with every figure, the ratios, the scale-out
+ * database, tasks/s against one instance; and the same over A2A's gRPC binding (`ours-grpc`, `sdk-grpc`). Prints a table with every figure, the ratios, the scale-out
  * figure and a verdict on each performance target in docs/performance.md (judged against `sdk` of the same run).
  *
- *   pnpm bench:a2a                                          # about 6–7 minutes
+ *   pnpm bench:a2a                                          # about 9–10 minutes (estimated)
  *   pnpm bench:a2a --duration 30 --streams 1000,5000,10000 --stream-targets ours,sdk,sdk-pg
  *   pnpm bench:a2a --targets ours,sdk --subscribe-streams 0 --json
  *   pnpm bench:a2a --targets ours-embedded,sdk --stream-targets "" --duration 3 --warmup 1 --starts 30
