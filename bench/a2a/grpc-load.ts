@@ -66,12 +66,14 @@ export class GrpcLoadClient {
       let terminal: string | undefined;
       const call = this.#client.makeServerStreamRequest(this.#stream.path, asBuffer, same, request, this.#metadata);
       call.on("data", (bytes: Buffer) => {
+        // The moment it arrived, before this client's own decoding (the SSE reader stamps it before parsing too).
+        const at = performance.now();
         const answer = this.#stream.decodeAnswer(bytes) as {
           task?: { id?: string };
           statusUpdate?: { status?: { state?: string } };
         };
         if (firstAt === 0) {
-          firstAt = performance.now();
+          firstAt = at;
           taskId = answer.task?.id;
         }
         const state = answer.statusUpdate?.status?.state;
