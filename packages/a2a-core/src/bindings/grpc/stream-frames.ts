@@ -39,7 +39,7 @@ export function streamMessages(schema: DescMessage, chunk: string): readonly Uin
  */
 const RECENT = new WeakMap<DescMessage, Map<string, readonly Uint8Array[]>>();
 const RECENT_CHUNKS = 64;
-const CACHEABLE_CHARS = 64 * 1024;
+const CACHEABLE_CHARS = 16 * 1024;
 
 function encode(schema: DescMessage, chunk: string): Uint8Array[] {
   const messages: Uint8Array[] = [];
