@@ -62,6 +62,8 @@ function validate(): void {
   if (targetIds.length < 2) throw new Error("--targets: a baseline and at least one more");
   if (new Set(targetIds).size !== targetIds.length) throw new Error("--targets: each once");
   if (targetIds.includes("ours-2x")) throw new Error("--targets: single-instance targets only (not ours-2x)");
+  // Slices are loaded over HTTP (load.ts); a gRPC target would be loaded over its JSON-RPC port instead.
+  if (targetIds.some((t) => t.includes("-grpc"))) throw new Error("--targets: HTTP targets only (gRPC: run.ts)");
   if (phaseIds.length === 0 || !phaseIds.every((p) => p in PHASES)) throw new Error("--phases: gettask, tasks");
   const positive = [rounds, sliceMs, concurrency].every((n) => Number.isInteger(n) && n > 0);
   if (!positive || !(warmupMs >= 0)) {

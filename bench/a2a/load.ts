@@ -274,11 +274,20 @@ export async function getTaskThroughput(
  * Opens `count` more streams (`parallel` being opened at a time), each resolved at its first event and
  * then left open and idle. Streams that fail to open are counted, not retried.
  */
-export async function openIdleStreams(
+export function openIdleStreams(
   pool: Pool,
   endpoint: Endpoint,
   count: number,
   body: (i: number) => string,
+  parallel: number,
+): Promise<{ streams: OpenedStream[]; failed: number; firstError?: unknown }> {
+  return openMany(count, (i) => openStream(pool, endpoint, body(i)), parallel);
+}
+
+/** openIdleStreams over any binding: `open(i)` opens the i-th stream and resolves at its first event. */
+export async function openMany(
+  count: number,
+  open: (i: number) => Promise<OpenedStream>,
   parallel: number,
 ): Promise<{ streams: OpenedStream[]; failed: number; firstError?: unknown }> {
   const streams: OpenedStream[] = [];
@@ -289,7 +298,7 @@ export async function openIdleStreams(
     while (next < count) {
       const i = next++;
       try {
-        streams.push(await openStream(pool, endpoint, body(i)));
+        streams.push(await open(i));
       } catch (error) {
         failed++;
         firstError ??= error;

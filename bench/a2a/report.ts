@@ -323,6 +323,156 @@ function restVerdicts(results: Result[]): Verdict[] {
   });
 }
 
+/**
+ * gRPC (issue 45): our gRPC binding against our JSON-RPC one in the same run (GetTask requests/s at least
+ * JSON-RPC's, first event within 10 %), and against the official SDK's gRPC server of the same run on the
+ * bounds ours over JSON-RPC has against the SDK over JSON-RPC. Server CPU per request is given beside the
+ * rate: on a shared machine it is the steadier figure.
+ */
+const GRPC_FIRST_EVENT_BOUND = 0.1;
+
+function grpcVerdicts(results: Result[]): Verdict[] {
+  const ours = results.find((r) => r.target === "ours");
+  const grpc = results.find((r) => r.target === "ours-grpc");
+  const sdkGrpc = results.find((r) => r.target === "sdk-grpc");
+  const cpuNote = (a: Result, b: Result) => {
+    const x = a.load.getTask.cpuUsPerRequest;
+    const y = b.load.getTask.cpuUsPerRequest;
+    return measured(x) && measured(y) ? `; server CPU ${fmt(x)} vs ${fmt(y)} µs per GetTask` : "";
+  };
+  const verdicts: Verdict[] = [];
+  {
+    const id = "grpc.getTask";
+    const target = "gRPC: GetTask requests/s ≥ JSON-RPC's (ours)";
+    const a = ours?.load.getTask.perSecond ?? Number.NaN;
+    const b = grpc?.load.getTask.perSecond ?? Number.NaN;
+    if (!ours || !grpc) verdicts.push(notMeasured(id, target, "add ours and ours-grpc to --targets"));
+    else if (!measured(a) || !measured(b)) verdicts.push(notMeasured(id, target, "the gettask phase not run"));
+    else {
+      verdicts.push(
+        judged(id, target, b >= a, `${(b / a).toFixed(2)}× (${fmt(b)} vs ${fmt(a)} req/s)${cpuNote(grpc, ours)}`, {
+          jsonRpc: a,
+          grpc: b,
+          ratio: b / a,
+          grpcCpuUs: grpc.load.getTask.cpuUsPerRequest,
+          jsonRpcCpuUs: ours.load.getTask.cpuUsPerRequest,
+        }),
+      );
+    }
+  }
+  {
+    const id = "grpc.firstEvent";
+    const target = `gRPC: first event p50 within ${GRPC_FIRST_EVENT_BOUND * 100} % of JSON-RPC's (ours)`;
+    const a = ours?.load.ttfe.median ?? Number.NaN;
+    const b = grpc?.load.ttfe.median ?? Number.NaN;
+    if (!ours || !grpc) verdicts.push(notMeasured(id, target, "add ours and ours-grpc to --targets"));
+    else {
+      const worse = b / a - 1;
+      verdicts.push(
+        judged(
+          id,
+          target,
+          worse <= GRPC_FIRST_EVENT_BOUND,
+          `${worse >= 0 ? `${(worse * 100).toFixed(1)} % later` : `${(-worse * 100).toFixed(1)} % sooner`} (${fmt(b, 2)} vs ${fmt(a, 2)} ms)`,
+          { jsonRpc: a, grpc: b, worse, threshold: GRPC_FIRST_EVENT_BOUND },
+        ),
+      );
+    }
+  }
+  // Memory per idle stream has no gRPC target: the figure, beside the SSE one and the SDK's gRPC one.
+  {
+    const id = "grpc.streamRss";
+    const target = "gRPC (no target): RSS per idle stream at 5,000, after GC, against SSE and the SDK's gRPC server";
+    const kib = (r: Result | undefined, kind: StreamScenario["kind"]) =>
+      pointAt(r?.streams[kind])?.perStream.rssAfterGcKiB ?? Number.NaN;
+    const figures = {
+      grpcTask: kib(grpc, "task"),
+      grpcSubscribe: kib(grpc, "subscribe"),
+      sseTask: kib(ours, "task"),
+      sseSubscribe: kib(ours, "subscribe"),
+      sdkGrpcTask: kib(sdkGrpc, "task"),
+      sdkGrpcSubscribe: kib(sdkGrpc, "subscribe"),
+    };
+    if (!measured(figures.grpcTask) && !measured(figures.grpcSubscribe)) {
+      verdicts.push(notMeasured(id, target, "ours-grpc not in --stream-targets, or no count ≥ 5,000", figures));
+    } else {
+      const health = grpc?.streams.task ?? grpc?.streams.subscribe;
+      const held = health ? `; ours over gRPC: ${health.failedToOpen} failed to open, ${health.dropped} dropped` : "";
+      verdicts.push({
+        id,
+        target,
+        status: "FIGURE",
+        met: null,
+        detail:
+          `KiB per stream+task / per subscription: ours over gRPC ${fmt(figures.grpcTask, 1)} / ${fmt(figures.grpcSubscribe, 1)}, ` +
+          `over SSE ${fmt(figures.sseTask, 1)} / ${fmt(figures.sseSubscribe, 1)}, SDK over gRPC ` +
+          `${fmt(figures.sdkGrpcTask, 1)} / ${fmt(figures.sdkGrpcSubscribe, 1)}${held}`,
+        figures,
+      });
+    }
+  }
+  const versusSdkGrpc = [
+    {
+      key: "getTask",
+      name: "GetTask requests/s ≥ 2×",
+      get: (r: Result) => r.load.getTask.perSecond,
+      factor: 2,
+      higher: true,
+      unit: "req/s",
+      digits: 0,
+    },
+    {
+      key: "firstEvent",
+      name: "first event p50 ≤",
+      get: (r: Result) => r.load.ttfe.median,
+      factor: 1,
+      higher: false,
+      unit: "ms",
+      digits: 2,
+    },
+    {
+      key: "tasks",
+      name: "tasks/s ≥",
+      get: (r: Result) => r.load.tasks.perSecond,
+      factor: 1,
+      higher: true,
+      unit: "tasks/s",
+      digits: 0,
+    },
+  ] as const;
+  for (const phase of versusSdkGrpc) {
+    const id = `grpc.sdk.${phase.key}`;
+    const target = `gRPC: ${phase.name} the SDK's gRPC server's`;
+    if (!grpc || !sdkGrpc) {
+      verdicts.push(notMeasured(id, target, "add ours-grpc and sdk-grpc to --targets"));
+      continue;
+    }
+    const a = phase.get(grpc);
+    const b = phase.get(sdkGrpc);
+    if (!measured(a) || !measured(b)) {
+      verdicts.push(notMeasured(id, target, "phase not run"));
+      continue;
+    }
+    const met = phase.higher ? a >= phase.factor * b : a <= phase.factor * b;
+    const cpu = phase.key === "getTask" ? cpuNote(grpc, sdkGrpc) : "";
+    verdicts.push(
+      judged(
+        id,
+        target,
+        met,
+        `${(a / b).toFixed(2)}× (${fmt(a, phase.digits)} vs ${fmt(b, phase.digits)} ${phase.unit})${cpu}`,
+        {
+          ours: a,
+          sdk: b,
+          ratio: a / b,
+          threshold: phase.factor,
+        },
+      ),
+    );
+  }
+  return verdicts;
+}
+
 const STREAMS_AT = 5_000;
 const RSS_KIB_PER_STREAM = 20;
 const IDLE_CPU_SHARE = 0.02;
@@ -578,6 +728,7 @@ export function targetVerdicts(results: Result[]): Verdict[] {
   }
   verdicts.push(...telemetryVerdicts(results));
   verdicts.push(...restVerdicts(results));
+  verdicts.push(...grpcVerdicts(results));
   return verdicts;
 }
 

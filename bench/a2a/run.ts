@@ -3,23 +3,29 @@
  * @a2a-js/sdk, on this machine, in one run. For each server: GetTask requests/s, time to the first SSE
  * event of a new task, tasks/s sustained (started and followed to `completed`), and memory and idle CPU
  * per idle open stream at 1,000 and 5,000 concurrent streams; for two instances of our server on one
- * database, tasks/s against one instance. Prints a table with every figure, the ratios, the scale-out
+ * database, tasks/s against one instance; and the same over A2A's gRPC binding (`ours-grpc`, `sdk-grpc`). Prints a table with every figure, the ratios, the scale-out
  * figure and a verdict on each performance target in docs/performance.md (judged against `sdk` of the same run).
  *
- *   pnpm bench:a2a                                          # about 6–7 minutes
+ *   pnpm bench:a2a                                          # about 9–10 minutes (estimated)
  *   pnpm bench:a2a --duration 30 --streams 1000,5000,10000 --stream-targets ours,sdk,sdk-pg
  *   pnpm bench:a2a --targets ours,sdk --subscribe-streams 0 --json
  *   pnpm bench:a2a --targets ours-embedded,sdk --stream-targets "" --duration 3 --warmup 1 --starts 30
  *   pnpm bench:a2a --targets ours,ours-2x --stream-targets "" --phases tasks    # scale-out only
+ *   pnpm bench:a2a --targets ours,ours-grpc,sdk-grpc --stream-targets ""          # gRPC vs JSON-RPC, vs the SDK
  *   pnpm bench:a2a --targets ours --stream-targets "" --phases gettask --cpu-prof /tmp/prof
  *                                                # a V8 CPU profile of the GetTask load (profile-summary.ts)
  *
- * Targets (--targets, default ours,ours-embedded,ours-2x,sdk,sdk-pg; --stream-targets, default ours,sdk):
+ * Targets (--targets, default ours,ours-grpc,ours-embedded,ours-2x,sdk,sdk-grpc,sdk-pg; --stream-targets, default ours,ours-grpc,sdk,sdk-grpc):
  * `ours` (src/cli.ts serve on a PostgreSQL database of its own, seeded with the CLI, dropped at the end;
  * RATE_LIMIT_PER_SECOND=0, MAX_STREAMS_PER_TOKEN=0), `ours-embedded` (the same server as `pnpm start`
  * ships it: no DATABASE_URL, a fresh PGlite DATA_DIR in a temp folder, seeded with the CLI first),
  * `ours-rest` (the same server as `ours`, loaded over its HTTP+JSON binding: GetTask a GET of
  * `…/tasks/{id}`, starts a POST of `…/message:stream`; judged against `ours`, within 10 %; load phases only),
+ * `ours-grpc` (the same server as `ours` started with GRPC_PORT, loaded over A2A's gRPC binding with
+ * @grpc/grpc-js on one channel, grpc-load.ts: GetTask, first message of SendStreamingMessage, tasks/s; judged
+ * against `ours`: GetTask ≥ JSON-RPC's, first event within 10 %; load phases only), `sdk-grpc` (sdk-server.ts
+ * serving the same in-memory handler with the SDK's `@a2a-js/sdk/server/grpc` service, loaded the same way;
+ * `ours-grpc` is judged against it as `ours` is against `sdk`),
  * `ours-2x` (two `serve` processes on one PostgreSQL database, the load clients split half/half; tasks/s
  * only, compared with `ours`; not a stream target), `ours-lean` (investigation: ours without the fleet),
  * `ours-otel` (ours with the OpenTelemetry SDK on: a Prometheus reader, every span exported over OTLP
@@ -44,6 +50,7 @@ import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { POSTGRES_URL } from "../../examples/server/test/support/backends.ts";
 import { median, ms, quantile } from "../metrics/stats.ts";
+import { GrpcLoadClient, grpcGetTaskThroughput, grpcSustainedTasks, grpcTimeToFirstEvent } from "./grpc-load.ts";
 import { createPool, type Endpoint, getTaskThroughput, type Lane, sustainedTasks, timeToFirstEvent } from "./load.ts";
 import { cpuInWindow } from "./proc.ts";
 import {
@@ -60,8 +67,8 @@ import { createTarget, type RunningServer, STEP_MS, type Target, type TargetId }
 
 const { values: args } = parseArgs({
   options: {
-    targets: { type: "string", default: "ours,ours-embedded,ours-2x,sdk,sdk-pg" },
-    "stream-targets": { type: "string", default: "ours,sdk" },
+    targets: { type: "string", default: "ours,ours-grpc,ours-embedded,ours-2x,sdk,sdk-grpc,sdk-pg" },
+    "stream-targets": { type: "string", default: "ours,ours-grpc,sdk,sdk-grpc" },
     duration: { type: "string", default: "10" },
     warmup: { type: "string", default: "2" },
     concurrency: { type: "string", default: "32" },
@@ -81,6 +88,8 @@ const { values: args } = parseArgs({
 const TARGET_IDS: TargetId[] = [
   "ours",
   "ours-rest",
+  "ours-grpc",
+  "ours-grpc-base",
   "ours-embedded",
   "ours-2x",
   "ours-lean",
@@ -89,6 +98,7 @@ const TARGET_IDS: TargetId[] = [
   "ours-otel-metrics",
   "sdk",
   "sdk-pg",
+  "sdk-grpc",
 ];
 const list = (value: string) =>
   value
@@ -141,6 +151,7 @@ function log(line: string): void {
 const NOT_MEASURED = Number.NaN;
 
 async function measureLoad(target: Target): Promise<LoadResult> {
+  if (target.grpc) return measureGrpcLoad(target, target.grpc);
   const startOptions = args["cpu-prof"] ? { cpuProfileDir: args["cpu-prof"] } : {};
   const servers: RunningServer[] = [];
   const lanes: Lane[] = [];
@@ -227,6 +238,80 @@ async function measureLoad(target: Target): Promise<LoadResult> {
     await Promise.all(lanes.map((lane) => lane.pool.close().catch(() => undefined)));
     // A profile is written on a clean exit only.
     await Promise.all(servers.map((server) => server.kill(args["cpu-prof"] ? "SIGTERM" : "SIGKILL")));
+  }
+}
+
+/** measureLoad's phases over A2A's gRPC binding (grpc-load.ts): one server, one grpc-js channel. */
+async function measureGrpcLoad(target: Target, grpc: NonNullable<Target["grpc"]>): Promise<LoadResult> {
+  const server = await target.start("load", args["cpu-prof"] ? { cpuProfileDir: args["cpu-prof"] } : {});
+  if (!server.grpcAddress) throw new Error(`${target.id} started no gRPC server`);
+  const client = new GrpcLoadClient({ address: server.grpcAddress, ...grpc });
+  await client.ready();
+  const options = { concurrency, warmupMs, durationMs };
+  const window = `${concurrency} concurrent calls on one channel, ${durationMs / 1000} s after ${warmupMs / 1000} s warm-up`;
+  try {
+    log(`  first event: ${starts} sequential SendStreamingMessage calls (after 20 warm-up), each read to its end …`);
+    const run = await grpcTimeToFirstEvent(client, { starts, warmups: 20 });
+    if (run.completed !== starts) throw new Error(`only ${run.completed} of ${starts} tasks completed`);
+    const ttfe = { median: median(run.ms), p95: quantile(run.ms, 0.95), n: run.ms.length };
+    log(`    median ${ms(ttfe.median)} ms, p95 ${ms(ttfe.p95)} ms`);
+    let getTask: LoadResult["getTask"] = {
+      perSecond: NOT_MEASURED,
+      p50: NOT_MEASURED,
+      p99: NOT_MEASURED,
+      errors: 0,
+      cpuUsPerRequest: NOT_MEASURED,
+    };
+    if (phases.has("gettask")) {
+      log(`  GetTask: ${window}, on ${run.taskIds.length} completed tasks …`);
+      const [polls, cpu, loadCpu] = await Promise.all([
+        grpcGetTaskThroughput(client, run.taskIds, options),
+        cpuInWindow(server.pid, warmupMs, durationMs),
+        cpuInWindow(process.pid, warmupMs, durationMs),
+      ]);
+      getTask = {
+        perSecond: polls.perSecond,
+        p50: quantile(polls.latencies, 0.5),
+        p99: quantile(polls.latencies, 0.99),
+        errors: polls.errors,
+        cpuUsPerRequest: (cpu / polls.requests) * 1e6,
+      };
+      log(
+        `    ${polls.perSecond.toFixed(0)} req/s, p50 ${ms(getTask.p50)} ms, ` +
+          `server CPU ${getTask.cpuUsPerRequest.toFixed(0)} µs per request, load generator ` +
+          `${((loadCpu / polls.requests) * 1e6).toFixed(0)} µs (${polls.errors} errors)`,
+      );
+    }
+    let tasks: LoadResult["tasks"] = {
+      perSecond: NOT_MEASURED,
+      completed: 0,
+      failures: 0,
+      medianMs: NOT_MEASURED,
+      cpuMsPerTask: NOT_MEASURED,
+      perInstance: [],
+    };
+    if (phases.has("tasks")) {
+      log(`  tasks/s: ${window} …`);
+      const [sustained, cpu] = await Promise.all([
+        grpcSustainedTasks(client, options),
+        cpuInWindow(server.pid, warmupMs, durationMs),
+      ]);
+      log(
+        `    ${sustained.perSecond.toFixed(0)} tasks/s (${sustained.completed} completed, ${sustained.failures} failures)`,
+      );
+      tasks = {
+        perSecond: sustained.perSecond,
+        completed: sustained.completed,
+        failures: sustained.failures,
+        medianMs: median(sustained.durations),
+        cpuMsPerTask: (cpu / sustained.completed) * 1000,
+        perInstance: [sustained.perSecond],
+      };
+    }
+    return { ttfe, tasks, getTask };
+  } finally {
+    client.close();
+    await server.kill(args["cpu-prof"] ? "SIGTERM" : "SIGKILL");
   }
 }
 

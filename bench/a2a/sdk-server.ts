@@ -7,8 +7,10 @@
  *
  * Env: PORT (0 = ephemeral), STEP_MS (delay per step, like ROBOT_STEP_MS), STEPS (default 5),
  * STORE = memory (the SDK's default InMemoryTaskStore) | postgres (the SDK's DatabaseTaskStore on
- * Kysely + pg, against DATABASE_URL, migrated beforehand with the SDK's `a2a-db upgrade`).
- * Logs one JSON line `{"msg":"bench server listening","url":…}` on stderr once it listens.
+ * Kysely + pg, against DATABASE_URL, migrated beforehand with the SDK's `a2a-db upgrade`), GRPC_PORT (when
+ * set, the same request handler also served over gRPC with the SDK's `grpcService` from
+ * `@a2a-js/sdk/server/grpc` on 127.0.0.1:GRPC_PORT, as its README shows).
+ * Logs one JSON line `{"msg":"bench server listening","url":…}` on stderr once it listens (on both ports).
  */
 import { randomUUID } from "node:crypto";
 import { createRequire } from "node:module";
@@ -35,6 +37,7 @@ const port = Number(process.env.PORT ?? 0);
 const stepMs = Number(process.env.STEP_MS ?? 400);
 const steps = Number(process.env.STEPS ?? 5);
 const storeKind = process.env.STORE ?? "memory";
+const grpcPort = process.env.GRPC_PORT ? Number(process.env.GRPC_PORT) : undefined;
 
 function log(entry: Record<string, unknown>): void {
   process.stderr.write(`${JSON.stringify(entry)}\n`);
@@ -164,6 +167,17 @@ async function main(): Promise<void> {
         tenant: "",
         protocolVersion: sdk.A2A_PROTOCOL_VERSION,
       },
+      // The SDK's gRPC service accepts the versions the card lists for GRPC only.
+      ...(grpcPort === undefined
+        ? []
+        : [
+            {
+              url: `127.0.0.1:${grpcPort}`,
+              protocolBinding: "GRPC",
+              tenant: "",
+              protocolVersion: sdk.A2A_PROTOCOL_VERSION,
+            },
+          ]),
     ],
     version: "1.0.0",
     capabilities: { streaming: true, pushNotifications: false, extensions: [], extendedAgentCard: false },
@@ -178,12 +192,14 @@ async function main(): Promise<void> {
   const app = express();
   app.use(`/${sdk.AGENT_CARD_PATH}`, sdkExpress.agentCardHandler({ agentCardProvider: requestHandler }));
   app.use(path, sdkExpress.jsonRpcHandler({ requestHandler, userBuilder: sdkExpress.UserBuilder.noAuthentication }));
+  const grpcServer = grpcPort === undefined ? undefined : await serveGrpc(requestHandler, grpcPort);
   const http = app.listen(port, "127.0.0.1", () => {
     const address = http.address();
     const listening = typeof address === "object" && address ? address.port : port;
-    log({ msg: "bench server listening", url: `http://127.0.0.1:${listening}`, store: storeKind, stepMs });
+    log({ msg: "bench server listening", url: `http://127.0.0.1:${listening}`, store: storeKind, stepMs, grpcPort });
   });
   const stop = () => {
+    grpcServer?.forceShutdown();
     http.closeAllConnections();
     http.close(() => {
       close().then(
@@ -194,6 +210,26 @@ async function main(): Promise<void> {
   };
   process.once("SIGTERM", stop);
   process.once("SIGINT", stop);
+}
+
+/** The SDK's gRPC service over the same request handler, as `@a2a-js/sdk/server/grpc`'s README starts it. */
+async function serveGrpc(
+  requestHandler: import("@a2a-js/sdk/server").A2ARequestHandler,
+  at: number,
+): Promise<import("@grpc/grpc-js").Server> {
+  const grpc = require("@grpc/grpc-js") as typeof import("@grpc/grpc-js");
+  const sdkGrpc = require("@a2a-js/sdk/server/grpc") as typeof import("@a2a-js/sdk/server/grpc");
+  const grpcServer = new grpc.Server();
+  grpcServer.addService(
+    sdkGrpc.A2AService,
+    sdkGrpc.grpcService({ requestHandler, userBuilder: sdkGrpc.UserBuilder.noAuthentication }),
+  );
+  await new Promise<void>((resolve, reject) =>
+    grpcServer.bindAsync(`127.0.0.1:${at}`, grpc.ServerCredentials.createInsecure(), (error) =>
+      error ? reject(error) : resolve(),
+    ),
+  );
+  return grpcServer;
 }
 
 main().catch((error: unknown) => {

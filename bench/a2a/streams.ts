@@ -4,10 +4,14 @@
  *
  * Two kinds of stream: `task` — each stream is the SendStreamingMessage of a task of its own that stays
  * `working` (what 5,000 partners following 5,000 tasks cost); `subscribe` — SubscribeToTask streams
- * spread over 200 working tasks (the stream alone).
+ * spread over 200 working tasks (the stream alone). A gRPC target (`ours-grpc`, `sdk-grpc`) holds them as
+ * server-streaming calls on one grpc-js channel (HTTP/2 streams of one connection), the others as SSE
+ * responses, one keep-alive connection each.
  */
+
+import { GrpcLoadClient } from "./grpc-load.ts";
 import { collectGarbage } from "./inspector.ts";
-import { createPool, type Endpoint, type OpenedStream, openIdleStreams } from "./load.ts";
+import { createPool, type Endpoint, type OpenedStream, openMany, openStream } from "./load.ts";
 import { cpuShare, settledRssKiB } from "./proc.ts";
 import type { RunningServer, Target } from "./targets.ts";
 
@@ -77,23 +81,21 @@ export async function measureStreams(
   const { counts, openParallel, log } = options;
   const server = await target.start("streams", { inspect: true });
   const max = counts.at(-1) as number;
-  const pool = createPool(server.origin, max + 2 * WARMUP_TASKS + openParallel);
-  const endpoint: Endpoint = { origin: server.origin, path: target.path, dialect: target.dialect };
-  const { dialect } = target;
+  const opener = await openerFor(target, server, max + 2 * WARMUP_TASKS + openParallel);
   const open: OpenedStream[] = [];
   let seq = 0;
-  const newTask = () => dialect.start(`idle-${seq++}-${crypto.randomUUID()}`);
+  const newTask = () => opener.start(`idle-${seq++}-${crypto.randomUUID()}`);
   try {
     // Warm-up: the code paths run (and are compiled) before the baseline. These streams are closed;
     // their tasks stay `working`, are part of the baseline, and are what subscriptions attach to.
-    const warm = await openIdleStreams(pool, endpoint, WARMUP_TASKS, newTask, openParallel);
+    const warm = await openMany(WARMUP_TASKS, newTask, openParallel);
     if (warm.failed > 0) throw warm.firstError;
     const taskIds = warm.streams.map((s) => s.taskId).filter((id): id is string => id !== undefined);
     for (const stream of warm.streams) stream.close();
-    const subscribe = () => dialect.subscribe(taskIds[seq++ % taskIds.length] as string);
+    const subscribe = () => opener.subscribe(taskIds[seq++ % taskIds.length] as string);
     const body = kind === "task" ? newTask : subscribe;
     if (kind === "subscribe") {
-      const warmSubs = await openIdleStreams(pool, endpoint, WARMUP_TASKS, subscribe, openParallel);
+      const warmSubs = await openMany(WARMUP_TASKS, subscribe, openParallel);
       if (warmSubs.failed > 0) throw warmSubs.firstError;
       for (const stream of warmSubs.streams) stream.close();
     }
@@ -108,7 +110,7 @@ export async function measureStreams(
     let openMs = 0;
     for (const count of counts) {
       const started = performance.now();
-      const opened = await openIdleStreams(pool, endpoint, count - open.length, body, openParallel);
+      const opened = await openMany(count - open.length, body, openParallel);
       const tookMs = performance.now() - started;
       openMs += tookMs;
       open.push(...opened.streams);
@@ -140,8 +142,35 @@ export async function measureStreams(
   } finally {
     for (const stream of open) stream.close();
     await server.kill();
-    await pool.destroy().catch(() => undefined);
+    await opener.close();
   }
+}
+
+/** How a scenario opens its streams: SSE over an undici pool, or server-streaming gRPC calls. */
+interface Opener {
+  start(messageId: string): Promise<OpenedStream>;
+  subscribe(taskId: string): Promise<OpenedStream>;
+  close(): Promise<void>;
+}
+
+async function openerFor(target: Target, server: RunningServer, connections: number): Promise<Opener> {
+  if (target.grpc) {
+    if (!server.grpcAddress) throw new Error(`${target.id} started no gRPC server`);
+    const client = new GrpcLoadClient({ address: server.grpcAddress, ...target.grpc });
+    await client.ready();
+    return {
+      start: (messageId) => client.openIdle("task", messageId),
+      subscribe: (taskId) => client.openIdle("subscribe", taskId),
+      close: async () => client.close(),
+    };
+  }
+  const pool = createPool(server.origin, connections);
+  const endpoint: Endpoint = { origin: server.origin, path: target.path, dialect: target.dialect };
+  return {
+    start: (messageId) => openStream(pool, endpoint, target.dialect.start(messageId)),
+    subscribe: (taskId) => openStream(pool, endpoint, target.dialect.subscribe(taskId)),
+    close: () => pool.destroy().catch(() => undefined),
+  };
 }
 
 function mib(kib: number): string {

@@ -9,6 +9,7 @@
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
+import { createServer } from "node:net";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import {
@@ -26,6 +27,8 @@ import { otlpTracesEnv, startOtlpSink } from "./otlp-sink.ts";
 export type TargetId =
   | "ours"
   | "ours-rest"
+  | "ours-grpc"
+  | "ours-grpc-base"
   | "ours-embedded"
   | "ours-2x"
   | "ours-lean"
@@ -35,7 +38,8 @@ export type TargetId =
   | "ours-base"
   | "ours-embedded-base"
   | "sdk"
-  | "sdk-pg";
+  | "sdk-pg"
+  | "sdk-grpc";
 export type ProcessRole = "load" | "streams";
 
 export interface RunningServer {
@@ -43,6 +47,8 @@ export interface RunningServer {
   pid: number;
   /** The DevTools URL when started with `inspect` (to force a GC and read the heap from outside). */
   inspector: string | undefined;
+  /** `host:port` of the process's gRPC server, on a target loaded over gRPC. */
+  grpcAddress?: string;
   /**
    * SIGKILL by default: the databases are dropped afterwards, and a graceful stop would end every task
    * first. SIGTERM when a CPU profile must be written on exit.
@@ -61,6 +67,11 @@ export interface Target {
    * may be called that many times, and the load is split between them.
    */
   instances: number;
+  /**
+   * Set on a target loaded over A2A's gRPC binding (`ours-grpc`, `sdk-grpc`): the credential metadata
+   * and the store a new task names. Its processes serve gRPC on `grpcAddress`.
+   */
+  grpc?: { metadata: Record<string, string>; storeId: string };
   start(role: ProcessRole, options?: StartOptions): Promise<RunningServer>;
   dispose(): Promise<void>;
 }
@@ -86,15 +97,25 @@ export const STEP_MS: Record<ProcessRole, string> = { load: "1", streams: "36000
 const A2A_PATH = "/api/v1/a2a";
 
 export async function createTarget(id: TargetId): Promise<Target> {
-  if (id === "sdk" || id === "sdk-pg") return sdk(id === "sdk-pg");
+  if (id === "sdk" || id === "sdk-pg" || id === "sdk-grpc") return sdk(id);
   return ours(id);
 }
 
 const LEAN_SERVER = fileURLToPath(new URL("./ours-lean-server.ts", import.meta.url));
 
-const OURS_VARIANTS: Record<Exclude<TargetId, "sdk" | "sdk-pg">, { label: string; store: string }> = {
+type OursId = Exclude<TargetId, "sdk" | "sdk-pg" | "sdk-grpc">;
+
+const OURS_VARIANTS: Record<OursId, { label: string; store: string }> = {
   ours: { label: "ours", store: "PostgreSQL" },
   "ours-rest": { label: "ours, HTTP+JSON", store: "PostgreSQL, the same server over its HTTP+JSON binding" },
+  "ours-grpc": {
+    label: "ours, gRPC",
+    store: "PostgreSQL, the same server started with GRPC_PORT and loaded over gRPC (@grpc/grpc-js, one channel)",
+  },
+  "ours-grpc-base": {
+    label: "ours, gRPC (base checkout)",
+    store: "PostgreSQL, as ours, gRPC but the server of the checkout A2A_BENCH_BASE names (before/after a change)",
+  },
   "ours-embedded": {
     label: "ours (embedded)",
     store: "embedded PGlite, as `pnpm start` ships it (no DATABASE_URL, fresh DATA_DIR)",
@@ -128,12 +149,12 @@ const OURS_VARIANTS: Record<Exclude<TargetId, "sdk" | "sdk-pg">, { label: string
  * a PostgreSQL database (`ours`, `ours-2x`: two processes on it), a PGlite directory in a temp folder
  * (`ours-embedded`), or with `ours-lean` the same app on the SDK twin's executor (no fleet).
  */
-async function ours(id: Exclude<TargetId, "sdk" | "sdk-pg">): Promise<Target> {
+async function ours(id: OursId): Promise<Target> {
   const embedded = id === "ours-embedded" || id === "ours-embedded-base";
   const store: ProcessStore = embedded ? await createPgliteStore() : await createPostgresStore();
   // A before-and-after run: `ours-base` and `ours-embedded-base` start the server of another checkout
   // (built, installed), e.g. \`git worktree add ../base <commit> && (cd ../base && pnpm install)\`.
-  const serverDir = id === "ours-base" || id === "ours-embedded-base" ? await baseServerDir() : undefined;
+  const serverDir = id.endsWith("-base") ? await baseServerDir() : undefined;
   // `ours-otel`: what the instrumentation costs with an SDK registered. Metrics go to a Prometheus reader
   // (not scraped during the load), spans (all sampled) to an OTLP receiver in this process that accepts
   // and discards them, so the server pays for recording, batching and serialising every span.
@@ -155,13 +176,23 @@ async function ours(id: Exclude<TargetId, "sdk" | "sdk-pg">): Promise<Target> {
       dialect: (id === "ours-rest" ? oursRestDialect : oursDialect)(seeded.partnerToken, seeded.storeId),
       path: A2A_PATH,
       instances: id === "ours-2x" ? 2 : 1,
+      ...(id === "ours-grpc" || id === "ours-grpc-base"
+        ? {
+            grpc: {
+              metadata: { authorization: `Bearer ${seeded.partnerToken}`, "a2a-version": "1.0" },
+              storeId: seeded.storeId,
+            },
+          }
+        : {}),
       async start(role, options) {
         if (id === "ours-lean") {
           return startScriptServer(LEAN_SERVER, { ...env, ...nodeOptions(options), STEP_MS: STEP_MS[role], PORT: "0" });
         }
+        const grpcPort = id === "ours-grpc" || id === "ours-grpc-base" ? await freePort() : undefined;
         const server = await startServerProcess(
           {
             ...env,
+            ...(grpcPort === undefined ? {} : { GRPC_PORT: String(grpcPort), GRPC_HOST: "127.0.0.1" }),
             ...nodeOptions(options),
             ROBOT_STEP_MS: STEP_MS[role],
             LOG_LEVEL: "info", // the helper finds the URL in the info-level "listening" line
@@ -172,6 +203,7 @@ async function ours(id: Exclude<TargetId, "sdk" | "sdk-pg">): Promise<Target> {
           origin: server.url,
           pid: server.pid,
           inspector: options?.inspect ? inspectorUrl(server.log()) : undefined,
+          ...(grpcPort === undefined ? {} : { grpcAddress: `127.0.0.1:${grpcPort}` }),
           kill: async (signal = "SIGKILL") => {
             await server.kill(signal);
           },
@@ -193,7 +225,8 @@ async function ours(id: Exclude<TargetId, "sdk" | "sdk-pg">): Promise<Target> {
 const require = createRequire(new URL("../../examples/server/package.json", import.meta.url));
 const SDK_SERVER = fileURLToPath(new URL("./sdk-server.ts", import.meta.url));
 
-async function sdk(durable: boolean): Promise<Target> {
+async function sdk(id: "sdk" | "sdk-pg" | "sdk-grpc"): Promise<Target> {
+  const durable = id === "sdk-pg";
   let store: ProcessStore | undefined;
   if (durable) {
     store = await createPostgresStore();
@@ -207,19 +240,27 @@ async function sdk(durable: boolean): Promise<Target> {
     }
   }
   return {
-    id: durable ? "sdk-pg" : "sdk",
-    label: durable ? "SDK (PostgreSQL)" : "SDK",
-    store: durable ? "PostgreSQL (DatabaseTaskStore)" : "in-memory (InMemoryTaskStore, default)",
+    id,
+    label: { sdk: "SDK", "sdk-pg": "SDK (PostgreSQL)", "sdk-grpc": "SDK, gRPC" }[id],
+    store: durable
+      ? "PostgreSQL (DatabaseTaskStore)"
+      : id === "sdk-grpc"
+        ? "in-memory, the same server with the SDK's gRPC service (@a2a-js/sdk/server/grpc) on GRPC_PORT"
+        : "in-memory (InMemoryTaskStore, default)",
     dialect: sdkDialect("store-001"),
     path: A2A_PATH,
     instances: 1,
+    ...(id === "sdk-grpc" ? { grpc: { metadata: { "a2a-version": "1.0" }, storeId: "store-001" } } : {}),
     async start(role, options) {
-      return startScriptServer(SDK_SERVER, {
+      const grpcPort = id === "sdk-grpc" ? await freePort() : undefined;
+      const server = await startScriptServer(SDK_SERVER, {
         ...nodeOptions(options),
+        ...(grpcPort === undefined ? {} : { GRPC_PORT: String(grpcPort) }),
         STEP_MS: STEP_MS[role],
         STORE: durable ? "postgres" : "memory",
         ...(store ? { DATABASE_URL: store.env.DATABASE_URL as string } : {}),
       });
+      return grpcPort === undefined ? server : { ...server, grpcAddress: `127.0.0.1:${grpcPort}` };
     },
     dispose: async () => {
       await store?.drop();
@@ -276,6 +317,19 @@ export async function startScriptServer(script: string, env: Record<string, stri
       await exited;
     },
   };
+}
+
+/** A port free on 127.0.0.1 now (a gRPC port is given to a server, not read back from its log). */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const address = probe.address();
+      const port = typeof address === "object" && address ? address.port : 0;
+      probe.close(() => resolve(port));
+    });
+  });
 }
 
 function runNode(args: string[], env: Record<string, string>): Promise<{ code: number | null; output: string }> {

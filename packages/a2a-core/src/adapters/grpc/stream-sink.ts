@@ -23,7 +23,7 @@ export class GrpcStreamSink implements SseSink {
 
   write(chunk: string): void {
     if (this.done || this.call.cancelled) return;
-    let messages: Uint8Array[];
+    let messages: readonly Uint8Array[];
     try {
       messages = streamMessages(this.output, chunk);
     } catch (error) {

@@ -10,6 +10,7 @@ import {
 import { InvalidRequestError } from "../../protocol/errors.js";
 import { BadRequestSchema, ErrorInfoSchema } from "../../protocol/grpc/gen/google/rpc/error_details_pb.js";
 import { StatusSchema } from "../../protocol/grpc/gen/google/rpc/status_pb.js";
+import { binaryOfJson } from "./json-to-binary.js";
 
 /**
  * The gRPC binding's one crossing between protobuf and the v1.0 JSON the methods read and answer: a2a.proto
@@ -31,10 +32,13 @@ export function paramsOfMessage(schema: DescMessage, bytes: Uint8Array): Record<
 
 /**
  * An answer's v1.0 JSON → its response message's bytes. Fields the message has no place for (an agent
- * card's extension fields of another version) are left out: the wire cannot carry them.
+ * card's extension fields of another version) are left out: the wire cannot carry them. Written straight
+ * from the JSON (json-to-binary.ts) when it can be, else through protobuf-es: the same bytes either way.
  */
 export function messageOfJson(schema: DescMessage, json: unknown): Uint8Array {
-  return toBinary(schema, fromJson(schema, json as JsonValue, { ignoreUnknownFields: true }));
+  return (
+    binaryOfJson(schema, json) ?? toBinary(schema, fromJson(schema, json as JsonValue, { ignoreUnknownFields: true }))
+  );
 }
 
 const DETAILS = createRegistry(ErrorInfoSchema, BadRequestSchema);

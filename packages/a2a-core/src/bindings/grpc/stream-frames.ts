@@ -16,7 +16,32 @@ const PAYLOADS = ["task", "message", "statusUpdate", "artifactUpdate"] as const;
  * messages, each with its sequence number under EVENT_SEQ_KEY. Keep-alive comments carry nothing: HTTP/2
  * has its own pings.
  */
-export function streamMessages(schema: DescMessage, chunk: string): Uint8Array[] {
+export function streamMessages(schema: DescMessage, chunk: string): readonly Uint8Array[] {
+  let recent = RECENT.get(schema);
+  if (!recent) {
+    recent = new Map();
+    RECENT.set(schema, recent);
+  }
+  const cached = recent.get(chunk);
+  if (cached) return cached;
+  const messages = encode(schema, chunk);
+  if (chunk.length <= CACHEABLE_CHARS) {
+    if (recent.size >= RECENT_CHUNKS) recent.delete(recent.keys().next().value as string);
+    recent.set(chunk, messages);
+  }
+  return messages;
+}
+
+/**
+ * The last chunks encoded, oldest first: the hub hands one event to every stream of its task as the same
+ * text (its JSON rendered once), so a task with many streams encodes each event once, not once per stream,
+ * as the SSE bindings render it once. Bounded in entries and in size; the bytes are never written to.
+ */
+const RECENT = new WeakMap<DescMessage, Map<string, readonly Uint8Array[]>>();
+const RECENT_CHUNKS = 64;
+const CACHEABLE_CHARS = 16 * 1024;
+
+function encode(schema: DescMessage, chunk: string): Uint8Array[] {
   const messages: Uint8Array[] = [];
   for (const frame of chunk.split("\n\n")) {
     let seq: number | undefined;
