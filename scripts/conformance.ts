@@ -38,6 +38,9 @@ const KNOWN: Readonly<Record<string, string>> = {
   "CORE-SEND-003":
     "kit bug (a2a-tck#202): it expects a message of an unsupported media type to succeed, where the " +
     "specification requires ContentTypeNotSupportedError; the core answers -32602 (a start needs a text part)",
+  "GRPC-ERR-002":
+    "the kit's status table predates specification v1.0.1, which maps VersionNotSupportedError (like " +
+    "PushNotificationNotSupported and UnsupportedOperation) to FAILED_PRECONDITION; the kit expects UNIMPLEMENTED",
 };
 
 type Level = "MUST" | "SHOULD" | "MAY";
@@ -113,6 +116,13 @@ function generateProtos(kit: string): string {
       { stdio: "inherit" },
     );
   }
+  // grpc_python_plugin writes `import a2a_pb2`, a second copy of the messages beside the kit's
+  // `specification.generated.a2a_pb2`: the kit's isinstance checks would then fail on our answers
+  // ("expected lf.a2a.v1.StreamResponse, got lf.a2a.v1.StreamResponse"). One module for both.
+  const stubs = join(kit, "specification/generated/a2a_pb2_grpc.py");
+  const source = readFileSync(stubs, "utf8");
+  const fixed = source.replace(/^import a2a_pb2 as a2a__pb2$/m, "from specification.generated import a2a_pb2 as a2a__pb2");
+  if (fixed !== source) writeFileSync(stubs, fixed);
   return out;
 }
 
@@ -249,9 +259,9 @@ async function startTarget(target: string): Promise<RunningTarget> {
   const port = await freePort();
   if (target === "reference") return startReferenceServer(port);
   if (target !== "tck-agent") throw new Error(`unknown target ${target}; tck-agent or reference`);
-  // A2A_TOKEN set and empty: the kit 1.0 sends no credential.
+  // A2A_TOKEN set and empty: the kit 1.0 sends no credential. GRPC_PORT: the card lists the gRPC binding too.
   const agent = spawn(process.execPath, [AGENT], {
-    env: { ...process.env, PORT: String(port), A2A_TOKEN: "" },
+    env: { ...process.env, PORT: String(port), GRPC_PORT: String(await freePort()), A2A_TOKEN: "" },
     stdio: ["ignore", "ignore", "inherit"],
   });
   const url = `http://127.0.0.1:${port}`;
