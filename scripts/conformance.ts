@@ -121,7 +121,10 @@ function generateProtos(kit: string): string {
   // ("expected lf.a2a.v1.StreamResponse, got lf.a2a.v1.StreamResponse"). One module for both.
   const stubs = join(kit, "specification/generated/a2a_pb2_grpc.py");
   const source = readFileSync(stubs, "utf8");
-  const fixed = source.replace(/^import a2a_pb2 as a2a__pb2$/m, "from specification.generated import a2a_pb2 as a2a__pb2");
+  const fixed = source.replace(
+    /^import a2a_pb2 as a2a__pb2$/m,
+    "from specification.generated import a2a_pb2 as a2a__pb2",
+  );
   if (fixed !== source) writeFileSync(stubs, fixed);
   return out;
 }
