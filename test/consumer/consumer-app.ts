@@ -21,7 +21,7 @@ const CACHE_ROOT = join(tmpdir(), "a2a-consumer-apps");
 /** Installs of other builds older than this are removed when a new one is made. */
 const STALE_MS = 60 * 60_000;
 /** Bumped when the recipe below changes, so an install made by an older recipe is not reused. */
-const RECIPE = "1";
+const RECIPE = "2";
 
 export interface ConsumerApp {
   dir: string;
@@ -75,6 +75,9 @@ function manifest(packages: Record<string, string>) {
       // The embedded database of postgres-store's default (an optional peer), and a2a-core's zod peer.
       "@electric-sql/pglite": "^0.5.16",
       zod: "^4",
+      // The optional peers of the gRPC entries (a2a-core/grpc, a2a-client/grpc), which this app loads.
+      "@grpc/grpc-js": "^1.14.7",
+      "@bufbuild/protobuf": "^2.17.0",
     },
     // A consumer with skipLibCheck off, as the READMEs tell it: the optional peers' types, and PGlite's.
     devDependencies: {

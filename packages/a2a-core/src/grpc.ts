@@ -11,6 +11,4 @@ export {
   startA2AGrpcServer,
 } from "./adapters/grpc/grpc-server.js";
 export { EVENT_SEQ_KEY } from "./bindings/grpc/stream-frames.js";
-export type { A2AHandler } from "./ports/handler.js";
-export type { Logger } from "./ports/logger.js";
 export { decodeGrpcStatus, type GrpcMethodWire, grpcMethodWire } from "./protocol/grpc/client-wire.js";

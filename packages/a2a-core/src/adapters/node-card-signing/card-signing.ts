@@ -1,13 +1,18 @@
 import { createPublicKey, type KeyObject } from "node:crypto";
-import { calculateJwkThumbprint, exportJWK, type JSONWebKeySet } from "jose";
-import { type AgentCardSigner, signAgentCard } from "../../protocol/card/card-signature.js";
+import { calculateJwkThumbprint, exportJWK } from "jose";
+import {
+  type AgentCardJwk,
+  type AgentCardKeySet,
+  type AgentCardSigner,
+  signAgentCard,
+} from "../../protocol/card/card-signature.js";
 
 /** Signs agent cards with one private key, and the public key set a verifier fetches (A2A §8.4). */
 export interface CardSigning {
   /** The card with its signature; each card object is signed once and kept (sign the cards you serve, once). */
   signed<C extends Record<string, unknown>>(card: C): Promise<C>;
-  /** The public key set to serve at `jwksUrl`. */
-  jwks(): Promise<JSONWebKeySet>;
+  /** The public key set to serve at `jwksUrl` (the package's own JWKS type: jose's is ESM-only). */
+  jwks(): Promise<AgentCardKeySet>;
 }
 
 /**
@@ -43,7 +48,8 @@ export function createCardSigning(
     const jwk = await exportJWK(createPublicKey(privateKey));
     const kid = options.kid ?? (await calculateJwkThumbprint(jwk));
     const signer: AgentCardSigner = { key: privateKey, kid, alg, jwksUrl: options.jwksUrl };
-    return { signer, jwks: { keys: [{ ...jwk, kid, alg, use: "sig" }] } };
+    const keys: AgentCardKeySet = { keys: [{ ...jwk, kid, alg, use: "sig" } as AgentCardJwk] };
+    return { signer, jwks: keys };
   })();
   const cards = new WeakMap<object, Promise<unknown>>();
   return {
