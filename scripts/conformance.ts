@@ -38,6 +38,10 @@ const KNOWN: Readonly<Record<string, string>> = {
   "CORE-SEND-003":
     "kit bug (a2a-tck#202): it expects a message of an unsupported media type to succeed, where the " +
     "specification requires ContentTypeNotSupportedError; the core answers -32602 (a start needs a text part)",
+  "STREAM-ORDER-003":
+    "the kit compares two streams' messages by Python's SerializeToString without deterministic=True, which " +
+    "writes a Struct's map entries in any order: the two messages are equal field for field (checked: only " +
+    "the order of `metadata`'s keys differs), and the server's bytes are identical on both streams",
   "GRPC-ERR-002":
     "the kit's status table predates specification v1.0.1, which maps VersionNotSupportedError (like " +
     "PushNotificationNotSupported and UnsupportedOperation) to FAILED_PRECONDITION; the kit expects UNIMPLEMENTED",
