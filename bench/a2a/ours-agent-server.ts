@@ -1,8 +1,9 @@
 /**
- * The SendMessage scenario's server (`pnpm bench:a2a:send-message`): an agent on the core with
- * SendMessage on (the reference server turns it off, its contract), its stores on the embedded PGlite in
- * memory, and the SDK twin's executor (sdk-server.ts): a status per step after STEP_MS, an artifact,
- * `completed`. Any bearer is admitted. Env: PORT, STEP_MS, STEPS. Logs
+ * The SendMessage phase's server for `ours` (`pnpm bench:a2a --phases send-message`, send-message.ts): an
+ * agent on the core with SendMessage on (the reference server turns it off, its contract), and the SDK
+ * twin's executor (sdk-server.ts): a status per step after STEP_MS, an artifact, `completed`. Any bearer
+ * is admitted. Its stores: PostgreSQL at DATABASE_URL, else PGlite in DATA_DIR, else PGlite in memory.
+ * Env: PORT, STEP_MS, STEPS, DATABASE_URL, DATA_DIR. Logs
  * `{"msg":"bench server listening","url":…}` on stderr once it listens.
  */
 import { createServer } from "node:http";
@@ -22,7 +23,9 @@ const store = (await import(
 const stepMs = Number(process.env.STEP_MS ?? 400);
 const steps = Number(process.env.STEPS ?? 5);
 
-const db = await store.openDatabase({ dataDir: "memory://" });
+const db = await store.openDatabase(
+  process.env.DATABASE_URL ? { url: process.env.DATABASE_URL } : { dataDir: process.env.DATA_DIR ?? "memory://" },
+);
 await store.migrate(db);
 const handler = core.createA2AHandler({
   stores: store.createPostgresStores(db),

@@ -21,6 +21,12 @@ export interface LoadResult {
     perInstance: number[];
   };
   getTask: { perSecond: number; p50: number; p99: number; errors: number; cpuUsPerRequest: number };
+  /**
+   * Blocking SendMessage to `completed` (send-message.ts), on the target's SendMessage server: for ours an
+   * agent on the core with SendMessage on, on a store of the same kind (the reference server answers
+   * -32004, by contract). NaN where not measured.
+   */
+  sendMessage: { perSecond: number; completed: number; failures: number; p50: number; p95: number; cpuMsPerCall: number };
 }
 
 export interface Result {
@@ -117,6 +123,10 @@ export function resultTable(results: Result[], counts: number[], subscribeCounts
     ["tasks/s sustained (started → completed)", (r) => r.load.tasks.perSecond, whole, "higher"],
     ["task duration under that load, median (ms)", (r) => r.load.tasks.medianMs, ms, "lower"],
     ["server CPU per task (ms)", (r) => r.load.tasks.cpuMsPerTask, ms, "lower"],
+    ["SendMessage calls/s (blocking, to completed)", (r) => r.load.sendMessage?.perSecond, whole, "higher"],
+    ["SendMessage latency under that load, p50 (ms)", (r) => r.load.sendMessage?.p50, ms, "lower"],
+    ["SendMessage latency under that load, p95 (ms)", (r) => r.load.sendMessage?.p95, ms, "lower"],
+    ["server CPU per SendMessage (ms)", (r) => r.load.sendMessage?.cpuMsPerCall, ms, "lower"],
     ...streamRows(counts, subscribeCounts),
   ];
   const header = [

@@ -1,7 +1,9 @@
 /**
  * The A2A load benchmark: our reference server against a small server built on the official
  * @a2a-js/sdk, on this machine, in one run. For each server: GetTask requests/s, time to the first SSE
- * event of a new task, tasks/s sustained (started and followed to `completed`), and memory and idle CPU
+ * event of a new task, tasks/s sustained (started and followed to `completed`), blocking SendMessage
+ * calls/s to `completed` (send-message.ts: for ours an agent on the core with SendMessage on, on a store
+ * of the same kind, since the reference server answers -32004 by contract), and memory and idle CPU
  * per idle open stream at 1,000 and 5,000 concurrent streams; for two instances of our server on one
  * database, tasks/s against one instance; and the same over A2A's gRPC binding (`ours-grpc`, `sdk-grpc`). Prints a table with every figure, the ratios, the scale-out
  * figure and a verdict on each performance target in docs/performance.md (judged against `sdk` of the same run).
@@ -38,7 +40,8 @@
  * Other flags: --duration and --warmup (seconds of each load window), --concurrency (clients; split over
  * the instances of `ours-2x`), --starts (sequential first-event starts), --streams and
  * --subscribe-streams (ascending counts, 0 to skip), --open-parallel, --idle-cpu-seconds, --phases
- * (tasks, gettask; the first-event phase always runs on single-instance targets), --cpu-prof <dir>,
+ * (tasks, gettask, send-message; the first-event phase runs on single-instance targets with tasks or
+ * gettask; send-message on ours, ours-embedded, sdk and sdk-pg), --cpu-prof <dir>,
  * --json (one more line: every figure, the scale-out rows and the verdicts).
  * DATABASE_URL_TEST names the PostgreSQL server (default postgres://postgres@127.0.0.1:5432/test).
  */
@@ -62,6 +65,7 @@ import {
   targetVerdicts,
   verdictLines,
 } from "./report.ts";
+import { blockingSendMessages, checkSendMessage } from "./send-message.ts";
 import { measureStreams } from "./streams.ts";
 import { createTarget, type RunningServer, STEP_MS, type Target, type TargetId } from "./targets.ts";
 
@@ -79,7 +83,7 @@ const { values: args } = parseArgs({
     // Three lease renewals (every 10 s by default): a shorter window may hold none of them, or one, and so
     // reads a different figure from one run to the next.
     "idle-cpu-seconds": { type: "string", default: "30" },
-    phases: { type: "string", default: "tasks,gettask" },
+    phases: { type: "string", default: "tasks,gettask,send-message" },
     "cpu-prof": { type: "string" },
     json: { type: "boolean", default: false },
   },
@@ -130,7 +134,9 @@ function validate(): void {
   // The idle-stream phases speak JSON-RPC; the HTTP+JSON target is for the load phases.
   if (streamTargets.includes("ours-rest"))
     throw new Error("ours-rest is a load target only, not a --stream-targets one");
-  if (![...phases].every((p) => p === "tasks" || p === "gettask")) throw new Error("--phases: tasks, gettask");
+  if (![...phases].every((p) => p === "tasks" || p === "gettask" || p === "send-message")) {
+    throw new Error("--phases: tasks, gettask, send-message");
+  }
   const numbers = [durationMs, warmupMs, concurrency, starts, openParallel, idleCpuMs];
   if (!numbers.every((n) => Number.isFinite(n) && n >= 0) || durationMs === 0 || concurrency < 1 || starts < 1) {
     throw new Error("--duration, --concurrency and --starts must be positive numbers, the others non-negative");
@@ -149,96 +155,140 @@ function log(line: string): void {
 }
 
 const NOT_MEASURED = Number.NaN;
+const SEND_MESSAGE_NOT_MEASURED: LoadResult["sendMessage"] = {
+  perSecond: NOT_MEASURED,
+  completed: 0,
+  failures: 0,
+  p50: NOT_MEASURED,
+  p95: NOT_MEASURED,
+  cpuMsPerCall: NOT_MEASURED,
+};
+// The streaming start's phases (first event, GetTask on its tasks, tasks/s); a run of --phases
+// send-message alone skips them.
+const streamingStart = phases.has("tasks") || phases.has("gettask");
+
+/**
+ * Blocking SendMessage to `completed` (send-message.ts), on the target's SendMessage server: the SDK's
+ * own, or for ours the agent on the core (the reference server answers -32004, by contract).
+ */
+async function measureSendMessage(target: Target): Promise<LoadResult["sendMessage"]> {
+  if (!phases.has("send-message") || !target.startSendMessage) return SEND_MESSAGE_NOT_MEASURED;
+  const server = await target.startSendMessage(args["cpu-prof"] ? { cpuProfileDir: args["cpu-prof"] } : {});
+  const pool = createPool(server.origin, concurrency + 2);
+  try {
+    await checkSendMessage(pool);
+    log(
+      `  SendMessage (blocking, to completed): ${concurrency} concurrent clients, ${durationMs / 1000} s after ${warmupMs / 1000} s warm-up …`,
+    );
+    const [run, cpu] = await Promise.all([
+      blockingSendMessages(pool, { concurrency, warmupMs, durationMs }),
+      cpuInWindow(server.pid, warmupMs, durationMs),
+    ]);
+    log(
+      `    ${run.perSecond.toFixed(0)} calls/s (${run.completed} completed, ${run.failures} failures), ` +
+        `p50 ${ms(run.p50)} ms, p95 ${ms(run.p95)} ms`,
+    );
+    return { ...run, cpuMsPerCall: (cpu / run.completed) * 1000 };
+  } finally {
+    await pool.close().catch(() => undefined);
+    await server.kill(args["cpu-prof"] ? "SIGTERM" : "SIGKILL");
+  }
+}
 
 async function measureLoad(target: Target): Promise<LoadResult> {
   if (target.grpc) return measureGrpcLoad(target, target.grpc);
   const startOptions = args["cpu-prof"] ? { cpuProfileDir: args["cpu-prof"] } : {};
   const servers: RunningServer[] = [];
   const lanes: Lane[] = [];
-  try {
-    // One after the other: the second instance starts on a database the first has already opened.
-    for (let i = 0; i < target.instances; i++) {
-      const server = await target.start("load", startOptions);
-      servers.push(server);
-      const endpoint: Endpoint = { origin: server.origin, path: target.path, dialect: target.dialect };
-      lanes.push({ pool: createPool(server.origin, Math.ceil(concurrency / target.instances) + 2), endpoint });
-    }
-    const [first] = lanes as [Lane];
-    const [firstServer] = servers as [RunningServer];
-    const window = `${concurrency} concurrent clients, ${durationMs / 1000} s after ${warmupMs / 1000} s warm-up`;
-    let ttfe: LoadResult["ttfe"] = { median: NOT_MEASURED, p95: NOT_MEASURED, n: 0 };
-    let getTask: LoadResult["getTask"] = {
-      perSecond: NOT_MEASURED,
-      p50: NOT_MEASURED,
-      p99: NOT_MEASURED,
-      errors: 0,
-      cpuUsPerRequest: NOT_MEASURED,
-    };
-    // A multi-instance target is there for the scale-out figure: its tasks/s only.
-    if (target.instances === 1) {
-      log(`  first event: ${starts} sequential starts (after 20 warm-up), each followed to its end …`);
-      const run = await timeToFirstEvent(first.pool, first.endpoint, { starts, warmups: 20 });
-      if (run.completed !== starts) throw new Error(`only ${run.completed} of ${starts} tasks completed`);
-      ttfe = { median: median(run.ms), p95: quantile(run.ms, 0.95), n: run.ms.length };
-      log(`    median ${ms(ttfe.median)} ms, p95 ${ms(ttfe.p95)} ms`);
-
-      // GetTask before the write-heavy tasks/s phase, whose dead rows and autovacuum would weigh on it.
-      if (phases.has("gettask")) {
-        log(`  GetTask: ${window}, on ${run.taskIds.length} completed tasks …`);
-        const [polls, cpu, loadCpu] = await Promise.all([
-          getTaskThroughput(first.pool, first.endpoint, run.taskIds, { concurrency, warmupMs, durationMs }),
-          cpuInWindow(firstServer.pid, warmupMs, durationMs),
-          // The load generator shares the two cores: its own cost per request bounds every server's rate.
-          cpuInWindow(process.pid, warmupMs, durationMs),
-        ]);
-        getTask = {
-          perSecond: polls.perSecond,
-          p50: quantile(polls.latencies, 0.5),
-          p99: quantile(polls.latencies, 0.99),
-          errors: polls.errors,
-          cpuUsPerRequest: (cpu / polls.requests) * 1e6,
-        };
-        log(
-          `    ${polls.perSecond.toFixed(0)} req/s, p50 ${ms(getTask.p50)} ms, ` +
-            `server CPU ${getTask.cpuUsPerRequest.toFixed(0)} µs per request, load generator ` +
-            `${((loadCpu / polls.requests) * 1e6).toFixed(0)} µs (${polls.errors} errors)`,
-        );
+  let ttfe: LoadResult["ttfe"] = { median: NOT_MEASURED, p95: NOT_MEASURED, n: 0 };
+  let getTask: LoadResult["getTask"] = {
+    perSecond: NOT_MEASURED,
+    p50: NOT_MEASURED,
+    p99: NOT_MEASURED,
+    errors: 0,
+    cpuUsPerRequest: NOT_MEASURED,
+  };
+  let tasks: LoadResult["tasks"] = {
+    perSecond: NOT_MEASURED,
+    completed: 0,
+    failures: 0,
+    medianMs: NOT_MEASURED,
+    cpuMsPerTask: NOT_MEASURED,
+    perInstance: [],
+  };
+  // --phases send-message alone: no streaming start, so no load server either.
+  if (streamingStart) {
+    try {
+      // One after the other: the second instance starts on a database the first has already opened.
+      for (let i = 0; i < target.instances; i++) {
+        const server = await target.start("load", startOptions);
+        servers.push(server);
+        const endpoint: Endpoint = { origin: server.origin, path: target.path, dialect: target.dialect };
+        lanes.push({ pool: createPool(server.origin, Math.ceil(concurrency / target.instances) + 2), endpoint });
       }
+      const [first] = lanes as [Lane];
+      const [firstServer] = servers as [RunningServer];
+      const window = `${concurrency} concurrent clients, ${durationMs / 1000} s after ${warmupMs / 1000} s warm-up`;
+      // A multi-instance target is there for the scale-out figure: its tasks/s only.
+      if (target.instances === 1) {
+        log(`  first event: ${starts} sequential starts (after 20 warm-up), each followed to its end …`);
+        const run = await timeToFirstEvent(first.pool, first.endpoint, { starts, warmups: 20 });
+        if (run.completed !== starts) throw new Error(`only ${run.completed} of ${starts} tasks completed`);
+        ttfe = { median: median(run.ms), p95: quantile(run.ms, 0.95), n: run.ms.length };
+        log(`    median ${ms(ttfe.median)} ms, p95 ${ms(ttfe.p95)} ms`);
+
+        // GetTask before the write-heavy tasks/s phase, whose dead rows and autovacuum would weigh on it.
+        if (phases.has("gettask")) {
+          log(`  GetTask: ${window}, on ${run.taskIds.length} completed tasks …`);
+          const [polls, cpu, loadCpu] = await Promise.all([
+            getTaskThroughput(first.pool, first.endpoint, run.taskIds, { concurrency, warmupMs, durationMs }),
+            cpuInWindow(firstServer.pid, warmupMs, durationMs),
+            // The load generator shares the two cores: its own cost per request bounds every server's rate.
+            cpuInWindow(process.pid, warmupMs, durationMs),
+          ]);
+          getTask = {
+            perSecond: polls.perSecond,
+            p50: quantile(polls.latencies, 0.5),
+            p99: quantile(polls.latencies, 0.99),
+            errors: polls.errors,
+            cpuUsPerRequest: (cpu / polls.requests) * 1e6,
+          };
+          log(
+            `    ${polls.perSecond.toFixed(0)} req/s, p50 ${ms(getTask.p50)} ms, ` +
+              `server CPU ${getTask.cpuUsPerRequest.toFixed(0)} µs per request, load generator ` +
+              `${((loadCpu / polls.requests) * 1e6).toFixed(0)} µs (${polls.errors} errors)`,
+          );
+        }
+      }
+      if (phases.has("tasks")) {
+        const split = lanes.length > 1 ? ` split over ${lanes.length} instances` : "";
+        log(`  tasks/s: ${window}${split} …`);
+        const cpuWindows = Promise.all(servers.map((server) => cpuInWindow(server.pid, warmupMs, durationMs)));
+        const run = await sustainedTasks(lanes, { concurrency, warmupMs, durationMs });
+        const cpu = await cpuWindows;
+        const perInstance = run.completedPerLane.map((n) => n / (durationMs / 1000));
+        log(
+          `    ${run.perSecond.toFixed(0)} tasks/s (${run.completed} completed, ${run.failures} failures)` +
+            (lanes.length > 1 ? `: ${perInstance.map((n) => n.toFixed(0)).join(" + ")} per instance` : ""),
+        );
+        tasks = {
+          perSecond: run.perSecond,
+          completed: run.completed,
+          failures: run.failures,
+          medianMs: median(run.durations),
+          cpuMsPerTask: (cpu.reduce((sum, s) => sum + s, 0) / run.completed) * 1000,
+          perInstance,
+        };
+      }
+    } finally {
+      await Promise.all(lanes.map((lane) => lane.pool.close().catch(() => undefined)));
+      // A profile is written on a clean exit only.
+      await Promise.all(servers.map((server) => server.kill(args["cpu-prof"] ? "SIGTERM" : "SIGKILL")));
     }
-    let tasks: LoadResult["tasks"] = {
-      perSecond: NOT_MEASURED,
-      completed: 0,
-      failures: 0,
-      medianMs: NOT_MEASURED,
-      cpuMsPerTask: NOT_MEASURED,
-      perInstance: [],
-    };
-    if (phases.has("tasks")) {
-      const split = lanes.length > 1 ? ` split over ${lanes.length} instances` : "";
-      log(`  tasks/s: ${window}${split} …`);
-      const cpuWindows = Promise.all(servers.map((server) => cpuInWindow(server.pid, warmupMs, durationMs)));
-      const run = await sustainedTasks(lanes, { concurrency, warmupMs, durationMs });
-      const cpu = await cpuWindows;
-      const perInstance = run.completedPerLane.map((n) => n / (durationMs / 1000));
-      log(
-        `    ${run.perSecond.toFixed(0)} tasks/s (${run.completed} completed, ${run.failures} failures)` +
-          (lanes.length > 1 ? `: ${perInstance.map((n) => n.toFixed(0)).join(" + ")} per instance` : ""),
-      );
-      tasks = {
-        perSecond: run.perSecond,
-        completed: run.completed,
-        failures: run.failures,
-        medianMs: median(run.durations),
-        cpuMsPerTask: (cpu.reduce((sum, s) => sum + s, 0) / run.completed) * 1000,
-        perInstance,
-      };
-    }
-    return { ttfe, tasks, getTask };
-  } finally {
-    await Promise.all(lanes.map((lane) => lane.pool.close().catch(() => undefined)));
-    // A profile is written on a clean exit only.
-    await Promise.all(servers.map((server) => server.kill(args["cpu-prof"] ? "SIGTERM" : "SIGKILL")));
   }
+  // After the streaming start's server is gone: the SendMessage server (another process for ours) runs alone.
+  const sendMessage = target.instances === 1 ? await measureSendMessage(target) : SEND_MESSAGE_NOT_MEASURED;
+  return { ttfe, tasks, getTask, sendMessage };
 }
 
 /** measureLoad's phases over A2A's gRPC binding (grpc-load.ts): one server, one grpc-js channel. */
@@ -308,7 +358,7 @@ async function measureGrpcLoad(target: Target, grpc: NonNullable<Target["grpc"]>
         perInstance: [sustained.perSecond],
       };
     }
-    return { ttfe, tasks, getTask };
+    return { ttfe, tasks, getTask, sendMessage: SEND_MESSAGE_NOT_MEASURED };
   } finally {
     client.close();
     await server.kill(args["cpu-prof"] ? "SIGTERM" : "SIGKILL");
@@ -405,6 +455,13 @@ async function main(): Promise<void> {
     `Load from this process (undici Pools, keep-alive). GetTask and tasks/s: ${concurrency} concurrent clients, ` +
       `${durationMs / 1000} s after ${warmupMs / 1000} s warm-up; first event: ${starts} sequential starts; ` +
       `robot step ${STEP_MS.load} ms, 5 steps per task. Server CPU of the embedded target includes its database.`,
+    ...(phases.has("send-message")
+      ? [
+          `SendMessage (blocking, to completed; ${concurrency} clients, same window): ours is an agent on the core ` +
+            "with SendMessage on (bench/a2a/ours-agent-server.ts, the SDK twin's executor, a store of the target's " +
+            "kind of its own; the reference server answers -32004 by contract), the SDK its own server.",
+        ]
+      : []),
     `Idle streams: robot step ${Number(STEP_MS.streams) / 60_000} min (tasks stay working); memory of the server ` +
       `process minus its baseline (200 working tasks), divided by the streams held.`,
     "",

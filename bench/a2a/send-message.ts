@@ -1,66 +1,67 @@
 /**
- * SendMessage, blocking, to a terminal state: ours (an agent on the core, ours-agent-server.ts, on the
- * embedded PGlite) against the official SDK's twin (sdk-server.ts, its InMemoryTaskStore), both with the
- * same executor (STEPS statuses STEP_MS apart, an artifact, `completed`), in one run. `concurrency`
- * clients each send a v1.0 `SendMessage` and wait for its answer, again and again; the figures are the
- * calls answered with a completed task per second in the window, and their latency.
+ * SendMessage, blocking, to a terminal state: the `send-message` phase of `pnpm bench:a2a` (run.ts).
+ * `concurrency` clients each send a v1.0 `SendMessage` and wait for its answer, again and again; the
+ * figures are the calls answered with a completed task per second in the window, their latency and the
+ * server's CPU per call. The reference server answers SendMessage with -32004 (its contract), so `ours`
+ * and `ours-embedded` are measured on an agent on the same packages with SendMessage on
+ * (ours-agent-server.ts, on a store of the same kind, the SDK twin's executor); the SDK's targets on
+ * their own server (sdk-server.ts), which serves SendMessage.
  *
- *   pnpm bench:a2a:send-message                                  # about 30 s
- *   pnpm bench:a2a:send-message --duration 10 --concurrency 32 --steps 5 --step-ms 40
+ *   pnpm bench:a2a --targets ours,ours-embedded,sdk --stream-targets "" --phases send-message
+ *   pnpm bench:a2a:send-message                  # the same (about a minute)
  */
-import { loadavg } from "node:os";
-import { fileURLToPath } from "node:url";
-import { parseArgs } from "node:util";
-import { median, ms, quantile } from "../metrics/stats.ts";
-import { createPool, type Pool } from "./load.ts";
-import { startScriptServer } from "./targets.ts";
+import { median, quantile } from "../metrics/stats.ts";
+import type { Pool } from "./load.ts";
 
-const { values: args } = parseArgs({
-  options: {
-    duration: { type: "string", default: "5" },
-    warmup: { type: "string", default: "1" },
-    concurrency: { type: "string", default: "16" },
-    steps: { type: "string", default: "5" },
-    "step-ms": { type: "string", default: "40" },
-  },
-});
-const durationMs = Number(args.duration) * 1000;
-const warmupMs = Number(args.warmup) * 1000;
-const concurrency = Number(args.concurrency);
-const PATH = "/api/v1/a2a";
+/** The bench's own agent speaks the core's default (v1.0 with the header); the SDK v1.x speaks v1.0. */
+export const SEND_MESSAGE_PATH = "/api/v1/a2a";
+const HEADERS = { "content-type": "application/json", "a2a-version": "1.0", authorization: "Bearer bench" };
 
-const TARGETS = [
-  { label: "ours (core, PGlite in memory)", script: "./ours-agent-server.ts", env: {} },
-  { label: "sdk (@a2a-js/sdk, in memory)", script: "./sdk-server.ts", env: { STORE: "memory" } },
-];
+export interface SendMessageLoad {
+  /** Calls answered with a completed task in the window. */
+  completed: number;
+  perSecond: number;
+  /** Calls answered otherwise (an error, a task not completed) or that failed, in the window. */
+  failures: number;
+  p50: number;
+  p95: number;
+}
 
-function sendBody(messageId: string): string {
+function sendBody(messageId: string, storeId: string): string {
   return JSON.stringify({
     jsonrpc: "2.0",
     id: messageId,
     method: "SendMessage",
     params: {
       message: { messageId, role: "ROLE_USER", parts: [{ text: "Restock aisle 5" }] },
-      metadata: { storeId: "store-001" },
+      metadata: { storeId },
     },
   });
 }
 
-async function send(pool: Pool): Promise<string> {
+async function send(pool: Pool, storeId: string): Promise<string> {
   const { body } = await pool.request({
     method: "POST",
-    path: PATH,
-    headers: { "content-type": "application/json", "a2a-version": "1.0", authorization: "Bearer bench" },
-    body: sendBody(crypto.randomUUID()),
+    path: SEND_MESSAGE_PATH,
+    headers: HEADERS,
+    body: sendBody(`sm-${crypto.randomUUID()}`, storeId),
   });
   return body.text();
 }
 
-async function measure(pool: Pool) {
-  // The first answer is checked in full: a blocking SendMessage answers the completed task.
-  const first = JSON.parse(await send(pool)) as { result?: { task?: { status?: { state?: string } } } };
-  const state = first.result?.task?.status?.state;
-  if (state !== "TASK_STATE_COMPLETED") throw new Error(`SendMessage answered ${JSON.stringify(first)}`);
+/** Throws unless a blocking SendMessage answers the completed task (checked in full, once). */
+export async function checkSendMessage(pool: Pool, storeId = "store-001"): Promise<void> {
+  const answer = await send(pool, storeId);
+  const state = (JSON.parse(answer) as { result?: { task?: { status?: { state?: string } } } }).result?.task?.status
+    ?.state;
+  if (state !== "TASK_STATE_COMPLETED") throw new Error(`SendMessage answered ${answer.slice(0, 500)}`);
+}
+
+/** `concurrency` clients, each sending the next SendMessage as soon as the last one is answered. */
+export async function blockingSendMessages(
+  pool: Pool,
+  { concurrency, warmupMs, durationMs, storeId = "store-001" }: SendMessageOptions,
+): Promise<SendMessageLoad> {
   const windowStart = performance.now() + warmupMs;
   const windowEnd = windowStart + durationMs;
   const latencies: number[] = [];
@@ -68,42 +69,27 @@ async function measure(pool: Pool) {
   const client = async () => {
     while (performance.now() < windowEnd) {
       const sentAt = performance.now();
-      const answer = await send(pool).catch(() => "");
+      const answer = await send(pool, storeId).catch(() => "");
       const at = performance.now();
       if (at < windowStart || at > windowEnd) continue;
-      if (answer.includes('"TASK_STATE_COMPLETED"')) latencies.push(at - sentAt);
+      // Cheap on purpose (no JSON.parse per answer): the first answer was checked in full.
+      if (answer.includes('"TASK_STATE_COMPLETED"') && !answer.includes('"error":{')) latencies.push(at - sentAt);
       else failures++;
     }
   };
   await Promise.all(Array.from({ length: concurrency }, client));
-  return { perSecond: latencies.length / (durationMs / 1000), latencies, failures };
+  return {
+    completed: latencies.length,
+    perSecond: latencies.length / (durationMs / 1000),
+    failures,
+    p50: median(latencies),
+    p95: quantile(latencies, 0.95),
+  };
 }
 
-const rows: string[] = [];
-for (const target of TARGETS) {
-  const server = await startScriptServer(fileURLToPath(new URL(target.script, import.meta.url)), {
-    ...target.env,
-    STEPS: String(args.steps),
-    STEP_MS: String(args["step-ms"]),
-  });
-  const pool = createPool(server.origin, concurrency + 2);
-  try {
-    console.log(`${target.label}: ${concurrency} clients, ${durationMs / 1000} s after ${warmupMs / 1000} s …`);
-    const run = await measure(pool);
-    rows.push(
-      `| ${target.label} | ${run.perSecond.toFixed(0)} | ${ms(median(run.latencies))} | ` +
-        `${ms(quantile(run.latencies, 0.95))} | ${run.failures} |`,
-    );
-  } finally {
-    await pool.close();
-    await server.kill("SIGKILL");
-  }
+export interface SendMessageOptions {
+  concurrency: number;
+  warmupMs: number;
+  durationMs: number;
+  storeId?: string;
 }
-console.log(
-  `\nSendMessage (blocking, to completed; ${args.steps} steps × ${args["step-ms"]} ms), ` +
-    `load average ${loadavg()
-      .map((n) => n.toFixed(2))
-      .join(" ")}:\n`,
-);
-console.log("| target | completed calls/s | median ms | p95 ms | failures |\n|---|---:|---:|---:|---:|");
-for (const row of rows) console.log(row);

@@ -73,6 +73,13 @@ export interface Target {
    */
   grpc?: { metadata: Record<string, string>; storeId: string };
   start(role: ProcessRole, options?: StartOptions): Promise<RunningServer>;
+  /**
+   * A server that answers a blocking SendMessage (send-message.ts), with load-role steps: the SDK's own
+   * server; for `ours` and `ours-embedded` an agent on the same packages with SendMessage on
+   * (ours-agent-server.ts) on a store of the same kind, its own (the reference server answers -32004, by
+   * contract). Absent on the targets that have no such server (the variants, gRPC, ×2, a base checkout).
+   */
+  startSendMessage?(options?: StartOptions): Promise<RunningServer>;
   dispose(): Promise<void>;
 }
 
@@ -102,6 +109,7 @@ export async function createTarget(id: TargetId): Promise<Target> {
 }
 
 const LEAN_SERVER = fileURLToPath(new URL("./ours-lean-server.ts", import.meta.url));
+const AGENT_SERVER = fileURLToPath(new URL("./ours-agent-server.ts", import.meta.url));
 
 type OursId = Exclude<TargetId, "sdk" | "sdk-pg" | "sdk-grpc">;
 
@@ -159,6 +167,17 @@ async function ours(id: OursId): Promise<Target> {
   // (not scraped during the load), spans (all sampled) to an OTLP receiver in this process that accepts
   // and discards them, so the server pays for recording, batching and serialising every span.
   const sink = id === "ours-otel" || id === "ours-otel-sampled" ? await startOtlpSink() : undefined;
+  // The SendMessage agent's store: made on first use, of the target's kind, dropped with the target.
+  let agentStore: ProcessStore | undefined;
+  const startSendMessage = async (options?: StartOptions): Promise<RunningServer> => {
+    agentStore ??= embedded ? await createPgliteStore() : await createPostgresStore();
+    return startScriptServer(AGENT_SERVER, {
+      ...agentStore.env,
+      ...nodeOptions(options),
+      STEP_MS: STEP_MS.load,
+      PORT: "0",
+    });
+  };
   try {
     const seeded = await seedWithCli(store.env, serverDir);
     const env = {
@@ -174,6 +193,7 @@ async function ours(id: OursId): Promise<Target> {
       id,
       ...OURS_VARIANTS[id],
       dialect: (id === "ours-rest" ? oursRestDialect : oursDialect)(seeded.partnerToken, seeded.storeId),
+      ...(id === "ours" || id === "ours-embedded" ? { startSendMessage } : {}),
       path: A2A_PATH,
       instances: id === "ours-2x" ? 2 : 1,
       ...(id === "ours-grpc" || id === "ours-grpc-base"
@@ -211,6 +231,7 @@ async function ours(id: OursId): Promise<Target> {
       },
       dispose: async () => {
         await sink?.close();
+        await agentStore?.drop();
         await store.drop();
       },
     };
@@ -239,7 +260,7 @@ async function sdk(id: "sdk" | "sdk-pg" | "sdk-grpc"): Promise<Target> {
       throw new Error(`a2a-db upgrade failed: ${migrated.output}`);
     }
   }
-  return {
+  const target: Target = {
     id,
     label: { sdk: "SDK", "sdk-pg": "SDK (PostgreSQL)", "sdk-grpc": "SDK, gRPC" }[id],
     store: durable
@@ -266,6 +287,9 @@ async function sdk(id: "sdk" | "sdk-pg" | "sdk-grpc"): Promise<Target> {
       await store?.drop();
     },
   };
+  // The SDK's server serves SendMessage itself (over HTTP; the gRPC target is not loaded with it).
+  if (id !== "sdk-grpc") target.startSendMessage = (options) => target.start("load", options);
+  return target;
 }
 
 /** Starts a bench server script (sdk-server.ts, floor-server.ts) and waits for its "listening" line. */
