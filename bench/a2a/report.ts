@@ -3,7 +3,7 @@
  * the embedded store to each other server), the scale-out figure, and the verdict on each performance
  * target in docs/performance.md, judged against the official SDK's default server (`sdk`) of the same run.
  */
-import { ms } from "../metrics/stats.ts";
+import { median, ms } from "../metrics/stats.ts";
 import type { StreamPoint, StreamScenario } from "./streams.ts";
 import type { TargetId } from "./targets.ts";
 
@@ -26,7 +26,14 @@ export interface LoadResult {
    * agent on the core with SendMessage on, on a store of the same kind (the reference server answers
    * -32004, by contract). NaN where not measured.
    */
-  sendMessage: { perSecond: number; completed: number; failures: number; p50: number; p95: number; cpuMsPerCall: number };
+  sendMessage: {
+    perSecond: number;
+    completed: number;
+    failures: number;
+    p50: number;
+    p95: number;
+    cpuMsPerCall: number;
+  };
 }
 
 export interface Result {
@@ -35,8 +42,27 @@ export interface Result {
   store: string;
   /** Server processes that shared the load (and the store). */
   instances: number;
+  /** With --rounds above 1: each figure the median of the rounds (medianLoad). */
   load: LoadResult;
+  /** The load figures of each round, in round order (the rounds interleave the targets). */
+  rounds: LoadResult[];
   streams: Partial<Record<StreamScenario["kind"], StreamScenario>>;
+}
+
+/** Each number the median of the rounds' (arrays element by element). */
+export function medianLoad(rounds: readonly LoadResult[]): LoadResult {
+  const merge = (values: readonly unknown[]): unknown => {
+    const [first] = values;
+    if (typeof first === "number") return median(values as number[]);
+    if (Array.isArray(first)) return first.map((_, i) => merge(values.map((v) => (v as unknown[])[i])));
+    if (typeof first === "object" && first !== null) {
+      return Object.fromEntries(
+        Object.keys(first).map((key) => [key, merge(values.map((v) => (v as Record<string, unknown>)[key]))]),
+      );
+    }
+    return first;
+  };
+  return merge(rounds) as LoadResult;
 }
 
 type Better = "higher" | "lower";
@@ -147,12 +173,30 @@ export function resultTable(results: Result[], counts: number[], subscribeCounts
       const denominator = get(b);
       // Against a figure the table shows as zero (an idle SDK's 0.03 % of a core) a ratio reads as nonsense.
       if (measured(denominator) && Number(format(denominator)) === 0) return "–";
-      const r = ratio(get(a), denominator);
-      return measured(r) ? `${r.toFixed(2)}×` : "–";
+      return ratioCell(a, b, get);
     });
     lines.push(`| ${[name, ...cells, ...ratios, better].join(" | ")} |`);
   }
   return lines.join("\n");
+}
+
+/**
+ * a ÷ b: with rounds, the median of the rounds' ratios (each round's a and b ran next to each other in
+ * time) with their spread, and "≈" when the spread holds 1 (a difference within it); else the one ratio.
+ */
+function ratioCell(a: Result, b: Result, get: Row[1]): string {
+  const n = Math.min(a.rounds.length, b.rounds.length);
+  const perRound = Array.from({ length: n }, (_, i) =>
+    ratio(get({ ...a, load: a.rounds[i] as LoadResult }), get({ ...b, load: b.rounds[i] as LoadResult })),
+  ).filter(measured);
+  const spread = Math.max(...perRound) - Math.min(...perRound);
+  if (perRound.length < 2 || spread === 0) {
+    const r = ratio(get(a), get(b));
+    return measured(r) ? `${r.toFixed(2)}×` : "–";
+  }
+  const [low, high] = [Math.min(...perRound), Math.max(...perRound)];
+  const within = low <= 1 && high >= 1 ? " ≈" : "";
+  return `${median(perRound).toFixed(2)}× (${low.toFixed(2)}–${high.toFixed(2)})${within}`;
 }
 
 function measured(value: number | undefined): value is number {

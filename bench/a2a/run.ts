@@ -41,7 +41,10 @@
  * the instances of `ours-2x`), --starts (sequential first-event starts), --streams and
  * --subscribe-streams (ascending counts, 0 to skip), --open-parallel, --idle-cpu-seconds, --phases
  * (tasks, gettask, send-message; the first-event phase runs on single-instance targets with tasks or
- * gettask; send-message on ours, ours-embedded, sdk and sdk-pg), --cpu-prof <dir>,
+ * gettask; send-message on ours, ours-embedded, sdk and sdk-pg), --rounds (default 3: the load phases
+ * that many times, the targets interleaved, the order rotated each round; figures are medians of the
+ * rounds, ratios the median of the rounds' ratios with their spread, marked ≈ when it holds 1; the idle
+ * streams are measured once), --cpu-prof <dir>,
  * --json (one more line: every figure, the scale-out rows and the verdicts).
  * DATABASE_URL_TEST names the PostgreSQL server (default postgres://postgres@127.0.0.1:5432/test).
  */
@@ -58,6 +61,7 @@ import { createPool, type Endpoint, getTaskThroughput, type Lane, sustainedTasks
 import { cpuInWindow } from "./proc.ts";
 import {
   type LoadResult,
+  medianLoad,
   type Result,
   resultTable,
   scaleOut,
@@ -84,6 +88,9 @@ const { values: args } = parseArgs({
     // reads a different figure from one run to the next.
     "idle-cpu-seconds": { type: "string", default: "30" },
     phases: { type: "string", default: "tasks,gettask,send-message" },
+    // Load phases run this many times, the targets interleaved (the order rotated each round): each
+    // figure is the median of the rounds, each ratio the median of the rounds' ratios with their spread.
+    rounds: { type: "string", default: "3" },
     "cpu-prof": { type: "string" },
     json: { type: "boolean", default: false },
   },
@@ -125,6 +132,7 @@ const openParallel = Number(args["open-parallel"]);
 const idleCpuMs = Number(args["idle-cpu-seconds"]) * 1000;
 // The first-event phase always runs: its tasks are the ones GetTask polls.
 const phases = new Set(list(args.phases));
+const rounds = Number(args.rounds);
 
 function validate(): void {
   const known = (ids: string[]) => ids.every((t) => (TARGET_IDS as string[]).includes(t));
@@ -137,6 +145,7 @@ function validate(): void {
   if (![...phases].every((p) => p === "tasks" || p === "gettask" || p === "send-message")) {
     throw new Error("--phases: tasks, gettask, send-message");
   }
+  if (!Number.isInteger(rounds) || rounds < 1) throw new Error("--rounds must be a positive integer");
   const numbers = [durationMs, warmupMs, concurrency, starts, openParallel, idleCpuMs];
   if (!numbers.every((n) => Number.isFinite(n) && n >= 0) || durationMs === 0 || concurrency < 1 || starts < 1) {
     throw new Error("--duration, --concurrency and --starts must be positive numbers, the others non-negative");
@@ -411,14 +420,26 @@ async function main(): Promise<void> {
       .map((l) => l.toFixed(2))
       .join(" ")}`,
   );
+  // Every target's store is made first and kept to the end: the rounds come back to each.
+  const made: Target[] = [];
   const results: Result[] = [];
-  for (const id of targets) {
-    log(`\n${id}:`);
-    const target = await createTarget(id);
-    try {
-      const load = await measureLoad(target);
+  try {
+    for (const id of targets) made.push(await createTarget(id));
+    const loads = new Map<TargetId, LoadResult[]>(targets.map((id) => [id, []]));
+    for (let round = 0; round < rounds; round++) {
+      // Round r starts at target r: each takes every position in turn, so none always follows the same one.
+      const k = round % made.length;
+      for (const target of [...made.slice(k), ...made.slice(0, k)]) {
+        log(`\n${target.id}${rounds > 1 ? ` (round ${round + 1} of ${rounds})` : ""}:`);
+        loads.get(target.id)?.push(await measureLoad(target));
+        await sleep(500);
+      }
+    }
+    for (const target of made) {
+      const { id } = target;
       const streams: Result["streams"] = {};
       if (streamTargets.includes(id)) {
+        log(`\n${id}: idle streams`);
         const options = { openParallel, idleCpuMs, log };
         if (streamCounts.length > 0) {
           streams.task = await onItsOwnStore(id, (fresh) =>
@@ -431,18 +452,19 @@ async function main(): Promise<void> {
           );
         }
       }
+      const own = loads.get(id) ?? [];
       results.push({
         target: id,
         label: target.label,
         store: target.store,
         instances: target.instances,
-        load,
+        load: medianLoad(own),
+        rounds: own,
         streams,
       });
-    } finally {
-      await target.dispose();
     }
-    await sleep(500);
+  } finally {
+    for (const target of made) await target.dispose().catch(() => undefined);
   }
   const scaleOutRows = scaleOut(results);
   const verdicts = targetVerdicts(results);
@@ -452,6 +474,13 @@ async function main(): Promise<void> {
       .map((l) => l.toFixed(2))
       .join(" ")}.`,
     `Servers (each a child process on this machine): ${results.map((r) => `${r.label} = ${r.store}`).join("; ")}.`,
+    ...(rounds > 1
+      ? [
+          `Load phases in ${rounds} rounds, the targets interleaved (order rotated each round): each figure is the ` +
+            "median of the rounds; each ratio the median of the rounds' ratios (spread), ≈ when the spread holds 1 " +
+            "(a difference within it). Idle streams: one pass.",
+        ]
+      : []),
     `Load from this process (undici Pools, keep-alive). GetTask and tasks/s: ${concurrency} concurrent clients, ` +
       `${durationMs / 1000} s after ${warmupMs / 1000} s warm-up; first event: ${starts} sequential starts; ` +
       `robot step ${STEP_MS.load} ms, 5 steps per task. Server CPU of the embedded target includes its database.`,
@@ -486,6 +515,7 @@ async function main(): Promise<void> {
       targets,
       streamTargets,
       phases: [...phases],
+      rounds,
       concurrency,
       durationMs,
       warmupMs,
