@@ -56,12 +56,14 @@ describe("docs/embedding.md's node:http server, and the clients of README.md and
     ]);
   });
 
-  it("the a2a-client README's list, push-config and HTTP+JSON clients", async () => {
+  it("the a2a-client README's list, push-config, HTTP+JSON and SendMessage clients", async () => {
     const listed = await importPrinting("./packages/client-list-tasks.ts", clientEnv());
     expect(listed[0]).toMatch(/^\d+ \[.*\]/); // totalSize, the page's ids, nextPageToken
     const configs = await importPrinting("./packages/client-push-configs.ts", clientEnv());
     expect(JSON.parse(configs[0] ?? "[]").map((config: { id: string }) => config.id)).toContain("audit");
     expect(await importPrinting("./packages/client-http-json.ts", clientEnv())).toEqual(["completed"]);
+    // This agent has no `reply`: SendMessage answers the ended task, the streaming start a task.
+    expect(await importPrinting("./packages/client-send-message.ts", clientEnv())).toEqual(["completed", "a task"]);
   });
 
   it("stops on SIGTERM, cleanly", async () => {

@@ -4,7 +4,7 @@ import {
   LIST_TASKS_PAGE_SIZE,
   type ListedTask,
   ListTasksResult,
-  type Message,
+  Message,
   type MethodName,
   type Part,
   Task,
@@ -55,6 +55,24 @@ interface SendCommon {
 export type SendStreamingMessageInput =
   | (SendCommon & { /** The task in plain language. */ text: string; message?: undefined })
   | (SendCommon & { message: MessageInput; text?: undefined });
+
+/** What `sendMessage` takes: a start's fields, and how long to wait for the answer. */
+export type SendMessageInput = SendStreamingMessageInput & {
+  /**
+   * Answer at once with the task as it was created (state `submitted` or `working`) instead of waiting
+   * until it ends or asks for input. Default false: the call waits (bounded by the server, then by
+   * `timeoutMs`).
+   */
+  returnImmediately?: boolean;
+  /** How many of the most recent history messages the answered task carries; 0 returns none. */
+  historyLength?: number;
+};
+
+/**
+ * What SendMessage answered: the task (ended, asking for input, or as it stands when the server stopped
+ * waiting or `returnImmediately` was set), or the agent's message when it answered without a task.
+ */
+export type SendMessageResult = { kind: "task"; task: Task } | { kind: "message"; message: Message };
 
 export interface SubscribeOptions extends RequestOptions {
   /** The SSE id of the newest event already seen: only later events are delivered. */
@@ -224,6 +242,44 @@ export class A2AClient {
       ({ signal, onEvent }) => runTaskStream({ ...this.#streamSettings(), connector, signal, onEvent }),
       { messageId, ...(input.signal ? { signal: input.signal } : {}) },
     );
+  }
+
+  /**
+   * Sends a message and waits for the answer (A2A's SendMessage): the task once it has ended or asks for
+   * input, or the agent's message when it answers without a task; check `kind`. Retrying is safe, as for
+   * `sendStreamingMessage`: the messageId makes the server answer with the same task. Waiting is bounded by
+   * the server (the task as it stands past its limit) and by `timeoutMs` per attempt. A server that does
+   * not serve SendMessage (the reference server, by its contract) answers UnsupportedOperationError.
+   */
+  async sendMessage(input: SendMessageInput): Promise<SendMessageResult> {
+    const { returnImmediately, historyLength } = input ?? {};
+    if (historyLength !== undefined && !(Number.isInteger(historyLength) && historyLength >= 0)) {
+      throw new TypeError("historyLength must be a non-negative integer");
+    }
+    const params = this.#startParams(input);
+    const endpoint = await this.#resolveEndpoint(input.signal);
+    // The answer is read in the dialect the request went out in, whatever a concurrent discover() decides.
+    const dialect = this.#dialect;
+    const configuration = {
+      ...(params.configuration as Record<string, unknown> | undefined),
+      ...(returnImmediately ? dialect.returnImmediately() : {}),
+      ...(historyLength !== undefined ? { historyLength } : {}),
+    };
+    const result = await this.#rpc(dialect).call({
+      endpoint,
+      method: "SendMessage",
+      params: dialect.params("SendMessage", {
+        ...params,
+        ...(Object.keys(configuration).length > 0 ? { configuration } : {}),
+      }),
+      dialect,
+      ...requestOptions(input),
+    });
+    const answer = dialect.sendAnswer(result);
+    if (answer.kind === "task") return { kind: "task", task: parseTask(answer.task) };
+    const parsed = Message.safeParse(answer.message);
+    if (!parsed.success) throw new InvalidResponseError("The server's result is not a Message");
+    return { kind: "message", message: parsed.data };
   }
 
   /**
@@ -424,8 +480,7 @@ export class A2AClient {
   };
 
   #startParams(input: SendStreamingMessageInput): Record<string, unknown> {
-    if (!input || typeof input !== "object")
-      throw new TypeError("sendStreamingMessage needs { text | message, storeId }");
+    if (!input || typeof input !== "object") throw new TypeError("a start needs { text | message, storeId }");
     requireString(input.storeId, "storeId");
     let parts: Part[];
     let rest: Partial<MessageInput> = {};
@@ -435,7 +490,7 @@ export class A2AClient {
     } else if (input.message && Array.isArray(input.message.parts) && input.message.parts.length > 0) {
       ({ parts, ...rest } = input.message);
     } else {
-      throw new TypeError("sendStreamingMessage needs a non-empty text or a message with parts");
+      throw new TypeError("a start needs a non-empty text or a message with parts");
     }
     const messageId = input.messageId ?? rest.messageId ?? this.#newId();
     requireString(messageId, "messageId");

@@ -35,6 +35,8 @@ export type {
   ListTasksOptions,
   ListTasksPage,
   MessageInput,
+  SendMessageInput,
+  SendMessageResult,
   SendStreamingMessageInput,
   SubscribeOptions,
 } from "./client.js";
@@ -79,5 +81,11 @@ export type {
   VerifyPushNotificationInput,
 } from "./push/verify-push-notification.js";
 export { verifyPushNotification } from "./push/verify-push-notification.js";
-export type { TaskFinishedEvent, TaskSnapshotEvent, TaskStreamEvent, TaskUpdateEvent } from "./stream/events.js";
+export type {
+  MessageReplyEvent,
+  TaskFinishedEvent,
+  TaskSnapshotEvent,
+  TaskStreamEvent,
+  TaskUpdateEvent,
+} from "./stream/events.js";
 export { TaskStream } from "./stream/task-stream.js";

@@ -20,6 +20,9 @@ export function progressOf(event: TaskStreamEvent): ProgressInfo {
   switch (event.type) {
     case "task":
       return { percent: 0, text: `task ${event.task.id} ${event.task.status.state}` };
+    // An agent's message reply instead of a task (not the reference server's): its text, and done.
+    case "message":
+      return { percent: 100, text: textOf(event.message) ?? "message" };
     case "finished": {
       const info: ProgressInfo = { text: textOf(event.update.status.message) ?? event.state };
       if (event.state === "completed") info.percent = 100;

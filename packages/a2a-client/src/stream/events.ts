@@ -1,6 +1,8 @@
 import {
   type DecodedSseEvent,
+  isA2AError,
   isTerminalState,
+  Message,
   type StreamEventName,
   Task,
   TaskStatusUpdateEvent,
@@ -42,8 +44,19 @@ export interface TaskFinishedEvent {
   state: TerminalTaskState;
 }
 
+/**
+ * The agent answered the start with a message instead of a task (A2A's Message result): the stream's only
+ * event, then it ends. Nothing was stored on the server: there is no task to follow, resume or cancel.
+ */
+export interface MessageReplyEvent {
+  type: "message";
+  /** Always undefined: a reply is not an event of a task. */
+  eventId: undefined;
+  message: Message;
+}
+
 /** What a task stream yields. The transport-level `final` frame is never surfaced. */
-export type TaskStreamEvent = TaskSnapshotEvent | TaskUpdateEvent | TaskFinishedEvent;
+export type TaskStreamEvent = TaskSnapshotEvent | TaskUpdateEvent | TaskFinishedEvent | MessageReplyEvent;
 
 /** A decoded frame: an event, or a frame the client skips (`final`, unknown event names). */
 export type Frame = TaskStreamEvent | { type: "skip" };
@@ -56,14 +69,13 @@ const SKIP: Frame = { type: "skip" };
  * as the typed protocol error.
  */
 export function parseFrame(frame: DecodedSseEvent, dialect: WireDialect = WIRE_V03): Frame {
-  const name = frame.event as StreamEventName;
+  const name = frame.event as StreamEventName | "message";
+  // An unnamed frame (SSE's "message"; gRPC's message payload): an agent's message reply to a start.
+  if (name === "message") return messageReply(frame, dialect);
   // `final` is a transport trailer (the contract says clients ignore it); unknown names are future ones.
   if (name !== "task" && name !== "update" && name !== "finished") return SKIP;
   const what = `The data of a "${frame.event}" event`;
-  // HTTP+JSON (and gRPC) frames carry the StreamResponse bare; JSON-RPC frames inside a response envelope.
-  const result = dialect.streamResult(
-    dialect.binding !== "jsonrpc" ? parseFrameJson(frame.data, what) : jsonRpcResultOf(frame.data, what, dialect.error),
-  );
+  const result = dialect.streamResult(frameResult(frame, dialect, what));
   const eventId = frame.id === undefined || frame.id === "" ? undefined : frame.id;
   switch (name) {
     case "task":
@@ -79,6 +91,30 @@ export function parseFrame(frame: DecodedSseEvent, dialect: WireDialect = WIRE_V
       return { type: "finished", eventId, update, state };
     }
   }
+}
+
+/** HTTP+JSON (and gRPC) frames carry the StreamResponse bare; JSON-RPC frames inside a response envelope. */
+function frameResult(frame: DecodedSseEvent, dialect: WireDialect, what: string): unknown {
+  return dialect.binding !== "jsonrpc"
+    ? parseFrameJson(frame.data, what)
+    : jsonRpcResultOf(frame.data, what, dialect.error);
+}
+
+/**
+ * An unnamed frame: the agent's Message when it carries one (v0.3 `kind: "message"`, v1.0 `{ message }`);
+ * an error answer is thrown as the typed protocol error; anything else is skipped, as unnamed frames
+ * always were (a server that names no events is not followed by this client).
+ */
+function messageReply(frame: DecodedSseEvent, dialect: WireDialect): Frame {
+  let value: unknown;
+  try {
+    value = dialect.streamMessage(frameResult(frame, dialect, "The data of an unnamed event"));
+  } catch (error) {
+    if (isA2AError(error)) throw error;
+    return SKIP;
+  }
+  if (value === undefined) return SKIP;
+  return { type: "message", eventId: undefined, message: check(Message, value, "message") };
 }
 
 /** The sequence number an event id stands for, or undefined if it is not one (then nothing is deduplicated). */

@@ -1,5 +1,5 @@
-import type { Task } from "@a2a-partner/a2a-core";
-import { APIConnectionError, APIUserAbortError } from "../errors.js";
+import type { Message, Task } from "@a2a-partner/a2a-core";
+import { A2AClientError, APIConnectionError, APIUserAbortError } from "../errors.js";
 import type { TaskFinishedEvent, TaskStreamEvent } from "./events.js";
 
 /** What drives a TaskStream: reads the task's events and reports each one. */
@@ -10,7 +10,7 @@ export type TaskStreamRunner = (context: {
 
 /**
  * A live task: an async iterable of its events (each exactly once, in order, across reattaches) plus
- * promises for the task snapshot and the finished event. It starts reading at once; iterate it, await
+ * promises for the task snapshot and the finished event (and, for a start, the agent's message reply). It starts reading at once; iterate it, await
  * `finished`, or both. Breaking out of the loop or calling `abort()` closes the connection; the task
  * itself goes on on the server (cancel it with `cancelTask`).
  */
@@ -21,6 +21,12 @@ export class TaskStream implements AsyncIterable<TaskStreamEvent> {
   readonly task: Promise<Task>;
   /** The `finished` event: resolves when the task ended, rejects if the stream could not be followed. */
   readonly finished: Promise<TaskFinishedEvent>;
+  /**
+   * The agent's message when it answered the start with one instead of a task (then `task` and `finished`
+   * reject: there is no task); undefined as soon as the stream shows a task. Rejects as `task` does when the
+   * stream fails before either.
+   */
+  readonly reply: Promise<Message | undefined>;
 
   readonly #controller = new AbortController();
   readonly #queue: TaskStreamEvent[] = [];
@@ -34,6 +40,9 @@ export class TaskStream implements AsyncIterable<TaskStreamEvent> {
   #rejectTask!: (error: Error) => void;
   #resolveFinished!: (event: TaskFinishedEvent) => void;
   #rejectFinished!: (error: Error) => void;
+  #resolveReply!: (message: Message | undefined) => void;
+  #rejectReply!: (error: Error) => void;
+  #settledReply = false;
   #settledTask = false;
   #settledFinished = false;
   #detachSignal: () => void = () => {};
@@ -49,9 +58,14 @@ export class TaskStream implements AsyncIterable<TaskStreamEvent> {
       this.#resolveFinished = resolve;
       this.#rejectFinished = reject;
     });
+    this.reply = new Promise<Message | undefined>((resolve, reject) => {
+      this.#resolveReply = resolve;
+      this.#rejectReply = reject;
+    });
     // Callers that only iterate must not get unhandled-rejection crashes from the promises they ignore.
     this.task.catch(() => {});
     this.finished.catch(() => {});
+    this.reply.catch(() => {});
 
     const { signal } = init;
     const onAbort = () => this.#controller.abort();
@@ -117,6 +131,19 @@ export class TaskStream implements AsyncIterable<TaskStreamEvent> {
   }
 
   #onEvent(event: TaskStreamEvent, fresh: boolean): void {
+    if (event.type === "message" && !this.#settledReply) {
+      this.#settledReply = true;
+      this.#resolveReply(event.message);
+      const noTask = new A2AClientError("The agent answered with a message, not a task: see TaskStream.reply");
+      if (!this.#settledTask) this.#rejectTask(noTask);
+      if (!this.#settledFinished) this.#rejectFinished(noTask);
+      this.#settledTask = true;
+      this.#settledFinished = true;
+    }
+    if (event.type === "task" && !this.#settledReply) {
+      this.#settledReply = true;
+      this.#resolveReply(undefined);
+    }
     if (event.type === "task") {
       this.#taskId ??= event.task.id;
       if (!this.#settledTask) {
@@ -140,8 +167,10 @@ export class TaskStream implements AsyncIterable<TaskStreamEvent> {
     if (failure) {
       if (!this.#settledTask) this.#rejectTask(failure);
       if (!this.#settledFinished) this.#rejectFinished(failure);
+      if (!this.#settledReply) this.#rejectReply(failure);
       this.#settledTask = true;
       this.#settledFinished = true;
+      this.#settledReply = true;
       if (!this.#done) this.#error = failure;
     }
     this.#done = true;

@@ -1,9 +1,11 @@
 import { A2A_VERSION_HEADER, type AgentCard, type JsonRpcErrorObject } from "@a2a-partner/a2a-core";
 import {
   fromV1Error,
+  fromV1MessageResult,
   fromV1StreamResult,
   fromV1Task,
   ListTasksResultV1,
+  MessageV1,
   type MethodName,
   methodWire,
   StreamResponseV1,
@@ -14,6 +16,9 @@ import { fromV1PushConfig, type PushConfigPage, pushConfigPageV1, pushConfigPage
 
 /** The A2A versions the client speaks. */
 export type ClientProtocolVersion = "0.3" | "1.0";
+
+/** What a SendMessage answered, in the v0.3 shapes (unchecked): a task, or the agent's message. */
+export type SendAnswer = { kind: "task"; task: unknown } | { kind: "message"; message: unknown };
 
 /**
  * What differs on the wire between the two dialects of one endpoint, as the client sees it: the client
@@ -33,6 +38,12 @@ export interface WireDialect {
   list(result: unknown): unknown;
   /** The `result` of a stream frame. */
   streamResult(result: unknown): unknown;
+  /** The result of SendMessage: v0.3's Task or Message (`kind`), v1.0's `{ task }` or `{ message }`. */
+  sendAnswer(result: unknown): SendAnswer;
+  /** The Message an unnamed stream frame's result carries (an agent's reply to a start), else undefined. */
+  streamMessage(result: unknown): unknown;
+  /** SendMessage's `configuration` fields for "answer at once" (v0.3 `blocking: false`, v1.0 `returnImmediately`). */
+  returnImmediately(): Record<string, unknown>;
   /** The result of CreateTaskPushNotificationConfig and GetTaskPushNotificationConfig (v0.3 shape). */
   pushConfig(result: unknown): unknown;
   /** The result of ListTaskPushNotificationConfigs: one page, its configs in the v0.3 shape. */
@@ -48,6 +59,10 @@ export const WIRE_V03: WireDialect = {
   task: (result) => result,
   list: (result) => result,
   streamResult: (result) => result,
+  sendAnswer: (result) =>
+    asRecord(result).kind === "message" ? { kind: "message", message: result } : { kind: "task", task: result },
+  streamMessage: (result) => (asRecord(result).kind === "message" ? result : undefined),
+  returnImmediately: () => ({ blocking: false }),
   pushConfig: (result) => result,
   pushConfigPage: pushConfigPageV03,
   error: (error) => error,
@@ -73,10 +88,30 @@ export const WIRE_V1: WireDialect = {
     if (!parsed.success) throw new InvalidResponseError("A stream frame's result is not a v1.0 StreamResponse");
     return fromV1StreamResult(parsed.data);
   },
+  sendAnswer: (result) => v1SendAnswer(result, WIRE_V1.task),
+  streamMessage: (result) => {
+    const { message } = asRecord(result);
+    return message === undefined ? undefined : v1Message(message);
+  },
+  returnImmediately: () => ({ returnImmediately: true }),
   pushConfig: fromV1PushConfig,
   pushConfigPage: pushConfigPageV1,
   error: fromV1Error,
 };
+
+/** v1.0's SendMessageResponse: `{ task }` or `{ message }`, the task read with the binding's `task`. */
+function v1SendAnswer(result: unknown, task: (value: unknown) => unknown): SendAnswer {
+  const response = asRecord(result);
+  if (response.message !== undefined) return { kind: "message", message: v1Message(response.message) };
+  if (response.task !== undefined) return { kind: "task", task: task(response.task) };
+  throw new InvalidResponseError("The server's result is not a v1.0 SendMessageResponse ({ task } or { message })");
+}
+
+function v1Message(value: unknown): unknown {
+  const parsed = MessageV1.safeParse(value);
+  if (!parsed.success) throw new InvalidResponseError("The server's message is not a v1.0 Message");
+  return fromV1MessageResult(parsed.data);
+}
 
 /** A2A v1.0 over the HTTP+JSON binding: the v1.0 shapes, without the JSON-RPC envelope. */
 export const WIRE_HTTP_JSON: WireDialect = { ...WIRE_V1, binding: "http+json" };
@@ -99,6 +134,16 @@ export const WIRE_GRPC: WireDialect = {
   streamResult(result) {
     const response = asRecord(result);
     return WIRE_V1.streamResult(response.task ? { task: withTaskLists(response.task) } : result);
+  },
+  sendAnswer(result) {
+    const { message } = asRecord(result);
+    // ProtoJSON leaves out an empty list: a message's parts too.
+    const answer = message === undefined ? result : { message: { parts: [], ...asRecord(message) } };
+    return v1SendAnswer(answer, WIRE_GRPC.task);
+  },
+  streamMessage(result) {
+    const { message } = asRecord(result);
+    return message === undefined ? undefined : v1Message({ parts: [], ...asRecord(message) });
   },
 };
 

@@ -34,7 +34,8 @@ export interface RunTaskStreamOptions {
 }
 
 /**
- * Follows one task until its `finished` event, across drops: once the task id is known it reattaches with
+ * Follows one task until its `finished` event (or, for a start the agent answered with a message, until
+ * that message), across drops: once the task id is known it reattaches with
  * SubscribeToTask and `Last-Event-ID`, before that it resends the start (same messageId, so the server
  * returns the same task). Waits with exponential backoff between reattaches; gives up after
  * `maxResumeAttempts` reattaches in a row that brought nothing new. Resolves after `finished`.
@@ -71,6 +72,13 @@ export async function runTaskStream(options: RunTaskStreamOptions): Promise<void
             // Each connection is read in the dialect it was opened in; event names and ids are the same in both.
             const event = parseFrame(raw, dialect);
             if (event.type === "skip") continue;
+            // The agent answered the start with a message: the stream's only event, no task to follow.
+            // Once a task is known a message frame is not a reply, and is skipped like other unknown frames.
+            if (event.type === "message") {
+              if (taskId !== undefined || !connector.start) continue;
+              options.onEvent(event, true);
+              return;
+            }
             if (event.type === "task") taskId ??= event.task.id;
             const fresh = cursor.admit(event.eventId);
             if (fresh) progressed = true;
