@@ -54,6 +54,18 @@ describe("a2a-task", () => {
     expect(seen[0]?.params.metadata).toEqual({ storeId: "store-001" });
   });
 
+  it("an agent that answers with a message (no task): prints it and exits 0", async () => {
+    const reply = { kind: "message", role: "agent", messageId: "r-1", parts: [{ kind: "text", text: "On it" }] };
+    const body = `data: ${JSON.stringify({ jsonrpc: "2.0", id: "1", result: reply })}\n\n`;
+    const { baseUrl } = await serve((_, __, res) => writeSse(res, [body]));
+    const result = await run(["Hello", "--store", "s"], { A2A_URL: baseUrl, A2A_TOKEN: "t" });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe("message: On it\n");
+    const json = await run(["Hello", "--store", "s", "--json"], { A2A_URL: baseUrl, A2A_TOKEN: "t" });
+    expect(json.code).toBe(0);
+    expect(JSON.parse(json.stdout)).toMatchObject({ type: "message", message: { parts: [{ text: "On it" }] } });
+  });
+
   it.each(["failed", "canceled", "rejected"] as const)("exits 1 when the task ends %s", async (state) => {
     const { baseUrl } = await serve((_, __, res) => writeSse(res, taskFrames("task-1", 1, state)));
     const result = await run(["Restock", "--store", "s"], { A2A_URL: baseUrl, A2A_TOKEN: "tok" });

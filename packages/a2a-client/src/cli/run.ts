@@ -2,6 +2,7 @@ import {
   A2AError,
   InvalidParamsError,
   isA2AError,
+  type Message,
   MethodNotFoundError,
   TaskNotFoundError,
 } from "@a2a-partner/a2a-core";
@@ -76,6 +77,12 @@ export async function runCli(io: CliIo): Promise<number> {
 
   try {
     for await (const event of stream) display.event(event);
+    // An agent that answered with a message (no task): that message is the outcome.
+    const reply = await stream.reply;
+    if (reply) {
+      display.reply(reply);
+      return EXIT.completed;
+    }
     const finished = await stream.finished;
     display.finished(finished, stream);
     return finished.state === "completed" ? EXIT.completed : EXIT.notCompleted;
@@ -149,6 +156,8 @@ interface Display {
   event(event: TaskStreamEvent): void;
   retry(info: RetryInfo): void;
   finished(event: TaskFinishedEvent, stream: TaskStream): void;
+  /** The agent answered with a message instead of a task. */
+  reply(message: Message): void;
   failed(error: unknown, stream: TaskStream): void;
   stop(): void;
 }
@@ -176,6 +185,9 @@ class JsonDisplay implements Display {
   }
 
   finished(): void {}
+
+  // Its `message` event line was printed already.
+  reply(): void {}
 
   failed(error: unknown, stream: TaskStream): void {
     const body: Record<string, unknown> = {
@@ -223,7 +235,7 @@ class HumanDisplay implements Display {
       this.#print(`task ${sanitize(task.id)} in ${sanitize(String(task.metadata.storeId))}: ${task.status.state}`);
       return;
     }
-    if (event.type === "finished") return;
+    if (event.type === "finished" || event.type === "message") return;
     this.#line = formatProgressLine(info, this.#percent);
     if (this.#tty) {
       this.#startSpinner();
@@ -244,6 +256,11 @@ class HumanDisplay implements Display {
     this.#io.stdout.write(
       `${event.state}: task ${sanitize(stream.taskId ?? event.update.taskId)}${text ? ` - ${text}` : ""}\n`,
     );
+  }
+
+  reply(message: Message): void {
+    this.stop();
+    this.#io.stdout.write(`message: ${sanitize(textOf(message) ?? "(no text)")}\n`);
   }
 
   failed(error: unknown, stream: TaskStream): void {
