@@ -306,8 +306,10 @@ export async function startScriptServer(script: string, env: Record<string, stri
   const origin = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill("SIGKILL");
-      reject(new Error(`${script} did not start within 20 s:\n${log}`));
-    }, 20_000);
+      reject(new Error(`${script} did not start within 60 s:\n${log}`));
+      // The SendMessage agent on a fresh PGlite directory runs initdb and migrations in WASM first: over
+      // 20 s on a loaded two-core host.
+    }, 60_000);
     child.stderr.setEncoding("utf8");
     child.stderr.on("data", (chunk: string) => {
       log += chunk;
