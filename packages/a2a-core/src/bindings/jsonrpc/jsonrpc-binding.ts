@@ -1,11 +1,14 @@
 import type { A2AHandlerRequest } from "../../ports/handler.js";
 import type { A2AHandlerResponse } from "../../ports/handler-response.js";
 import type { Refusal } from "../../ports/refusal.js";
-import { DIALECT_V1, DIALECT_V03, type Dialect, dialectFor } from "../../protocol/dialect/dialect.js";
+import type { Dialect } from "../../protocol/dialect/dialect.js";
+import { dialectFor } from "../../protocol/dialect/dialect-for.js";
 import { requestedProtocolVersion, SUPPORTED_PROTOCOL_VERSIONS } from "../../protocol/dialect/protocol-version.js";
+import { DIALECT_V1 } from "../../protocol/dialect/v1-dialect.js";
 import { VersionNotSupportedError } from "../../protocol/errors.js";
 import { onlyV1ByShape } from "../../protocol/method-table.js";
 import type { JsonRpcErrorResponse, JsonRpcId } from "../../protocol/schemas/jsonrpc.js";
+import { DIALECT_V03 } from "../../protocol/v0_3/dialect.js";
 import type { A2ARuntime } from "../../runtime/a2a-runtime.js";
 import type { Admission } from "../../runtime/admission/admission.js";
 import { contentTypeRefusal } from "../media-type.js";

@@ -156,7 +156,7 @@ function requestRefusal(params: SendStreamingMessageParams, text: string, contin
   const { message } = params;
   const nulAt = findNulCharacter(params);
   if (nulAt) return InvalidParamsError.forField(nulAt, "must not contain the character U+0000");
-  if (message.role !== "user") {
+  if (message.role !== "ROLE_USER") {
     return InvalidParamsError.forField("params.message.role", 'a partner task is sent with role "user"');
   }
   if (message.taskId !== undefined && !continuing) {
@@ -247,12 +247,11 @@ function newTask(runtime: A2ARuntime, message: Message, storeId: string): Task {
   const contextId = message.contextId ?? runtime.generateId();
   const timestamp = runtime.now().toISOString();
   return {
-    kind: "task",
     id,
     contextId,
-    status: { state: "working", timestamp },
-    history: [withMessageFields(message, { kind: "message", taskId: id, contextId })],
+    status: { state: "TASK_STATE_WORKING", timestamp },
     artifacts: [],
+    history: [withMessageFields(message, { taskId: id, contextId })],
     metadata: { storeId, ...(message.messageId === undefined ? {} : { messageId: message.messageId }) },
   };
 }

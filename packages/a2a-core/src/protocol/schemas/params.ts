@@ -125,8 +125,8 @@ function isStorableInstant(value: string): boolean {
 }
 
 /**
- * params of ListTasks / tasks/list, with `status` in the v0.3 spelling (the v1.0 dialect maps its
- * `TASK_STATE_*` names first). Every filter is optional; the caller's workspace is always the scope.
+ * params of ListTasks / tasks/list, `status` as the model names it (`TASK_STATE_*`; the v0.3 dialect
+ * maps its spelling first). Every filter is optional; the caller's workspace is always the scope.
  */
 export const ListTasksParams = z
   .object({
