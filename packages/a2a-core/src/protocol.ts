@@ -12,7 +12,6 @@ export {
   fromV1Status,
   fromV1StreamResult,
   fromV1Task,
-  type ListedTaskView,
   toV1StreamResult,
   toV1Task,
 } from "./protocol/dialect/v1-wire.js";
@@ -54,7 +53,6 @@ export {
   madeV03EventJson,
   readV03Message,
   STATE_FROM_V03,
-  type TaskView,
   toV03Event,
   toV03Message,
   toV03State,

@@ -9,6 +9,7 @@ import { numberEvents } from "../../runtime/hub/number-events.js";
 import { isSettledState } from "../../runtime/streams/await-settled.js";
 import type { RequestTrace } from "../../telemetry/handler-telemetry.js";
 import type { TaskStreamStart } from "../method.js";
+import { FOLLOW_A_TASK } from "./follow-hint.js";
 import { reattachCursor } from "./reattach-cursor.js";
 
 /** How often a follow-up is tried again when another writer moved the task on between read and write. */
@@ -82,7 +83,7 @@ function refuseUnlessWaiting(record: TaskRecord, message: Message): void {
   }
   if (!isSettledState(status.state)) {
     throw new UnsupportedOperationError(
-      `Task ${id} is ${stateLabel(status.state)}, not waiting for input; follow it with SubscribeToTask or GetTask`,
+      `Task ${id} is ${stateLabel(status.state)}, not waiting for input; follow it with ${FOLLOW_A_TASK}`,
       { field: "params.message.taskId", taskId: id, state: stateLabel(status.state) },
     );
   }

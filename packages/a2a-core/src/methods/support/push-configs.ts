@@ -4,10 +4,11 @@ import { InvalidParamsError, PushNotificationNotSupportedError, TaskNotFoundErro
 import type { PushNotificationConfigV03, TaskPushNotificationConfigV03 } from "../../protocol/schemas/push-config.js";
 import type { A2ARuntime } from "../../runtime/a2a-runtime.js";
 import type { PushSide } from "../../runtime/push/push-side.js";
+import { FOLLOW_A_TASK } from "./follow-hint.js";
 
 /** Push notifications of the runtime; -32003 when they are off (invoke already answers so, unread). */
 export function pushSideOf(runtime: A2ARuntime, method: string): PushSide {
-  if (!runtime.push) throw PushNotificationNotSupportedError.forMethod(method);
+  if (!runtime.push) throw PushNotificationNotSupportedError.forMethod(method, FOLLOW_A_TASK);
   return runtime.push;
 }
 

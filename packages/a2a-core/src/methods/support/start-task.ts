@@ -17,6 +17,7 @@ import type { RequestTrace } from "../../telemetry/handler-telemetry.js";
 import type { MessageReply, MethodCall, TaskStreamStart } from "../method.js";
 import { continueTask } from "./continue-task.js";
 import { findNulCharacter } from "./find-nul.js";
+import { FOLLOW_A_TASK } from "./follow-hint.js";
 import { idempotencyKey } from "./idempotency-key.js";
 import { messageReply } from "./message-reply.js";
 import { destinationRefusal, INLINE_CONFIG_FIELDS, newPushConfig } from "./push-configs.js";
@@ -161,7 +162,7 @@ function requestRefusal(params: SendStreamingMessageParams, text: string, contin
   }
   if (message.taskId !== undefined && !continuing) {
     return new UnsupportedOperationError(
-      "Continuing an existing task with message.taskId is not supported; start a new task or use SubscribeToTask",
+      `Continuing an existing task with message.taskId is not supported; start a new task or follow it with ${FOLLOW_A_TASK}`,
       { field: "params.message.taskId" },
     );
   }
@@ -204,7 +205,7 @@ async function inlinePushRefusal(
   if (!runtime.push) {
     return new PushNotificationNotSupportedError(
       "Push notifications are not supported: start the task without a push notification config and follow it " +
-        "with SubscribeToTask or GetTask",
+        `with ${FOLLOW_A_TASK}`,
       { field: INLINE_CONFIG_FIELDS[version].config },
     );
   }

@@ -1,5 +1,6 @@
 import type { Message, Task, TaskEventResult, TaskMetadata, TaskStatus } from "../schemas/a2a.js";
 import type { StreamResponseV1, TaskStatusV1, TaskV1 } from "../schemas/a2a-v1.js";
+import type { ListedTask } from "../schemas/list-tasks.js";
 
 /**
  * The core's model on A2A v1.0's wire: the model is v1.0, so only what ProtoJSON leaves out differs (an
@@ -7,11 +8,8 @@ import type { StreamResponseV1, TaskStatusV1, TaskV1 } from "../schemas/a2a-v1.j
  * again. Nothing here knows about methods or streams.
  */
 
-/** A task as ListTasks may show it: `artifacts` left out unless asked for. */
-export type ListedTaskView = Omit<Task, "artifacts"> & { artifacts?: Task["artifacts"] };
-
 /** A task on the wire: an empty history is left out (historyLength 0), as ProtoJSON leaves it out. */
-export function toV1Task(task: ListedTaskView): TaskV1 {
+export function toV1Task(task: ListedTask): TaskV1 {
   return {
     id: task.id,
     contextId: task.contextId,
@@ -39,7 +37,7 @@ export function fromV1Status(status: TaskStatusV1): TaskStatus {
 }
 
 /** A checked v1.0 task → the model's; an omitted history reads as empty, omitted artifacts stay omitted. */
-export function fromV1Task(task: TaskV1): ListedTaskView {
+export function fromV1Task(task: TaskV1): ListedTask {
   return {
     id: task.id,
     contextId: task.contextId,

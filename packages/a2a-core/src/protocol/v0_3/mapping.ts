@@ -11,6 +11,7 @@ import {
   type TaskState,
   type TaskStatus,
 } from "../schemas/a2a.js";
+import type { ListedTask } from "../schemas/list-tasks.js";
 import {
   type ArtifactV03,
   MessageV03,
@@ -58,10 +59,7 @@ export function fromV03State(state: TaskStateV03): TaskState {
 
 // ---- the model → v0.3 -----------------------------------------------------------------------------------
 
-/** A task as ListTasks may show it: `artifacts` left out unless asked for. */
-export type TaskView = Omit<Task, "artifacts"> & { artifacts?: Artifact[] };
-
-export function toV03Task(task: TaskView): TaskV03 | (Omit<TaskV03, "artifacts"> & { artifacts?: ArtifactV03[] }) {
+export function toV03Task(task: ListedTask): TaskV03 | (Omit<TaskV03, "artifacts"> & { artifacts?: ArtifactV03[] }) {
   return {
     kind: "task",
     id: task.id,

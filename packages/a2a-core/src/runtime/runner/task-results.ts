@@ -1,6 +1,7 @@
 import type { ExecutorUpdate } from "../../ports/task-executor.js";
 import type { TaskRecord } from "../../ports/task-records.js";
 import type { TaskState, TaskStatus, TaskUpdateResult } from "../../protocol/schemas/a2a.js";
+import { checkedProgressState } from "./executor-states.js";
 
 /** The `result` of the events a runner writes: progress, artifacts and the status that ends a task. */
 export class TaskResults {
@@ -16,7 +17,7 @@ export class TaskResults {
         statusUpdate: {
           taskId: record.task.id,
           contextId: record.task.contextId,
-          status: this.status(record, update.state ?? "TASK_STATE_WORKING", update.message),
+          status: this.status(record, checkedProgressState(update.state) ?? "TASK_STATE_WORKING", update.message),
           ...(update.metadata ? { metadata: update.metadata } : {}),
         },
       };

@@ -8,6 +8,7 @@ import type { HandlerTelemetry, RequestTrace } from "../../telemetry/handler-tel
 import type { TaskHub } from "../hub/task-hub.js";
 import { everyOneRenewed } from "./every-one-renewed.js";
 import { ExecutionContext } from "./execution-context.js";
+import { checkedOutcome } from "./executor-states.js";
 import { FollowUps } from "./follow-ups.js";
 import { nextTurn } from "./next-turn.js";
 import { sweepOrphans } from "./orphan-sweep.js";
@@ -227,7 +228,7 @@ export class TaskRunner {
     } catch (error) {
       outcome = Promise.reject(error);
     }
-    return outcome.then(
+    return outcome.then(checkedOutcome).then(
       (result) => this.storeOutcome(running, result),
       (error: unknown) => {
         if (!controller.signal.aborted) {
