@@ -144,12 +144,11 @@ export {
   TaskIdParams,
 } from "./protocol/schemas/params.js";
 export {
+  CreatePushConfigParams,
   DeletePushConfigParams,
   GetPushConfigParams,
   ListPushConfigsParams,
-  PushNotificationConfigV03,
-  SetPushConfigParams,
-  type TaskPushNotificationConfigV03,
+  PushConfigInput,
 } from "./protocol/schemas/push-config.js";
 export {
   DEFAULT_MAX_EVENT_BYTES,

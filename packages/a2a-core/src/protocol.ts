@@ -61,6 +61,15 @@ export {
   v03EventJson,
 } from "./protocol/v0_3/mapping.js";
 export {
+  fromV03CreatePushParams,
+  fromV03DeletePushParams,
+  fromV03GetPushParams,
+  fromV03ListPushParams,
+  PushNotificationConfigV03,
+  type TaskPushNotificationConfigV03,
+  toV03PushConfig,
+} from "./protocol/v0_3/push-config.js";
+export {
   ArtifactV03,
   DataPartV03,
   FilePartV03,

@@ -15,6 +15,12 @@ import {
   toV1StartParams,
 } from "./dialect/v1-params.js";
 import { fromV03ListTasksParams, fromV03StartParams } from "./v0_3/params.js";
+import {
+  fromV03CreatePushParams,
+  fromV03DeletePushParams,
+  fromV03GetPushParams,
+  fromV03ListPushParams,
+} from "./v0_3/push-config.js";
 
 /** A route of the HTTP+JSON binding, below the endpoint's base path (a2a.proto's `google.api.http`). */
 export interface HttpRoute {
@@ -132,6 +138,7 @@ export const METHODS = {
     feature: "push",
     http: [{ verb: "POST", path: "/tasks/{taskId}/pushNotificationConfigs", body: true }],
     v1: push(fromV1CreatePushParams, toV1CreatePushParams, isV1CreatePushShape),
+    v03: { read: fromV03CreatePushParams },
   },
   GetTaskPushNotificationConfig: {
     alias: "tasks/pushNotificationConfig/get",
@@ -139,6 +146,7 @@ export const METHODS = {
     feature: "push",
     http: [{ verb: "GET", path: "/tasks/{taskId}/pushNotificationConfigs/{id}" }],
     v1: push(fromV1GetPushParams, toV1PushRefParams),
+    v03: { read: fromV03GetPushParams },
   },
   ListTaskPushNotificationConfigs: {
     alias: "tasks/pushNotificationConfig/list",
@@ -152,6 +160,7 @@ export const METHODS = {
       },
     ],
     v1: push(fromV1ListPushParams, toV1ListPushParams),
+    v03: { read: fromV03ListPushParams },
   },
   DeleteTaskPushNotificationConfig: {
     alias: "tasks/pushNotificationConfig/delete",
@@ -159,6 +168,7 @@ export const METHODS = {
     feature: "push",
     http: [{ verb: "DELETE", path: "/tasks/{taskId}/pushNotificationConfigs/{id}" }],
     v1: push(fromV1DeletePushParams, toV1PushRefParams),
+    v03: { read: fromV03DeletePushParams },
   },
 } as const satisfies Record<string, MethodWire>;
 

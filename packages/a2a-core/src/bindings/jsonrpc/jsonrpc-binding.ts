@@ -8,7 +8,6 @@ import { DIALECT_V1 } from "../../protocol/dialect/v1-dialect.js";
 import { VersionNotSupportedError } from "../../protocol/errors.js";
 import { onlyV1ByShape } from "../../protocol/method-table.js";
 import type { JsonRpcErrorResponse, JsonRpcId } from "../../protocol/schemas/jsonrpc.js";
-import { DIALECT_V03 } from "../../protocol/v0_3/dialect.js";
 import type { A2ARuntime } from "../../runtime/a2a-runtime.js";
 import type { Admission } from "../../runtime/admission/admission.js";
 import { contentTypeRefusal } from "../media-type.js";
@@ -92,7 +91,8 @@ function refusalAnswer(refusal: Refusal): A2AHandlerResponse {
 
 /** A JSON error answer in the request's dialect (v1.0 error details); results are rendered where they are made. */
 function inDialect(dialect: Dialect, response: A2AHandlerResponse): A2AHandlerResponse {
-  if (dialect === DIALECT_V03 || response.kind !== "json" || !("error" in response.body)) return response;
+  if (response.kind !== "json" || !("error" in response.body)) return response;
   const body = response.body as JsonRpcErrorResponse;
-  return { ...response, body: { ...body, error: dialect.error(body.error) } };
+  const error = dialect.error(body.error);
+  return error === body.error ? response : { ...response, body: { ...body, error } };
 }

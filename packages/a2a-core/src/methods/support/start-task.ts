@@ -9,7 +9,7 @@ import {
 import type { HeaderReader } from "../../protocol/header-reader.js";
 import type { Message, Task } from "../../protocol/schemas/a2a.js";
 import { type SendStreamingMessageParams, STORE_ID_REQUIRED } from "../../protocol/schemas/params.js";
-import type { PushNotificationConfigV03 } from "../../protocol/schemas/push-config.js";
+import type { PushConfigInput } from "../../protocol/schemas/push-config.js";
 import type { A2ARuntime } from "../../runtime/a2a-runtime.js";
 import { compactMessage, withCompactFirstMessage, withMessageFields } from "../../runtime/hub/compact-message.js";
 import { TASK_EVENT_SEQ } from "../../runtime/streams/open-task-stream.js";
@@ -52,7 +52,7 @@ export function startTask(
     text,
     requested: params.metadata.storeId,
     refusal,
-    inlinePush: params.configuration?.pushNotificationConfig ?? undefined,
+    inlinePush: params.configuration?.taskPushNotificationConfig ?? undefined,
     version,
     caller,
     headers,
@@ -81,7 +81,7 @@ interface StartRequest {
   /** Why the request itself would be refused, if it would. */
   refusal: Error | undefined;
   /** The push config sent with the start (`configuration.pushNotificationConfig`), if any. */
-  inlinePush: PushNotificationConfigV03 | undefined;
+  inlinePush: PushConfigInput | undefined;
   /** The protocol version of the request: a config made with it gets payloads in its shapes. */
   version: ProtocolVersion;
   caller: Caller;
@@ -198,7 +198,7 @@ async function environmentRefusal(
  */
 async function inlinePushRefusal(
   runtime: A2ARuntime,
-  inline: PushNotificationConfigV03 | undefined,
+  inline: PushConfigInput | undefined,
   version: ProtocolVersion,
 ): Promise<Error | undefined> {
   if (!inline) return undefined;

@@ -1,6 +1,8 @@
 import type { Dialect, StreamRenderer } from "../dialect/dialect.js";
 import { methodWire } from "../method-table.js";
+import { withV03FieldNames } from "./error-fields.js";
 import { toV03Event, toV03Message, toV03Task } from "./mapping.js";
+import { toV03PushConfig } from "./push-config.js";
 
 const V03_STREAM: StreamRenderer = {
   eventJson(event) {
@@ -18,9 +20,9 @@ export const DIALECT_V03: Dialect = {
   task: (task) => toV03Task(task),
   message: (message) => toV03Message(message),
   list: (result) => ({ ...result, tasks: result.tasks.map((task) => toV03Task(task)) }),
-  pushConfig: (config) => config,
-  pushConfigList: (configs) => configs,
+  pushConfig: toV03PushConfig,
+  pushConfigList: (configs) => configs.map(toV03PushConfig),
   empty: () => null,
   stream: V03_STREAM,
-  error: (error) => error,
+  error: withV03FieldNames,
 };

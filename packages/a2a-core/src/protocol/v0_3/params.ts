@@ -1,5 +1,6 @@
 import { InvalidParamsError } from "../errors.js";
 import { readV03Message, STATE_FROM_V03 } from "./mapping.js";
+import { fromV03StartConfiguration } from "./push-config.js";
 
 /**
  * Request params of A2A v0.3 → what the methods check (the model, A2A v1.0), one function per params
@@ -11,10 +12,12 @@ type Params = Record<string, unknown>;
 
 const STATE_NAMES = Object.keys(STATE_FROM_V03).join(", ");
 
-/** A start: its message (the inline push config keeps its v0.3 shape, which is the push model's). */
+/** A start: its message, and its inline push config as the model's `taskPushNotificationConfig`. */
 export function fromV03StartParams(params: Params): Params {
-  if (params.message === undefined) return params;
-  return { ...params, message: readV03Message(params.message) };
+  const message = params.message === undefined ? {} : { message: readV03Message(params.message) };
+  const configuration =
+    params.configuration === undefined ? {} : { configuration: fromV03StartConfiguration(params.configuration) };
+  return { ...params, ...message, ...configuration };
 }
 
 /** A task listing: the v0.3 state spelling as the model's. */
