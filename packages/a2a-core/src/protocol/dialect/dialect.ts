@@ -1,8 +1,8 @@
-import type { PushConfig } from "../../ports/push-configs.js";
 import type { MethodName } from "../method-table.js";
 import type { Message, Task } from "../schemas/a2a.js";
 import type { JsonRpcErrorObject } from "../schemas/jsonrpc.js";
 import type { ListedTask } from "../schemas/list-tasks.js";
+import type { TaskPushConfig } from "../schemas/push-config.js";
 import type { ProtocolVersion } from "./protocol-version.js";
 
 /**
@@ -47,9 +47,9 @@ export interface Dialect {
   message(message: Message): unknown;
   list(result: TaskListResult): unknown;
   /** The result of CreateTaskPushNotificationConfig and GetTaskPushNotificationConfig. */
-  pushConfig(config: PushConfig): unknown;
+  pushConfig(config: TaskPushConfig): unknown;
   /** The result of ListTaskPushNotificationConfigs. */
-  pushConfigList(configs: readonly PushConfig[]): unknown;
+  pushConfigList(configs: readonly TaskPushConfig[]): unknown;
   /** The result of a method that answers nothing (DeleteTaskPushNotificationConfig). */
   empty(): unknown;
   readonly stream: StreamRenderer;

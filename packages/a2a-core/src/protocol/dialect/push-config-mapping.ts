@@ -1,7 +1,6 @@
 import type { z } from "zod";
-import type { PushConfig } from "../../ports/push-configs.js";
 import { InvalidParamsError } from "../errors.js";
-import type { PushConfigInput } from "../schemas/push-config.js";
+import type { PushConfigInput, TaskPushConfig } from "../schemas/push-config.js";
 import {
   CreatePushConfigParamsV1,
   DeletePushConfigParamsV1,
@@ -70,7 +69,7 @@ export function fromV1StartConfiguration(configuration: unknown): unknown {
   return { ...rest, taskPushNotificationConfig: fromV1Config(config) };
 }
 
-export function toV1PushConfig(config: PushConfig): TaskPushNotificationConfigV1 {
+export function toV1PushConfig(config: TaskPushConfig): TaskPushNotificationConfigV1 {
   const { id, url, token, authentication } = config;
   const scheme = authentication?.schemes[0];
   return {
@@ -89,6 +88,6 @@ export function toV1PushConfig(config: PushConfig): TaskPushNotificationConfigV1
   };
 }
 
-export function toV1PushConfigList(configs: readonly PushConfig[]): ListPushConfigsResultV1 {
+export function toV1PushConfigList(configs: readonly TaskPushConfig[]): ListPushConfigsResultV1 {
   return { configs: configs.map(toV1PushConfig), nextPageToken: "" };
 }

@@ -96,3 +96,12 @@ export const DeletePushConfigParams = z
   .object({ taskId: StoredId, id: StoredId, metadata: RequestMetadata.optional() })
   .superRefine(checkedBy(wellFormedIssues, metadataIssues));
 export type DeletePushConfigParams = z.infer<typeof DeletePushConfigParams>;
+
+/** A config as the methods answer it (a stored `PushConfig` without its bookkeeping), for a dialect to render. */
+export interface TaskPushConfig {
+  id: string;
+  taskId: string;
+  url: string;
+  token?: string;
+  authentication?: { schemes: string[]; credentials?: string };
+}

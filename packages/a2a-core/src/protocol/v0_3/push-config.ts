@@ -1,9 +1,8 @@
 import { z } from "zod";
-import type { PushConfig } from "../../ports/push-configs.js";
 import { InvalidParamsError } from "../errors.js";
 import { metadataIssues, wellFormedIssues } from "../schemas/bounds/request-bounds.js";
 import { absentIfEmpty, checkedBy, RequestMetadata } from "../schemas/param-fields.js";
-import { PushAuthentication, PushSecret, PushUrl, StoredId } from "../schemas/push-config.js";
+import { PushAuthentication, PushSecret, PushUrl, StoredId, type TaskPushConfig } from "../schemas/push-config.js";
 
 // Push notification configs in A2A v0.3's shapes: a config nested in `pushNotificationConfig`, a task
 // named `id` and a config `pushNotificationConfigId`. Checked here in their own shape (so a refusal names
@@ -92,7 +91,7 @@ export function fromV03StartConfiguration(configuration: unknown): unknown {
 }
 
 /** A stored config as v0.3 answers it. */
-export function toV03PushConfig(config: PushConfig): TaskPushNotificationConfigV03 {
+export function toV03PushConfig(config: TaskPushConfig): TaskPushNotificationConfigV03 {
   return {
     taskId: config.taskId,
     pushNotificationConfig: {
