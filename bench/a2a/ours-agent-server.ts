@@ -34,15 +34,15 @@ const handler = core.createA2AHandler({
     async execute({ emit, signal }) {
       for (let step = 1; step <= steps; step++) {
         await sleepUnlessAborted(stepMs, signal);
-        if (signal.aborted) return { state: "failed" };
+        if (signal.aborted) return { state: "TASK_STATE_FAILED" };
         await emit({ kind: "status", message: `robot: step ${step} of ${steps}`, metadata: { step, steps } });
       }
       await emit({
         kind: "artifact",
-        artifact: { artifactId: "report", name: "Task report", parts: [{ kind: "text", text: `${steps} steps` }] },
+        artifact: { artifactId: "report", name: "Task report", parts: [{ text: `${steps} steps` }] },
         lastChunk: true,
       });
-      return { state: "completed", message: "Done." };
+      return { state: "TASK_STATE_COMPLETED", message: "Done." };
     },
   },
   authenticate: async () => ({ ok: true, workspaceId: "00000000-0000-4000-8000-00000000be01" }),

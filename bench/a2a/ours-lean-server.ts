@@ -26,7 +26,7 @@ const timeline: TaskExecutor = {
   async execute({ emit, signal }) {
     for (let step = 1; step <= steps; step++) {
       await sleepUnlessAborted(stepMs, signal);
-      if (signal.aborted) return { state: "failed" };
+      if (signal.aborted) return { state: "TASK_STATE_FAILED" };
       await emit({
         kind: "status",
         message: `robot-${((step - 1) % 3) + 1}: step ${step} of ${steps}`,
@@ -35,10 +35,10 @@ const timeline: TaskExecutor = {
     }
     await emit({
       kind: "artifact",
-      artifact: { artifactId: "report", name: "Task report", parts: [{ kind: "text", text: `${steps} steps` }] },
+      artifact: { artifactId: "report", name: "Task report", parts: [{ text: `${steps} steps` }] },
       lastChunk: true,
     });
-    return { state: "completed", message: "Done." };
+    return { state: "TASK_STATE_COMPLETED", message: "Done." };
   },
 };
 

@@ -47,7 +47,7 @@ async function child(setting: Setting, sink: string): Promise<void> {
     stores: core.createInMemoryStores(),
     executor: {
       hasEnvironment: async () => true,
-      execute: async () => ({ state: "completed", message: "Done" }),
+      execute: async () => ({ state: "TASK_STATE_COMPLETED", message: "Done" }),
     },
     authenticate: async () => ({ ok: true, workspaceId: "ws-bench" }),
     leaseMs: 60_000,

@@ -102,12 +102,11 @@ function newTask(withPush: boolean) {
   const createdAt = at();
   const id = randomUUID();
   const task: Task = {
-    kind: "task",
     id,
     contextId: randomUUID(),
-    status: { state: "working", timestamp: createdAt },
-    history: [{ kind: "message", role: "user", messageId: randomUUID(), parts: [{ kind: "text", text: "restock" }] }],
+    status: { state: "TASK_STATE_WORKING", timestamp: createdAt },
     artifacts: [],
+    history: [{ messageId: randomUUID(), role: "ROLE_USER", parts: [{ text: "restock" }] }],
   };
   const pushConfigs = withPush
     ? [{ id, taskId: id, url: "https://receiver.example/hook", version: "1.0" as const, createdAt }]
@@ -149,8 +148,8 @@ const load = args.switches.has("lockstep")
 /** The task's event `seq` (a status update), stored through the group commit; the task after it. */
 async function appendNext(target: Target, task: Task, seq: number, record: boolean): Promise<Task> {
   const timestamp = at();
-  const status = { state: "working" as const, timestamp };
-  const result = { kind: "status-update" as const, taskId: task.id, contextId: task.contextId, status, final: false };
+  const status = { state: "TASK_STATE_WORKING" as const, timestamp };
+  const result = { statusUpdate: { taskId: task.id, contextId: task.contextId, status } };
   const snapshot: Task = { ...task, status };
   const event = { taskId: task.id, seq, event: "update" as const, result, createdAt: timestamp };
   const started = performance.now();

@@ -46,17 +46,15 @@ async function measure(db: Database): Promise<{ wal: number; relations: number }
     Array.from({ length: TASKS }, async () => {
       const id = randomUUID();
       let task: Task = {
-        kind: "task",
         id,
         contextId: randomUUID(),
-        status: { state: "submitted", timestamp: at(0) },
+        status: { state: "TASK_STATE_SUBMITTED", timestamp: at(0) },
         history: [
           {
-            kind: "message",
-            role: "user",
+            role: "ROLE_USER",
             messageId: randomUUID(),
             // Random text: a real message compresses far less than repeated letters (TOAST compresses).
-            parts: [{ kind: "text", text: randomBytes(MESSAGE_BYTES).toString("base64").slice(0, MESSAGE_BYTES) }],
+            parts: [{ text: randomBytes(MESSAGE_BYTES).toString("base64").slice(0, MESSAGE_BYTES) }],
           },
         ],
         artifacts: [],
@@ -69,8 +67,8 @@ async function measure(db: Database): Promise<{ wal: number; relations: number }
       });
       for (let seq = 2; seq <= EVENTS + 2; seq++) {
         const final = seq === EVENTS + 2;
-        const status = { state: final ? "completed" : "working", timestamp: at(seq) } as Task["status"];
-        const result = { kind: "status-update" as const, taskId: id, contextId: task.contextId, status, final };
+        const status = { state: final ? "TASK_STATE_COMPLETED" : "TASK_STATE_WORKING", timestamp: at(seq) } as Task["status"];
+        const result = { statusUpdate: { taskId: id, contextId: task.contextId, status } };
         task = { ...task, status };
         const ok = await stores.events.appendNumbered({
           taskId: id,

@@ -15,10 +15,10 @@ export const executor: TaskExecutor = {
   async execute({ text, signal, emit }) {
     for (const percent of [50, 100]) {
       await new Promise((resolve) => setTimeout(resolve, 10));
-      if (signal.aborted) return { state: "failed" };
+      if (signal.aborted) return { state: "TASK_STATE_FAILED" };
       await emit({ kind: "status", message: `working on "${text}"`, metadata: { percent } });
     }
-    return { state: "completed", message: "Done" };
+    return { state: "TASK_STATE_COMPLETED", message: "Done" };
   },
 };
 

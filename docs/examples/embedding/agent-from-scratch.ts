@@ -13,11 +13,11 @@ const card = {
 const executor: TaskExecutor = {
   defaultEnvironment: async () => "default",
   async execute({ text, emit, nextMessage }) {
-    if (text !== "hello") return { state: "completed", message: `You said: ${text}` };
-    await emit({ kind: "status", state: "input-required", message: "What is your name?" });
+    if (text !== "hello") return { state: "TASK_STATE_COMPLETED", message: `You said: ${text}` };
+    await emit({ kind: "status", state: "TASK_STATE_INPUT_REQUIRED", message: "What is your name?" });
     const reply = await nextMessage(); // the caller's next message, sent with message.taskId
-    const name = reply.parts.map((part) => (part.kind === "text" ? part.text : "")).join("");
-    return { state: "completed", message: `Hello, ${name}!` };
+    const name = reply.parts.map((part) => part.text ?? "").join("");
+    return { state: "TASK_STATE_COMPLETED", message: `Hello, ${name}!` };
   },
 };
 const handler = createA2AHandler({

@@ -16,12 +16,12 @@ interface ReplyContext {
 }
 
 interface AgentReply {
-  parts: Part[]; // the handler adds the messageId, role "agent" and the contextId
+  parts: Part[]; // the handler adds the messageId, role "ROLE_AGENT" and the contextId
   metadata?: Record<string, unknown>;
 }
 
 interface TaskExecutionContext {
-  readonly task: Task; // a copy of the task as created (state "working"), made afresh each time it is read
+  readonly task: Task; // a copy of the task as created (TASK_STATE_WORKING), made afresh each time it is read
   readonly taskId: string; // the task's id, without copying the task
   workspaceId: string; // whose task it is
   storeId: string; // params.metadata.storeId: the Environment to run in
@@ -35,7 +35,7 @@ interface TaskExecutionContext {
 type ExecutorUpdate =
   | {
       kind: "status";
-      state?: "working" | "input-required" | "auth-required";
+      state?: "TASK_STATE_WORKING" | "TASK_STATE_INPUT_REQUIRED" | "TASK_STATE_AUTH_REQUIRED";
       message?: string;
       metadata?: Record<string, unknown>;
     }
@@ -48,7 +48,7 @@ type ExecutorUpdate =
     };
 
 interface TaskOutcome {
-  state: "completed" | "failed" | "rejected";
+  state: "TASK_STATE_COMPLETED" | "TASK_STATE_FAILED" | "TASK_STATE_REJECTED";
   message?: string; // becomes the agent message of the final status
   metadata?: Record<string, unknown>; // becomes the metadata of the `finished` event
   artifacts?: ArtifactUpdate[]; // `update` events just before `finished`, in the same commit

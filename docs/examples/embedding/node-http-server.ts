@@ -23,10 +23,10 @@ const executor: TaskExecutor = {
       [2, 100],
     ]) {
       await new Promise((resolve) => setTimeout(resolve, 500));
-      if (signal.aborted) return { state: "failed" }; // canceled: the return value is ignored
+      if (signal.aborted) return { state: "TASK_STATE_FAILED" }; // canceled: the return value is ignored
       await emit({ kind: "status", message: `step ${step} of "${text}"`, metadata: { step, percent } });
     }
-    return { state: "completed", message: "Done" };
+    return { state: "TASK_STATE_COMPLETED", message: "Done" };
   },
 };
 

@@ -5,7 +5,7 @@ import { toNodeHandler } from "@a2a-partner/a2a-core/node";
 const executor: TaskExecutor = {
   async execute({ text, emit }) {
     await emit({ kind: "status", message: `working on: ${text}`, metadata: { percent: 50 } });
-    return { state: "completed", message: "Done" };
+    return { state: "TASK_STATE_COMPLETED", message: "Done" };
   },
 };
 

@@ -4,20 +4,19 @@ import { WORKSPACE_ID as workspaceId } from "../context.ts";
 // What the fragment takes as given: a task to store and a progress update of it.
 const id = crypto.randomUUID();
 const task: Task = {
-  kind: "task",
   id,
   contextId: crypto.randomUUID(),
-  status: { state: "working", timestamp: new Date().toISOString() },
-  history: [],
+  status: { state: "TASK_STATE_WORKING", timestamp: new Date().toISOString() },
   artifacts: [],
+  history: [],
   metadata: { storeId: "store-001" },
 };
 const progress: TaskUpdateResult = {
-  kind: "status-update",
-  taskId: id,
-  contextId: task.contextId,
-  status: { state: "working", timestamp: new Date().toISOString() },
-  final: false,
+  statusUpdate: {
+    taskId: id,
+    contextId: task.contextId,
+    status: { state: "TASK_STATE_WORKING", timestamp: new Date().toISOString() },
+  },
 };
 
 // #region snippet

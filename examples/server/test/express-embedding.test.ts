@@ -32,7 +32,7 @@ describe("the a2a-core handler in an Express app", () => {
   it("answers JSON-RPC and HTTP+JSON from one app.use mount", async () => {
     const handler = createA2AHandler({
       stores: createInMemoryStores(),
-      executor: { execute: async () => ({ state: "completed" }) },
+      executor: { execute: async () => ({ state: "TASK_STATE_COMPLETED" }) },
       authenticate: async () => ({ ok: true, workspaceId: "5b0b3a4e-8f3c-4d0e-9a57-3c1f2d7e6a10" }),
     });
     const app = express();

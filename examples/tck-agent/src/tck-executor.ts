@@ -22,20 +22,14 @@ export const tckExecutor: TaskExecutor = {
 
 type Scenario = (context: TaskExecutionContext) => Promise<TaskOutcome>;
 
-const text = (value: string): Part => ({ kind: "text", text: value });
-const FILE: Part = {
-  kind: "file",
-  file: { bytes: Buffer.from("tck").toString("base64"), mimeType: "text/plain", name: "output.txt" },
-};
-const FILE_URL: Part = {
-  kind: "file",
-  file: { uri: "https://example.com/output.txt", mimeType: "text/plain", name: "output.txt" },
-};
-const DATA: Part = { kind: "data", data: { key: "value", count: 42 } };
+const text = (value: string): Part => ({ text: value });
+const FILE: Part = { raw: Buffer.from("tck").toString("base64"), mediaType: "text/plain", filename: "output.txt" };
+const FILE_URL: Part = { url: "https://example.com/output.txt", mediaType: "text/plain", filename: "output.txt" };
+const DATA: Part = { data: { key: "value", count: 42 } };
 
 function done(message?: string, ...parts: Part[]): TaskOutcome {
   const artifacts = parts.map((part, index) => ({ artifact: artifact(`artifact-${index + 1}`, [part]) }));
-  return { state: "completed", ...(message ? { message } : {}), ...(artifacts.length ? { artifacts } : {}) };
+  return { state: "TASK_STATE_COMPLETED", ...(message ? { message } : {}), ...(artifacts.length ? { artifacts } : {}) };
 }
 
 function artifact(artifactId: string, parts: Part[]): Artifact {
@@ -44,7 +38,7 @@ function artifact(artifactId: string, parts: Part[]): Artifact {
 
 /** Emits `working` first, as the streaming scenarios expect a status before the artifact. */
 async function working(context: TaskExecutionContext): Promise<void> {
-  await context.emit({ kind: "status", state: "working" });
+  await context.emit({ kind: "status", state: "TASK_STATE_WORKING" });
 }
 
 // Longest prefixes first where one is the start of another (tck-artifact-file-url, tck-artifact-file).
@@ -100,7 +94,7 @@ const SCENARIOS: ReadonlyArray<readonly [string, Scenario]> = [
       // asks again (the history scenarios send several), `tck-complete-task` completes.
       let reply: Message;
       do {
-        await context.emit({ kind: "status", state: "input-required", message: "Input required" });
+        await context.emit({ kind: "status", state: "TASK_STATE_INPUT_REQUIRED", message: "Input required" });
         reply = await context.nextMessage();
       } while (reply.messageId?.startsWith("tck-input-required"));
       if (reply.messageId?.startsWith("tck-complete-task")) return done("Hello from TCK");
@@ -111,7 +105,7 @@ const SCENARIOS: ReadonlyArray<readonly [string, Scenario]> = [
   ["tck-artifact-text", async () => done(undefined, text("Generated text content"))],
   ["tck-artifact-file", async () => done(undefined, FILE)],
   ["tck-artifact-data", async () => done(undefined, DATA)],
-  ["tck-reject-task", async () => ({ state: "rejected", message: "rejected" })],
+  ["tck-reject-task", async () => ({ state: "TASK_STATE_REJECTED", message: "rejected" })],
   [
     "tck-stream-001",
     async (context) => {

@@ -2,14 +2,8 @@ import {
   A2A_LIMITS,
   AgentCard,
   LIST_TASKS_PAGE_SIZE,
-  type ListedTask,
-  ListTasksResult,
-  Message,
   type MethodName,
-  type Part,
-  Task,
   TaskNotCancelableError,
-  type TaskState,
   verifyAgentCardSignature,
 } from "@a2a-partner/a2a-core";
 import { agentCardUrlFromBaseUrl, endpointFromAgentCard, endpointFromBaseUrl, parseUrl } from "./discovery.js";
@@ -19,6 +13,7 @@ import { assertEndpointAllowed, assertGrpcAddressAllowed } from "./internal/endp
 import { openGrpcTransport, type RpcTransport } from "./internal/grpc/grpc-transport-provider.js";
 import { type CallStats, Transport } from "./internal/http/transport.js";
 import { runTaskStream, type StreamConnector } from "./internal/stream/run-task-stream.js";
+import { type ListedTask, ListTasksResult, Message, type Part, Task, type TaskState } from "./model.js";
 import { type A2AClientOptions, CLIENT_DEFAULTS, type RequestOptions } from "./options.js";
 import {
   type PushNotificationConfigInput,

@@ -1,4 +1,4 @@
-import { toV1Error, toV1StreamResult, toV1Task } from "@a2a-partner/a2a-core/protocol";
+import { toV1Error } from "@a2a-partner/a2a-core/protocol";
 import { http } from "msw";
 import { describe, expect, it } from "vitest";
 import {
@@ -11,6 +11,8 @@ import {
   progress,
   sseResponse,
   task,
+  toV1StreamResult,
+  toV1Task,
 } from "../test/support/fixtures.js";
 import { mockEndpoint, testClient } from "../test/support/mock-endpoint.js";
 import { InvalidParamsError, TaskNotCancelableError, TaskNotFoundError } from "./index.js";

@@ -1,7 +1,6 @@
-import { toV1Message, toV1Task } from "@a2a-partner/a2a-core/protocol";
 import { http } from "msw";
 import { describe, expect, it } from "vitest";
-import { ENDPOINT, jsonRpcResultResponse, sseResponse, task } from "../test/support/fixtures.js";
+import { ENDPOINT, jsonRpcResultResponse, sseResponse, task, toV1Message, toV1Task } from "../test/support/fixtures.js";
 import { mockEndpoint, testClient } from "../test/support/mock-endpoint.js";
 import { A2AClientError, type Message, UnsupportedOperationError } from "./index.js";
 import type { TaskStreamEvent } from "./stream/events.js";

@@ -29,14 +29,14 @@ class StepExecutor implements TaskExecutor {
     this.dispatched++;
     for (let step = 1; step <= this.steps; step++) {
       await new Promise((resolve) => setTimeout(resolve, this.stepMs));
-      if (context.signal.aborted) return { state: "failed" };
+      if (context.signal.aborted) return { state: "TASK_STATE_FAILED" };
       await context.emit({
         kind: "status",
         message: `robot-1: step ${step}`,
         metadata: { robot: "robot-1", step, steps: this.steps, percent: Math.round((step / this.steps) * 100) },
       });
     }
-    return { state: "completed", message: "Done" };
+    return { state: "TASK_STATE_COMPLETED", message: "Done" };
   }
 }
 

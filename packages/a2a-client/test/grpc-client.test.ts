@@ -28,10 +28,10 @@ class StepExecutor implements TaskExecutor {
     this.dispatched++;
     for (let step = 1; step <= this.steps; step++) {
       await new Promise((resolve) => setTimeout(resolve, this.stepMs));
-      if (context.signal.aborted) return { state: "failed" };
+      if (context.signal.aborted) return { state: "TASK_STATE_FAILED" };
       await context.emit({ kind: "status", message: `robot-1: step ${step}`, metadata: { step } });
     }
-    return { state: "completed", message: "Done" };
+    return { state: "TASK_STATE_COMPLETED", message: "Done" };
   }
 }
 

@@ -11,7 +11,7 @@ const otel = installTestTelemetry();
 const executor: TaskExecutor = {
   async execute({ emit }) {
     await emit({ kind: "status", message: "step 1" });
-    return { state: "completed", message: "Done" };
+    return { state: "TASK_STATE_COMPLETED", message: "Done" };
   },
 };
 const handler = createA2AHandler({

@@ -94,23 +94,25 @@ export { A2A_LIMITS, type A2ALimits } from "./protocol/limits.js";
 export type { MethodName } from "./protocol/method-table.js";
 export {
   Artifact,
-  DataPart,
-  FilePart,
+  type InterruptedTaskState,
+  isInterruptedState,
   isTerminalState,
   Message,
   Part,
   Role,
+  type StreamResponse,
+  stateLabel,
   TASK_STATES,
   Task,
   TaskArtifactUpdateEvent,
+  type TaskEventResult,
   TaskMetadata,
   TaskState,
   TaskStatus,
   TaskStatusUpdateEvent,
-  TaskUpdateResult,
+  type TaskUpdateResult,
   TERMINAL_TASK_STATES,
   TerminalTaskState,
-  TextPart,
 } from "./protocol/schemas/a2a.js";
 export {
   AgentCard,
@@ -130,7 +132,7 @@ export {
   JsonRpcResponse,
   JsonRpcSuccessResponse,
 } from "./protocol/schemas/jsonrpc.js";
-export { ListedTask, ListTasksResult } from "./protocol/schemas/list-tasks.js";
+export { ListedTask } from "./protocol/schemas/list-tasks.js";
 export {
   CancelTaskParams,
   GetTaskParams,
@@ -142,12 +144,11 @@ export {
   TaskIdParams,
 } from "./protocol/schemas/params.js";
 export {
+  CreatePushConfigParams,
   DeletePushConfigParams,
   GetPushConfigParams,
   ListPushConfigsParams,
-  PushNotificationConfigV03,
-  SetPushConfigParams,
-  type TaskPushNotificationConfigV03,
+  PushConfigInput,
 } from "./protocol/schemas/push-config.js";
 export {
   DEFAULT_MAX_EVENT_BYTES,

@@ -4,7 +4,7 @@ import { createA2AHandler } from "../src/index.js";
 import type { TaskExecutionContext, TaskOutcome } from "../src/ports/task-executor.js";
 import { ERROR_CODES } from "../src/protocol/errors.js";
 import { METHODS, type MethodWire } from "../src/protocol/method-table.js";
-import { Task, TaskStatusUpdateEvent } from "../src/protocol/schemas/a2a.js";
+import { TaskStatusUpdateEventV03, TaskV03 } from "../src/protocol/v0_3/schemas.js";
 import {
   type Harness,
   harnessPerTest,
@@ -40,16 +40,16 @@ describe("SendStreamingMessage", () => {
     expect(frames.map((f) => f.event)).toEqual(["task", "update", "update", "finished", "final"]);
     expect(frames.map((f) => f.id)).toEqual(["1", "2", "3", "4", "5"]);
 
-    const task = Task.parse(frames[0]?.result);
+    const task = TaskV03.parse(frames[0]?.result);
     expect(task.status.state).toBe("working");
     expect(task.metadata).toEqual({ storeId: "store-001", messageId: "m-1" });
     expect(task.history[0]?.parts).toEqual([{ kind: "text", text: "restock aisle 5" }]);
 
-    const update = TaskStatusUpdateEvent.parse(frames[1]?.result);
+    const update = TaskStatusUpdateEventV03.parse(frames[1]?.result);
     expect(update).toMatchObject({ taskId: task.id, final: false, metadata: { robotId: "robot-1", step: 1 } });
-    const finished = TaskStatusUpdateEvent.parse(frames[3]?.result);
+    const finished = TaskStatusUpdateEventV03.parse(frames[3]?.result);
     expect(finished).toMatchObject({ taskId: task.id, final: true, status: { state: "completed" } });
-    expect(Task.parse(frames[4]?.result).status.state).toBe("completed");
+    expect(TaskV03.parse(frames[4]?.result).status.state).toBe("completed");
   });
 
   it("answers to its alias message/stream", async () => {
@@ -140,11 +140,9 @@ describe("SendStreamingMessage", () => {
 
   it("streams the artifacts a task ends with just before finished, and keeps them on the task", async () => {
     const executor = new ScriptedExecutor([], {
-      state: "completed",
+      state: "TASK_STATE_COMPLETED",
       message: "Done",
-      artifacts: [
-        { artifact: { artifactId: "report", parts: [{ kind: "text", text: "3 shelves" }] }, lastChunk: true },
-      ],
+      artifacts: [{ artifact: { artifactId: "report", parts: [{ text: "3 shelves" }] }, lastChunk: true }],
     });
     const h = harness(executor);
     const frames = await readFrames(await start(h));
@@ -249,7 +247,7 @@ describe("GetTask, CancelTask, SubscribeToTask", () => {
       override async execute(context: TaskExecutionContext): Promise<TaskOutcome> {
         const { message, task } = context;
         const [part] = message.parts;
-        if (part?.kind === "text") part.text = "edited by the executor";
+        if (part?.text !== undefined) part.text = "edited by the executor";
         message.messageId = "edited";
         task.history.length = 0;
         return super.execute(context);
@@ -263,7 +261,7 @@ describe("GetTask, CancelTask, SubscribeToTask", () => {
       messageId: "m-original",
       parts: [{ kind: "text", text: "restock aisle 5" }],
     });
-    expect(h.executor.contexts[0]?.message).toMatchObject({ parts: [{ kind: "text", text: "restock aisle 5" }] });
+    expect(h.executor.contexts[0]?.message).toMatchObject({ parts: [{ text: "restock aisle 5" }] });
   });
 
   it("polls a task with GetTask and its alias, honouring historyLength", async () => {
@@ -272,7 +270,7 @@ describe("GetTask, CancelTask, SubscribeToTask", () => {
     const id = frames[0]?.result.id;
     for (const method of ["GetTask", "tasks/get"]) {
       const { body } = await h.rpc(method, { id });
-      expect(Task.parse(body.result).status.state).toBe("completed");
+      expect(TaskV03.parse(body.result).status.state).toBe("completed");
     }
     expect((await h.rpc("GetTask", { id, historyLength: 0 })).body.result.history).toEqual([]);
     expect((await h.rpc("GetTask", { id, historyLength: 1 })).body.result.history).toHaveLength(1);
@@ -591,7 +589,9 @@ describe("resilience", () => {
     class AbortOnlyExecutor extends ScriptedExecutor {
       override execute(context: TaskExecutionContext): Promise<TaskOutcome> {
         this.dispatched++;
-        return new Promise((resolve) => context.signal.addEventListener("abort", () => resolve({ state: "failed" })));
+        return new Promise((resolve) =>
+          context.signal.addEventListener("abort", () => resolve({ state: "TASK_STATE_FAILED" })),
+        );
       }
     }
     const h = harness(new AbortOnlyExecutor());
@@ -639,12 +639,11 @@ describe("recovery and shutdown", () => {
       createdAt: crashedAt,
       lease: { owner: "crashed-instance", durationMs: -120_000 },
       task: {
-        kind: "task",
         id,
         contextId: "ctx-1",
-        status: { state: "working", timestamp: crashedAt },
-        history: [],
+        status: { state: "TASK_STATE_WORKING", timestamp: crashedAt },
         artifacts: [],
+        history: [],
         metadata: { storeId: "store-001" },
       },
     });
@@ -795,6 +794,6 @@ describe("recovery and shutdown", () => {
     const frames = await reader;
     expect(frames.map((f) => f.event)).toEqual(["task"]);
     const record = await h.stores.tasks.get("ws-a", id);
-    expect(record?.task.status.state).toBe("failed");
+    expect(record?.task.status.state).toBe("TASK_STATE_FAILED");
   });
 });

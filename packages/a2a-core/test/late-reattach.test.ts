@@ -15,7 +15,7 @@ describe("SubscribeToTask on a running task, further back than its events kept i
       kind: "status",
       message: `step ${i + 1}`,
     }));
-    const h = harness(new ScriptedExecutor(steps, { state: "completed", message: "Done" }, true));
+    const h = harness(new ScriptedExecutor(steps, { state: "TASK_STATE_COMPLETED", message: "Done" }, true));
     const started = await h.call({ jsonrpc: "2.0", id: "s1", method: "SendStreamingMessage", params: startParams() });
     const [first] = await readFrames(started, 1);
     const taskId = first?.result.id as string;

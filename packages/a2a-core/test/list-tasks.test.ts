@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { pageOf } from "../src/ports/task-list.js";
 import { A2A_LIMITS } from "../src/protocol/limits.js";
-import { ListTasksResult, ListTasksResultV1 } from "../src/protocol/schemas/list-tasks.js";
+import { ListTasksResultV1 } from "../src/protocol/schemas/list-tasks.js";
+import { ListTasksResultV03 } from "../src/protocol/v0_3/schemas.js";
 import { type Harness, harnessPerTest, readFrames, ScriptedExecutor, startParams } from "./support/handler-harness.js";
 
 const harness = harnessPerTest();
@@ -32,19 +33,21 @@ async function list(h: Harness, params: unknown, options: { method?: string; hea
 
 describe("ListTasks", () => {
   it("lists the caller's workspace only, newest first, without artifacts unless asked (alias tasks/list)", async () => {
-    const report = { artifactId: "report", parts: [{ kind: "text" as const, text: "3 shelves" }] };
-    const h = harness(new ScriptedExecutor(undefined, { state: "completed", artifacts: [{ artifact: report }] }));
+    const report = { artifactId: "report", parts: [{ text: "3 shelves" }] };
+    const h = harness(
+      new ScriptedExecutor(undefined, { state: "TASK_STATE_COMPLETED", artifacts: [{ artifact: report }] }),
+    );
     const first = await run(h, "restock aisle 1");
     const second = await run(h, "restock aisle 2");
     await run(h, "someone else's task", "partner-b");
     const { result } = await list(h, {}, { method: "tasks/list" });
-    const page = ListTasksResult.parse(result);
+    const page = ListTasksResultV03.parse(result);
     expect(page.tasks.map((task) => task.id)).toEqual([second, first]);
     expect(page).toMatchObject({ totalSize: 2, pageSize: 2, nextPageToken: "" });
     expect(page.tasks[0]).not.toHaveProperty("artifacts");
     expect(page.tasks[0]?.status.state).toBe("completed");
-    const full = ListTasksResult.parse((await list(h, { includeArtifacts: true, historyLength: 0 })).result);
-    expect(full.tasks[0]?.artifacts).toEqual([report]);
+    const full = ListTasksResultV03.parse((await list(h, { includeArtifacts: true, historyLength: 0 })).result);
+    expect(full.tasks[0]?.artifacts).toEqual([{ artifactId: "report", parts: [{ kind: "text", text: "3 shelves" }] }]);
     expect(full.tasks[0]?.history).toEqual([]);
   });
 
@@ -127,8 +130,7 @@ describe("ListTasks' totalSize", () => {
     const tasks = Array.from({ length: cap + 3 }, (_, i) => ({
       id: `t-${String(i).padStart(6, "0")}`,
       contextId: "ctx",
-      kind: "task" as const,
-      status: { state: "working" as const, timestamp: "2026-01-01T00:00:00.000Z" },
+      status: { state: "TASK_STATE_WORKING" as const, timestamp: "2026-01-01T00:00:00.000Z" },
     }));
     const page = pageOf(tasks, { pageSize: 10 });
     expect(page.totalSize).toBe(cap);

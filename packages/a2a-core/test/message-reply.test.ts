@@ -9,10 +9,8 @@ class ReplyingExecutor extends ScriptedExecutor {
   readonly asked: ReplyContext[] = [];
   async reply(context: ReplyContext): Promise<AgentReply | undefined> {
     this.asked.push(context);
-    const text = context.message.parts.map((part) => (part.kind === "text" ? part.text : "")).join("");
-    return text.startsWith("what")
-      ? { parts: [{ kind: "text", text: "42" }], metadata: { answered: true } }
-      : undefined;
+    const text = context.message.parts.map((part) => part.text ?? "").join("");
+    return text.startsWith("what") ? { parts: [{ text: "42" }], metadata: { answered: true } } : undefined;
   }
 }
 

@@ -152,7 +152,7 @@ class BulkyExecutor extends ScriptedExecutor {
       await new Promise((resolve) => setImmediate(resolve));
       await context.emit({ kind: "status", message: "x".repeat(4096) });
     }
-    return { state: "completed" };
+    return { state: "TASK_STATE_COMPLETED" };
   }
 }
 

@@ -354,7 +354,7 @@ describe("deliveries of a config made through the methods", () => {
     await rpc(h, "CreateTaskPushNotificationConfig", { taskId, url: "https://r.example/" }, { v1: true });
     await h.executor.release(); // seq 3
     await h.executor.release(); // the end: seq 4
-    await waitFor(async () => (await h.stores.tasks.get("ws-a", taskId))?.task.status.state === "completed");
+    await waitFor(async () => (await h.stores.tasks.get("ws-a", taskId))?.task.status.state === "TASK_STATE_COMPLETED");
     const lastSeq = (await h.stores.tasks.get("ws-a", taskId))?.lastSeq as number;
 
     const seqs: number[] = [];

@@ -49,9 +49,18 @@ describe.each(senders)("the push dispatcher, against a real receiver, sending wi
     expect(push?.headers["user-agent"]).toMatch(/^a2a-partner-push\//);
     expect(push?.headers["webhook-signature"]?.split(" ")).toHaveLength(2);
     const headers = push?.headers as Record<string, string>;
+    // The v0.3 payload: the event's result exactly as a v0.3 stream frame carries it.
+    const timestamp = "statusUpdate" in update.result ? update.result.statusUpdate.status.timestamp : undefined;
+    const v03 = {
+      kind: "status-update",
+      taskId: task.id,
+      contextId: task.contextId,
+      status: { state: "working", timestamp },
+      final: false,
+      metadata: { robot: "robot-1", percent: 50 },
+    };
     for (const secret of SECRETS) {
-      // The v0.3 payload: the event's result exactly as a v0.3 stream frame carries it.
-      expect(new Webhook(secret).verify(push?.body ?? "", headers)).toEqual(update.result);
+      expect(new Webhook(secret).verify(push?.body ?? "", headers)).toEqual(v03);
     }
     const stranger = `whsec_${btoa("not-this-workspace-secret-0123")}`;
     expect(() => new Webhook(stranger).verify(push?.body ?? "", headers)).toThrow(/No matching signature/);

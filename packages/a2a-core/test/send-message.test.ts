@@ -3,6 +3,7 @@ import { toFetchHandler } from "../src/adapters/fetch.js";
 import type { TaskExecutionContext, TaskExecutor, TaskOutcome } from "../src/ports/task-executor.js";
 import type { Message } from "../src/protocol/schemas/a2a.js";
 import { TaskV1 } from "../src/protocol/schemas/a2a-v1.js";
+import type { MessageV03 } from "../src/protocol/v0_3/schemas.js";
 import {
   type Harness,
   harnessPerTest,
@@ -76,7 +77,7 @@ describe("SendMessage", () => {
   });
 
   it("answers when the task asks for input, with the question in its status", async () => {
-    const ask = [{ kind: "status" as const, state: "input-required" as const, message: "Which aisle?" }];
+    const ask = [{ kind: "status" as const, state: "TASK_STATE_INPUT_REQUIRED" as const, message: "Which aisle?" }];
     const h = harness(new ScriptedExecutor(ask, undefined, true));
     const answer = send(h, startParams());
     await h.executor.release();
@@ -146,11 +147,11 @@ describe("SendMessage", () => {
 class AskingExecutor implements TaskExecutor {
   readonly replies: Message[] = [];
   async execute(context: TaskExecutionContext): Promise<TaskOutcome> {
-    await context.emit({ kind: "status", state: "input-required", message: "Which aisle?" });
+    await context.emit({ kind: "status", state: "TASK_STATE_INPUT_REQUIRED", message: "Which aisle?" });
     const reply = await context.nextMessage();
     this.replies.push(reply);
-    const aisle = reply.parts.map((part) => (part.kind === "text" ? part.text : "")).join("");
-    return { state: "completed", message: `Restocked aisle ${aisle}` };
+    const aisle = reply.parts.map((part) => part.text ?? "").join("");
+    return { state: "TASK_STATE_COMPLETED", message: `Restocked aisle ${aisle}` };
   }
 }
 
@@ -168,7 +169,7 @@ describe("multi-turn: a message with message.taskId", () => {
     const done = (await (await send(h, reply)).json()).result;
     expect(done.status.state).toBe("completed");
     expect(done.contextId).toBe(asked.contextId);
-    expect(done.history.map((m: Message) => [m.role, m.parts[0]])).toEqual([
+    expect(done.history.map((m: MessageV03) => [m.role, m.parts[0]])).toEqual([
       ["user", { kind: "text", text: "restock" }],
       ["agent", { kind: "text", text: "Which aisle?" }],
       ["user", { kind: "text", text: "5" }],

@@ -42,8 +42,18 @@ describe("a task started at the request bounds", () => {
 
     await waitFor(() => h.executor.dispatched === 1);
     const context = h.executor.contexts[0];
-    expect(context?.message).toEqual(asStored);
-    expect(context?.task.history).toEqual([asStored]);
+    // The executor gets it in the model (A2A v1.0): the same content, parts without `kind`.
+    const [text, data] = params.message.parts;
+    const inModel = {
+      messageId: sent.messageId,
+      contextId: asStored.contextId,
+      taskId,
+      role: "ROLE_USER",
+      parts: [{ text: text?.text }, { data: data?.data }],
+      metadata: sent.metadata,
+    };
+    expect(context?.message).toEqual(inModel);
+    expect(context?.task.history).toEqual([inModel]);
     expect(context?.text).toBe(params.message.parts[0]?.text);
 
     // Running: answered from the memory of the task this handler runs.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { Task, TaskStatusUpdateEvent } from "../src/protocol/schemas/a2a.js";
 import { ErrorInfoV1, StreamResponseV1, TaskV1 } from "../src/protocol/schemas/a2a-v1.js";
+import { TaskStatusUpdateEventV03, TaskV03 } from "../src/protocol/v0_3/schemas.js";
 import { type Harness, harnessPerTest, readFrames, ScriptedExecutor, startParams } from "./support/handler-harness.js";
 
 const harness = harnessPerTest();
@@ -75,8 +75,8 @@ describe("the v1.0 dialect (A2A-Version: 1.0)", () => {
       const frames = await readFrames(
         await h.call({ jsonrpc: "2.0", id: 1, method: "SendStreamingMessage", params: startParams() }, { headers }),
       );
-      expect(Task.parse(frames[0]?.result).status.state).toBe("working");
-      expect(TaskStatusUpdateEvent.parse(frames.at(-2)?.result).final).toBe(true);
+      expect(TaskV03.parse(frames[0]?.result).status.state).toBe("working");
+      expect(TaskStatusUpdateEventV03.parse(frames.at(-2)?.result).final).toBe(true);
     }
     // Without a header such a body is read as v1.0 (generic-clients.test.ts); an explicit 0.3 is kept.
     const refused = await rpc(h, "SendStreamingMessage", startV1(), { "A2A-Version": "0.3" });

@@ -9,7 +9,7 @@ import type { StoreContractContext } from "@a2a-partner/a2a-core/testing";
 import { parseMetricsWindow } from "@a2a-partner/metrics-core";
 import { createPostgresStores, openDatabase } from "@a2a-partner/postgres-store";
 
-const executor: TaskExecutor = { execute: async () => ({ state: "completed" }) };
+const executor: TaskExecutor = { execute: async () => ({ state: "TASK_STATE_COMPLETED" }) };
 const handler = createA2AHandler({
   stores: createInMemoryStores(),
   executor,

@@ -33,7 +33,7 @@ import {
 const executor: TaskExecutor = {
   async execute({ emit }) {
     await emit({ kind: "status", message: "half way", metadata: { percent: 50 } });
-    return { state: "completed", message: "Done" };
+    return { state: "TASK_STATE_COMPLETED", message: "Done" };
   },
 };
 const refused: AuthOutcome = { ok: false, status: 401, message: "no token" };

@@ -14,7 +14,7 @@ const handler = createA2AHandler({
   executor: {
     async execute({ emit }) {
       await emit({ kind: "status", message: "stored", metadata: { percent: 100 } });
-      return { state: "completed", message: "Done" };
+      return { state: "TASK_STATE_COMPLETED", message: "Done" };
     },
   },
   authenticate: async () => ({ ok: true, workspaceId: "5b0b3a4e-8f3c-4d0e-9a57-3c1f2d7e6a10" }),

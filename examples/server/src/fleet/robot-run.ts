@@ -182,7 +182,6 @@ export class RobotRun {
         name: "Task report",
         parts: [
           {
-            kind: "data",
             data: {
               workflow: workflowName,
               target: target ?? null,
@@ -195,7 +194,7 @@ export class RobotRun {
       },
       lastChunk: true,
     };
-    return { state: "completed", message: `Done: ${summary}.`, artifacts: [report] };
+    return { state: "TASK_STATE_COMPLETED", message: `Done: ${summary}.`, artifacts: [report] };
   }
 
   /** The first way the run ends wins; the listener goes with it. */

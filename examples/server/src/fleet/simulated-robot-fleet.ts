@@ -109,9 +109,9 @@ export class SimulatedRobotFleet implements TaskExecutor {
   async execute(context: TaskExecutionContext): Promise<TaskOutcome> {
     const { workspaceId, storeId } = context;
     const environment = await this.environment(workspaceId, storeId);
-    if (!environment) return { state: "rejected", message: `No Environment "${storeId}" in this workspace.` };
+    if (!environment) return { state: "TASK_STATE_REJECTED", message: `No Environment "${storeId}" in this workspace.` };
     if (environment.robots.length === 0) {
-      return { state: "rejected", message: `Environment "${storeId}" has no robots to dispatch.` };
+      return { state: "TASK_STATE_REJECTED", message: `Environment "${storeId}" has no robots to dispatch.` };
     }
 
     const plan = planWorkflow(context.text);
@@ -262,7 +262,7 @@ export class SimulatedRobotFleet implements TaskExecutor {
   private async stopped(writes: readonly Promise<unknown>[]): Promise<TaskOutcome> {
     await Promise.allSettled(writes);
     await this.reconcileExecutions();
-    return { state: "failed" };
+    return { state: "TASK_STATE_FAILED" };
   }
 
   /**

@@ -15,7 +15,7 @@ const handler = createA2AHandler({
     async execute({ taskId, signal }) {
       console.log(`run ${taskId}`);
       await sleep(Number(process.env.WORK_MS), undefined, { signal }).catch(() => undefined);
-      return { state: "completed", message: "done" };
+      return { state: "TASK_STATE_COMPLETED", message: "done" };
     },
   },
   authenticate: async () => ({ ok: true, workspaceId: "00000000-0000-4000-8000-0000000000a1" }),

@@ -1,4 +1,4 @@
-import type { Message } from "@a2a-partner/a2a-core";
+import type { Message } from "../model.js";
 import type { TaskStreamEvent } from "../stream/events.js";
 
 /** What the progress display shows for one event. */

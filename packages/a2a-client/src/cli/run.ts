@@ -2,7 +2,6 @@ import {
   A2AError,
   InvalidParamsError,
   isA2AError,
-  type Message,
   MethodNotFoundError,
   TaskNotFoundError,
 } from "@a2a-partner/a2a-core";
@@ -14,6 +13,7 @@ import {
   isA2AHttpError,
   UntrustedEndpointError,
 } from "../errors.js";
+import type { Message } from "../model.js";
 import type { A2AClientOptions, RetryInfo } from "../options.js";
 import type { TaskFinishedEvent, TaskStreamEvent } from "../stream/events.js";
 import type { TaskStream } from "../stream/task-stream.js";

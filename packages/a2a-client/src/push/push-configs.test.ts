@@ -1,4 +1,4 @@
-import { toV1Error, toV1StreamResult } from "@a2a-partner/a2a-core/protocol";
+import { toV1Error } from "@a2a-partner/a2a-core/protocol";
 import { http } from "msw";
 import { describe, expect, it } from "vitest";
 import {
@@ -7,6 +7,7 @@ import {
   jsonRpcResultResponse,
   sseResponse,
   task,
+  toV1StreamResult,
 } from "../../test/support/fixtures.js";
 import { mockEndpoint, testClient } from "../../test/support/mock-endpoint.js";
 import {

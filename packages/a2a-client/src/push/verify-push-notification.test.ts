@@ -1,9 +1,8 @@
 import { randomBytes } from "node:crypto";
 import type { IncomingHttpHeaders } from "node:http";
-import { toV1StreamResult } from "@a2a-partner/a2a-core/protocol";
 import { Webhook } from "standardwebhooks";
 import { describe, expect, it } from "vitest";
-import { finished, progress, task } from "../../test/support/fixtures.js";
+import { finished, progress, task, toV1StreamResult } from "../../test/support/fixtures.js";
 import { PushVerificationError, type VerifyPushNotificationInput, verifyPushNotification } from "../index.js";
 
 // Every notification here is signed by the `standardwebhooks` package itself, as the server signs them.

@@ -1,7 +1,7 @@
-import { Task, TaskUpdateResult } from "@a2a-partner/a2a-core";
-import { fromV1StreamResult, StreamResponseV1 } from "@a2a-partner/a2a-core/protocol";
+import { StreamResponseV1 } from "@a2a-partner/a2a-core/protocol";
 import { Webhook } from "standardwebhooks";
 import { PushVerificationError } from "../errors.js";
+import { streamResultFromV1, Task, TaskUpdateResult } from "../model.js";
 
 /**
  * The request's headers: a Fetch `Headers` (or anything with `get`), or Node's `req.headers`
@@ -202,7 +202,7 @@ function parsePayload(text: string): Pick<PushNotification, "payload" | "version
   let result: unknown = payload;
   if (!v03) {
     const parsed = StreamResponseV1.safeParse(payload);
-    result = parsed.success ? fromV1StreamResult(parsed.data) : undefined;
+    result = parsed.success ? streamResultFromV1(parsed.data) : undefined;
   }
   const kind = (result as { kind?: unknown } | undefined)?.kind;
   const event = (kind === "task" ? Task : TaskUpdateResult).safeParse(result);

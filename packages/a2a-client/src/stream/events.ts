@@ -1,18 +1,16 @@
-import {
-  type DecodedSseEvent,
-  isA2AError,
-  isTerminalState,
-  Message,
-  type StreamEventName,
-  Task,
-  TaskStatusUpdateEvent,
-  TaskUpdateResult,
-  type TerminalTaskState,
-} from "@a2a-partner/a2a-core";
+import { type DecodedSseEvent, isA2AError, type StreamEventName } from "@a2a-partner/a2a-core";
 import type { z } from "zod";
 import { InvalidResponseError } from "../errors.js";
 import { WIRE_V03, type WireDialect } from "../internal/dialect/wire-dialect.js";
 import { jsonRpcResultOf } from "../internal/json-rpc-result.js";
+import {
+  isTerminalState,
+  Message,
+  Task,
+  TaskStatusUpdateEvent,
+  TaskUpdateResult,
+  type TerminalTaskState,
+} from "../model.js";
 
 /** The first event of a stream: the task as it is now (state `working` for a new task). */
 export interface TaskSnapshotEvent {

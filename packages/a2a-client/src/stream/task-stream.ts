@@ -1,5 +1,5 @@
-import type { Message, Task } from "@a2a-partner/a2a-core";
 import { A2AClientError, APIConnectionError, APIUserAbortError } from "../errors.js";
+import type { Message, Task } from "../model.js";
 import type { TaskFinishedEvent, TaskStreamEvent } from "./events.js";
 
 /** What drives a TaskStream: reads the task's events and reports each one. */

@@ -1,5 +1,28 @@
 // Test-only helpers (not exported from the package): wire frames and scripted SSE responses.
-import type { Task, TaskStatusUpdateEvent, TerminalTaskState } from "@a2a-partner/a2a-core";
+import {
+  fromV03Event,
+  fromV03Message,
+  fromV03Task,
+  toV1StreamResult as modelStreamResultToV1,
+  toV1Task as modelTaskToV1,
+} from "@a2a-partner/a2a-core/protocol";
+import type { Message, Task, TaskStatusUpdateEvent, TaskUpdateResult, TerminalTaskState } from "../../src/model.js";
+
+/** A message (the client's v0.3 shape) as the server's v1.0 dialect writes it. */
+export function toV1Message(message: Message) {
+  return fromV03Message(message);
+}
+
+/** A stream frame's result (the client's v0.3 shapes) as the server's v1.0 dialect writes it. */
+export function toV1StreamResult(result: Task | TaskUpdateResult) {
+  return modelStreamResultToV1(fromV03Event(result));
+}
+
+/** A task (the client's v0.3 shape) as the server's v1.0 dialect writes it, artifacts left out if asked. */
+export function toV1Task(task: Task, view: { omitArtifacts?: boolean } = {}) {
+  const { artifacts, ...rest } = fromV03Task(task);
+  return modelTaskToV1(view.omitArtifacts ? rest : { ...rest, artifacts });
+}
 
 export const BASE_URL = "http://a2a.test";
 export const ENDPOINT = `${BASE_URL}/api/v1/a2a`;

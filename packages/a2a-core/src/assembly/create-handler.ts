@@ -3,6 +3,7 @@ import { attachBindingPipeline } from "../bindings/binding-access.js";
 import { httpJsonBinding } from "../bindings/http-json/http-json-binding.js";
 import { jsonRpcBinding } from "../bindings/jsonrpc/jsonrpc-binding.js";
 import { routeRequest } from "../bindings/route-request.js";
+import { sendMessage } from "../methods/send-message.js";
 import type { A2AHandler } from "../ports/handler.js";
 import { consoleLogger } from "../ports/logger.js";
 import type { MethodName } from "../protocol/method-table.js";
@@ -75,7 +76,7 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHandler {
 /** The runtime's view of `methods`: which are turned off, and SendMessage's wait. */
 function methodSettings(methods: A2AMethodOptions = {}, hasExtendedCard = false) {
   const turnedOff = new Set<MethodName>();
-  if (methods.sendMessage === false) turnedOff.add("SendMessage");
+  if (methods.sendMessage === false) turnedOff.add(sendMessage.name);
   if (!hasExtendedCard) turnedOff.add("GetExtendedAgentCard");
   const waitMs = typeof methods.sendMessage === "object" ? methods.sendMessage.maxWaitMs : undefined;
   return {

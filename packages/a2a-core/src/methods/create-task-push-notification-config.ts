@@ -1,43 +1,37 @@
+import type { PushConfig } from "../ports/push-configs.js";
 import { InvalidParamsError, TaskNotFoundError } from "../protocol/errors.js";
-import { SetPushConfigParams, type TaskPushNotificationConfigV03 } from "../protocol/schemas/push-config.js";
+import { CreatePushConfigParams } from "../protocol/schemas/push-config.js";
 import type { UnaryMethod } from "./method.js";
-import {
-  CREATED_CONFIG_FIELDS,
-  destinationRefusal,
-  newPushConfig,
-  pushSideOf,
-  wireConfig,
-} from "./support/push-configs.js";
+import { CREATED_CONFIG_FIELDS, destinationRefusal, newPushConfig, pushSideOf } from "./support/push-configs.js";
 
 /**
  * CreateTaskPushNotificationConfig (`tasks/pushNotificationConfig/set`): creates a config of one of the
  * caller's tasks, or replaces the one with the same id. Every event the task commits from now on is
  * delivered to it; allowed on an ended task too (nothing more will be sent).
  */
-export const createTaskPushNotificationConfig: UnaryMethod<typeof SetPushConfigParams, TaskPushNotificationConfigV03> =
-  {
-    name: "CreateTaskPushNotificationConfig",
-    streaming: false,
-    params: SetPushConfigParams,
-    async run(runtime, { params, caller, version, trace }) {
-      const push = pushSideOf(runtime, "CreateTaskPushNotificationConfig");
-      runtime.telemetry.taskOf(trace, params.taskId);
-      // The task first: a stranger's made-up task id is -32001 before its URL is looked at (or resolved).
-      await runtime.findTask(caller.workspaceId, params.taskId);
-      const input = params.pushNotificationConfig;
-      const refused = await destinationRefusal(push, input, CREATED_CONFIG_FIELDS[version]);
-      if (refused) throw refused;
-      const config = newPushConfig(input, { taskId: params.taskId, version, now: runtime.now() });
-      const stored = await push.configs.put(caller.workspaceId, config, push.maxConfigsPerTask);
-      if (stored.kind === "task-not-found") throw TaskNotFoundError.forTask(params.taskId);
-      if (stored.kind === "too-many") {
-        throw InvalidParamsError.forField(
-          "params.taskId",
-          `the task already has ${push.maxConfigsPerTask} push notification configs, the most it may have; ` +
-            "replace one (same id) or delete one first",
-        );
-      }
-      return wireConfig(stored.config);
-    },
-    render: (dialect, config) => dialect.pushConfig(config),
-  };
+export const createTaskPushNotificationConfig: UnaryMethod<typeof CreatePushConfigParams, PushConfig> = {
+  name: "CreateTaskPushNotificationConfig",
+  streaming: false,
+  params: CreatePushConfigParams,
+  async run(runtime, { params, caller, version, trace }) {
+    const push = pushSideOf(runtime, "CreateTaskPushNotificationConfig");
+    runtime.telemetry.taskOf(trace, params.taskId);
+    // The task first: a stranger's made-up task id is -32001 before its URL is looked at (or resolved).
+    await runtime.findTask(caller.workspaceId, params.taskId);
+    const { taskId: _taskId, metadata: _metadata, ...input } = params;
+    const refused = await destinationRefusal(push, input, CREATED_CONFIG_FIELDS[version]);
+    if (refused) throw refused;
+    const config = newPushConfig(input, { taskId: params.taskId, version, now: runtime.now() });
+    const stored = await push.configs.put(caller.workspaceId, config, push.maxConfigsPerTask);
+    if (stored.kind === "task-not-found") throw TaskNotFoundError.forTask(params.taskId);
+    if (stored.kind === "too-many") {
+      throw InvalidParamsError.forField(
+        "params.taskId",
+        `the task already has ${push.maxConfigsPerTask} push notification configs, the most it may have; ` +
+          "replace one (same id) or delete one first",
+      );
+    }
+    return stored.config;
+  },
+  render: (dialect, config) => dialect.pushConfig(config),
+};

@@ -13,9 +13,9 @@ export const deleteTaskPushNotificationConfig: UnaryMethod<typeof DeletePushConf
   params: DeletePushConfigParams,
   async run(runtime, { params, caller, trace }) {
     const push = pushSideOf(runtime, "DeleteTaskPushNotificationConfig");
-    runtime.telemetry.taskOf(trace, params.id);
-    const deleted = await push.configs.delete(caller.workspaceId, params.id, params.pushNotificationConfigId);
-    if (deleted === undefined) throw TaskNotFoundError.forTask(params.id);
+    runtime.telemetry.taskOf(trace, params.taskId);
+    const deleted = await push.configs.delete(caller.workspaceId, params.taskId, params.id);
+    if (deleted === undefined) throw TaskNotFoundError.forTask(params.taskId);
   },
   render: (dialect) => dialect.empty(),
 };

@@ -10,6 +10,7 @@ import type { ReleaseSlot } from "../runtime/per-caller-slots.js";
 import type { RequestTrace } from "../telemetry/handler-telemetry.js";
 import { type MessageReply, parseParams, type TaskStreamStart } from "./method.js";
 import { METHOD_REGISTRY } from "./registry.js";
+import { FOLLOW_A_TASK } from "./support/follow-hint.js";
 
 /** A decoded request of any binding: the method, its raw params in the request's dialect, who asks. */
 export interface Invocation {
@@ -52,7 +53,7 @@ function invokeNow(runtime: A2ARuntime, invocation: Invocation): Promise<Invocat
   const definition = METHOD_REGISTRY.get(method);
   // Push off (no push stores, or turned off): the push-config methods say so before reading their params.
   if (methodWire(method).feature === "push" && !runtime.push) {
-    throw PushNotificationNotSupportedError.forMethod(invocation.wireMethod);
+    throw PushNotificationNotSupportedError.forMethod(invocation.wireMethod, FOLLOW_A_TASK);
   }
   // Not implemented, or turned off by the embedder (`methods` of the handler options).
   if (!definition || runtime.turnedOff.has(method)) throw UnsupportedOperationError.forMethod(invocation.wireMethod);

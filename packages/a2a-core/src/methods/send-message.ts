@@ -1,4 +1,3 @@
-import { toV1Message } from "../protocol/dialect/v1-mapping.js";
 import type { Message, Task } from "../protocol/schemas/a2a.js";
 import { SendMessageParams } from "../protocol/schemas/params.js";
 import { awaitSettled } from "../runtime/streams/await-settled.js";
@@ -33,7 +32,7 @@ export const sendMessage: UnaryMethod<typeof SendMessageParams, Task | Message> 
   },
   // v1.0 answers a SendMessageResponse (`{ task }` or `{ message }`); v0.3 the Task or Message itself.
   render: (dialect, result) => {
-    if (!("status" in result)) return dialect.version === "1.0" ? { message: toV1Message(result) } : result;
+    if (!("status" in result)) return dialect.message(result);
     return dialect.version === "1.0" ? { task: dialect.task(result) } : dialect.task(result);
   },
 };

@@ -1,6 +1,7 @@
 import { UnsupportedOperationError } from "../protocol/errors.js";
-import { isTerminalState } from "../protocol/schemas/a2a.js";
+import { isTerminalState, stateLabel } from "../protocol/schemas/a2a.js";
 import { TaskIdParams } from "../protocol/schemas/params.js";
+import { getTask } from "./get-task.js";
 import type { StreamingMethod } from "./method.js";
 import { reattachCursor } from "./support/reattach-cursor.js";
 
@@ -18,8 +19,8 @@ export const subscribeToTask: StreamingMethod<typeof TaskIdParams> = {
     // A2A v1.0 refuses to subscribe to an ended task; the v0.3 dialect replays task, finished, final.
     if (version === "1.0" && isTerminalState(record.task.status.state)) {
       throw new UnsupportedOperationError(
-        `Task ${params.id} has already ended (${record.task.status.state}); read it with GetTask`,
-        { taskId: params.id, state: record.task.status.state },
+        `Task ${params.id} has already ended (${stateLabel(record.task.status.state)}); read it with ${getTask.name}`,
+        { taskId: params.id, state: stateLabel(record.task.status.state) },
       );
     }
     return { record, afterSeq: reattachCursor(record, headers) };

@@ -1,4 +1,4 @@
-import type { Task, TaskUpdateResult } from "../protocol/schemas/a2a.js";
+import { isInterruptedState, isTerminalState, type Task, type TaskUpdateResult } from "../protocol/schemas/a2a.js";
 
 /**
  * The snapshot of a task after one of its update events. Pure, so every store applies events the same
@@ -7,21 +7,22 @@ import type { Task, TaskUpdateResult } from "../protocol/schemas/a2a.js";
  * update adds the artifact or, with `append`, extends the parts of the artifact with the same id.
  */
 export function applyTaskEvent(task: Task, update: TaskUpdateResult): Task {
-  if (update.kind === "status-update") {
-    const { message, state } = update.status;
+  if ("statusUpdate" in update) {
+    const { status } = update.statusUpdate;
+    const { message, state } = status;
     const joins =
-      message !== undefined &&
-      (update.final || message.role === "user" || state === "input-required" || state === "auth-required");
+      message !== undefined && (isTerminalState(state) || message.role === "ROLE_USER" || isInterruptedState(state));
     const history = joins ? [...task.history, message] : task.history;
-    return { ...task, status: update.status, history };
+    return { ...task, status, history };
   }
-  const existing = task.artifacts.findIndex((a) => a.artifactId === update.artifact.artifactId);
-  if (existing === -1) return { ...task, artifacts: [...task.artifacts, update.artifact] };
+  const { artifactUpdate } = update;
+  const existing = task.artifacts.findIndex((a) => a.artifactId === artifactUpdate.artifact.artifactId);
+  if (existing === -1) return { ...task, artifacts: [...task.artifacts, artifactUpdate.artifact] };
   const artifacts = task.artifacts.slice();
   const previous = artifacts[existing];
   artifacts[existing] =
-    update.append && previous
-      ? { ...previous, ...update.artifact, parts: [...previous.parts, ...update.artifact.parts] }
-      : update.artifact;
+    artifactUpdate.append && previous
+      ? { ...previous, ...artifactUpdate.artifact, parts: [...previous.parts, ...artifactUpdate.artifact.parts] }
+      : artifactUpdate.artifact;
   return { ...task, artifacts };
 }

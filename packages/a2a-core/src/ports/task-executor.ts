@@ -1,13 +1,13 @@
 import type { Artifact, Message, Part, Task } from "../protocol/schemas/a2a.js";
 
 /** Non-terminal states an executor may report while it works. */
-export type ProgressState = "working" | "input-required" | "auth-required";
+export type ProgressState = "TASK_STATE_WORKING" | "TASK_STATE_INPUT_REQUIRED" | "TASK_STATE_AUTH_REQUIRED";
 
 /** Progress an executor reports; each becomes one `update` event, persisted before it is sent. */
 export type ExecutorUpdate =
   | {
       kind: "status";
-      /** Defaults to `working`. */
+      /** Defaults to `TASK_STATE_WORKING`. */
       state?: ProgressState;
       /** A short human-readable line, sent as an agent message in the status. */
       message?: string;
@@ -22,12 +22,12 @@ export type ExecutorUpdate =
       metadata?: Record<string, unknown>;
     };
 
-/** An artifact as an executor reports it (an `update` event of kind `artifact-update`). */
+/** An artifact as an executor reports it (an `update` event carrying an `artifactUpdate`). */
 export type ArtifactUpdate = Omit<Extract<ExecutorUpdate, { kind: "artifact" }>, "kind">;
 
 /** How an execution ended, if it was not canceled. */
 export interface TaskOutcome {
-  state: "completed" | "failed" | "rejected";
+  state: "TASK_STATE_COMPLETED" | "TASK_STATE_FAILED" | "TASK_STATE_REJECTED";
   message?: string;
   metadata?: Record<string, unknown>;
   /**

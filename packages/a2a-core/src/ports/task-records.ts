@@ -1,4 +1,4 @@
-import type { Task, TaskUpdateResult } from "../protocol/schemas/a2a.js";
+import type { Task, TaskEventResult, TaskUpdateResult } from "../protocol/schemas/a2a.js";
 import type { LoggedEventName } from "../protocol/sse/event-names.js";
 import type { PushConfig } from "./push-configs.js";
 
@@ -29,8 +29,8 @@ export interface StoredTaskEvent {
   taskId: string;
   seq: number;
   event: LoggedEventName;
-  /** The JSON-RPC `result` of the frame: the Task for `task`, an update event for `update` and `finished`. */
-  result: Task | TaskUpdateResult;
+  /** The result of the frame, as a `StreamResponse`: `{ task }` for `task`, an update for `update` and `finished`. */
+  result: TaskEventResult;
   /** ISO-8601 UTC. */
   createdAt: string;
 }

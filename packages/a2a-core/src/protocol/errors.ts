@@ -161,9 +161,10 @@ export class PushNotificationNotSupportedError extends A2AError {
     this.name = "PushNotificationNotSupportedError";
   }
 
-  static forMethod(method: string): PushNotificationNotSupportedError {
+  /** `instead`: how to follow a task without push (the methods name it: "SubscribeToTask or GetTask"). */
+  static forMethod(method: string, instead: string): PushNotificationNotSupportedError {
     return new PushNotificationNotSupportedError(
-      `Push notifications are not supported (${method}); follow the task with SubscribeToTask or poll it with GetTask`,
+      `Push notifications are not supported (${method}); follow the task with ${instead}`,
       { method },
     );
   }

@@ -14,6 +14,13 @@ import {
   toV1PushRefParams,
   toV1StartParams,
 } from "./dialect/v1-params.js";
+import { fromV03ListTasksParams, fromV03StartParams } from "./v0_3/params.js";
+import {
+  fromV03CreatePushParams,
+  fromV03DeletePushParams,
+  fromV03GetPushParams,
+  fromV03ListPushParams,
+} from "./v0_3/push-config.js";
 
 /** A route of the HTTP+JSON binding, below the endpoint's base path (a2a.proto's `google.api.http`). */
 export interface HttpRoute {
@@ -28,10 +35,10 @@ export interface HttpRoute {
 
 type Params = Record<string, unknown>;
 
-/** How a method's v1.0 params differ from the v0.3 shapes its schema checks (none: the same). */
+/** How a method's v1.0 params differ from what its schema checks and from the client's v0.3 input. */
 export interface V1Params {
-  /** v1.0 → v0.3, for the server (throws InvalidParamsError naming the v1.0 field). */
-  read(params: Params): Params;
+  /** v1.0 → what the schema checks, for the server (throws InvalidParamsError naming the v1.0 field). */
+  read?(params: Params): Params;
   /** v0.3 → v1.0, for the client. */
   write(params: Params): Params;
   /** Whether params sent without A2A-Version can only be v1.0 (docs/interop.md). */
@@ -48,11 +55,15 @@ export interface MethodWire {
   /** Its HTTP+JSON routes; the first is the one a client uses. */
   http: readonly HttpRoute[];
   v1?: V1Params;
+  /** How its v0.3 params become what its schema checks (the model, A2A v1.0), for the server. */
+  v03?: { read(params: Params): Params };
 }
 
 // Typed as V1Params, not as the functions themselves: the table's type names no mapping function.
 const START: V1Params = { read: fromV1StartParams, write: toV1StartParams, isShape: isV1StartShape };
 const LIST_TASKS: V1Params = { read: fromV1ListTasksParams, write: toV1ListTasksParams, isShape: isV1ListTasksShape };
+const START_V03 = { read: fromV03StartParams };
+const LIST_TASKS_V03 = { read: fromV03ListTasksParams };
 const push = (
   read: (params: Params) => Params,
   write: (params: Params) => Params,
@@ -71,6 +82,7 @@ export const METHODS = {
     streaming: true,
     http: [{ verb: "POST", path: "/message:stream", body: true }],
     v1: START,
+    v03: START_V03,
   },
   // The specification's prose says POST, a2a.proto's annotation GET: both are answered.
   SubscribeToTask: {
@@ -106,12 +118,14 @@ export const METHODS = {
       },
     ],
     v1: LIST_TASKS,
+    v03: LIST_TASKS_V03,
   },
   SendMessage: {
     alias: "message/send",
     streaming: false,
     http: [{ verb: "POST", path: "/message:send", body: true }],
     v1: START,
+    v03: START_V03,
   },
   GetExtendedAgentCard: {
     alias: "agent/getAuthenticatedExtendedCard",
@@ -124,6 +138,7 @@ export const METHODS = {
     feature: "push",
     http: [{ verb: "POST", path: "/tasks/{taskId}/pushNotificationConfigs", body: true }],
     v1: push(fromV1CreatePushParams, toV1CreatePushParams, isV1CreatePushShape),
+    v03: { read: fromV03CreatePushParams },
   },
   GetTaskPushNotificationConfig: {
     alias: "tasks/pushNotificationConfig/get",
@@ -131,6 +146,7 @@ export const METHODS = {
     feature: "push",
     http: [{ verb: "GET", path: "/tasks/{taskId}/pushNotificationConfigs/{id}" }],
     v1: push(fromV1GetPushParams, toV1PushRefParams),
+    v03: { read: fromV03GetPushParams },
   },
   ListTaskPushNotificationConfigs: {
     alias: "tasks/pushNotificationConfig/list",
@@ -144,6 +160,7 @@ export const METHODS = {
       },
     ],
     v1: push(fromV1ListPushParams, toV1ListPushParams),
+    v03: { read: fromV03ListPushParams },
   },
   DeleteTaskPushNotificationConfig: {
     alias: "tasks/pushNotificationConfig/delete",
@@ -151,6 +168,7 @@ export const METHODS = {
     feature: "push",
     http: [{ verb: "DELETE", path: "/tasks/{taskId}/pushNotificationConfigs/{id}" }],
     v1: push(fromV1DeletePushParams, toV1PushRefParams),
+    v03: { read: fromV03DeletePushParams },
   },
 } as const satisfies Record<string, MethodWire>;
 

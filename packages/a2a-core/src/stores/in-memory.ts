@@ -76,7 +76,7 @@ export class InMemoryTaskStore implements TaskStore {
       taskId: task.id,
       seq: 1,
       event: "task",
-      result: structuredClone(task),
+      result: { task: structuredClone(task) },
       createdAt: input.createdAt,
     };
     this.entries.set(task.id, { record, events: [first], watchers: new Set() });

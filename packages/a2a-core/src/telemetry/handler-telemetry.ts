@@ -3,7 +3,7 @@ import type { A2AHandlerResponse, A2AJsonResponse } from "../ports/handler-respo
 import type { EndedStream, StreamEndReason } from "../ports/stream-end.js";
 import type { StoredTaskEvent, TaskRecord } from "../ports/task-records.js";
 import type { HeaderReader } from "../protocol/header-reader.js";
-import type { TaskState } from "../protocol/schemas/a2a.js";
+import { stateLabel, type TaskState } from "../protocol/schemas/a2a.js";
 import { createInstruments, type Instruments } from "./handler-instruments.js";
 import { MeterInstruments } from "./meter-instruments.js";
 import { ATTR, INSTRUMENTATION_SCOPE, OTHER_METHOD, SPAN } from "./names.js";
@@ -209,12 +209,14 @@ export class HandlerTelemetry {
   /** A task's `finished` event was stored (by whichever writer won): counted once, with its duration. */
   taskEnded(record: TaskRecord, state: TaskState, endedAtMs: number, span: Span | undefined): void {
     if (!this.api) return;
-    const attributes = this.attributes(this.byState, state, ATTR.taskState, state);
+    // Labelled as before the model was A2A v1.0 ("completed", …): dashboards keep their series.
+    const label = stateLabel(state);
+    const attributes = this.attributes(this.byState, label, ATTR.taskState, label);
     const metrics = this.metrics();
     metrics.tasksEnded.add(1, attributes);
     const startedAt = Date.parse(record.createdAt);
     if (Number.isFinite(startedAt)) metrics.taskDuration.record(Math.max(0, endedAtMs - startedAt) / 1000, attributes);
-    span?.setAttribute(ATTR.taskState, state);
+    span?.setAttribute(ATTR.taskState, label);
   }
 
   /** `trace_id` / `span_id` for a log line about this request (the fields pino's OpenTelemetry mixin uses). */

@@ -4,6 +4,12 @@ import type { NewTaskEvent, StoredTaskEvent } from "../ports/task-records.js";
 import type { StoreContractContext } from "./store-contract-context.js";
 import { must, sleep, within } from "./store-fixtures.js";
 
+/** The status a logged status update carries (a failed test if it carries none). */
+function statusOf(event: StoredTaskEvent) {
+  if (!("statusUpdate" in event.result)) throw new Error(`event ${event.seq} is no status update`);
+  return event.result.statusUpdate.status;
+}
+
 /** What every EventLog does: appends, numbered appends, reads after a seq, change notifications. */
 export function defineEventLogCases(current: () => StoreContractContext): void {
   describe("EventLog", () => {
@@ -17,20 +23,19 @@ export function defineEventLogCases(current: () => StoreContractContext): void {
         event: "update",
         createdAt: artifactAt,
         result: {
-          kind: "artifact-update",
-          taskId: task.id,
-          contextId: task.contextId,
-          artifact: { artifactId: "report", parts: [{ kind: "text", text: "aisle 4 done" }] },
+          artifactUpdate: {
+            taskId: task.id,
+            contextId: task.contextId,
+            artifact: { artifactId: "report", parts: [{ text: "aisle 4 done" }] },
+          },
         },
       });
       expect([first?.seq, second?.seq, third?.seq]).toEqual([2, 3, 4]);
       expect(third).toMatchObject({ taskId: task.id, event: "update", createdAt: artifactAt });
       const record = await stores.tasks.get(workspaceA, task.id);
       expect(record?.lastSeq).toBe(4);
-      expect(record?.task.status).toEqual((must(second).result as { status: unknown }).status);
-      expect(record?.task.artifacts).toEqual([
-        { artifactId: "report", parts: [{ kind: "text", text: "aisle 4 done" }] },
-      ]);
+      expect(record?.task.status).toEqual(statusOf(must(second)));
+      expect(record?.task.artifacts).toEqual([{ artifactId: "report", parts: [{ text: "aisle 4 done" }] }]);
     });
 
     it("keeps sequence numbers gapless when many writers append at once", async () => {
@@ -51,22 +56,29 @@ export function defineEventLogCases(current: () => StoreContractContext): void {
     it("refuses appends once the task is terminal", async () => {
       const { stores, workspaceA, fixtures } = current();
       const { task } = await stores.tasks.create(fixtures.newTask(workspaceA));
-      const end = await stores.events.append(task.id, fixtures.finished(task, "canceled"));
+      const end = await stores.events.append(task.id, fixtures.finished(task, "TASK_STATE_CANCELED"));
       expect(end?.seq).toBe(2);
       expect(await stores.events.append(task.id, fixtures.update(task, 99))).toBeUndefined();
       expect(await stores.events.append(task.id, fixtures.finished(task))).toBeUndefined();
       const record = await stores.tasks.get(workspaceA, task.id);
       expect(record?.lastSeq).toBe(2);
-      expect(record?.task.status.state).toBe("canceled");
+      expect(record?.task.status.state).toBe("TASK_STATE_CANCELED");
       // The final status message joins the history (applyTaskEvent).
-      expect(record?.task.history.at(-1)?.parts).toEqual([{ kind: "text", text: "canceled" }]);
+      expect(record?.task.history.at(-1)?.parts).toEqual([{ text: "canceled" }]);
     });
 
     it("stores exactly one finished event when several finishers race", async () => {
       const { stores, otherStores, workspaceA, fixtures } = current();
       const { task } = await stores.tasks.create(fixtures.newTask(workspaceA));
       await stores.events.append(task.id, fixtures.update(task, 50));
-      const states = ["completed", "canceled", "failed", "completed", "canceled", "failed"] as const;
+      const states = [
+        "TASK_STATE_COMPLETED",
+        "TASK_STATE_CANCELED",
+        "TASK_STATE_FAILED",
+        "TASK_STATE_COMPLETED",
+        "TASK_STATE_CANCELED",
+        "TASK_STATE_FAILED",
+      ] as const;
       const results = await Promise.all(
         states.map((state, i) => (i % 2 ? otherStores : stores).events.append(task.id, fixtures.finished(task, state))),
       );
@@ -75,7 +87,7 @@ export function defineEventLogCases(current: () => StoreContractContext): void {
       const log = await stores.events.readAfter(task.id, 0);
       expect(log.filter((e) => e.event === "finished")).toEqual(winners);
       const record = await stores.tasks.get(workspaceA, task.id);
-      expect(record?.task.status).toEqual((must(winners[0]).result as { status: unknown }).status);
+      expect(record?.task.status).toEqual(statusOf(must(winners[0])));
       expect(record?.lastSeq).toBe(3);
     });
 
@@ -119,7 +131,7 @@ export function defineEventLogCases(current: () => StoreContractContext): void {
       });
       await expect(stores.events.appendNumbered(numbered(2))).resolves.toBe(true);
       // A cancel through another instance takes seq 3; the runner's own seq 3 is refused, not stored.
-      await otherStores.events.append(task.id, fixtures.finished(task, "canceled"));
+      await otherStores.events.append(task.id, fixtures.finished(task, "TASK_STATE_CANCELED"));
       await expect(stores.events.appendNumbered(numbered(3))).resolves.toBe(false);
       const log = await stores.events.readAfter(task.id, 0);
       expect(log.map((e) => [e.seq, e.event])).toEqual([
@@ -129,7 +141,7 @@ export function defineEventLogCases(current: () => StoreContractContext): void {
       ]);
       const record = await stores.tasks.get(workspaceA, task.id);
       expect(record?.lastSeq).toBe(3);
-      expect(record?.task.status.state).toBe("canceled");
+      expect(record?.task.status.state).toBe("TASK_STATE_CANCELED");
     });
 
     it("stores several numbered events of one task together, or none of them", async () => {
@@ -139,13 +151,14 @@ export function defineEventLogCases(current: () => StoreContractContext): void {
         event: "update",
         createdAt: fixtures.clock(),
         result: {
-          kind: "artifact-update",
-          taskId: task.id,
-          contextId: task.contextId,
-          artifact: { artifactId: "report", parts: [{ kind: "text", text: "done" }] },
+          artifactUpdate: {
+            taskId: task.id,
+            contextId: task.contextId,
+            artifact: { artifactId: "report", parts: [{ text: "done" }] },
+          },
         },
       };
-      const end = fixtures.finished(task, "completed");
+      const end = fixtures.finished(task, "TASK_STATE_COMPLETED");
       const snapshot = applyTaskEvent(applyTaskEvent(task, artifact.result), end.result);
       const both = (prevSeq: number) => ({
         taskId: task.id,
@@ -167,7 +180,7 @@ export function defineEventLogCases(current: () => StoreContractContext): void {
       ]);
       const record = await otherStores.tasks.get(workspaceA, task.id);
       expect(record?.lastSeq).toBe(3);
-      expect(record?.task.status.state).toBe("completed");
+      expect(record?.task.status.state).toBe("TASK_STATE_COMPLETED");
       expect(record?.task.artifacts.map((a) => a.artifactId)).toEqual(["report"]);
     });
 

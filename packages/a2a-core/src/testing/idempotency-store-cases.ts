@@ -32,7 +32,7 @@ export function defineIdempotencyStoreCases(current: () => StoreContractContext)
       const { record, created } = await stores.idempotency.createOrGet(`msg-${crypto.randomUUID()}`, input);
       expect(created).toBe(true);
       expect(record.task).toEqual(sent);
-      record.task.history.push({ role: "agent", messageId: "m-local", parts: [{ kind: "text", text: "local" }] });
+      record.task.history.push({ messageId: "m-local", role: "ROLE_AGENT", parts: [{ text: "local" }] });
       expect(input.task).toEqual(sent);
     });
 
@@ -43,7 +43,7 @@ export function defineIdempotencyStoreCases(current: () => StoreContractContext)
       await stores.events.append(original.record.task.id, fixtures.update(original.record.task, 30));
       // Another instance's retry: its own runner would hold the lease, but the task stays the original's.
       const retry = fixtures.newTask(workspaceA, { lease: { owner: "runner-retry", durationMs: HOUR_MS } });
-      retry.task.history[0] = { role: "user", messageId, parts: [{ kind: "text", text: "something else" }] };
+      retry.task.history[0] = { messageId, role: "ROLE_USER", parts: [{ text: "something else" }] };
       const again = await otherStores.idempotency.createOrGet(messageId, retry);
       expect(again.created).toBe(false);
       expect(again.record).toEqual(await stores.tasks.get(workspaceA, original.record.task.id));

@@ -3,7 +3,7 @@ import type { EventLog } from "../ports/event-log.js";
 import type { TaskListQuery } from "../ports/task-list.js";
 import type { TaskStore } from "../ports/task-store.js";
 import type { Task } from "../protocol/schemas/a2a.js";
-import type { StoreFixtures } from "./store-fixtures.js";
+import type { EndState, StoreFixtures } from "./store-fixtures.js";
 
 /** A store implementation under test, with two workspaces it knows. */
 export interface ListTasksTarget {
@@ -19,7 +19,7 @@ export interface ListTasksTarget {
  * and the PostgreSQL/PGlite store run the same cases): scope, order, filters and keyset pages.
  */
 export function defineListTasksCases(current: () => ListTasksTarget) {
-  describe("ListTasks", () => {
+  describe("listing tasks", () => {
     const clock = () => current().fixtures.clock();
 
     async function start(workspaceId: string, options: { contextId?: string; at?: string } = {}): Promise<Task> {
@@ -31,7 +31,7 @@ export function defineListTasksCases(current: () => ListTasksTarget) {
       return (await tasks.create(fixtures.newTask(workspaceId, overrides))).task;
     }
 
-    async function finish(task: Task, state: "completed" | "canceled" = "completed"): Promise<void> {
+    async function finish(task: Task, state: EndState = "TASK_STATE_COMPLETED"): Promise<void> {
       const { events, fixtures } = current();
       await events.append(task.id, fixtures.finished(task, state));
     }
@@ -53,7 +53,7 @@ export function defineListTasksCases(current: () => ListTasksTarget) {
       expect(page.next).toBeUndefined();
       expect((await list(current().workspaceB, { contextId })).tasks.map((task) => task.id)).toEqual([foreign.id]);
       // A full snapshot: history and artifacts as stored.
-      expect(page.tasks[0]).toMatchObject({ id: second.id, history: [{ role: "user" }], artifacts: [] });
+      expect(page.tasks[0]).toMatchObject({ id: second.id, history: [{ role: "ROLE_USER" }], artifacts: [] });
     });
 
     it("moves a task whose status changed to the front", async () => {
@@ -63,21 +63,21 @@ export function defineListTasksCases(current: () => ListTasksTarget) {
       await finish(older);
       const page = await list(current().workspaceA, { contextId });
       expect(page.tasks.map((task) => [task.id, task.status.state])).toEqual([
-        [older.id, "completed"],
-        [newer.id, "working"],
+        [older.id, "TASK_STATE_COMPLETED"],
+        [newer.id, "TASK_STATE_WORKING"],
       ]);
     });
 
     it("filters by state and by status timestamp (inclusive)", async () => {
       const contextId = crypto.randomUUID();
       const done = await start(current().workspaceA, { contextId });
-      await finish(done, "canceled");
+      await finish(done, "TASK_STATE_CANCELED");
       const since = clock();
       const later = await start(current().workspaceA, { contextId, at: since });
-      const working = await list(current().workspaceA, { contextId, state: "working" });
+      const working = await list(current().workspaceA, { contextId, state: "TASK_STATE_WORKING" });
       expect(working.tasks.map((task) => task.id)).toEqual([later.id]);
       expect(working.totalSize).toBe(1);
-      const canceled = await list(current().workspaceA, { contextId, state: "canceled" });
+      const canceled = await list(current().workspaceA, { contextId, state: "TASK_STATE_CANCELED" });
       expect(canceled.tasks.map((task) => task.id)).toEqual([done.id]);
       const recent = await list(current().workspaceA, { contextId, statusTimestampAfter: since });
       expect(recent.tasks.map((task) => task.id)).toEqual([later.id]);
@@ -150,10 +150,9 @@ export function defineListTasksCases(current: () => ListTasksTarget) {
       const running = await start(current().workspaceA, { contextId, at: tieAt });
       const ended = await start(current().workspaceA, { contextId });
       const end = fixtures.finished(ended);
-      await events.append(ended.id, {
-        ...end,
-        result: { ...end.result, status: { state: "completed", timestamp: tieAt } },
-      } as typeof end);
+      if (!("statusUpdate" in end.result)) throw new Error("finished() makes a status update");
+      const status = { ...end.result.statusUpdate.status, timestamp: tieAt };
+      await events.append(ended.id, { ...end, result: { statusUpdate: { ...end.result.statusUpdate, status } } });
       const tied = [running.id, ended.id].sort().reverse();
       const expected = [...tied, b.id, c.id, a.id, d.id];
 
@@ -168,18 +167,18 @@ export function defineListTasksCases(current: () => ListTasksTarget) {
         } while (after);
         expect(seen).toEqual(expected);
       }
-      expect((await list(current().workspaceA, { contextId, state: "completed" })).tasks.map((t) => t.id)).toEqual(
-        expected.filter((id) => id !== running.id && id !== c.id && id !== d.id),
-      );
+      expect(
+        (await list(current().workspaceA, { contextId, state: "TASK_STATE_COMPLETED" })).tasks.map((t) => t.id),
+      ).toEqual(expected.filter((id) => id !== running.id && id !== c.id && id !== d.id));
     });
 
     it("hands out copies", async () => {
       const contextId = crypto.randomUUID();
       const task = await start(current().workspaceA, { contextId });
       const page = await list(current().workspaceA, { contextId });
-      (page.tasks[0] as Task).status.state = "failed";
-      expect((await list(current().workspaceA, { contextId })).tasks[0]?.status.state).toBe("working");
-      expect((await current().tasks.get(current().workspaceA, task.id))?.task.status.state).toBe("working");
+      (page.tasks[0] as Task).status.state = "TASK_STATE_FAILED";
+      expect((await list(current().workspaceA, { contextId })).tasks[0]?.status.state).toBe("TASK_STATE_WORKING");
+      expect((await current().tasks.get(current().workspaceA, task.id))?.task.status.state).toBe("TASK_STATE_WORKING");
     });
   });
 }

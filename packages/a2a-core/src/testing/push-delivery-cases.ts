@@ -84,7 +84,7 @@ export function definePushDeliveryCases(current: () => StoreContractContext): vo
       const claimed = await claimOf(push, owner("dispatcher"), [input.task.id]);
       expect(claimed.map(target).sort()).toEqual(configs.map((c) => `${c.id}@1`).sort());
       for (const delivery of claimed) {
-        expect(delivery.event).toMatchObject({ seq: 1, event: "task", result: input.task });
+        expect(delivery.event).toMatchObject({ seq: 1, event: "task", result: { task: input.task } });
         expect(delivery.config).toEqual(configs.find((c) => c.id === delivery.config.id));
       }
     });

@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
+import type { TaskEventResult } from "../protocol/schemas/a2a.js";
 import type { StoreContractContext } from "./store-contract-context.js";
 import { FAR_FUTURE, must } from "./store-fixtures.js";
+
+/** The metadata of a status update (`fixtures.update` gives it some). */
+function metadataOf(result: TaskEventResult): Record<string, unknown> {
+  if (!("statusUpdate" in result) || !result.statusUpdate.metadata) throw new Error("no status update metadata");
+  return result.statusUpdate.metadata;
+}
 
 /** Stores hand out copies: nothing a caller does to a record reaches the store, or the reverse. */
 export function defineRecordCopiesCases(current: () => StoreContractContext): void {
@@ -9,10 +16,10 @@ export function defineRecordCopiesCases(current: () => StoreContractContext): vo
       const { stores, workspaceA, fixtures } = current();
       const input = fixtures.newTask(workspaceA);
       const created = await stores.tasks.create(input);
-      input.task.status.state = "failed";
+      input.task.status.state = "TASK_STATE_FAILED";
       created.task.history.length = 0;
       const first = must(await stores.tasks.get(workspaceA, created.task.id));
-      expect(first.task.status.state).toBe("working");
+      expect(first.task.status.state).toBe("TASK_STATE_WORKING");
       expect(first.task.history).toHaveLength(1);
       first.task.artifacts.push({ artifactId: "x", parts: [] });
       first.lease = { owner: "thief", expiresAt: FAR_FUTURE };
@@ -23,10 +30,10 @@ export function defineRecordCopiesCases(current: () => StoreContractContext): vo
 
       const entry = fixtures.update(created.task, 40);
       const appended = await stores.events.append(created.task.id, entry);
-      (entry.result as { metadata: Record<string, unknown> }).metadata.percent = -1;
-      (must(appended).result as { metadata: Record<string, unknown> }).metadata.percent = -2;
+      metadataOf(entry.result).percent = -1;
+      metadataOf(must(appended).result).percent = -2;
       const [read] = await stores.events.readAfter(created.task.id, 1);
-      expect((must(read).result as { metadata: Record<string, unknown> }).metadata.percent).toBe(40);
+      expect(metadataOf(must(read).result).percent).toBe(40);
     });
   });
 }

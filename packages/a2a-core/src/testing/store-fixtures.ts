@@ -1,9 +1,12 @@
 import type { NewTask, NewTaskEvent } from "../ports/task-records.js";
-import type { Task, TaskStatus } from "../protocol/schemas/a2a.js";
+import { stateLabel, type Task, type TaskStatus } from "../protocol/schemas/a2a.js";
 
 export const HOUR_MS = 3_600_000;
 /** A lease expiry no test outlives. */
 export const FAR_FUTURE = "2100-01-01T00:00:00.000Z";
+
+/** How `finished` ends a task (the model's names). */
+export type EndState = "TASK_STATE_COMPLETED" | "TASK_STATE_CANCELED" | "TASK_STATE_FAILED";
 
 /** Builds the inputs the store suites write: tasks, progress updates and endings, on a clock of its own. */
 export interface StoreFixtures {
@@ -14,7 +17,7 @@ export interface StoreFixtures {
     overrides?: Partial<Pick<NewTask, "lease" | "createdAt">> & { contextId?: string },
   ) => NewTask;
   update: (task: Task, percent: number) => NewTaskEvent;
-  finished: (task: Task, state?: "completed" | "canceled" | "failed") => NewTaskEvent;
+  finished: (task: Task, state?: EndState) => NewTaskEvent;
 }
 
 /** Fixtures on a clock of their own, from `start` (2025-01-01 by default), one second a step. */
@@ -27,19 +30,11 @@ export function storeFixtures(start = Date.UTC(2025, 0, 1)): StoreFixtures {
     return {
       workspaceId,
       task: {
-        kind: "task",
         id: crypto.randomUUID(),
         contextId: overrides.contextId ?? crypto.randomUUID(),
-        status: { state: "working", timestamp: createdAt },
-        history: [
-          {
-            kind: "message",
-            role: "user",
-            messageId: crypto.randomUUID(),
-            parts: [{ kind: "text", text: "restock aisle 4" }],
-          },
-        ],
+        status: { state: "TASK_STATE_WORKING", timestamp: createdAt },
         artifacts: [],
+        history: [{ messageId: crypto.randomUUID(), role: "ROLE_USER", parts: [{ text: "restock aisle 4" }] }],
         metadata: { storeId: "store-001" },
       },
       lease: overrides.lease ?? { owner: "runner-a", durationMs: HOUR_MS },
@@ -47,7 +42,7 @@ export function storeFixtures(start = Date.UTC(2025, 0, 1)): StoreFixtures {
     };
   };
 
-  /** A status update of `task` stamped now: progress (`update`) or its end (`finished`, final). */
+  /** A status update of `task` stamped now: progress (`update`) or its end (`finished`, a terminal state). */
   const statusEvent = (
     event: "update" | "finished",
     task: Task,
@@ -59,29 +54,27 @@ export function storeFixtures(start = Date.UTC(2025, 0, 1)): StoreFixtures {
       event,
       createdAt: at,
       result: {
-        kind: "status-update",
-        taskId: task.id,
-        contextId: task.contextId,
-        status: status(at),
-        final: event === "finished",
-        ...(metadata === undefined ? {} : { metadata }),
+        statusUpdate: {
+          taskId: task.id,
+          contextId: task.contextId,
+          status: status(at),
+          ...(metadata === undefined ? {} : { metadata }),
+        },
       },
     };
   };
 
   const update: StoreFixtures["update"] = (task, percent) =>
-    statusEvent("update", task, (timestamp) => ({ state: "working", timestamp }), { robot: "robot-1", percent });
+    statusEvent("update", task, (timestamp) => ({ state: "TASK_STATE_WORKING", timestamp }), {
+      robot: "robot-1",
+      percent,
+    });
 
-  const finished: StoreFixtures["finished"] = (task, state = "completed") =>
+  const finished: StoreFixtures["finished"] = (task, state = "TASK_STATE_COMPLETED") =>
     statusEvent("finished", task, (timestamp) => ({
       state,
       timestamp,
-      message: {
-        kind: "message",
-        role: "agent",
-        messageId: crypto.randomUUID(),
-        parts: [{ kind: "text", text: state }],
-      },
+      message: { messageId: crypto.randomUUID(), role: "ROLE_AGENT", parts: [{ text: stateLabel(state) }] },
     }));
 
   return { clock, newTask, update, finished };

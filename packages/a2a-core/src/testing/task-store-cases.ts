@@ -24,7 +24,7 @@ export function defineTaskStoreCases(current: () => StoreContractContext): void 
       expect(await stores.tasks.get(workspaceA, input.task.id)).toEqual(record);
       const events = await stores.events.readAfter(input.task.id, 0);
       expect(events).toEqual([
-        { taskId: input.task.id, seq: 1, event: "task", result: input.task, createdAt: input.createdAt },
+        { taskId: input.task.id, seq: 1, event: "task", result: { task: input.task }, createdAt: input.createdAt },
       ]);
     });
 

@@ -33,7 +33,7 @@ export class ScriptedExecutor implements TaskExecutor {
       { kind: "status", message: "robot-1 moving to aisle 5", metadata: { robotId: "robot-1", step: 1, percent: 50 } },
       { kind: "status", message: "robot-1 restocking", metadata: { robotId: "robot-1", step: 2, percent: 100 } },
     ],
-    private readonly outcome: TaskOutcome = { state: "completed", message: "Done" },
+    private readonly outcome: TaskOutcome = { state: "TASK_STATE_COMPLETED", message: "Done" },
     private readonly gated = false,
   ) {}
 
@@ -46,7 +46,7 @@ export class ScriptedExecutor implements TaskExecutor {
     this.contexts.push(context);
     for (const step of this.steps) {
       if (this.gated) await this.gate(context.signal);
-      if (context.signal.aborted) return { state: "failed" };
+      if (context.signal.aborted) return { state: "TASK_STATE_FAILED" };
       await context.emit(step);
     }
     if (this.gated) await this.gate(context.signal);

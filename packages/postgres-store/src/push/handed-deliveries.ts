@@ -65,7 +65,13 @@ export function handedDeliveries(
       });
       workspaceId = row.workspace_id;
     } else if (start && row.seq === 1) {
-      event = { taskId: row.task_id, seq: 1, event: "task", result: start.task, createdAt: toIso(start.createdAt) };
+      event = {
+        taskId: row.task_id,
+        seq: 1,
+        event: "task",
+        result: { task: start.task },
+        createdAt: toIso(start.createdAt),
+      };
       const given = start.pushConfigs?.find((candidate) => candidate.id === row.config_id);
       if (given) config = { ...given, taskId: row.task_id, createdAt: toIso(given.createdAt) };
       workspaceId = start.workspaceId;

@@ -1,5 +1,5 @@
-import type { Message, PushDelivery, Task, TaskUpdateResult } from "@a2a-partner/a2a-core";
-import { toIso, toStoredEvent } from "../tasks/rows.js";
+import type { PushDelivery } from "@a2a-partner/a2a-core";
+import { type TaskEventRow, toIso, toStoredEvent } from "../tasks/rows.js";
 import { type PushConfigRow, toPushConfig } from "./push-config-rows.js";
 import { PUSH_DELIVERIES_CHANNEL } from "./push-wakeups.js";
 
@@ -163,9 +163,9 @@ export interface ClaimedRow extends Omit<PushConfigRow, "id"> {
   durable_at: Date | string;
   workspace_id: string;
   event: PushDelivery["event"]["event"];
-  result: Task | TaskUpdateResult;
+  result: TaskEventRow["result"];
   event_created_at: Date | string;
-  first_message: Message | null;
+  first_message: TaskEventRow["first_message"] | null;
 }
 
 /** The delivery's key as the queue hands it out: `<taskId>/<seq>/<configId>` (opaque to its users). */

@@ -6,10 +6,12 @@ import {
   type TaskListPage,
   type TaskListQuery,
 } from "@a2a-partner/a2a-core";
+import type { MessageV03, TaskV03 } from "@a2a-partner/a2a-core/protocol";
 import type { Queryable } from "../database.js";
 import { isUuid } from "../is-uuid.js";
 import { asRequestDataError } from "../tasks/data-error.js";
-import { withFirstMessage } from "../tasks/rows.js";
+import { taskOfRow } from "../tasks/rows.js";
+import { storedState } from "../tasks/stored-shapes.js";
 
 /**
  * The two kinds of task rows ListTasks reads, each by an index of its own (migration 0003): ended tasks
@@ -50,7 +52,7 @@ async function readPage(db: Queryable, workspaceId: string, query: TaskListQuery
     filters.push(() => `context_id = ${p}`);
   }
   if (query.state !== undefined) {
-    const p = placeholder(query.state);
+    const p = placeholder(storedState(query.state));
     filters.push(() => `state = ${p}`);
   }
   if (query.statusTimestampAfter !== undefined) {
@@ -92,7 +94,7 @@ async function readPage(db: Queryable, workspaceId: string, query: TaskListQuery
     // The cursor keeps status_at to the microsecond (a Date would round it to the millisecond). The order
     // names `page.status_at`, the timestamp: an unqualified `status_at` would be the output column, text
     // (the query before migration 0003 sorted that way, and so could not read its index in order).
-    db.query<{ snapshot: Task; first_message: Message | null; status_at: string }>(
+    db.query<{ snapshot: TaskV03; first_message: MessageV03 | null; status_at: string }>(
       `select snapshot, first_message, to_char(status_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as status_at
          from (${pageSql}) as page
         order by page.status_at desc, id desc
@@ -104,7 +106,7 @@ async function readPage(db: Queryable, workspaceId: string, query: TaskListQuery
   const page = rows.slice(0, query.pageSize);
   const last = page.at(-1);
   return {
-    tasks: page.map((row) => withFirstMessage(row.snapshot, row.first_message)),
+    tasks: page.map((row) => taskOfRow(row.snapshot, row.first_message)),
     totalSize,
     ...(rows.length > query.pageSize && last
       ? { next: { statusTimestamp: last.status_at, taskId: last.snapshot.id } }

@@ -1,11 +1,5 @@
-import {
-  applyTaskEvent,
-  isTerminalState,
-  type Message,
-  type NewTaskEvent,
-  type StoredTaskEvent,
-  type Task,
-} from "@a2a-partner/a2a-core";
+import { applyTaskEvent, isTerminalState, type NewTaskEvent, type StoredTaskEvent } from "@a2a-partner/a2a-core";
+import type { MessageV03, TaskV03 } from "@a2a-partner/a2a-core/protocol";
 import type { Database } from "../database.js";
 import { PUSH_DELIVERIES_CHANNEL } from "../push/push-wakeups.js";
 import {
@@ -14,9 +8,10 @@ import {
   storedSnapshotSql,
   TASK_EVENT_COLUMNS,
   type TaskEventRow,
+  taskOfRow,
   toStoredEvent,
-  withFirstMessage,
 } from "./rows.js";
+import { storedEventJson, storedState, storedTask } from "./stored-shapes.js";
 import { TASK_EVENTS_CHANNEL } from "./task-events-channel.js";
 
 /**
@@ -34,8 +29,8 @@ export function appendEvent(
   return db.transaction(async (tx) => {
     // The row lock orders concurrent appends to one task: each sees its predecessor's last_seq.
     const locked = await tx.query<{
-      snapshot: Task;
-      first_message: Message | null;
+      snapshot: TaskV03;
+      first_message: MessageV03 | null;
       last_seq: number;
       terminal: boolean;
       lease_live: boolean;
@@ -53,12 +48,12 @@ export function appendEvent(
     // task is live again. Checked here, under the row lock, so a live task is never ended as an orphan.
     if (current.lease_live && isOrphanEnd(entry)) return undefined;
     const seq = current.last_seq + 1;
-    const snapshot = applyTaskEvent(withFirstMessage(current.snapshot, current.first_message), entry.result);
+    const snapshot = applyTaskEvent(taskOfRow(current.snapshot, current.first_message), entry.result);
     const inserted = await tx.query<TaskEventRow>(
       `insert into task_events (task_id, seq, event, result, created_at)
         values ($1, $2, $3, $4::jsonb, $5::timestamptz)
         returning ${TASK_EVENT_COLUMNS}`,
-      [taskId, seq, entry.event, JSON.stringify(entry.result), createdAt],
+      [taskId, seq, entry.event, storedEventJson(entry.result), createdAt],
     );
     await tx.query(
       `update tasks t set snapshot = ${storedSnapshotSql("$2::jsonb")}, state = $3, terminal = $4, last_seq = $5, updated_at = now(),
@@ -66,8 +61,8 @@ export function appendEvent(
         where t.id = $1`,
       [
         taskId,
-        JSON.stringify(snapshot),
-        snapshot.status.state,
+        JSON.stringify(storedTask(snapshot)),
+        storedState(snapshot.status.state),
         isTerminalState(snapshot.status.state),
         seq,
         statusAtOf(snapshot),
@@ -102,7 +97,7 @@ function isOrphanEnd(entry: NewTaskEvent): boolean {
   const { result } = entry;
   return (
     entry.event === "finished" &&
-    result.kind === "status-update" &&
-    (result.metadata as { reason?: unknown } | undefined)?.reason === "orphaned"
+    "statusUpdate" in result &&
+    (result.statusUpdate.metadata as { reason?: unknown } | undefined)?.reason === "orphaned"
   );
 }

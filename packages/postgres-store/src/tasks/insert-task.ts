@@ -22,6 +22,7 @@ import {
   type TaskRow,
   toTaskRecord,
 } from "./rows.js";
+import { storedEventJson, storedState, storedTask } from "./stored-shapes.js";
 
 /**
  * The created row as the start statement returns it: its snapshot is the caller's own task, so it is
@@ -111,7 +112,7 @@ export function startRowValues(input: NewTask, messageId: string | undefined) {
     workspace_id: input.workspaceId,
     context_id: task.contextId,
     message_id: messageId ?? null,
-    state: task.status.state,
+    state: storedState(task.status.state),
     terminal: isTerminalState(task.status.state),
     lease_owner: input.lease.owner,
     lease_ms: leaseDuration(input.lease.durationMs),
@@ -157,7 +158,7 @@ export async function startTask(
 
 async function startStatement(db: Queryable, input: NewTask, messageId: string | undefined): Promise<StartTaskResult> {
   const v = startRowValues(input, messageId);
-  const snapshot = JSON.stringify(input.task);
+  const snapshot = JSON.stringify(storedTask(input.task));
   const configs = input.pushConfigs?.length ? pushConfigsJson(input.pushConfigs) : undefined;
   const taker = configs === undefined ? undefined : deliveryTakerOf(db);
   const notify = configs !== undefined && !taker && !hasLocalDeliveryWatchers(db);

@@ -1,13 +1,16 @@
-import type { Message, StoredTaskEvent, Task, TaskRecord, TaskUpdateResult } from "@a2a-partner/a2a-core";
+import type { StoredTaskEvent, TaskRecord } from "@a2a-partner/a2a-core";
+import type { MessageV03, TaskUpdateResultV03, TaskV03 } from "@a2a-partner/a2a-core/protocol";
+import { eventFromRow, messageFromRow, taskFromRow } from "./stored-shapes.js";
 
 /** A `tasks` row as both drivers return it (`timestamptz` arrives as a Date; a string is tolerated). */
 export interface TaskRow {
   id: string;
   workspace_id: string;
   message_id: string | null;
-  snapshot: Task;
+  /** The task as stored (stored-shapes.ts). */
+  snapshot: TaskV03;
   /** The task's first message, kept apart from `snapshot` (migration 0006); null in rows written before. */
-  first_message?: Message | null;
+  first_message?: MessageV03 | null;
   last_seq: number;
   lease_owner: string | null;
   lease_expires_at: Date | string | null;
@@ -18,10 +21,11 @@ export interface TaskEventRow {
   task_id: string;
   seq: number;
   event: StoredTaskEvent["event"];
-  result: Task | TaskUpdateResult;
+  /** The event's result as stored (stored-shapes.ts). */
+  result: TaskV03 | TaskUpdateResultV03;
   created_at: Date | string;
   /** For the seq-1 event: its task's `first_message`, which the stored result was written without. */
-  first_message?: Message | null;
+  first_message?: MessageV03 | null;
 }
 
 /** The columns `toTaskRecord` reads, for `select` and `returning` lists. */
@@ -61,8 +65,8 @@ export function storedSnapshotSql(json: string, row = "t"): string {
   return `case when ${row}.first_message is null then ${json} else ${json} #- '{history,0}' end`;
 }
 
-/** The task without its first message (a shallow copy: nothing else is copied). */
-export function withoutFirstMessage(task: Task): Task {
+/** The stored task without its first message (a shallow copy: nothing else is copied). */
+export function withoutFirstMessage(task: TaskV03): TaskV03 {
   return task.history.length === 0 ? task : { ...task, history: task.history.slice(1) };
 }
 
@@ -77,11 +81,19 @@ export function snapshotAfterEventsSql(json: string, row = "t"): string {
     else jsonb_set(${json}, '{history}', jsonb_build_array(${row}.snapshot->'history'->0) || coalesce(${json}->'history', '[]'::jsonb)) end`;
 }
 
-/** The whole task from a row's snapshot and its first message (parsed fresh, so changed in place). */
-export function withFirstMessage(snapshot: Task, first: Message | null | undefined): Task {
+/** The whole stored task from a row's snapshot and its first message (parsed fresh, so changed in place). */
+export function withFirstMessage(snapshot: TaskV03, first: MessageV03 | null | undefined): TaskV03 {
   if (first === null || first === undefined) return snapshot;
   snapshot.history = [first, ...(snapshot.history ?? [])];
   return snapshot;
+}
+
+/** The model's task from a row's snapshot and its first message. */
+export function taskOfRow(snapshot: TaskV03, first: MessageV03 | null | undefined): TaskRecord["task"] {
+  const task = taskFromRow(snapshot);
+  if (first === null || first === undefined) return task;
+  task.history = [messageFromRow(first), ...task.history];
+  return task;
 }
 
 export function toIso(value: Date | string): string {
@@ -95,7 +107,7 @@ export function toIso(value: Date | string): string {
 export function toTaskRecord(row: TaskRow): TaskRecord {
   const record: TaskRecord = {
     workspaceId: row.workspace_id,
-    task: withFirstMessage(row.snapshot, row.first_message),
+    task: taskOfRow(row.snapshot, row.first_message),
     lastSeq: row.last_seq,
     createdAt: toIso(row.created_at),
   };
@@ -111,7 +123,10 @@ export function toStoredEvent(row: TaskEventRow): StoredTaskEvent {
     taskId: row.task_id,
     seq: row.seq,
     event: row.event,
-    result: row.first_message && row.seq === 1 ? withFirstMessage(row.result as Task, row.first_message) : row.result,
+    result:
+      row.first_message && row.seq === 1
+        ? { task: taskOfRow(row.result as TaskV03, row.first_message) }
+        : eventFromRow(row.result),
     createdAt: toIso(row.created_at),
   };
 }

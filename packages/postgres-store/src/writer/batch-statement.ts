@@ -9,6 +9,7 @@ import {
   pushNotifiedCte,
 } from "../push/push-write-sql.js";
 import { setStatusAt, snapshotAfterEventsSql, statusAtOf, withoutFirstMessage } from "../tasks/rows.js";
+import { storedEventJson, storedState, storedTask } from "../tasks/stored-shapes.js";
 import { TASK_EVENTS_CHANNEL } from "../tasks/task-events-channel.js";
 import {
   type BatchedStart,
@@ -230,7 +231,7 @@ export function batchStatement(
   const handing = handOff && (appends.length > 0 || startsWithPush) ? handOff : undefined;
   if (appends.length > 0) {
     // First: the event CTEs name their parameters $1 and $2 (and the hand-off's $3 and $4).
-    params.push(JSON.stringify(appends.map(taskRowOf)), JSON.stringify(appends.flatMap(eventRowsOf)));
+    params.push(JSON.stringify(appends.map(taskRowOf)), `[${appends.flatMap(eventRowsJson).join(",")}]`);
   }
   const handOffSql = handing && pushHandOffParams(params, handing);
   if (appends.length > 0) ctes.push(eventCtes(handOffSql));
@@ -303,21 +304,27 @@ function taskRowOf(append: NumberedAppend) {
     last_seq: append.prevSeq + append.events.length,
     // Without its first message: the row keeps that apart (or, an older row, in the snapshot it already
     // has), so an event never serialises and sends the partner's message again (up to 48 KiB of JSON).
-    snapshot: withoutFirstMessage(append.snapshot),
-    state: append.snapshot.status.state,
+    snapshot: withoutFirstMessage(storedTask(append.snapshot)),
+    state: storedState(append.snapshot.status.state),
     terminal: isTerminalState(append.snapshot.status.state),
     status_at: statusAtOf(append.snapshot),
   };
 }
 
-function eventRowsOf(append: NumberedAppend) {
-  return append.events.map((event) => ({
-    task_id: append.taskId,
-    seq: event.seq,
-    event: event.event,
-    result: event.result,
-    created_at: new Date(event.createdAt).toISOString(),
-  }));
+/**
+ * The event rows of an append as JSON, each `result` the stored JSON as made once (the task's v0.3
+ * streams send the very same text), spliced in rather than parsed and serialised again.
+ */
+function eventRowsJson(append: NumberedAppend): string[] {
+  return append.events.map((event) => {
+    const row = JSON.stringify({
+      task_id: append.taskId,
+      seq: event.seq,
+      event: event.event,
+      created_at: new Date(event.createdAt).toISOString(),
+    });
+    return `${row.slice(0, -1)},"result":${storedEventJson(event.result)}}`;
+  });
 }
 
 function pick(row: GroupCommitRow, columns: readonly string[]): Record<string, unknown> {

@@ -1,9 +1,6 @@
 import { A2A_VERSION_HEADER, type AgentCard, type JsonRpcErrorObject } from "@a2a-partner/a2a-core";
 import {
   fromV1Error,
-  fromV1MessageResult,
-  fromV1StreamResult,
-  fromV1Task,
   ListTasksResultV1,
   MessageV1,
   type MethodName,
@@ -12,6 +9,7 @@ import {
   TaskV1,
 } from "@a2a-partner/a2a-core/protocol";
 import { InvalidResponseError } from "../../errors.js";
+import { messageFromV1, streamResultFromV1, taskFromV1 } from "../../model.js";
 import { fromV1PushConfig, type PushConfigPage, pushConfigPageV1, pushConfigPageV03 } from "./push-v1.js";
 
 /** The A2A versions the client speaks. */
@@ -76,17 +74,17 @@ export const WIRE_V1: WireDialect = {
   task(result) {
     const parsed = TaskV1.safeParse(result);
     if (!parsed.success) throw new InvalidResponseError("The server's result is not a v1.0 Task");
-    return fromV1Task(parsed.data);
+    return taskFromV1(parsed.data);
   },
   list(result) {
     const parsed = ListTasksResultV1.safeParse(result);
     if (!parsed.success) throw new InvalidResponseError("The server's result is not a v1.0 ListTasksResponse");
-    return { ...parsed.data, tasks: parsed.data.tasks.map(fromV1Task) };
+    return { ...parsed.data, tasks: parsed.data.tasks.map(taskFromV1) };
   },
   streamResult(result) {
     const parsed = StreamResponseV1.safeParse(result);
     if (!parsed.success) throw new InvalidResponseError("A stream frame's result is not a v1.0 StreamResponse");
-    return fromV1StreamResult(parsed.data);
+    return streamResultFromV1(parsed.data);
   },
   sendAnswer: (result) => v1SendAnswer(result, WIRE_V1.task),
   streamMessage: (result) => {
@@ -110,7 +108,7 @@ function v1SendAnswer(result: unknown, task: (value: unknown) => unknown): SendA
 function v1Message(value: unknown): unknown {
   const parsed = MessageV1.safeParse(value);
   if (!parsed.success) throw new InvalidResponseError("The server's message is not a v1.0 Message");
-  return fromV1MessageResult(parsed.data);
+  return messageFromV1(parsed.data);
 }
 
 /** A2A v1.0 over the HTTP+JSON binding: the v1.0 shapes, without the JSON-RPC envelope. */

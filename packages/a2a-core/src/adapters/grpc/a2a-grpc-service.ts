@@ -7,13 +7,13 @@ import {
   type ServiceDefinition,
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
+import { A2AService } from "../../../generated/a2a_pb.js";
 import type { PipelineFor } from "../../bindings/binding-access.js";
 import { GRPC_CODEC, type GrpcCall, type GrpcErrorBody } from "../../bindings/grpc/grpc-codec.js";
 import { messageOfJson, statusBytes } from "../../bindings/grpc/proto-json.js";
 import type { A2AHandlerRequest } from "../../ports/handler.js";
 import type { A2AHandlerResponse } from "../../ports/handler-response.js";
 import type { Logger } from "../../ports/logger.js";
-import { A2AService } from "../../protocol/grpc/gen/a2a_pb.js";
 import { METHODS, type MethodName } from "../../protocol/method-table.js";
 import { metadataHeaders } from "./metadata-headers.js";
 import { GrpcStreamSink } from "./stream-sink.js";

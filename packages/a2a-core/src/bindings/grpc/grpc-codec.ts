@@ -1,8 +1,8 @@
 import type { DescMessage } from "@bufbuild/protobuf";
 import type { A2AHandlerResponse } from "../../ports/handler-response.js";
 import type { Refusal } from "../../ports/refusal.js";
-import { DIALECT_V1 } from "../../protocol/dialect/dialect.js";
 import { A2A_VERSION_HEADER } from "../../protocol/dialect/protocol-version.js";
+import { DIALECT_V1 } from "../../protocol/dialect/v1-dialect.js";
 import { InternalError, InvalidRequestError } from "../../protocol/errors.js";
 import type { MethodName } from "../../protocol/method-table.js";
 import { BARE_FRAMES } from "../../runtime/hub/live-event.js";

@@ -7,9 +7,9 @@ import {
   toBinary,
   toJson,
 } from "@bufbuild/protobuf";
+import { BadRequestSchema, ErrorInfoSchema } from "../../../generated/google/rpc/error_details_pb.js";
+import { StatusSchema } from "../../../generated/google/rpc/status_pb.js";
 import { InvalidRequestError } from "../../protocol/errors.js";
-import { BadRequestSchema, ErrorInfoSchema } from "../../protocol/grpc/gen/google/rpc/error_details_pb.js";
-import { StatusSchema } from "../../protocol/grpc/gen/google/rpc/status_pb.js";
 import { binaryOfJson } from "./json-to-binary.js";
 
 /**

@@ -2,8 +2,8 @@ import { BodyReadError } from "../../ports/body-read-error.js";
 import type { A2AHandlerRequest } from "../../ports/handler.js";
 import type { A2AHandlerResponse } from "../../ports/handler-response.js";
 import type { Refusal } from "../../ports/refusal.js";
-import { DIALECT_V1 } from "../../protocol/dialect/dialect.js";
 import { A2A_VERSION_HEADER } from "../../protocol/dialect/protocol-version.js";
+import { DIALECT_V1 } from "../../protocol/dialect/v1-dialect.js";
 import {
   InternalError,
   InvalidRequestError,

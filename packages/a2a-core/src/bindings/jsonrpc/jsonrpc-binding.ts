@@ -1,8 +1,10 @@
 import type { A2AHandlerRequest } from "../../ports/handler.js";
 import type { A2AHandlerResponse } from "../../ports/handler-response.js";
 import type { Refusal } from "../../ports/refusal.js";
-import { DIALECT_V1, DIALECT_V03, type Dialect, dialectFor } from "../../protocol/dialect/dialect.js";
+import type { Dialect } from "../../protocol/dialect/dialect.js";
+import { dialectFor } from "../../protocol/dialect/dialect-for.js";
 import { requestedProtocolVersion, SUPPORTED_PROTOCOL_VERSIONS } from "../../protocol/dialect/protocol-version.js";
+import { DIALECT_V1 } from "../../protocol/dialect/v1-dialect.js";
 import { VersionNotSupportedError } from "../../protocol/errors.js";
 import { onlyV1ByShape } from "../../protocol/method-table.js";
 import type { JsonRpcErrorResponse, JsonRpcId } from "../../protocol/schemas/jsonrpc.js";
@@ -89,7 +91,8 @@ function refusalAnswer(refusal: Refusal): A2AHandlerResponse {
 
 /** A JSON error answer in the request's dialect (v1.0 error details); results are rendered where they are made. */
 function inDialect(dialect: Dialect, response: A2AHandlerResponse): A2AHandlerResponse {
-  if (dialect === DIALECT_V03 || response.kind !== "json" || !("error" in response.body)) return response;
+  if (response.kind !== "json" || !("error" in response.body)) return response;
   const body = response.body as JsonRpcErrorResponse;
-  return { ...response, body: { ...body, error: dialect.error(body.error) } };
+  const error = dialect.error(body.error);
+  return error === body.error ? response : { ...response, body: { ...body, error } };
 }

@@ -2,12 +2,14 @@ import type { Caller } from "../../ports/caller.js";
 import type { TaskRecord } from "../../ports/task-records.js";
 import { InvalidParamsError, TaskNotFoundError, UnsupportedOperationError } from "../../protocol/errors.js";
 import type { HeaderReader } from "../../protocol/header-reader.js";
-import { isTerminalState, type Message, type TaskUpdateResult } from "../../protocol/schemas/a2a.js";
+import { isTerminalState, type Message, stateLabel, type TaskUpdateResult } from "../../protocol/schemas/a2a.js";
 import type { A2ARuntime } from "../../runtime/a2a-runtime.js";
+import { withMessageFields } from "../../runtime/hub/compact-message.js";
 import { numberEvents } from "../../runtime/hub/number-events.js";
 import { isSettledState } from "../../runtime/streams/await-settled.js";
 import type { RequestTrace } from "../../telemetry/handler-telemetry.js";
 import type { TaskStreamStart } from "../method.js";
+import { FOLLOW_A_TASK } from "./follow-hint.js";
 import { reattachCursor } from "./reattach-cursor.js";
 
 /** How often a follow-up is tried again when another writer moved the task on between read and write. */
@@ -38,11 +40,15 @@ export async function continueTask(
     const now = runtime.now().toISOString();
     const { contextId } = record.task;
     const result: TaskUpdateResult = {
-      kind: "status-update",
-      taskId,
-      contextId,
-      status: { state: "working", timestamp: now, message: { ...message, kind: "message", taskId, contextId } },
-      final: false,
+      statusUpdate: {
+        taskId,
+        contextId,
+        status: {
+          state: "TASK_STATE_WORKING",
+          message: withMessageFields(message, { taskId, contextId }),
+          timestamp: now,
+        },
+      },
     };
     const { stored, snapshot } = numberEvents(record, [{ event: "update", result, createdAt: now }]);
     const appended = await runtime.telemetry.within(trace.span, () =>
@@ -60,7 +66,7 @@ export async function continueTask(
 
 function alreadySent(record: TaskRecord, message: Message): boolean {
   if (message.messageId === undefined) return false;
-  return record.task.history.some((sent) => sent.role === "user" && sent.messageId === message.messageId);
+  return record.task.history.some((sent) => sent.role === "ROLE_USER" && sent.messageId === message.messageId);
 }
 
 /** A follow-up is taken only by a task that waits for one, in the same context. */
@@ -71,14 +77,14 @@ function refuseUnlessWaiting(record: TaskRecord, message: Message): void {
   }
   if (isTerminalState(status.state)) {
     throw new UnsupportedOperationError(
-      `Task ${id} has ended (${status.state}) and takes no more messages; start a new task, in the same context if you like`,
-      { field: "params.message.taskId", taskId: id, state: status.state },
+      `Task ${id} has ended (${stateLabel(status.state)}) and takes no more messages; start a new task, in the same context if you like`,
+      { field: "params.message.taskId", taskId: id, state: stateLabel(status.state) },
     );
   }
   if (!isSettledState(status.state)) {
     throw new UnsupportedOperationError(
-      `Task ${id} is ${status.state}, not waiting for input; follow it with SubscribeToTask or GetTask`,
-      { field: "params.message.taskId", taskId: id, state: status.state },
+      `Task ${id} is ${stateLabel(status.state)}, not waiting for input; follow it with ${FOLLOW_A_TASK}`,
+      { field: "params.message.taskId", taskId: id, state: stateLabel(status.state) },
     );
   }
 }

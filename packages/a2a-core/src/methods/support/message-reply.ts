@@ -22,10 +22,9 @@ export async function messageReply(
   if (!answer) return undefined;
   return {
     reply: {
-      kind: "message",
-      role: "agent",
       messageId: runtime.generateId(),
       contextId: message.contextId ?? runtime.generateId(),
+      role: "ROLE_AGENT",
       parts: answer.parts,
       ...(answer.metadata ? { metadata: answer.metadata } : {}),
     },

@@ -1,13 +1,14 @@
 import type { PushConfig } from "../../ports/push-configs.js";
 import type { ProtocolVersion } from "../../protocol/dialect/protocol-version.js";
 import { InvalidParamsError, PushNotificationNotSupportedError, TaskNotFoundError } from "../../protocol/errors.js";
-import type { PushNotificationConfigV03, TaskPushNotificationConfigV03 } from "../../protocol/schemas/push-config.js";
+import type { PushConfigInput } from "../../protocol/schemas/push-config.js";
 import type { A2ARuntime } from "../../runtime/a2a-runtime.js";
 import type { PushSide } from "../../runtime/push/push-side.js";
+import { FOLLOW_A_TASK } from "./follow-hint.js";
 
 /** Push notifications of the runtime; -32003 when they are off (invoke already answers so, unread). */
 export function pushSideOf(runtime: A2ARuntime, method: string): PushSide {
-  if (!runtime.push) throw PushNotificationNotSupportedError.forMethod(method);
+  if (!runtime.push) throw PushNotificationNotSupportedError.forMethod(method, FOLLOW_A_TASK);
   return runtime.push;
 }
 
@@ -30,7 +31,7 @@ export const INLINE_CONFIG_FIELDS: Readonly<Record<ProtocolVersion, PushConfigFi
 /** Why the config's destination is refused (SSRF): -32602 on its url field, with the reason. */
 export async function destinationRefusal(
   push: PushSide,
-  input: PushNotificationConfigV03,
+  input: PushConfigInput,
   fields: PushConfigFields,
 ): Promise<InvalidParamsError | undefined> {
   const refused = await push.checkDestination(new URL(input.url));
@@ -43,7 +44,7 @@ export async function destinationRefusal(
  * the request's version, whose shapes its receiver gets.
  */
 export function newPushConfig(
-  input: PushNotificationConfigV03,
+  input: PushConfigInput,
   at: { taskId: string; version: ProtocolVersion; now: Date },
 ): PushConfig {
   return {
@@ -54,19 +55,6 @@ export function newPushConfig(
     ...(input.authentication === undefined ? {} : { authentication: structuredClone(input.authentication) }),
     version: at.version,
     createdAt: at.now.toISOString(),
-  };
-}
-
-/** A stored config in the v0.3 wire shape (the dialect renders it for v1.0). */
-export function wireConfig(config: PushConfig): TaskPushNotificationConfigV03 {
-  return {
-    taskId: config.taskId,
-    pushNotificationConfig: {
-      id: config.id,
-      url: config.url,
-      ...(config.token === undefined ? {} : { token: config.token }),
-      ...(config.authentication === undefined ? {} : { authentication: structuredClone(config.authentication) }),
-    },
   };
 }
 

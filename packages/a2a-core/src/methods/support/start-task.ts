@@ -9,7 +9,7 @@ import {
 import type { HeaderReader } from "../../protocol/header-reader.js";
 import type { Message, Task } from "../../protocol/schemas/a2a.js";
 import { type SendStreamingMessageParams, STORE_ID_REQUIRED } from "../../protocol/schemas/params.js";
-import type { PushNotificationConfigV03 } from "../../protocol/schemas/push-config.js";
+import type { PushConfigInput } from "../../protocol/schemas/push-config.js";
 import type { A2ARuntime } from "../../runtime/a2a-runtime.js";
 import { compactMessage, withCompactFirstMessage, withMessageFields } from "../../runtime/hub/compact-message.js";
 import { TASK_EVENT_SEQ } from "../../runtime/streams/open-task-stream.js";
@@ -17,6 +17,7 @@ import type { RequestTrace } from "../../telemetry/handler-telemetry.js";
 import type { MessageReply, MethodCall, TaskStreamStart } from "../method.js";
 import { continueTask } from "./continue-task.js";
 import { findNulCharacter } from "./find-nul.js";
+import { FOLLOW_A_TASK } from "./follow-hint.js";
 import { idempotencyKey } from "./idempotency-key.js";
 import { messageReply } from "./message-reply.js";
 import { destinationRefusal, INLINE_CONFIG_FIELDS, newPushConfig } from "./push-configs.js";
@@ -51,7 +52,7 @@ export function startTask(
     text,
     requested: params.metadata.storeId,
     refusal,
-    inlinePush: params.configuration?.pushNotificationConfig ?? undefined,
+    inlinePush: params.configuration?.taskPushNotificationConfig ?? undefined,
     version,
     caller,
     headers,
@@ -80,7 +81,7 @@ interface StartRequest {
   /** Why the request itself would be refused, if it would. */
   refusal: Error | undefined;
   /** The push config sent with the start (`configuration.pushNotificationConfig`), if any. */
-  inlinePush: PushNotificationConfigV03 | undefined;
+  inlinePush: PushConfigInput | undefined;
   /** The protocol version of the request: a config made with it gets payloads in its shapes. */
   version: ProtocolVersion;
   caller: Caller;
@@ -156,12 +157,12 @@ function requestRefusal(params: SendStreamingMessageParams, text: string, contin
   const { message } = params;
   const nulAt = findNulCharacter(params);
   if (nulAt) return InvalidParamsError.forField(nulAt, "must not contain the character U+0000");
-  if (message.role !== "user") {
+  if (message.role !== "ROLE_USER") {
     return InvalidParamsError.forField("params.message.role", 'a partner task is sent with role "user"');
   }
   if (message.taskId !== undefined && !continuing) {
     return new UnsupportedOperationError(
-      "Continuing an existing task with message.taskId is not supported; start a new task or use SubscribeToTask",
+      `Continuing an existing task with message.taskId is not supported; start a new task or follow it with ${FOLLOW_A_TASK}`,
       { field: "params.message.taskId" },
     );
   }
@@ -197,14 +198,14 @@ async function environmentRefusal(
  */
 async function inlinePushRefusal(
   runtime: A2ARuntime,
-  inline: PushNotificationConfigV03 | undefined,
+  inline: PushConfigInput | undefined,
   version: ProtocolVersion,
 ): Promise<Error | undefined> {
   if (!inline) return undefined;
   if (!runtime.push) {
     return new PushNotificationNotSupportedError(
       "Push notifications are not supported: start the task without a push notification config and follow it " +
-        "with SubscribeToTask or GetTask",
+        `with ${FOLLOW_A_TASK}`,
       { field: INLINE_CONFIG_FIELDS[version].config },
     );
   }
@@ -247,12 +248,11 @@ function newTask(runtime: A2ARuntime, message: Message, storeId: string): Task {
   const contextId = message.contextId ?? runtime.generateId();
   const timestamp = runtime.now().toISOString();
   return {
-    kind: "task",
     id,
     contextId,
-    status: { state: "working", timestamp },
-    history: [withMessageFields(message, { kind: "message", taskId: id, contextId })],
+    status: { state: "TASK_STATE_WORKING", timestamp },
     artifacts: [],
+    history: [withMessageFields(message, { taskId: id, contextId })],
     metadata: { storeId, ...(message.messageId === undefined ? {} : { messageId: message.messageId }) },
   };
 }

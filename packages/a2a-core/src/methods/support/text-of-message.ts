@@ -3,7 +3,7 @@ import type { Message } from "../../protocol/schemas/a2a.js";
 /** The task in plain language: the message's text parts, joined by newlines, trimmed. */
 export function textOfMessage(message: Message): string {
   return message.parts
-    .flatMap((part) => (part.kind === "text" ? [part.text] : []))
+    .flatMap((part) => (part.text === undefined ? [] : [part.text]))
     .join("\n")
     .trim();
 }

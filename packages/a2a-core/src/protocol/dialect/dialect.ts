@@ -1,20 +1,18 @@
-import { type MethodName, methodWire } from "../method-table.js";
-import type { Message, Task, TaskUpdateResult } from "../schemas/a2a.js";
+import type { MethodName } from "../method-table.js";
+import type { Message, Task } from "../schemas/a2a.js";
 import type { JsonRpcErrorObject } from "../schemas/jsonrpc.js";
 import type { ListedTask } from "../schemas/list-tasks.js";
-import type { TaskPushNotificationConfigV03 } from "../schemas/push-config.js";
-import { withJsonFieldNames } from "./proto-field-names.js";
+import type { TaskPushConfig } from "../schemas/push-config.js";
 import type { ProtocolVersion } from "./protocol-version.js";
-import { toV1PushConfig, toV1PushConfigList } from "./push-config-mapping.js";
-import { toV1Error } from "./v1-errors.js";
-import { toV1Message, toV1StreamResult, toV1Task } from "./v1-mapping.js";
 
 /**
- * A logged event on its way to streams, its v0.3 `result` serialised once. Every stream of a task is
- * handed the same object, so a dialect can convert it once (keyed by identity) and not once per stream.
+ * A logged event on its way to streams, its result serialised once in the model (A2A v1.0). Every stream
+ * of a task is handed the same object, so a dialect that writes another shape converts it once.
  */
 export interface SerialisedEvent {
   readonly resultJson: string;
+  /** Its v0.3 JSON, once made (by the store that logged it in v0.3, or by the first v0.3 stream). */
+  v03Json?: string;
 }
 
 /** How a stream writes its frames' `result`s: the event names and ids are the same in every dialect. */
@@ -27,7 +25,7 @@ export interface StreamRenderer {
   messageJson(message: Message): string;
 }
 
-/** One page of ListTasks, in the v0.3 shapes, before the dialect renders it. */
+/** One page of ListTasks, in the model, before the dialect renders it. */
 export interface TaskListResult {
   tasks: ListedTask[];
   nextPageToken: string;
@@ -36,82 +34,24 @@ export interface TaskListResult {
 }
 
 /**
- * What differs between the two dialects of the one endpoint. The handler works in the v0.3 shapes
- * throughout; a dialect turns a request's params into them and the answers back out of them.
+ * What differs between the two dialects of the one endpoint. The methods work in the model (A2A v1.0)
+ * throughout; a dialect turns a request's params into it and the answers back out of it.
  */
 export interface Dialect {
   readonly version: ProtocolVersion;
-  /** The params in the v0.3 shape the method's schema checks (throws InvalidParamsError). */
+  /** The params in the shape the method's schema checks (throws InvalidParamsError). */
   params(method: MethodName, params: Record<string, unknown>): Record<string, unknown>;
-  /** The result of GetTask and CancelTask. */
+  /** The result of GetTask, CancelTask and a SendMessage that made a task. */
   task(task: Task): unknown;
+  /** The result of a SendMessage the agent answered with a message. */
+  message(message: Message): unknown;
   list(result: TaskListResult): unknown;
   /** The result of CreateTaskPushNotificationConfig and GetTaskPushNotificationConfig. */
-  pushConfig(config: TaskPushNotificationConfigV03): unknown;
+  pushConfig(config: TaskPushConfig): unknown;
   /** The result of ListTaskPushNotificationConfigs. */
-  pushConfigList(configs: readonly TaskPushNotificationConfigV03[]): unknown;
+  pushConfigList(configs: readonly TaskPushConfig[]): unknown;
   /** The result of a method that answers nothing (DeleteTaskPushNotificationConfig). */
   empty(): unknown;
   readonly stream: StreamRenderer;
   error(error: JsonRpcErrorObject): JsonRpcErrorObject;
-}
-
-const V03_STREAM: StreamRenderer = {
-  eventJson: (event) => event.resultJson,
-  taskJson: (task) => JSON.stringify(task),
-  messageJson: (message) => JSON.stringify(message),
-};
-
-/** Today's dialect: v0.3 payloads, exactly as the contract and docs/protocol.md describe them. */
-export const DIALECT_V03: Dialect = {
-  version: "0.3",
-  params: (_method, params) => params,
-  task: (task) => task,
-  list: (result) => result,
-  pushConfig: (config) => config,
-  pushConfigList: (configs) => configs,
-  empty: () => null,
-  stream: V03_STREAM,
-  error: (error) => error,
-};
-
-// Every stream of a task shares one LiveEvent per event, so each is converted once, not once per stream.
-const v1EventJson = new WeakMap<SerialisedEvent, string>();
-
-const V1_STREAM: StreamRenderer = {
-  eventJson(event) {
-    let json = v1EventJson.get(event);
-    if (json === undefined) {
-      json = JSON.stringify(toV1StreamResult(JSON.parse(event.resultJson) as TaskUpdateResult));
-      v1EventJson.set(event, json);
-    }
-    return json;
-  },
-  taskJson: (task) => JSON.stringify(toV1StreamResult(task)),
-  messageJson: (message) => JSON.stringify({ message: toV1Message(message) }),
-};
-
-/** A2A v1.0 (`A2A-Version: 1.0`): ProtoJSON payloads, `StreamResponse` results, ErrorInfo details. */
-export const DIALECT_V1: Dialect = {
-  version: "1.0",
-  params(method, params) {
-    // The v1.0 `tenant` is the caller's workspace here, which the credentials already say.
-    const { tenant: _tenant, ...rest } = withJsonFieldNames(params);
-    return methodWire(method).v1?.read(rest) ?? rest;
-  },
-  task: (task) => toV1Task(task),
-  list: (result) => ({
-    ...result,
-    tasks: result.tasks.map((task) => toV1Task(task, { omitArtifacts: task.artifacts === undefined })),
-  }),
-  pushConfig: toV1PushConfig,
-  pushConfigList: toV1PushConfigList,
-  // google.protobuf.Empty
-  empty: () => ({}),
-  stream: V1_STREAM,
-  error: toV1Error,
-};
-
-export function dialectFor(version: ProtocolVersion): Dialect {
-  return version === "1.0" ? DIALECT_V1 : DIALECT_V03;
 }

@@ -9,8 +9,8 @@ import {
   toV1PushConfig,
 } from "./push-config-mapping.js";
 
-describe("push configs between v1.0 and v0.3", () => {
-  it("maps a v1.0 config to v0.3 and back, its one scheme a list of one", () => {
+describe("push configs between v1.0 and the model", () => {
+  it("maps a v1.0 config to the model and back, its one scheme a list of one", () => {
     const v1 = {
       taskId: "t",
       id: "c",
@@ -18,22 +18,17 @@ describe("push configs between v1.0 and v0.3", () => {
       token: "tok",
       authentication: { scheme: "Bearer", credentials: "cred" },
     };
-    const v03 = fromV1CreatePushParams(v1);
-    expect(v03).toEqual({
+    const model = fromV1CreatePushParams(v1);
+    expect(model).toEqual({
       taskId: "t",
-      pushNotificationConfig: {
-        id: "c",
-        url: "https://r.example/",
-        token: "tok",
-        authentication: { schemes: ["Bearer"], credentials: "cred" },
-      },
+      id: "c",
+      url: "https://r.example/",
+      token: "tok",
+      authentication: { schemes: ["Bearer"], credentials: "cred" },
     });
-    expect(toV1PushConfig(v03 as never)).toEqual(v1);
+    expect(toV1PushConfig(model as never)).toEqual(v1);
     // v0.3 alternatives: v1.0 has room for the first only.
-    const many = {
-      taskId: "t",
-      pushNotificationConfig: { id: "c", url: "u", authentication: { schemes: ["A", "B"] } },
-    };
+    const many = { taskId: "t", id: "c", url: "u", authentication: { schemes: ["A", "B"] } };
     expect(toV1PushConfig(many)).toEqual({ id: "c", taskId: "t", url: "u", authentication: { scheme: "A" } });
   });
 
@@ -46,15 +41,10 @@ describe("push configs between v1.0 and v0.3", () => {
         token: "",
         authentication: { scheme: "", credentials: "" },
       }),
-    ).toEqual({ taskId: "t", pushNotificationConfig: { url: "https://r.example/" } });
-    expect(fromV1GetPushParams({ taskId: "t", id: "" })).toEqual({ id: "t" });
-    expect(fromV1ListPushParams({ taskId: "t", pageSize: 0, pageToken: "" })).toEqual({
-      id: "t",
-    });
-    expect(fromV1DeletePushParams({ taskId: "t", id: "c" })).toEqual({
-      id: "t",
-      pushNotificationConfigId: "c",
-    });
+    ).toEqual({ taskId: "t", url: "https://r.example/" });
+    expect(fromV1GetPushParams({ taskId: "t", id: "" })).toEqual({ taskId: "t" });
+    expect(fromV1ListPushParams({ taskId: "t", pageSize: 0, pageToken: "" })).toEqual({ taskId: "t" });
+    expect(fromV1DeletePushParams({ taskId: "t", id: "c" })).toEqual({ taskId: "t", id: "c" });
   });
 
   it("names the v1.0 field of what it refuses", () => {
@@ -74,13 +64,13 @@ describe("push configs between v1.0 and v0.3", () => {
     );
   });
 
-  it("renames a start's taskPushNotificationConfig and keeps the rest of its configuration", () => {
+  it("reads a start's taskPushNotificationConfig and keeps the rest of its configuration", () => {
     expect(
       fromV1StartConfiguration({
         historyLength: 2,
         taskPushNotificationConfig: { taskId: "", url: "https://r.example/" },
       }),
-    ).toEqual({ historyLength: 2, pushNotificationConfig: { url: "https://r.example/" } });
+    ).toEqual({ historyLength: 2, taskPushNotificationConfig: { url: "https://r.example/" } });
     expect(fromV1StartConfiguration({ historyLength: 2 })).toEqual({ historyLength: 2 });
     expect(fromV1StartConfiguration("not an object")).toBe("not an object");
   });

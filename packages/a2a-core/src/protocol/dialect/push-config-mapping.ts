@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import { InvalidParamsError } from "../errors.js";
-import type { PushNotificationConfigV03, TaskPushNotificationConfigV03 } from "../schemas/push-config.js";
+import type { PushConfigInput, TaskPushConfig } from "../schemas/push-config.js";
 import {
   CreatePushConfigParamsV1,
   DeletePushConfigParamsV1,
@@ -12,9 +12,9 @@ import {
 } from "../schemas/push-config-v1.js";
 
 /**
- * Push configs between the v1.0 wire shapes and the v0.3 shapes the handler works in. A v1.0 request is
- * checked in its own shape first (so a refusal names the field the client sent), then turned into the
- * v0.3 params, which the method's schema checks again.
+ * Push configs between the v1.0 wire shapes and what the methods check (the same flat config, its
+ * authentication a list of schemes). A v1.0 request is checked in its own shape first (so a refusal names
+ * the field the client sent), then turned into the method's params, which its schema checks again.
  */
 
 function parsed<T extends z.ZodType>(schema: T, value: unknown, field: string): z.infer<T> {
@@ -25,7 +25,7 @@ function parsed<T extends z.ZodType>(schema: T, value: unknown, field: string): 
 
 type ConfigFieldsV1 = Pick<CreatePushConfigParamsV1, "id" | "url" | "token" | "authentication">;
 
-function fromV1Config(config: ConfigFieldsV1): PushNotificationConfigV03 {
+function fromV1Config(config: ConfigFieldsV1): PushConfigInput {
   const { scheme, credentials } = config.authentication ?? {};
   return {
     ...(config.id === undefined ? {} : { id: config.id }),
@@ -35,30 +35,30 @@ function fromV1Config(config: ConfigFieldsV1): PushNotificationConfigV03 {
   };
 }
 
-/** CreateTaskPushNotificationConfig's v1.0 params (flat) → v0.3 (`{ taskId, pushNotificationConfig }`). */
+/** CreateTaskPushNotificationConfig's v1.0 params: one `scheme` becomes a list of one. */
 export function fromV1CreatePushParams(params: Record<string, unknown>): Record<string, unknown> {
   const config = parsed(CreatePushConfigParamsV1, params, "params");
-  return { taskId: config.taskId, pushNotificationConfig: fromV1Config(config) };
+  return { taskId: config.taskId, ...fromV1Config(config) };
 }
 
-/** A v1.0 config reference (`{ taskId, id? }`) → v0.3 (`{ id, pushNotificationConfigId? }`): the get params. */
+/** The get params (`{ taskId, id? }`), checked in their v1.0 shape. */
 export function fromV1GetPushParams(params: Record<string, unknown>): Record<string, unknown> {
   const { taskId, id } = parsed(GetPushConfigParamsV1, params, "params");
-  return { id: taskId, ...(id === undefined ? {} : { pushNotificationConfigId: id }) };
+  return { taskId, ...(id === undefined ? {} : { id }) };
 }
 
-/** The list params: v1.0 names the task `taskId`, v0.3 `id`. */
+/** The list params: one page only, so its paging fields are checked and dropped. */
 export function fromV1ListPushParams(params: Record<string, unknown>): Record<string, unknown> {
-  return { id: parsed(ListPushConfigsParamsV1, params, "params").taskId };
+  return { taskId: parsed(ListPushConfigsParamsV1, params, "params").taskId };
 }
 
-/** The delete params: `{ taskId, id }` → `{ id, pushNotificationConfigId }`. */
+/** The delete params (`{ taskId, id }`), checked in their v1.0 shape. */
 export function fromV1DeletePushParams(params: Record<string, unknown>): Record<string, unknown> {
   const { taskId, id } = parsed(DeletePushConfigParamsV1, params, "params");
-  return { id: taskId, pushNotificationConfigId: id };
+  return { taskId, id };
 }
 
-/** A start's `configuration` in v1.0 → v0.3: `taskPushNotificationConfig` becomes `pushNotificationConfig`. */
+/** A start's `configuration.taskPushNotificationConfig`, checked in its v1.0 shape. */
 export function fromV1StartConfiguration(configuration: unknown): unknown {
   if (typeof configuration !== "object" || configuration === null || Array.isArray(configuration)) {
     return configuration;
@@ -66,11 +66,11 @@ export function fromV1StartConfiguration(configuration: unknown): unknown {
   const { taskPushNotificationConfig: inline, ...rest } = configuration as Record<string, unknown>;
   if (inline === undefined || inline === null) return rest;
   const config = parsed(InlinePushConfigV1, inline, "params.configuration.taskPushNotificationConfig");
-  return { ...rest, pushNotificationConfig: fromV1Config(config) };
+  return { ...rest, taskPushNotificationConfig: fromV1Config(config) };
 }
 
-export function toV1PushConfig(config: TaskPushNotificationConfigV03): TaskPushNotificationConfigV1 {
-  const { id, url, token, authentication } = config.pushNotificationConfig;
+export function toV1PushConfig(config: TaskPushConfig): TaskPushNotificationConfigV1 {
+  const { id, url, token, authentication } = config;
   const scheme = authentication?.schemes[0];
   return {
     id,
@@ -88,6 +88,6 @@ export function toV1PushConfig(config: TaskPushNotificationConfigV03): TaskPushN
   };
 }
 
-export function toV1PushConfigList(configs: readonly TaskPushNotificationConfigV03[]): ListPushConfigsResultV1 {
+export function toV1PushConfigList(configs: readonly TaskPushConfig[]): ListPushConfigsResultV1 {
   return { configs: configs.map(toV1PushConfig), nextPageToken: "" };
 }

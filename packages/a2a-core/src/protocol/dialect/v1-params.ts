@@ -1,30 +1,41 @@
-import type { Message, TaskState } from "../schemas/a2a.js";
-import { TASK_STATE_V1 } from "../schemas/a2a-v1.js";
+import { InvalidParamsError } from "../errors.js";
+import { TASK_STATES } from "../schemas/a2a.js";
+import { fromV03Message, STATE_FROM_V03 } from "../v0_3/mapping.js";
+import type { MessageV03, TaskStateV03 } from "../v0_3/schemas.js";
 import { fromV1StartConfiguration } from "./push-config-mapping.js";
-import { fromV1Message, fromV1State, toV1Message } from "./v1-mapping.js";
 
 /**
- * Request params between A2A v1.0 and the v0.3 shapes the handler checks, one function per params
- * shape: the server reads v1.0 requests with the `fromV1*` ones, the client writes them with the
+ * Request params between A2A v1.0's wire and what the methods check, one function per params shape:
+ * the server reads v1.0 requests with the `fromV1*` ones (the model is v1.0: only the push configs,
+ * still in their v0.3 shapes inside, are mapped), the client writes them from its v0.3 shapes with the
  * `toV1*` ones. The method table (method-table.ts) says which method uses which; nothing here names a
  * method.
  */
 
 type Params = Record<string, unknown>;
 
-// ---- v1.0 → v0.3 (the server reading a request) ------------------------------------------------------
+const STATE_NAMES = TASK_STATES.join(", ");
 
-/** A start (`SendMessageRequest`): its message and its configuration's inline push config. */
+// ---- v1.0 → the model (the server reading a request) --------------------------------------------------
+
+/** A start (`SendMessageRequest`): its configuration's inline push config. */
 export function fromV1StartParams(params: Params): Params {
-  const message = params.message === undefined ? {} : { message: fromV1Message(params.message) };
-  const configuration =
-    params.configuration === undefined ? {} : { configuration: fromV1StartConfiguration(params.configuration) };
-  return { ...params, ...message, ...configuration };
+  if (params.configuration === undefined) return params;
+  return { ...params, configuration: fromV1StartConfiguration(params.configuration) };
 }
 
-/** A task listing: `TASK_STATE_*` as the v0.3 state. */
+/** A task listing: "" and TASK_STATE_UNSPECIFIED mean no status filter. */
 export function fromV1ListTasksParams(params: Params): Params {
-  return { ...params, status: fromV1State(params.status, "params.status") };
+  const { status } = params;
+  if (status === undefined || status === null || status === "") return params;
+  if (status === "TASK_STATE_UNSPECIFIED") {
+    const { status: _none, ...rest } = params;
+    return rest;
+  }
+  if (typeof status !== "string" || !(TASK_STATES as readonly string[]).includes(status)) {
+    throw InvalidParamsError.forField("params.status", `must be one of ${STATE_NAMES}`);
+  }
+  return params;
 }
 
 // ---- v0.3 → v1.0 (the client writing a request) ------------------------------------------------------
@@ -43,7 +54,7 @@ export function toV1StartParams(params: Params): Params {
   const { pushNotificationConfig, ...rest } = configuration ?? {};
   return {
     ...params,
-    message: toV1Message(params.message as Message),
+    message: fromV03Message(params.message as MessageV03),
     ...(pushNotificationConfig
       ? {
           configuration: {
@@ -58,7 +69,7 @@ export function toV1StartParams(params: Params): Params {
 /** A task listing: its v0.3 state as `TASK_STATE_*`. */
 export function toV1ListTasksParams(params: Params): Params {
   if (typeof params.status !== "string") return params;
-  return { ...params, status: TASK_STATE_V1[params.status as TaskState] ?? params.status };
+  return { ...params, status: STATE_FROM_V03[params.status as TaskStateV03] ?? params.status };
 }
 
 /** A config created: v0.3 nests it (`{ taskId, pushNotificationConfig }`), v1.0 is flat. */

@@ -7,10 +7,10 @@ import {
   toBinary,
   toJson,
 } from "@bufbuild/protobuf";
+import { A2AService } from "../../../generated/a2a_pb.js";
+import { BadRequestSchema, ErrorInfoSchema } from "../../../generated/google/rpc/error_details_pb.js";
+import { StatusSchema } from "../../../generated/google/rpc/status_pb.js";
 import type { MethodName } from "../method-table.js";
-import { A2AService } from "./gen/a2a_pb.js";
-import { BadRequestSchema, ErrorInfoSchema } from "./gen/google/rpc/error_details_pb.js";
-import { StatusSchema } from "./gen/google/rpc/status_pb.js";
 
 /**
  * What a gRPC client of A2A needs of a2a.proto, in the v1.0 JSON shapes the rest of the client speaks

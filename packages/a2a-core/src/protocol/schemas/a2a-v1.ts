@@ -1,67 +1,23 @@
 import { z } from "zod";
-import { TASK_STATES, type TaskState } from "./a2a.js";
-import { ARTIFACT_CHUNK_FIELDS, artifactFields, Metadata as Struct, TASK_UPDATE_FIELDS } from "./shared-fields.js";
+import { Artifact, Message, Part, Role, TaskState } from "./a2a.js";
+import { ARTIFACT_CHUNK_FIELDS, Metadata as Struct, TASK_UPDATE_FIELDS } from "./shared-fields.js";
 
 /**
- * The A2A v1.0 JSON-RPC payloads (ProtoJSON of `a2a.proto`): enums as their proto names, parts without
- * `kind` (one of `text` / `raw` / `url` / `data`), stream results wrapped as `{ task | statusUpdate |
- * artifactUpdate }`. The wire shapes of the v1.0 dialect; `dialect/v1-mapping.ts` converts them to and from
- * the v0.3 shapes the handler and the stores work with.
+ * The A2A v1.0 payloads as a client reads them off the wire: the core's model (`./a2a.ts`), with what
+ * ProtoJSON may leave out made optional (empty repeated fields, the status timestamp, metadata).
  */
 
-/** v0.3 state spelling → v1.0 enum name. The one table of this correspondence. */
-export const TASK_STATE_V1 = {
-  submitted: "TASK_STATE_SUBMITTED",
-  working: "TASK_STATE_WORKING",
-  "input-required": "TASK_STATE_INPUT_REQUIRED",
-  completed: "TASK_STATE_COMPLETED",
-  canceled: "TASK_STATE_CANCELED",
-  failed: "TASK_STATE_FAILED",
-  rejected: "TASK_STATE_REJECTED",
-  "auth-required": "TASK_STATE_AUTH_REQUIRED",
-} as const satisfies Record<TaskState, string>;
-
-export const TaskStateV1 = z.enum(TASK_STATES.map((state) => TASK_STATE_V1[state]) as [TaskStateV1Name]);
-export type TaskStateV1Name = (typeof TASK_STATE_V1)[TaskState];
-export type TaskStateV1 = z.infer<typeof TaskStateV1>;
-
-export const ROLE_V1 = { user: "ROLE_USER", agent: "ROLE_AGENT" } as const;
-export const RoleV1 = z.enum(["ROLE_USER", "ROLE_AGENT"]);
-export type RoleV1 = z.infer<typeof RoleV1>;
-
-const PART_CONTENT = ["text", "raw", "url", "data"] as const;
-
-/** A part: exactly one of `text`, `raw` (base64 bytes), `url` or `data` (any JSON value). */
-export const PartV1 = z
-  .object({
-    text: z.string().optional(),
-    raw: z.string().optional(),
-    url: z.string().optional(),
-    data: z.unknown().optional(),
-    metadata: Struct.optional(),
-    filename: z.string().optional(),
-    mediaType: z.string().optional(),
-  })
-  .superRefine((part, ctx) => {
-    const present = PART_CONTENT.filter((key) => part[key] !== undefined);
-    if (present.length !== 1) {
-      ctx.addIssue({ code: "custom", message: "a part has exactly one of text, raw, url or data" });
-    }
-  });
-export type PartV1 = z.infer<typeof PartV1>;
-
-export const MessageV1 = z.object({
-  /** Required by A2A v1.0; optional here because the contract keeps it optional (idempotency only). */
-  messageId: z.string().optional(),
-  contextId: z.string().optional(),
-  taskId: z.string().optional(),
-  role: RoleV1,
-  parts: z.array(PartV1).min(1),
-  metadata: Struct.optional(),
-  extensions: z.array(z.string()).optional(),
-  referenceTaskIds: z.array(z.string()).optional(),
-});
+export const TaskStateV1 = TaskState;
+export type TaskStateV1 = TaskState;
+export const RoleV1 = Role;
+export type RoleV1 = Role;
+export const PartV1 = Part;
+export type PartV1 = Part;
+/** A message as the wire may carry it (a `messageId` of any length). */
+export const MessageV1 = Message.extend({ messageId: z.string().optional() });
 export type MessageV1 = z.infer<typeof MessageV1>;
+export const ArtifactV1 = Artifact;
+export type ArtifactV1 = Artifact;
 
 export const TaskStatusV1 = z.object({
   state: TaskStateV1,
@@ -69,12 +25,6 @@ export const TaskStatusV1 = z.object({
   timestamp: z.string().optional(),
 });
 export type TaskStatusV1 = z.infer<typeof TaskStatusV1>;
-
-export const ArtifactV1 = z.object({
-  ...artifactFields(PartV1),
-  extensions: z.array(z.string()).optional(),
-});
-export type ArtifactV1 = z.infer<typeof ArtifactV1>;
 
 export const TaskV1 = z.object({
   id: z.string(),

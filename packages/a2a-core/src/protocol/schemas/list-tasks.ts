@@ -6,7 +6,8 @@ import { TaskV1 } from "./a2a-v1.js";
 export const ListedTask = Task.extend({ artifacts: z.array(Artifact).optional() });
 export type ListedTask = z.infer<typeof ListedTask>;
 
-const pageFields = {
+/** The page fields of a ListTasks result, the same in both dialects. */
+export const LIST_PAGE_FIELDS = {
   /** Pass it as `pageToken` for the next page; "" on the last page. */
   nextPageToken: z.string(),
   /** How many tasks this page holds. */
@@ -15,10 +16,6 @@ const pageFields = {
   totalSize: z.number().int().min(0),
 };
 
-/** The result of ListTasks / tasks/list in the v0.3 dialect. */
-export const ListTasksResult = z.object({ tasks: z.array(ListedTask), ...pageFields });
-export type ListTasksResult = z.infer<typeof ListTasksResult>;
-
 /** The result of ListTasks in the v1.0 dialect. */
-export const ListTasksResultV1 = z.object({ tasks: z.array(TaskV1), ...pageFields });
+export const ListTasksResultV1 = z.object({ tasks: z.array(TaskV1), ...LIST_PAGE_FIELDS });
 export type ListTasksResultV1 = z.infer<typeof ListTasksResultV1>;

@@ -6,9 +6,9 @@ import { GetTaskParams, ListTasksParams, SendStreamingMessageParams, TaskIdParam
 function start(overrides: { message?: Record<string, unknown>; metadata?: Record<string, unknown> } = {}) {
   return {
     message: {
-      role: "user",
       messageId: "m-1",
-      parts: [{ kind: "text", text: "Restock aisle 5" }],
+      role: "ROLE_USER",
+      parts: [{ text: "Restock aisle 5" }],
       ...overrides.message,
     },
     metadata: { storeId: "store-001", ...overrides.metadata },
@@ -30,10 +30,7 @@ describe("SendStreamingMessageParams", () => {
       message: {
         messageId: id,
         contextId: id,
-        parts: [
-          ...Array.from({ length: L.parts - 1 }, () => ({ kind: "text", text: "" })),
-          { kind: "text", text: "x".repeat(L.textBytes) },
-        ],
+        parts: [...Array.from({ length: L.parts - 1 }, () => ({ text: "" })), { text: "x".repeat(L.textBytes) }],
       },
       metadata: { storeId: id },
     });
@@ -53,7 +50,7 @@ describe("SendStreamingMessageParams", () => {
   });
 
   it("refuses more parts than the limit, naming the limit", () => {
-    const parts = Array.from({ length: L.parts + 1 }, () => ({ kind: "text", text: "x" }));
+    const parts = Array.from({ length: L.parts + 1 }, () => ({ text: "x" }));
     expect(refusal(SendStreamingMessageParams, start({ message: { parts } }))).toEqual({
       field: "params.message.parts",
       message: `Invalid params: params.message.parts: a message has at most ${L.parts} parts`,
@@ -62,14 +59,14 @@ describe("SendStreamingMessageParams", () => {
 
   it("counts text in UTF-8 bytes across parts and names the part that crosses the bound", () => {
     const half = "é".repeat(L.textBytes / 4); // 2 bytes each: half the bound per part
-    const parts = [half, half, "x"].map((text) => ({ kind: "text", text }));
+    const parts = [half, half, "x"].map((text) => ({ text }));
     const result = refusal(SendStreamingMessageParams, start({ message: { parts } }));
     expect(result?.field).toBe("params.message.parts.2.text");
     expect(result?.message).toContain(String(L.textBytes));
   });
 
   it("counts all metadata of the request together", () => {
-    const part = { kind: "text", text: "x", metadata: { a: "m".repeat(L.metadataBytes / 2) } };
+    const part = { text: "x", metadata: { a: "m".repeat(L.metadataBytes / 2) } };
     const result = refusal(
       SendStreamingMessageParams,
       start({ message: { parts: [part] }, metadata: { note: "m".repeat(L.metadataBytes / 2) } }),
@@ -79,18 +76,15 @@ describe("SendStreamingMessageParams", () => {
   });
 
   it("counts file and data part content together", () => {
-    const data = { kind: "data", data: { blob: "d".repeat(L.partContentBytes / 2) } };
-    const file = { kind: "file", file: { uri: `https://x.test/${"f".repeat(L.partContentBytes / 2)}` } };
-    const result = refusal(
-      SendStreamingMessageParams,
-      start({ message: { parts: [{ kind: "text", text: "x" }, data, file] } }),
-    );
-    expect(result?.field).toBe("params.message.parts.2.file");
+    const data = { data: { blob: "d".repeat(L.partContentBytes / 2) } };
+    const file = { url: `https://x.test/${"f".repeat(L.partContentBytes / 2)}` };
+    const result = refusal(SendStreamingMessageParams, start({ message: { parts: [{ text: "x" }, data, file] } }));
+    expect(result?.field).toBe("params.message.parts.2.url");
     expect(result?.message).toContain(String(L.partContentBytes));
   });
 
   it.each([
-    ["text", start({ message: { parts: [{ kind: "text", text: "a\ud800" }] } }), "params.message.parts.0.text"],
+    ["text", start({ message: { parts: [{ text: "a\ud800" }] } }), "params.message.parts.0.text"],
     ["messageId", start({ message: { messageId: "\udc00" } }), "params.message.messageId"],
     ["a metadata key", start({ metadata: { "\ud800k": 1 } }), "params.metadata.\ufffdk"],
     ["configuration", { ...start(), configuration: { x: ["\ud800"] } }, "params.configuration.x.0"],
@@ -101,7 +95,7 @@ describe("SendStreamingMessageParams", () => {
   });
 
   it("reports zod's own problems first", () => {
-    const params = start({ message: { role: 7, parts: [{ kind: "text", text: "\ud800" }] } });
+    const params = start({ message: { role: 7, parts: [{ text: "\ud800" }] } });
     expect(refusal(SendStreamingMessageParams, params)?.field).toBe("params.message.role");
   });
 });

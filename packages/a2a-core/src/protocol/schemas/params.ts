@@ -3,7 +3,7 @@ import { A2A_LIMITS } from "../limits.js";
 import { Message, Part, TaskState } from "./a2a.js";
 import { metadataIssues, startIssues, wellFormedIssues } from "./bounds/request-bounds.js";
 import { absentIfEmpty, checkedBy, Id, NO_NUL, RequestMetadata } from "./param-fields.js";
-import { PushNotificationConfigV03 } from "./push-config.js";
+import { PushConfigInput } from "./push-config.js";
 
 const L = A2A_LIMITS;
 
@@ -51,7 +51,7 @@ const startParams = z.object({
   configuration: z
     .object({
       /** Where the task's events are pushed, stored with the task (checked like a created config). */
-      pushNotificationConfig: PushNotificationConfigV03.nullish(),
+      taskPushNotificationConfig: PushConfigInput.nullish(),
     })
     .catchall(z.unknown())
     .optional(),
@@ -125,8 +125,8 @@ function isStorableInstant(value: string): boolean {
 }
 
 /**
- * params of ListTasks / tasks/list, with `status` in the v0.3 spelling (the v1.0 dialect maps its
- * `TASK_STATE_*` names first). Every filter is optional; the caller's workspace is always the scope.
+ * params of ListTasks / tasks/list, `status` as the model names it (`TASK_STATE_*`; the v0.3 dialect
+ * maps its spelling first). Every filter is optional; the caller's workspace is always the scope.
  */
 export const ListTasksParams = z
   .object({

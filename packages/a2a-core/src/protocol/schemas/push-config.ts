@@ -3,8 +3,10 @@ import { A2A_LIMITS } from "../limits.js";
 import { metadataIssues, wellFormedIssues } from "./bounds/request-bounds.js";
 import { absentIfEmpty, checkedBy, Id, NO_NUL, RequestMetadata } from "./param-fields.js";
 
-// Push notification configs in the v0.3 shapes (the ones the handler works in): the fields a partner
-// sends, bounded, and the params of the four push-config methods. `push-config-v1.ts` has the v1.0 shapes.
+// Push notification configs as the methods check them (the model: A2A v1.0's flat config, its
+// authentication with a list of schemes, as a stored `PushConfig` keeps it): the fields a partner sends,
+// bounded, and the params of the four push-config methods. Each dialect checks its own shapes first
+// (`push-config-v1.ts`, `../v0_3/push-config.ts`), so a refusal names the field the client sent.
 
 const L = A2A_LIMITS;
 
@@ -50,8 +52,11 @@ export const PushAuthScheme = z
   .max(L.idLength, `must be at most ${L.idLength} characters`)
   .regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, "must be an HTTP authentication scheme such as Bearer");
 
-/** A2A v0.3 `PushNotificationAuthenticationInfo`: `Authorization: <schemes[0]> <credentials>`. */
-export const PushAuthenticationV03 = z.object({
+/**
+ * How the server authenticates itself to the receiver: `Authorization: <schemes[0]> <credentials>` (v0.3
+ * sends a list of schemes, v1.0 one `scheme`: a list of one).
+ */
+export const PushAuthentication = z.object({
   schemes: z
     .array(PushAuthScheme)
     .min(1, "must name at least one scheme")
@@ -59,58 +64,44 @@ export const PushAuthenticationV03 = z.object({
   credentials: absentIfEmpty(PushSecret),
 });
 
-/** A2A v0.3 `PushNotificationConfig` as a partner sends it (id optional: the task's id by default). */
-export const PushNotificationConfigV03 = z.object({
+/** A config as a partner sends it (id optional: the task's id by default). */
+export const PushConfigInput = z.object({
   id: absentIfEmpty(StoredId),
   url: PushUrl,
   token: absentIfEmpty(PushSecret),
-  authentication: PushAuthenticationV03.optional(),
+  authentication: PushAuthentication.optional(),
 });
-export type PushNotificationConfigV03 = z.infer<typeof PushNotificationConfigV03>;
-
-/** A2A v0.3 `TaskPushNotificationConfig`: what set, get and list answer (and set takes). */
-export interface TaskPushNotificationConfigV03 {
-  taskId: string;
-  pushNotificationConfig: {
-    id: string;
-    url: string;
-    token?: string;
-    authentication?: { schemes: string[]; credentials?: string };
-  };
-}
+export type PushConfigInput = z.infer<typeof PushConfigInput>;
 
 /** params of CreateTaskPushNotificationConfig / tasks/pushNotificationConfig/set. */
-export const SetPushConfigParams = z
-  .object({
-    taskId: StoredId,
-    pushNotificationConfig: PushNotificationConfigV03,
-    metadata: RequestMetadata.optional(),
-  })
+export const CreatePushConfigParams = z
+  .object({ taskId: StoredId, ...PushConfigInput.shape, metadata: RequestMetadata.optional() })
   .superRefine(checkedBy(wellFormedIssues, metadataIssues));
-export type SetPushConfigParams = z.infer<typeof SetPushConfigParams>;
+export type CreatePushConfigParams = z.infer<typeof CreatePushConfigParams>;
 
-/** params of GetTaskPushNotificationConfig / …/get: without a config id, the config with the task's id. */
+/** params of GetTaskPushNotificationConfig / …/get: without `id`, the config with the task's id. */
 export const GetPushConfigParams = z
-  .object({
-    id: StoredId,
-    pushNotificationConfigId: StoredId.optional(),
-    metadata: RequestMetadata.optional(),
-  })
+  .object({ taskId: StoredId, id: StoredId.optional(), metadata: RequestMetadata.optional() })
   .superRefine(checkedBy(wellFormedIssues, metadataIssues));
 export type GetPushConfigParams = z.infer<typeof GetPushConfigParams>;
 
 /** params of ListTaskPushNotificationConfigs / …/list. */
 export const ListPushConfigsParams = z
-  .object({ id: StoredId, metadata: RequestMetadata.optional() })
+  .object({ taskId: StoredId, metadata: RequestMetadata.optional() })
   .superRefine(checkedBy(wellFormedIssues, metadataIssues));
 export type ListPushConfigsParams = z.infer<typeof ListPushConfigsParams>;
 
 /** params of DeleteTaskPushNotificationConfig / …/delete. */
 export const DeletePushConfigParams = z
-  .object({
-    id: StoredId,
-    pushNotificationConfigId: StoredId,
-    metadata: RequestMetadata.optional(),
-  })
+  .object({ taskId: StoredId, id: StoredId, metadata: RequestMetadata.optional() })
   .superRefine(checkedBy(wellFormedIssues, metadataIssues));
 export type DeletePushConfigParams = z.infer<typeof DeletePushConfigParams>;
+
+/** A config as the methods answer it (a stored `PushConfig` without its bookkeeping), for a dialect to render. */
+export interface TaskPushConfig {
+  id: string;
+  taskId: string;
+  url: string;
+  token?: string;
+  authentication?: { schemes: string[]; credentials?: string };
+}

@@ -7,13 +7,9 @@ import { estimateHeapBytes } from "./heap-estimate.js";
 /** A message at the request bounds: 16 KiB of JSON in each of data and metadata, as thousands of tiny containers. */
 function messageAtBounds(): Message {
   return {
-    kind: "message",
-    role: "user",
     messageId: "m-big",
-    parts: [
-      { kind: "text", text: "restock aisle 5" },
-      { kind: "data", data: { rows: Array.from({ length: 5_000 }, () => ({})) } },
-    ],
+    role: "ROLE_USER",
+    parts: [{ text: "restock aisle 5" }, { data: { rows: Array.from({ length: 5_000 }, () => ({})) } }],
     metadata: { tags: Array.from({ length: 5_000 }, () => []) },
   };
 }
@@ -50,17 +46,17 @@ describe("compactMessage", () => {
   });
 
   it("leaves a message of ordinary size as it is (no parse on each read)", () => {
-    const message: Message = { role: "user", parts: [{ kind: "text", text: "x".repeat(16 * 1024) }] };
+    const message: Message = { role: "ROLE_USER", parts: [{ text: "x".repeat(16 * 1024) }] };
     expect(compactMessage(message)).toBe(message);
-    const small: Message = { role: "user", parts: [{ kind: "text", text: "restock aisle 5" }], metadata: { a: 1 } };
+    const small: Message = { role: "ROLE_USER", parts: [{ text: "restock aisle 5" }], metadata: { a: 1 } };
     expect(compactMessage(small)).toBe(small);
   });
 
-  it("sets fields as a spread would, without parsing what it holds, and compacts once", () => {
+  it("sets fields as a spread would, in a2a.proto's order, without parsing what it holds, and compacts once", () => {
     const compact = compactMessage(messageAtBounds());
-    const stored = withMessageFields(compact, { kind: "message", taskId: "t-1", contextId: "c-1" });
+    const stored = withMessageFields(compact, { taskId: "t-1", contextId: "c-1" });
     expect(JSON.parse(JSON.stringify(stored))).toEqual({ ...messageAtBounds(), taskId: "t-1", contextId: "c-1" });
-    expect(Object.keys(stored)).toEqual(["kind", "role", "messageId", "parts", "metadata", "taskId", "contextId"]);
+    expect(Object.keys(stored)).toEqual(["messageId", "contextId", "taskId", "role", "parts", "metadata"]);
     expect(estimateHeapBytes(stored)).toBe(estimateHeapBytes(compact));
     expect(compactMessage(stored)).toBe(stored);
   });
@@ -68,7 +64,7 @@ describe("compactMessage", () => {
 
 describe("withCompactFirstMessage", () => {
   it("compacts the first message of a record's task and leaves the record it was given alone", () => {
-    const reply: Message = { role: "agent", parts: [{ kind: "text", text: "done" }] };
+    const reply: Message = { role: "ROLE_AGENT", parts: [{ text: "done" }] };
     const record = {
       workspaceId: "ws",
       lastSeq: 3,

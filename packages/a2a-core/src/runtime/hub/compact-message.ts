@@ -40,19 +40,34 @@ export function compactMessage(message: Message): Message {
   return Object.freeze(compacted) as unknown as Message;
 }
 
+/** A message's fields in a2a.proto's order: a stored message serialises as ProtoJSON writes it. */
+const MESSAGE_KEYS = [
+  "messageId",
+  "contextId",
+  "taskId",
+  "role",
+  "parts",
+  "metadata",
+  "extensions",
+  "referenceTaskIds",
+];
+
 /**
- * A copy of `message` with some plain fields set or added (as `{ ...message, ...fields }` would), its
+ * A copy of `message` with some plain fields set or added, its fields in a2a.proto's order, its
  * compacted fields carried over as they are, not parsed.
  */
 export function withMessageFields(message: Message, fields: Partial<Message>): Message {
-  if (!isCompact(message)) return { ...message, ...fields };
+  const compact = isCompact(message);
   const copy: Record<string, unknown> = {};
   const descriptors = Object.getOwnPropertyDescriptors(message) as Record<string | symbol, PropertyDescriptor>;
-  for (const key of Object.keys(message)) {
+  const keys = new Set([...MESSAGE_KEYS, ...Object.keys(message), ...Object.keys(fields)]);
+  for (const key of keys) {
     if (key in fields) copy[key] = fields[key as keyof Message];
-    else Object.defineProperty(copy, key, descriptors[key] as PropertyDescriptor);
+    else if (!Object.hasOwn(message, key)) continue;
+    else if (compact) Object.defineProperty(copy, key, descriptors[key] as PropertyDescriptor);
+    else copy[key] = message[key as keyof Message];
   }
-  for (const [key, value] of Object.entries(fields)) if (!(key in copy)) copy[key] = value;
+  if (!compact) return copy as Message;
   Object.defineProperty(copy, HELD_BYTES, { value: descriptors[HELD_BYTES]?.value });
   return Object.freeze(copy) as unknown as Message;
 }

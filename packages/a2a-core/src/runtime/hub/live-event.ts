@@ -1,18 +1,25 @@
 import type { StoredTaskEvent } from "../../ports/task-records.js";
 import type { StreamEventName } from "../../protocol/sse/event-names.js";
+import { madeV03EventJson } from "../../protocol/v0_3/mapping.js";
 
 /**
- * An event on its way to streams, with its JSON-RPC `result` serialised once: every stream of the task
- * sends the same bytes around its own request id, so the result is never stringified per stream.
+ * An event on its way to streams, with its result serialised once (in the model: A2A v1.0's
+ * `StreamResponse`): every stream of the task sends the same bytes around its own request id, so the
+ * result is never stringified per stream. `v03Json`, once made, is the same for the v0.3 dialect.
  */
 export interface LiveEvent {
   seq: number;
   event: StreamEventName;
   resultJson: string;
+  v03Json?: string;
 }
 
 export function toLiveEvent(stored: Pick<StoredTaskEvent, "seq" | "event" | "result">): LiveEvent {
-  return { seq: stored.seq, event: stored.event, resultJson: JSON.stringify(stored.result) };
+  const live: LiveEvent = { seq: stored.seq, event: stored.event, resultJson: JSON.stringify(stored.result) };
+  // A store that logs v0.3 (the PostgreSQL store) made it already for this very object.
+  const v03Json = madeV03EventJson(stored.result);
+  if (v03Json !== undefined) live.v03Json = v03Json;
+  return live;
 }
 
 /**

@@ -25,15 +25,14 @@ export async function hubOwningATask<E extends EventLog>(
     terminalCache: { maxEntries: 10, maxBytes: 1024 * 1024 },
     onLost() {},
   });
-  const task = {
-    kind: "task",
+  const task: Task = {
     id: crypto.randomUUID(),
     contextId: "ctx",
-    status: { state: "working", timestamp: new Date().toISOString() },
-    history: [],
+    status: { state: "TASK_STATE_WORKING", timestamp: new Date().toISOString() },
     artifacts: [],
+    history: [],
     metadata: { storeId: "store-001" },
-  } as unknown as Task;
+  };
   const record: TaskRecord = await stores.tasks.create({
     workspaceId: "ws",
     task,
@@ -44,15 +43,15 @@ export async function hubOwningATask<E extends EventLog>(
   return { hub, events, stores, taskId: task.id };
 }
 
-/** A progress update of the task (its `finished` when `final`). */
+/** A progress update of the task (its `finished`, completed, when `final`). */
 export function progress(taskId: string, step: number, final = false): NewTaskEvent {
-  const result = {
-    kind: "status-update",
-    taskId,
-    contextId: "ctx",
-    status: { state: final ? "completed" : "working", timestamp: new Date().toISOString() },
-    final,
-    metadata: { step },
-  } as TaskUpdateResult;
+  const result: TaskUpdateResult = {
+    statusUpdate: {
+      taskId,
+      contextId: "ctx",
+      status: { state: final ? "TASK_STATE_COMPLETED" : "TASK_STATE_WORKING", timestamp: new Date().toISOString() },
+      metadata: { step },
+    },
+  };
   return { event: final ? "finished" : "update", result, createdAt: new Date().toISOString() };
 }

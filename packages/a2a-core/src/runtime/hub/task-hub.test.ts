@@ -64,8 +64,8 @@ describe("TaskHub: events of a task this process runs", () => {
     expect((await Promise.all(later)).map((stored) => stored?.map((e) => e.seq))).toEqual([[3], [4], [5]]);
     expect(events.commits.map((c) => c.events.map((e) => e.seq))).toEqual([[2], [3, 4, 5]]);
     expect(
-      (await events.readAfter(taskId, 1)).map(
-        (e) => (e.result as unknown as { metadata: { step: number } }).metadata.step,
+      (await events.readAfter(taskId, 1)).map((e) =>
+        "statusUpdate" in e.result ? e.result.statusUpdate.metadata?.step : undefined,
       ),
     ).toEqual([1, 2, 3, 4]);
   });

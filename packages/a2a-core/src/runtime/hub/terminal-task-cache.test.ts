@@ -7,16 +7,14 @@ import { TerminalTaskCache } from "./terminal-task-cache.js";
 /** An ended task whose data part is `containers` empty arrays: tiny as JSON (3 bytes each), not on the heap. */
 function endedTask(id: string, containers: number): TaskRecord {
   const task = {
-    kind: "task",
     id,
     contextId: "ctx",
-    status: { state: "completed", timestamp: "2026-01-01T00:00:00.000Z" },
+    status: { state: "TASK_STATE_COMPLETED", timestamp: "2026-01-01T00:00:00.000Z" },
     history: [
       {
-        kind: "message",
-        role: "user",
         messageId: `m-${id}`,
-        parts: [{ kind: "data", data: { rows: Array.from({ length: containers }, () => []) } }],
+        role: "ROLE_USER",
+        parts: [{ data: { rows: Array.from({ length: containers }, () => []) } }],
       },
     ],
   } as unknown as Task;

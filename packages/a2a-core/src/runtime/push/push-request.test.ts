@@ -15,13 +15,22 @@ const UPDATE: StoredTaskEvent = {
   seq: 2,
   event: "update",
   result: {
-    kind: "status-update",
-    taskId: "task-1",
-    contextId: "ctx-1",
-    status: { state: "working", timestamp: "2026-03-01T12:00:00.000Z" },
-    final: false,
+    statusUpdate: {
+      taskId: "task-1",
+      contextId: "ctx-1",
+      status: { state: "TASK_STATE_WORKING", timestamp: "2026-03-01T12:00:00.000Z" },
+    },
   },
   createdAt: "2026-03-01T12:00:00.000Z",
+};
+
+/** UPDATE as a receiver of a v0.3 config gets it: the `result` of a v0.3 stream frame. */
+const UPDATE_V03 = {
+  kind: "status-update",
+  taskId: "task-1",
+  contextId: "ctx-1",
+  status: { state: "working", timestamp: "2026-03-01T12:00:00.000Z" },
+  final: false,
 };
 
 function delivery(config: Partial<PushConfig> = {}, event: StoredTaskEvent = UPDATE): PushDelivery {
@@ -50,7 +59,7 @@ describe("a push request", () => {
     expect(request.headers["webhook-signature"]).toMatch(/^v1,[A-Za-z0-9+/=]+ v1,[A-Za-z0-9+/=]+$/);
     expect(request.headers["webhook-timestamp"]).toBe(String(Math.floor(now.getTime() / 1000)));
     for (const secret of [SECRET_A, SECRET_B]) {
-      expect(new Webhook(secret).verify(request.body, request.headers)).toEqual(UPDATE.result);
+      expect(new Webhook(secret).verify(request.body, request.headers)).toEqual(UPDATE_V03);
     }
     const other = `whsec_${btoa("another-secret-0123456789abcdef")}`;
     expect(() => new Webhook(other).verify(request.body, request.headers)).toThrow(/No matching signature/);
@@ -87,7 +96,7 @@ describe("a push request", () => {
   });
 
   it("is the v0.3 result for a config made in v0.3 and the v1.0 StreamResponse for one made in v1.0", () => {
-    expect(JSON.parse(pushPayload(delivery()))).toEqual(UPDATE.result);
+    expect(JSON.parse(pushPayload(delivery()))).toEqual(UPDATE_V03);
     expect(JSON.parse(pushPayload(delivery({ version: "1.0" })))).toEqual({
       statusUpdate: {
         taskId: "task-1",

@@ -1,6 +1,7 @@
 import { Webhook } from "standardwebhooks";
 import type { PushDelivery } from "../../ports/push-deliveries.js";
-import { toV1StreamResult } from "../../protocol/dialect/v1-mapping.js";
+import { toV1StreamResult } from "../../protocol/dialect/v1-wire.js";
+import { v03EventJson } from "../../protocol/v0_3/mapping.js";
 
 /** What one attempt sends: the same body and id on every attempt; timestamp and signatures of the moment. */
 export interface PushRequest {
@@ -21,7 +22,7 @@ export const PUSH_USER_AGENT = `a2a-partner-push/${typeof __A2A_CORE_VERSION__ =
  */
 export function pushPayload(delivery: PushDelivery): string {
   const result = delivery.event.result;
-  return JSON.stringify(delivery.config.version === "1.0" ? toV1StreamResult(result) : result);
+  return delivery.config.version === "1.0" ? JSON.stringify(toV1StreamResult(result)) : v03EventJson(result);
 }
 
 /**

@@ -68,12 +68,14 @@ export class FollowUps {
 
   private take(resultJson: string): void {
     // Cheap test first: only a follow-up carries a user message.
-    if (!resultJson.includes('"user"')) return;
+    if (!resultJson.includes('"ROLE_USER"')) return;
     const result = JSON.parse(resultJson) as TaskUpdateResult;
-    if (result.kind !== "status-update" || result.status.message?.role !== "user") return;
+    if (!("statusUpdate" in result)) return;
+    const { message } = result.statusUpdate.status;
+    if (message?.role !== "ROLE_USER") return;
     const waiting = this.waiting;
     this.waiting = undefined;
-    if (waiting) waiting.resolve(result.status.message);
-    else this.arrived.push(result.status.message);
+    if (waiting) waiting.resolve(message);
+    else this.arrived.push(message);
   }
 }

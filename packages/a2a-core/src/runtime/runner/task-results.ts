@@ -1,6 +1,7 @@
 import type { ExecutorUpdate } from "../../ports/task-executor.js";
 import type { TaskRecord } from "../../ports/task-records.js";
 import type { TaskState, TaskStatus, TaskUpdateResult } from "../../protocol/schemas/a2a.js";
+import { checkedProgressState } from "./executor-states.js";
 
 /** The `result` of the events a runner writes: progress, artifacts and the status that ends a task. */
 export class TaskResults {
@@ -11,24 +12,26 @@ export class TaskResults {
 
   /** The `update` event's result for an executor's progress or artifact. */
   update(record: TaskRecord, update: ExecutorUpdate): TaskUpdateResult {
-    return update.kind === "status"
-      ? {
-          kind: "status-update",
+    if (update.kind === "status") {
+      return {
+        statusUpdate: {
           taskId: record.task.id,
           contextId: record.task.contextId,
-          status: this.status(record, update.state ?? "working", update.message),
-          final: false,
+          status: this.status(record, checkedProgressState(update.state) ?? "TASK_STATE_WORKING", update.message),
           ...(update.metadata ? { metadata: update.metadata } : {}),
-        }
-      : {
-          kind: "artifact-update",
-          taskId: record.task.id,
-          contextId: record.task.contextId,
-          artifact: update.artifact,
-          ...(update.append === undefined ? {} : { append: update.append }),
-          ...(update.lastChunk === undefined ? {} : { lastChunk: update.lastChunk }),
-          ...(update.metadata ? { metadata: update.metadata } : {}),
-        };
+        },
+      };
+    }
+    return {
+      artifactUpdate: {
+        taskId: record.task.id,
+        contextId: record.task.contextId,
+        artifact: update.artifact,
+        ...(update.append === undefined ? {} : { append: update.append }),
+        ...(update.lastChunk === undefined ? {} : { lastChunk: update.lastChunk }),
+        ...(update.metadata ? { metadata: update.metadata } : {}),
+      },
+    };
   }
 
   status(record: TaskRecord, state: TaskState, text: string | undefined): TaskStatus {
@@ -36,15 +39,14 @@ export class TaskResults {
     if (!text) return { state, timestamp };
     return {
       state,
-      timestamp,
       message: {
-        kind: "message",
-        role: "agent",
         messageId: this.generateId(),
-        parts: [{ kind: "text", text }],
-        taskId: record.task.id,
         contextId: record.task.contextId,
+        taskId: record.task.id,
+        role: "ROLE_AGENT",
+        parts: [{ text }],
       },
+      timestamp,
     };
   }
 }

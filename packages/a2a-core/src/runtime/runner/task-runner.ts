@@ -3,11 +3,12 @@ import type { Logger } from "../../ports/logger.js";
 import type { ArtifactUpdate, ExecutorUpdate, TaskExecutor, TaskOutcome } from "../../ports/task-executor.js";
 import type { NewLease, StoredTaskEvent, TaskRecord } from "../../ports/task-records.js";
 import type { TaskStore } from "../../ports/task-store.js";
-import type { Message, TaskState, TaskUpdateResult } from "../../protocol/schemas/a2a.js";
+import { type Message, stateLabel, type TaskState, type TaskUpdateResult } from "../../protocol/schemas/a2a.js";
 import type { HandlerTelemetry, RequestTrace } from "../../telemetry/handler-telemetry.js";
 import type { TaskHub } from "../hub/task-hub.js";
 import { everyOneRenewed } from "./every-one-renewed.js";
 import { ExecutionContext } from "./execution-context.js";
+import { checkedOutcome } from "./executor-states.js";
 import { FollowUps } from "./follow-ups.js";
 import { nextTurn } from "./next-turn.js";
 import { sweepOrphans } from "./orphan-sweep.js";
@@ -84,7 +85,7 @@ export class TaskRunner {
     if (this.closed) {
       span?.end();
       // Created while the server was shutting down: end it now rather than leave it without a runner.
-      void this.finish(record, "failed", SHUTDOWN_REASON, { reason: "shutdown" }).catch(() => undefined);
+      void this.finish(record, "TASK_STATE_FAILED", SHUTDOWN_REASON, { reason: "shutdown" }).catch(() => undefined);
       return;
     }
     this.options.hub.own(record);
@@ -114,12 +115,12 @@ export class TaskRunner {
     artifacts: readonly ArtifactUpdate[] = [],
   ): Promise<StoredTaskEvent | undefined> {
     const result: TaskUpdateResult = {
-      kind: "status-update",
-      taskId: record.task.id,
-      contextId: record.task.contextId,
-      status: this.results.status(record, state, text),
-      final: true,
-      ...(metadata ? { metadata } : {}),
+      statusUpdate: {
+        taskId: record.task.id,
+        contextId: record.task.contextId,
+        status: this.results.status(record, state, text),
+        ...(metadata ? { metadata } : {}),
+      },
     };
     const endedAt = this.options.now();
     const createdAt = endedAt.toISOString();
@@ -146,7 +147,7 @@ export class TaskRunner {
     telemetry.taskEnded(record, state, endedAt.getTime(), span);
     const durationMs = Math.max(0, endedAt.getTime() - Date.parse(record.createdAt));
     this.options.logger.info(
-      { ...taskFields(record), state, ...(Number.isFinite(durationMs) ? { durationMs } : {}) },
+      { ...taskFields(record), state: stateLabel(state), ...(Number.isFinite(durationMs) ? { durationMs } : {}) },
       "task ended",
     );
     return stored.at(-1);
@@ -161,7 +162,7 @@ export class TaskRunner {
       tasks: this.options.tasks,
       logger: this.options.logger,
       isRunningHere: (taskId) => this.running.has(taskId),
-      end: (orphan) => this.finish(orphan, "failed", ORPHANED_REASON, { reason: "orphaned" }),
+      end: (orphan) => this.finish(orphan, "TASK_STATE_FAILED", ORPHANED_REASON, { reason: "orphaned" }),
     }).finally(() => {
       this.sweeping = undefined;
     });
@@ -190,7 +191,7 @@ export class TaskRunner {
     await Promise.allSettled(
       [...this.running.values()].map(async (running) => {
         running.controller.abort(new TaskEndedElsewhere());
-        await this.finish(running.record, "failed", SHUTDOWN_REASON, { reason: "shutdown" });
+        await this.finish(running.record, "TASK_STATE_FAILED", SHUTDOWN_REASON, { reason: "shutdown" });
         await running.done;
       }),
     );
@@ -205,7 +206,7 @@ export class TaskRunner {
     const { record, controller } = running;
     // Ended before its turn came (canceled, ended elsewhere, shut down): the executor is not started at
     // all. Started with a signal already aborted, it would wait for an abort event that never comes.
-    if (controller.signal.aborted) return this.storeOutcome(running, { state: "failed" });
+    if (controller.signal.aborted) return this.storeOutcome(running, { state: "TASK_STATE_FAILED" });
     let outcome: Promise<TaskOutcome>;
     try {
       outcome = Promise.resolve(
@@ -227,13 +228,13 @@ export class TaskRunner {
     } catch (error) {
       outcome = Promise.reject(error);
     }
-    return outcome.then(
+    return outcome.then(checkedOutcome).then(
       (result) => this.storeOutcome(running, result),
       (error: unknown) => {
         if (!controller.signal.aborted) {
           this.options.logger.error({ err: error, taskId: record.task.id }, "executor failed");
         }
-        return this.storeOutcome(running, { state: "failed", message: "The task failed." });
+        return this.storeOutcome(running, { state: "TASK_STATE_FAILED", message: "The task failed." });
       },
     );
   }

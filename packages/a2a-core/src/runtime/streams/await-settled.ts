@@ -1,17 +1,14 @@
 import type { SseSink } from "../../ports/handler-response.js";
 import type { TaskRecord } from "../../ports/task-records.js";
 import type { SerialisedEvent, StreamRenderer } from "../../protocol/dialect/dialect.js";
-import { isTerminalState, type Task, type TaskState } from "../../protocol/schemas/a2a.js";
+import { isInterruptedState, isTerminalState, type Task, type TaskState } from "../../protocol/schemas/a2a.js";
 import type { A2ARuntime } from "../a2a-runtime.js";
 import { BARE_FRAMES } from "../hub/live-event.js";
 import { TaskSubscription } from "./task-subscription.js";
 
-/** A task waits on its caller in these states: a blocking SendMessage answers then, as on its end. */
-const INTERRUPTED: ReadonlySet<TaskState> = new Set<TaskState>(["input-required", "auth-required"]);
-
-/** Whether a blocking SendMessage answers with the task in this state. */
+/** Whether a blocking SendMessage answers with the task in this state: ended, or waiting on its caller. */
 export function isSettledState(state: TaskState): boolean {
-  return isTerminalState(state) || INTERRUPTED.has(state);
+  return isTerminalState(state) || isInterruptedState(state);
 }
 
 // A waiter writes nothing: it only watches what the task's feed hands it.
@@ -59,7 +56,8 @@ export function awaitSettled(runtime: A2ARuntime, record: TaskRecord, maxWaitMs:
 
 function interrupts(resultJson: string): boolean {
   // Cheap test first: most events are progress or artifacts.
-  if (!resultJson.includes("-required")) return false;
-  const result = JSON.parse(resultJson) as { kind?: string; status?: { state?: TaskState } };
-  return result.kind === "status-update" && result.status?.state !== undefined && INTERRUPTED.has(result.status.state);
+  if (!resultJson.includes("_REQUIRED")) return false;
+  const result = JSON.parse(resultJson) as { statusUpdate?: { status?: { state?: TaskState } } };
+  const state = result.statusUpdate?.status?.state;
+  return state !== undefined && isInterruptedState(state);
 }

@@ -46,9 +46,11 @@ export function startIssues(params: unknown): BoundIssue[] {
       metadataMessage,
     ),
     ...totalOver(
-      parts.map((part, i): [JsonPath, unknown] =>
-        part?.kind === "file" ? [partPath(i, "file"), part.file] : [partPath(i, "data"), part?.data],
-      ),
+      parts.map((part, i): [JsonPath, unknown] => {
+        if (part?.raw !== undefined) return [partPath(i, "raw"), part.raw];
+        if (part?.url !== undefined) return [partPath(i, "url"), part.url];
+        return [partPath(i, "data"), part?.data];
+      }),
       L.partContentBytes,
       () => `the file and data parts of a message together must be at most ${L.partContentBytes} bytes as JSON`,
     ),
@@ -58,7 +60,7 @@ export function startIssues(params: unknown): BoundIssue[] {
 function textIssues(parts: Array<Record<string, unknown> | undefined>): BoundIssue[] {
   let bytes = 0;
   for (const [i, part] of parts.entries()) {
-    if (part?.kind !== "text" || typeof part.text !== "string") continue;
+    if (typeof part?.text !== "string") continue;
     bytes += utf8ByteLength(part.text);
     if (bytes > L.textBytes) {
       return [

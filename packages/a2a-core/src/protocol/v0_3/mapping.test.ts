@@ -1,0 +1,211 @@
+import { describe, expect, it } from "vitest";
+import { InvalidParamsError } from "../errors.js";
+import { stateLabel, TASK_STATES, type Task, type TaskEventResult } from "../schemas/a2a.js";
+import {
+  fromV03Event,
+  fromV03State,
+  fromV03Task,
+  madeV03EventJson,
+  readV03Message,
+  toV03Event,
+  toV03Message,
+  toV03State,
+  toV03Task,
+  v03EventJson,
+} from "./mapping.js";
+import { TASK_STATES_V03, type TaskV03 } from "./schemas.js";
+
+/** A task in the model with every kind of part, in a status with a message, and an artifact. */
+const task: Task = {
+  id: "task-1",
+  contextId: "ctx-1",
+  status: {
+    state: "TASK_STATE_INPUT_REQUIRED",
+    message: { role: "ROLE_AGENT", parts: [{ data: { robot: "r-1" } }] },
+    timestamp: "2025-01-01T00:00:00.000Z",
+  },
+  artifacts: [{ artifactId: "a-1", name: "report", parts: [{ text: "done", metadata: { lang: "en" } }] }],
+  history: [
+    {
+      messageId: "m-1",
+      contextId: "ctx-1",
+      taskId: "task-1",
+      role: "ROLE_USER",
+      parts: [
+        { text: "Restock aisle 5" },
+        { url: "https://x.test/a.png", filename: "a.png", mediaType: "image/png" },
+        { raw: "AAEC" },
+      ],
+      metadata: { source: "app" },
+    },
+  ],
+  metadata: { storeId: "store-001", messageId: "m-1" },
+};
+
+/** The same task as A2A v0.3 writes it (what a v0.3 client reads, and what earlier releases stored). */
+const taskV03: TaskV03 = {
+  kind: "task",
+  id: "task-1",
+  contextId: "ctx-1",
+  status: {
+    state: "input-required",
+    timestamp: "2025-01-01T00:00:00.000Z",
+    message: { kind: "message", role: "agent", parts: [{ kind: "data", data: { robot: "r-1" } }] },
+  },
+  history: [
+    {
+      kind: "message",
+      role: "user",
+      messageId: "m-1",
+      parts: [
+        { kind: "text", text: "Restock aisle 5" },
+        { kind: "file", file: { uri: "https://x.test/a.png", mimeType: "image/png", name: "a.png" } },
+        { kind: "file", file: { bytes: "AAEC" } },
+      ],
+      taskId: "task-1",
+      contextId: "ctx-1",
+      metadata: { source: "app" },
+    },
+  ],
+  artifacts: [{ artifactId: "a-1", name: "report", parts: [{ kind: "text", text: "done", metadata: { lang: "en" } }] }],
+  metadata: { storeId: "store-001", messageId: "m-1" },
+};
+
+describe("the v0.3 mapping of states", () => {
+  it("maps every state both ways, spelled as stateLabel spells it", () => {
+    expect(TASK_STATES.map(toV03State)).toEqual([...TASK_STATES_V03]);
+    for (const state of TASK_STATES) {
+      expect(fromV03State(toV03State(state))).toBe(state);
+      expect(toV03State(state)).toBe(stateLabel(state));
+    }
+  });
+});
+
+describe("a task in v0.3", () => {
+  it("is written with kind, lowercase states and roles, and file parts, in v0.3's key order", () => {
+    const written = toV03Task(task);
+    expect(written).toEqual(taskV03);
+    expect(JSON.stringify(written)).toBe(JSON.stringify(taskV03));
+  });
+
+  it("reads back as the task it was made from, and a v0.3 task survives the way there and back", () => {
+    expect(fromV03Task(toV03Task(task) as TaskV03)).toEqual(task);
+    expect(toV03Task(fromV03Task(taskV03))).toEqual(taskV03);
+  });
+
+  it("leaves artifacts out when the view has none (ListTasks without includeArtifacts)", () => {
+    const { artifacts: _, ...listed } = task;
+    const written = toV03Task(listed);
+    expect(written).not.toHaveProperty("artifacts");
+    expect(written.history).toHaveLength(1);
+  });
+
+  it("carries data that is no object as { value }, since v0.3 data is an object", () => {
+    const message = toV03Message({ role: "ROLE_AGENT", parts: [{ data: [1, 2] }, { data: "plain" }] });
+    expect(message.parts).toEqual([
+      { kind: "data", data: { value: [1, 2] } },
+      { kind: "data", data: { value: "plain" } },
+    ]);
+  });
+});
+
+describe("logged events in v0.3", () => {
+  const working: TaskEventResult = {
+    statusUpdate: {
+      taskId: "task-1",
+      contextId: "ctx-1",
+      status: { state: "TASK_STATE_WORKING", timestamp: "2025-01-01T00:00:01.000Z" },
+      metadata: { percent: 50 },
+    },
+  };
+  const completed: TaskEventResult = {
+    statusUpdate: {
+      taskId: "task-1",
+      contextId: "ctx-1",
+      status: {
+        state: "TASK_STATE_COMPLETED",
+        message: { messageId: "m-9", role: "ROLE_AGENT", parts: [{ text: "Done" }] },
+        timestamp: "2025-01-01T00:00:09.000Z",
+      },
+    },
+  };
+  const artifact: TaskEventResult = {
+    artifactUpdate: {
+      taskId: "task-1",
+      contextId: "ctx-1",
+      artifact: { artifactId: "a-1", parts: [{ raw: "AAEC", mediaType: "application/pdf" }] },
+      append: true,
+      lastChunk: false,
+    },
+  };
+
+  it("are kind-tagged, and a status update is final exactly when its state is terminal", () => {
+    expect(toV03Event({ task })).toEqual(taskV03);
+    expect(toV03Event(working)).toEqual({
+      kind: "status-update",
+      taskId: "task-1",
+      contextId: "ctx-1",
+      status: { state: "working", timestamp: "2025-01-01T00:00:01.000Z" },
+      final: false,
+      metadata: { percent: 50 },
+    });
+    expect(toV03Event(completed)).toMatchObject({ kind: "status-update", status: { state: "completed" }, final: true });
+    expect(toV03Event(artifact)).toEqual({
+      kind: "artifact-update",
+      taskId: "task-1",
+      contextId: "ctx-1",
+      artifact: { artifactId: "a-1", parts: [{ kind: "file", file: { bytes: "AAEC", mimeType: "application/pdf" } }] },
+      append: true,
+      lastChunk: false,
+    });
+  });
+
+  it("read back as the results they were made from", () => {
+    for (const result of [{ task }, working, completed, artifact]) {
+      expect(fromV03Event(toV03Event(result))).toEqual(result);
+    }
+  });
+
+  it("are serialised once per result object", () => {
+    const result: TaskEventResult = structuredClone(working);
+    expect(madeV03EventJson(result)).toBeUndefined();
+    const json = v03EventJson(result);
+    expect(JSON.parse(json)).toEqual(toV03Event(working));
+    expect(madeV03EventJson(result)).toBe(json);
+    expect(madeV03EventJson(structuredClone(result))).toBeUndefined();
+  });
+});
+
+describe("readV03Message", () => {
+  it("reads a v0.3 request message into the model", () => {
+    const message = readV03Message({
+      kind: "message",
+      role: "user",
+      messageId: "m-1",
+      parts: [{ kind: "text", text: "Restock aisle 5" }],
+      contextId: "ctx-1",
+    });
+    expect(message).toEqual({
+      messageId: "m-1",
+      contextId: "ctx-1",
+      role: "ROLE_USER",
+      parts: [{ text: "Restock aisle 5" }],
+    });
+  });
+
+  it("refuses a message that is not v0.3, naming the field the client sent", () => {
+    const refusal = (() => {
+      try {
+        readV03Message({ role: "ROLE_USER", parts: [{ text: "x" }] });
+      } catch (error) {
+        return error;
+      }
+    })();
+    expect(refusal).toBeInstanceOf(InvalidParamsError);
+    const fields = ((refusal as InvalidParamsError).data as { issues: Array<{ field: string }> }).issues.map(
+      (issue) => issue.field,
+    );
+    expect(fields).toContain("params.message.role");
+    expect(fields).toContain("params.message.parts.0.kind");
+  });
+});

@@ -1,0 +1,256 @@
+import { InvalidParamsError } from "../errors.js";
+import {
+  type Artifact,
+  isTerminalState,
+  type Message,
+  type Part,
+  type Role,
+  type Task,
+  type TaskEventResult,
+  type TaskMetadata,
+  type TaskState,
+  type TaskStatus,
+} from "../schemas/a2a.js";
+import type { ListedTask } from "../schemas/list-tasks.js";
+import {
+  type ArtifactV03,
+  MessageV03,
+  type PartV03,
+  type RoleV03,
+  type TaskStateV03,
+  type TaskStatusV03,
+  type TaskUpdateResultV03,
+  type TaskV03,
+} from "./schemas.js";
+
+/**
+ * The one mapping between the core's model (A2A v1.0) and A2A v0.3's shapes. The server reads v0.3
+ * requests with `fromV03*` and writes v0.3 answers with `toV03*`; the typed client, whose own model is
+ * v0.3, uses the same functions the other way round; the PostgreSQL store writes the v0.3 shapes (what
+ * earlier releases read) and reads both. Nothing here knows about methods or streams.
+ */
+
+/** v0.3 state spelling → the model's. The one table of this correspondence. */
+export const STATE_FROM_V03 = {
+  submitted: "TASK_STATE_SUBMITTED",
+  working: "TASK_STATE_WORKING",
+  "input-required": "TASK_STATE_INPUT_REQUIRED",
+  completed: "TASK_STATE_COMPLETED",
+  canceled: "TASK_STATE_CANCELED",
+  failed: "TASK_STATE_FAILED",
+  rejected: "TASK_STATE_REJECTED",
+  "auth-required": "TASK_STATE_AUTH_REQUIRED",
+} as const satisfies Record<TaskStateV03, TaskState>;
+
+const STATE_TO_V03 = Object.fromEntries(Object.entries(STATE_FROM_V03).map(([v03, state]) => [state, v03])) as Record<
+  TaskState,
+  TaskStateV03
+>;
+
+const ROLE_FROM_V03 = { user: "ROLE_USER", agent: "ROLE_AGENT" } as const satisfies Record<RoleV03, Role>;
+
+export function toV03State(state: TaskState): TaskStateV03 {
+  return STATE_TO_V03[state];
+}
+
+export function fromV03State(state: TaskStateV03): TaskState {
+  return STATE_FROM_V03[state];
+}
+
+// ---- the model → v0.3 -----------------------------------------------------------------------------------
+
+export function toV03Task(task: ListedTask): TaskV03 | (Omit<TaskV03, "artifacts"> & { artifacts?: ArtifactV03[] }) {
+  return {
+    kind: "task",
+    id: task.id,
+    contextId: task.contextId,
+    status: toV03Status(task.status),
+    history: task.history.map(toV03Message),
+    ...(task.artifacts === undefined ? {} : { artifacts: task.artifacts.map(toV03Artifact) }),
+    metadata: task.metadata,
+  };
+}
+
+export function toV03Status(status: TaskStatus): TaskStatusV03 {
+  return {
+    state: STATE_TO_V03[status.state],
+    timestamp: status.timestamp,
+    ...(status.message ? { message: toV03Message(status.message) } : {}),
+  };
+}
+
+export function toV03Message(message: Message) {
+  return {
+    kind: "message" as const,
+    role: message.role === "ROLE_USER" ? ("user" as const) : ("agent" as const),
+    ...(message.messageId === undefined ? {} : { messageId: message.messageId }),
+    parts: message.parts.map(toV03Part),
+    ...(message.taskId === undefined ? {} : { taskId: message.taskId }),
+    ...(message.contextId === undefined ? {} : { contextId: message.contextId }),
+    ...(message.metadata ? { metadata: message.metadata } : {}),
+  };
+}
+
+function toV03Part(part: Part): PartV03 {
+  const metadata = part.metadata ? { metadata: part.metadata } : {};
+  if (part.text !== undefined) return { kind: "text", text: part.text, ...metadata };
+  const file = {
+    ...(part.mediaType ? { mimeType: part.mediaType } : {}),
+    ...(part.filename ? { name: part.filename } : {}),
+  };
+  if (part.raw !== undefined) return { kind: "file", file: { bytes: part.raw, ...file }, ...metadata };
+  if (part.url !== undefined) return { kind: "file", file: { uri: part.url, ...file }, ...metadata };
+  // v1.0 data is any JSON value; v0.3 data is an object, so anything else travels as { value }.
+  const data = part.data;
+  const object = typeof data === "object" && data !== null && !Array.isArray(data);
+  return { kind: "data", data: object ? (data as Record<string, unknown>) : { value: data }, ...metadata };
+}
+
+function toV03Artifact(artifact: Artifact): ArtifactV03 {
+  return withPartsMapped(artifact, toV03Part);
+}
+
+/** A logged event's result in v0.3: the task, or a `kind`-tagged update whose `final` says the task ended. */
+export function toV03Event(result: TaskEventResult): TaskV03 | TaskUpdateResultV03 {
+  if ("task" in result) return toV03Task(result.task) as TaskV03;
+  if ("statusUpdate" in result) {
+    const update = result.statusUpdate;
+    return {
+      kind: "status-update",
+      taskId: update.taskId,
+      contextId: update.contextId,
+      status: toV03Status(update.status),
+      final: isTerminalState(update.status.state),
+      ...(update.metadata ? { metadata: update.metadata } : {}),
+    };
+  }
+  return { kind: "artifact-update", ...withArtifactMapped(result.artifactUpdate, toV03Artifact) };
+}
+
+// Every stream of a task, and the store that logged it, share one result object per event: its v0.3 JSON
+// is made once.
+const v03Json = new WeakMap<object, string>();
+
+/** The v0.3 JSON of a logged event's result, made once per result object. */
+export function v03EventJson(result: TaskEventResult): string {
+  let json = v03Json.get(result);
+  if (json === undefined) {
+    json = JSON.stringify(toV03Event(result));
+    v03Json.set(result, json);
+  }
+  return json;
+}
+
+/** The v0.3 JSON of a result if `v03EventJson` already made it (a store that logged it in v0.3). */
+export function madeV03EventJson(result: TaskEventResult): string | undefined {
+  return v03Json.get(result);
+}
+
+// ---- v0.3 → the model -----------------------------------------------------------------------------------
+
+/** A v0.3 message of a request → the model's (checked in its v0.3 shape first: errors name v0.3 fields). */
+export function readV03Message(value: unknown, field = "params.message"): Message {
+  const parsed = MessageV03.safeParse(value);
+  if (!parsed.success) throw InvalidParamsError.fromZod(parsed.error, field);
+  return fromV03Message(parsed.data);
+}
+
+export function fromV03Message(message: MessageV03): Message {
+  return {
+    ...(message.messageId === undefined ? {} : { messageId: message.messageId }),
+    ...(message.contextId === undefined ? {} : { contextId: message.contextId }),
+    ...(message.taskId === undefined ? {} : { taskId: message.taskId }),
+    role: ROLE_FROM_V03[message.role],
+    parts: message.parts.map(fromV03Part),
+    ...(message.metadata ? { metadata: message.metadata } : {}),
+  };
+}
+
+function fromV03Part(part: PartV03): Part {
+  const metadata = part.metadata ? { metadata: part.metadata } : {};
+  if (part.kind === "text") return { text: part.text, ...metadata };
+  if (part.kind === "data") return { data: part.data, ...metadata };
+  const { file } = part;
+  const named = {
+    ...(file.name ? { filename: file.name } : {}),
+    ...(file.mimeType ? { mediaType: file.mimeType } : {}),
+  };
+  return "bytes" in file ? { raw: file.bytes, ...named, ...metadata } : { url: file.uri, ...named, ...metadata };
+}
+
+export function fromV03Status(status: TaskStatusV03): TaskStatus {
+  return {
+    state: STATE_FROM_V03[status.state],
+    ...(status.message ? { message: fromV03Message(status.message) } : {}),
+    timestamp: status.timestamp,
+  };
+}
+
+function fromV03Artifact(artifact: ArtifactV03): Artifact {
+  return withPartsMapped(artifact, fromV03Part);
+}
+
+export function fromV03Task(task: TaskV03): Task {
+  return {
+    id: task.id,
+    contextId: task.contextId,
+    status: fromV03Status(task.status),
+    artifacts: task.artifacts.map(fromV03Artifact),
+    history: task.history.map(fromV03Message),
+    metadata: task.metadata as TaskMetadata,
+  };
+}
+
+/** A v0.3 logged event's result → the model's (the v0.3 `final` flag is the state's to say). */
+export function fromV03Event(result: TaskV03 | TaskUpdateResultV03): TaskEventResult {
+  if (result.kind === "task") return { task: fromV03Task(result) };
+  if (result.kind === "status-update") {
+    return {
+      statusUpdate: {
+        taskId: result.taskId,
+        contextId: result.contextId,
+        status: fromV03Status(result.status),
+        ...(result.metadata ? { metadata: result.metadata } : {}),
+      },
+    };
+  }
+  return { artifactUpdate: withArtifactMapped(result, fromV03Artifact) };
+}
+
+// ---- shared ------------------------------------------------------------------------------------------
+
+/** An artifact in the other dialect: its fields are the same in both, only its parts are mapped. */
+function withPartsMapped<P, Q>(
+  artifact: { artifactId: string; name?: string; description?: string; parts: P[]; metadata?: Record<string, unknown> },
+  mapPart: (part: P) => Q,
+) {
+  return {
+    artifactId: artifact.artifactId,
+    ...(artifact.name === undefined ? {} : { name: artifact.name }),
+    ...(artifact.description === undefined ? {} : { description: artifact.description }),
+    parts: artifact.parts.map(mapPart),
+    ...(artifact.metadata ? { metadata: artifact.metadata } : {}),
+  };
+}
+
+/** An artifact update in the other dialect: its fields are the same in both, only its artifact is mapped. */
+function withArtifactMapped<A, B>(
+  update: {
+    taskId: string;
+    contextId: string;
+    artifact: A;
+    append?: boolean;
+    lastChunk?: boolean;
+    metadata?: Record<string, unknown>;
+  },
+  mapArtifact: (artifact: A) => B,
+) {
+  return {
+    taskId: update.taskId,
+    contextId: update.contextId,
+    artifact: mapArtifact(update.artifact),
+    ...(update.append === undefined ? {} : { append: update.append }),
+    ...(update.lastChunk === undefined ? {} : { lastChunk: update.lastChunk }),
+    ...(update.metadata ? { metadata: update.metadata } : {}),
+  };
+}
