@@ -1,5 +1,4 @@
-import { ConfigError } from "./config-error.ts";
-import { redactSecrets } from "./redact-secrets.ts";
+import { ConfigError, redactSecrets } from "@a2a-partner/a2a-core/node-runtime";
 
 /**
  * How the server reaches PostgreSQL besides `DATABASE_URL` (docs/operations.md, "Past one database box"):

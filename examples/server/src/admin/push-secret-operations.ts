@@ -1,5 +1,5 @@
+import { parseDuration } from "@a2a-partner/a2a-core/node-runtime";
 import type { Database } from "@a2a-partner/postgres-store";
-import { parseDuration } from "../auth/duration.ts";
 import {
   currentSigningSecret,
   retireOldSigningSecrets,

@@ -1,4 +1,10 @@
-import { appliedHeapSettings, heapSettingsForLog, startTelemetry } from "@a2a-partner/a2a-core/node-runtime";
+import {
+  appliedHeapSettings,
+  endQuietlyOnClosedPipe,
+  heapSettingsForLog,
+  startTelemetry,
+  stopOnSignals,
+} from "@a2a-partner/a2a-core/node-runtime";
 import type { GenerateProgress } from "@a2a-partner/metrics-generator";
 import { isDataDirectoryLockedError } from "@a2a-partner/postgres-store";
 import { generateMetrics, generateOptions } from "../admin/generate-metrics.ts";
@@ -8,7 +14,6 @@ import { EXIT_CODES } from "../exit-codes.ts";
 import { createLogger } from "../logger.ts";
 import { migrateReferenceSchema } from "../migrations.ts";
 import { seed } from "../seed.ts";
-import { endQuietlyOnClosedPipe } from "./closed-pipe.ts";
 import { ENVIRONMENT_USAGE, environmentCommand } from "./environment-command.ts";
 import { MEMBER_USAGE, memberCommand } from "./member-command.ts";
 import { PRUNE_USAGE, pruneCommand } from "./prune-command.ts";
@@ -112,31 +117,8 @@ async function serveCommand(config: ServerConfig): Promise<number> {
   // cli.ts applied them before loading this module (it may have run the process again to).
   const heap = appliedHeapSettings();
   if (heap) logger.info(heapSettingsForLog(heap), "V8 heap settings");
-  // The handlers are in place before the server listens: a signal in between would otherwise kill the
-  // process outright (no grace for tasks, and pnpm reports the signal as a failed command).
-  let stop: (() => Promise<void>) | undefined;
-  let signalled = false;
-  const finish = (stopServer: () => Promise<void>) =>
-    stopServer().then(
-      () => process.exit(EXIT_CODES.ok),
-      (error) => {
-        logger.error({ err: error }, "shutdown failed");
-        process.exit(EXIT_CODES.failure);
-      },
-    );
-  const shutdown = (signal: string) => {
-    // A repeated signal (a supervisor's, or the terminal's Ctrl-C reaching both pnpm and node) does not
-    // cut the graceful shutdown short: running tasks still get their grace. SIGKILL does.
-    if (signalled) {
-      logger.info({ signal }, "signal received again: already shutting down");
-      return;
-    }
-    signalled = true;
-    logger.info({ signal }, "signal received");
-    if (stop) void finish(stop); // else: still starting; it stops as soon as it is up
-  };
-  process.on("SIGTERM", () => shutdown("SIGTERM"));
-  process.on("SIGINT", () => shutdown("SIGINT"));
+  // The handlers are in place before the server listens: SIGTERM and SIGINT stop it gracefully (exit 0).
+  const signals = stopOnSignals(logger);
   // Loaded here: the admin commands need neither the HTTP stack nor OpenTelemetry's SDK (a second of CPU
   // each start; startTelemetry loads the SDK only when it is switched on).
   const { startServer } = await import("../server.ts");
@@ -146,11 +128,10 @@ async function serveCommand(config: ServerConfig): Promise<number> {
     await telemetry?.stop();
     throw error;
   });
-  stop = async () => {
+  signals.started(async () => {
     await running.stop();
     await telemetry?.stop();
-  };
-  if (signalled) void finish(stop);
+  });
   return -1; // keep running
 }
 

@@ -1,9 +1,9 @@
 import { setTimeout as sleep } from "node:timers/promises";
+import { controlSocketPaths } from "@a2a-partner/a2a-core/node-runtime";
 import { type Database, isDataDirectoryLockedError } from "@a2a-partner/postgres-store";
 import { AdminNotFoundError, AdminUsageError } from "../admin/usage-error.ts";
 import type { ServerConfig } from "../config.ts";
 import { openConfiguredDatabase, SERVER_LOCK_OWNER } from "../configured-database.ts";
-import { controlPaths } from "../control/control-paths.ts";
 import { type ControlCommand, sendControlCommand } from "../control/control-socket.ts";
 import { EXIT_CODES } from "../exit-codes.ts";
 
@@ -30,7 +30,7 @@ const WAIT_FOR_SERVER_MS = 30_000;
  */
 export async function runAdminCommand<Result>(config: ServerConfig, command: AdminCommand<Result>): Promise<number> {
   if (config.databaseUrl) return runLocally(config, command);
-  const paths = controlPaths(config.dataDir);
+  const paths = controlSocketPaths(config.dataDir);
   const deadline = Date.now() + WAIT_FOR_SERVER_MS;
   for (;;) {
     const answer = await sendControlCommand(paths, command.name, command.request);

@@ -1,6 +1,7 @@
 import type { Server } from "node:http";
 import {
   type ControlAnswer,
+  type ControlSocketPaths as ControlPaths,
   startControlSocket as listenForCommands,
   sendControlCommand as sendCommand,
 } from "@a2a-partner/a2a-core/node-runtime";
@@ -12,7 +13,6 @@ import { OPERATOR_OPERATIONS, type OperatorOperation } from "../admin/workspace-
 import type { Logger } from "../logger.ts";
 import { migrateReferenceSchema } from "../migrations.ts";
 import { seed } from "../seed.ts";
-import type { ControlPaths } from "./control-paths.ts";
 
 export type ControlCommand =
   | "ping"

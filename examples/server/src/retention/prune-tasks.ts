@@ -1,6 +1,6 @@
+import { parseDuration } from "@a2a-partner/a2a-core/node-runtime";
 import { type Database, type PruneEndedTasksResult, pruneEndedTasks } from "@a2a-partner/postgres-store";
 import { AdminUsageError } from "../admin/usage-error.ts";
-import { parseDuration } from "../auth/duration.ts";
 import { MIN_RETENTION_MS } from "./min-retention.ts";
 
 /**
