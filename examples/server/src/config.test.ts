@@ -64,42 +64,6 @@ describe("loadConfig", () => {
   });
 });
 
-describe("DATABASE_LISTEN_URL, DATABASE_READ_URL, DATABASE_POOLER", () => {
-  const url = "postgres://postgres@pooler:6432/app";
-  const direct = "postgres://postgres@db:5432/app";
-
-  it("default to everything on DATABASE_URL, no pooler", () => {
-    expect(loadConfig({ DATABASE_URL: url }).databaseConnections).toEqual({
-      listenUrl: undefined,
-      readUrl: undefined,
-      transactionPooler: false,
-    });
-  });
-
-  it("read a direct URL for LISTEN, a replica, and a transaction pooler", () => {
-    const env = { DATABASE_URL: url, DATABASE_LISTEN_URL: direct, DATABASE_READ_URL: "postgresql://r/app" };
-    expect(loadConfig({ ...env, DATABASE_POOLER: "transaction" }).databaseConnections).toEqual({
-      listenUrl: direct,
-      readUrl: "postgresql://r/app",
-      transactionPooler: true,
-    });
-  });
-
-  it.each([
-    [{ DATABASE_URL: url, DATABASE_POOLER: "transaction" }, /DATABASE_POOLER=transaction needs DATABASE_LISTEN_URL/],
-    [{ DATABASE_URL: url, DATABASE_POOLER: "statement" }, /DATABASE_POOLER must be none or transaction/],
-    [
-      { DATABASE_URL: url, DATABASE_READ_URL: "mysql://u:secret@r/x" },
-      /DATABASE_READ_URL must be a postgres:\/\/.*u:\*\*\*@/,
-    ],
-    [{ DATABASE_URL: url, DATABASE_LISTEN_URL: "db:5432" }, /DATABASE_LISTEN_URL must be a postgres:\/\//],
-    [{ DATABASE_READ_URL: direct }, /DATABASE_READ_URL needs DATABASE_URL/],
-  ])("refuse %o (exit 78)", (env, message) => {
-    expect(() => loadConfig(env)).toThrow(ConfigError);
-    expect(() => loadConfig(env)).toThrow(message);
-  });
-});
-
 describe("TASK_RETENTION", () => {
   it("is unset by default (ended tasks are kept forever) and reads a duration with a unit", () => {
     expect(loadConfig({}).taskRetentionMs).toBeUndefined();

@@ -1,4 +1,5 @@
 import {
+  type CardSigningSettings,
   ConfigError,
   durationSetting,
   integerSetting,
@@ -10,7 +11,7 @@ import {
   publicUrlSetting,
   redactSecrets,
 } from "@a2a-partner/a2a-core/node-runtime";
-import { type DatabaseConnections, databaseConnections, postgresUrl } from "./database-settings.ts";
+import { type DatabaseConnections, databaseConnections, postgresUrlSetting } from "@a2a-partner/postgres-store";
 import { type PushSettings, pushSettings } from "./push/push-settings.ts";
 import { MIN_RETENTION } from "./retention/min-retention.ts";
 
@@ -26,7 +27,7 @@ export interface ServerConfig {
   publicUrlSet: boolean;
   /** PostgreSQL connection string; unset means the embedded PGlite store under `dataDir`. */
   databaseUrl: string | undefined;
-  /** DATABASE_LISTEN_URL, DATABASE_READ_URL, DATABASE_POOLER (database-settings.ts). */
+  /** DATABASE_LISTEN_URL, DATABASE_READ_URL, DATABASE_POOLER (postgres-store's databaseConnections). */
   databaseConnections: DatabaseConnections;
   dataDir: string;
   logLevel: string;
@@ -59,7 +60,7 @@ export interface ServerConfig {
   /** Address of the scrape endpoint: loopback unless set, so it is never public by accident. */
   metricsHost: string;
   /** AGENT_CARD_SIGNING_KEY_FILE, _KID, _ALG: sign the agent card (A2A §8.4); unset: unsigned. */
-  agentCardSigning: { keyFile: string | undefined; kid: string | undefined; alg: string | undefined };
+  agentCardSigning: CardSigningSettings;
   /** PUSH_NOTIFICATIONS, PUSH_ALLOWED_HOSTS, PUSH_HORIZON, PUSH_MAX_RETRY_WAIT: push notifications (push/push-settings.ts). */
   push: PushSettings;
   /** GRPC_*: the gRPC binding on a port of its own (app/grpc-server.ts); unset GRPC_PORT: none. */
@@ -82,7 +83,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     host: env.HOST || "127.0.0.1",
     publicUrl: publicUrlSetting(env.PUBLIC_URL, port),
     publicUrlSet: Boolean(env.PUBLIC_URL),
-    databaseUrl: postgresUrl(env.DATABASE_URL, "DATABASE_URL"),
+    databaseUrl: postgresUrlSetting(env.DATABASE_URL, "DATABASE_URL"),
     databaseConnections: databaseConnections(env),
     dataDir: env.DATA_DIR || "./.data/pglite",
     logLevel: logLevelSetting(env.LOG_LEVEL),

@@ -6,9 +6,11 @@
  * which a CLI reaches the process that holds a store only one process may open. The SDK packages are
  * optional peer dependencies, loaded only when telemetry is switched on. Besides: settings read from the
  * environment with errors that name the variable (`portSetting`, `durationSetting` …, `ConfigError`), the
- * HTTP listener's limits and start (`createHttpServer`, `listenHttp`), and a graceful stop on signals.
+ * HTTP listener's limits and start (`createHttpServer`, `listenHttp`), a graceful stop on signals, and a
+ * command line's table of commands with its exit codes (`runCommandLine`, `EXIT_CODES`).
  */
 
+export { type CardSigningSettings, loadCardSigning } from "./node-runtime/card-signing-key.js";
 export {
   type ControlAnswer,
   type ControlCommands,
@@ -32,16 +34,29 @@ export {
   SEMI_SPACE_FLAG,
 } from "./node-runtime/heap-defaults.js";
 export {
+  type CommandLine,
+  type CommandLineCommand,
+  EXIT_CODES,
+  expectPositionals,
+  NotFoundError,
+  parseCommandArgs,
+  parseOptionsOnly,
+  runCommandLine,
+  UsageError,
+} from "./node-runtime/process/command-line.js";
+export {
   createHttpServer,
   type HttpServerLimits,
   type ListenOptions,
   listenHttp,
 } from "./node-runtime/process/http-listen.js";
+export { type LevelCheckingLogger, withRequestLog } from "./node-runtime/process/request-log.js";
 export {
   endQuietlyOnClosedPipe,
   type SignalledShutdown,
   stopOnSignals,
 } from "./node-runtime/process/shutdown-signals.js";
+export { ThrottledLog, type ThrottledLogOptions } from "./node-runtime/process/throttled-log.js";
 export type { RuntimeLogger } from "./node-runtime/runtime-logger.js";
 export { sdkDiagnosticsLevel, sdkDiagnosticsLogger } from "./node-runtime/sdk-diagnostics.js";
 export {
