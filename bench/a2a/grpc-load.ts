@@ -7,6 +7,8 @@
  */
 import { createRequire } from "node:module";
 import {
+  type FirstEventTimes,
+  firstEventTimes,
   type LoadWindow,
   type OpenedStream,
   requestsInWindow,
@@ -185,19 +187,9 @@ export class GrpcLoadClient {
 /** Time to the first message of `starts` sequential new tasks (each read to its end before the next). */
 export async function grpcTimeToFirstEvent(
   client: GrpcLoadClient,
-  { starts, warmups }: { starts: number; warmups: number },
-): Promise<{ ms: number[]; taskIds: string[]; completed: number }> {
-  const ms: number[] = [];
-  const taskIds: string[] = [];
-  let completed = 0;
-  for (let i = 0; i < warmups + starts; i++) {
-    const run = await client.startTask(`ttfe-${i}-${crypto.randomUUID()}`);
-    if (i < warmups) continue;
-    ms.push(run.firstAt - run.sentAt);
-    if (run.taskId) taskIds.push(run.taskId);
-    if (run.terminal === "completed") completed++;
-  }
-  return { ms, taskIds, completed };
+  counts: { starts: number; warmups: number },
+): Promise<FirstEventTimes> {
+  return firstEventTimes(counts, (messageId) => client.startTask(messageId));
 }
 
 /** `concurrency` clients polling GetTask on random known tasks, back to back (as load.ts's getTaskThroughput). */

@@ -137,18 +137,38 @@ function getTaskRequest(endpoint: Endpoint, id: string): { method: "GET" | "POST
 export async function timeToFirstEvent(
   pool: Pool,
   endpoint: Endpoint,
+  counts: { starts: number; warmups: number },
+): Promise<FirstEventTimes> {
+  return firstEventTimes(counts, async (messageId) => {
+    const stream = await openStream(pool, endpoint, startBody(endpoint, messageId));
+    const end = await stream.ended;
+    return { sentAt: stream.sentAt, firstAt: stream.firstAt, taskId: stream.taskId, terminal: end.terminal };
+  });
+}
+
+export interface FirstEventTimes {
+  /** Start to first event of each measured task (ms). */
+  ms: number[];
+  taskIds: string[];
+  completed: number;
+}
+
+/** Time to the first event of `starts` sequential new tasks (`start` resolves once one has ended), after `warmups`. */
+export async function firstEventTimes(
   { starts, warmups }: { starts: number; warmups: number },
-): Promise<{ ms: number[]; taskIds: string[]; completed: number }> {
+  start: (
+    messageId: string,
+  ) => Promise<{ sentAt: number; firstAt: number; taskId?: string | undefined; terminal?: string | undefined }>,
+): Promise<FirstEventTimes> {
   const ms: number[] = [];
   const taskIds: string[] = [];
   let completed = 0;
   for (let i = 0; i < warmups + starts; i++) {
-    const stream = await openStream(pool, endpoint, startBody(endpoint, `ttfe-${i}-${crypto.randomUUID()}`));
-    const end = await stream.ended;
+    const run = await start(`ttfe-${i}-${crypto.randomUUID()}`);
     if (i < warmups) continue;
-    ms.push(stream.firstAt - stream.sentAt);
-    if (stream.taskId) taskIds.push(stream.taskId);
-    if (end.terminal === "completed") completed++;
+    ms.push(run.firstAt - run.sentAt);
+    if (run.taskId) taskIds.push(run.taskId);
+    if (run.terminal === "completed") completed++;
   }
   return { ms, taskIds, completed };
 }
