@@ -8,6 +8,7 @@ import { bearerInterceptor, collect } from "@a2a-partner/test-support/a2a-sdk";
 import { freePort } from "@a2a-partner/test-support/local-processes";
 import { beforeAll, describe, expect, it } from "vitest";
 import { postgresAvailable } from "./support/backends.ts";
+import { loggedSeqs } from "./support/event-log.ts";
 import { leaseTestBed } from "./support/lease-test-bed.ts";
 import { createPostgresStore, type ServerProcess } from "./support/server-process.ts";
 
@@ -63,11 +64,7 @@ describe.skipIf(!(await postgresAvailable()))("gRPC streams across two server pr
     );
     const seenOnB = resumed.filter((event) => event.payload?.$case !== "task").map(seqOf);
 
-    const { rows } = await bed.store.pool.query<{ seq: number }>(
-      "select seq from task_events where task_id = $1 order by seq",
-      [taskId],
-    );
-    const logged = rows.map((row) => Number(row.seq)).filter((seq) => seq > 1);
+    const logged = (await loggedSeqs(bed.store.pool, taskId)).filter((seq) => seq > 1);
     // Every event after the task frame, exactly once across A's stream and B's, in order.
     expect([...seenOnA, ...seenOnB]).toEqual(logged);
     expect(resumed.at(-1)?.payload?.$case).toBe("task");
