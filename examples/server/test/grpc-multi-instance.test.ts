@@ -36,12 +36,17 @@ describe.skipIf(!(await postgresAvailable()))("gRPC streams across two server pr
     return factory.createFromUrl(server.url);
   }
 
-  it("a stream on a SIGKILLed instance resumes on the other with last-event-id: every event once", async () => {
-    // The task runs on B (started there); its stream is followed on A over gRPC.
-    const started = await bed.start(b, "Restock aisle 9");
+  /** A task started on `server` over HTTP (that stream closed once the task is known): its id. */
+  async function startedOn(server: ServerProcess, text: string): Promise<string> {
+    const started = await bed.start(server, text);
     const taskId = (await started.until((frame) => frame.event === "task")).result.id as string;
     started.close();
+    return taskId;
+  }
 
+  it("a stream on a SIGKILLed instance resumes on the other with last-event-id: every event once", async () => {
+    // The task runs on B (started there); its stream is followed on A over gRPC.
+    const taskId = await startedOn(b, "Restock aisle 9");
     const onA = await grpcClient(a);
     const seenOnA: number[] = [];
     const stream = onA.resubscribeTask({ tenant: "", id: taskId }, { serviceParameters: { "last-event-id": "1" } });
@@ -72,9 +77,7 @@ describe.skipIf(!(await postgresAvailable()))("gRPC streams across two server pr
 
   // Last: it stops B.
   it("SIGTERM ends an open gRPC stream cleanly and the process exits 0", async () => {
-    const started = await bed.start(b, "Count inventory in aisle 2");
-    const taskId = (await started.until((frame) => frame.event === "task")).result.id as string;
-    started.close();
+    const taskId = await startedOn(b, "Count inventory in aisle 2");
     const onB = await grpcClient(b);
     const events: StreamResponse[] = [];
     const following = (async () => {
