@@ -2,6 +2,8 @@ import {
   type CardSigningSettings,
   ConfigError,
   durationSetting,
+  type GrpcSettings,
+  grpcSettings,
   integerSetting,
   isLoopbackHost,
   logFormatSetting,
@@ -15,7 +17,7 @@ import { type DatabaseConnections, databaseConnections, postgresUrlSetting } fro
 import { type PushSettings, pushSettings } from "./push/push-settings.ts";
 import { MIN_RETENTION } from "./retention/min-retention.ts";
 
-export { ConfigError };
+export { ConfigError, type GrpcSettings };
 
 /** Everything the reference server reads from its environment, read in one place. */
 export interface ServerConfig {
@@ -63,17 +65,8 @@ export interface ServerConfig {
   agentCardSigning: CardSigningSettings;
   /** PUSH_NOTIFICATIONS, PUSH_ALLOWED_HOSTS, PUSH_HORIZON, PUSH_MAX_RETRY_WAIT: push notifications (push/push-settings.ts). */
   push: PushSettings;
-  /** GRPC_*: the gRPC binding on a port of its own (app/grpc-server.ts); unset GRPC_PORT: none. */
+  /** GRPC_*: the gRPC binding on a port of its own (a2a-core/node-runtime's grpcSettings); unset GRPC_PORT: none. */
   grpc: GrpcSettings | undefined;
-}
-
-export interface GrpcSettings {
-  port: number;
-  host: string;
-  /** GRPC_TLS_KEY_FILE and GRPC_TLS_CERT_FILE (PEM): TLS; neither: HTTP/2 cleartext. */
-  tls: { keyFile: string; certFile: string } | undefined;
-  /** The `host:port` the agent card lists for gRPC: GRPC_PUBLIC_ADDRESS, else PUBLIC_URL's host and GRPC_PORT. */
-  publicAddress: string;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
@@ -116,33 +109,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
       alg: env.AGENT_CARD_SIGNING_ALG || undefined,
     },
     push: pushSettings(env),
-    grpc: grpcSettings(env, env.HOST || "127.0.0.1", publicUrlSetting(env.PUBLIC_URL, port)),
-  };
-}
-
-function grpcSettings(env: NodeJS.ProcessEnv, host: string, publicUrl: string): GrpcSettings | undefined {
-  const keyFile = env.GRPC_TLS_KEY_FILE || undefined;
-  const certFile = env.GRPC_TLS_CERT_FILE || undefined;
-  const address = env.GRPC_PUBLIC_ADDRESS || undefined;
-  const grpcHost = env.GRPC_HOST || host;
-  // Every GRPC_* is read first, so the configuration table's test sees them all.
-  if (!env.GRPC_PORT) return undefined;
-  const port = portSetting(env.GRPC_PORT, 0, "GRPC_PORT");
-  if ((keyFile === undefined) !== (certFile === undefined)) {
-    throw new ConfigError("GRPC_TLS_KEY_FILE and GRPC_TLS_CERT_FILE go together: set both for TLS, or neither");
-  }
-  // The card must name the port clients dial, which GRPC_PORT=0 leaves unknown until it listens.
-  if (port === 0 && address === undefined) {
-    throw new ConfigError("GRPC_PORT=0 picks a free port the card cannot name: set GRPC_PUBLIC_ADDRESS too, or a port");
-  }
-  if (address !== undefined && !/^(?:\[[0-9a-fA-F:.]+\]|[\w.-]+):\d{1,5}$/.test(address)) {
-    throw new ConfigError(`GRPC_PUBLIC_ADDRESS must be host:port, got "${redactSecrets(address)}"`);
-  }
-  return {
-    port,
-    host: grpcHost,
-    tls: keyFile && certFile ? { keyFile, certFile } : undefined,
-    publicAddress: address ?? `${new URL(publicUrl).hostname}:${port}`,
+    grpc: grpcSettings(env, { host: env.HOST || "127.0.0.1", publicUrl: publicUrlSetting(env.PUBLIC_URL, port) }),
   };
 }
 

@@ -1,9 +1,9 @@
 import type { Server } from "node:http";
 import { resolve as resolvePath } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
+import { startGrpcServerWith } from "@a2a-partner/a2a-core/grpc";
 import { controlSocketPaths, createHttpServer, listenHttp, redactSecrets } from "@a2a-partner/a2a-core/node-runtime";
 import { type Database, DataDirectoryLockedError, isDataDirectoryLockedError } from "@a2a-partner/postgres-store";
-import { startGrpcServer } from "./app/grpc-server.ts";
 import { createApp, type ServerApp } from "./app.ts";
 import { assertServable, type ServerConfig } from "./config.ts";
 import { openConfiguredDatabase, SERVER_LOCK_OWNER } from "./configured-database.ts";
@@ -96,9 +96,9 @@ export async function startServer(config: ServerConfig, logger: Logger): Promise
     "reference server listening",
   );
 
-  let grpc: Awaited<ReturnType<typeof startGrpcServer>> | undefined;
+  let grpc: Awaited<ReturnType<typeof startGrpcServerWith>> | undefined;
   try {
-    grpc = config.grpc ? await startGrpcServer(app.handler, config.grpc, logger) : undefined;
+    grpc = config.grpc ? await startGrpcServerWith(app.handler, config.grpc, logger) : undefined;
   } catch (error) {
     await app.close();
     server.close();

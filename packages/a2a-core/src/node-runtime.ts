@@ -22,6 +22,7 @@ export {
 export { ensurePrivateDirectory } from "./node-runtime/control/private-directory.js";
 export { controlSocketPaths, MAX_SOCKET_PATH_BYTES } from "./node-runtime/control/socket-paths.js";
 export { trustedSocketExists } from "./node-runtime/control/trusted-socket.js";
+export { type GrpcSettings, grpcSettings } from "./node-runtime/grpc-settings.js";
 export {
   appliedHeapSettings,
   applyHeapDefaults,
