@@ -6,7 +6,16 @@
  * so both servers are spoken to in the same bytes.
  */
 import { createRequire } from "node:module";
-import type { OpenedStream, StreamEnd } from "./load.ts";
+import {
+  type FirstEventTimes,
+  firstEventTimes,
+  type LoadWindow,
+  type OpenedStream,
+  requestsInWindow,
+  type StreamEnd,
+  type Throughput,
+  tasksInWindow,
+} from "./load.ts";
 
 // bench/ is not a workspace package: grpc-js and a2a-core resolve from the client package, which has both.
 const require = createRequire(new URL("../../packages/a2a-client/package.json", import.meta.url));
@@ -178,78 +187,28 @@ export class GrpcLoadClient {
 /** Time to the first message of `starts` sequential new tasks (each read to its end before the next). */
 export async function grpcTimeToFirstEvent(
   client: GrpcLoadClient,
-  { starts, warmups }: { starts: number; warmups: number },
-): Promise<{ ms: number[]; taskIds: string[]; completed: number }> {
-  const ms: number[] = [];
-  const taskIds: string[] = [];
-  let completed = 0;
-  for (let i = 0; i < warmups + starts; i++) {
-    const run = await client.startTask(`ttfe-${i}-${crypto.randomUUID()}`);
-    if (i < warmups) continue;
-    ms.push(run.firstAt - run.sentAt);
-    if (run.taskId) taskIds.push(run.taskId);
-    if (run.terminal === "completed") completed++;
-  }
-  return { ms, taskIds, completed };
+  counts: { starts: number; warmups: number },
+): Promise<FirstEventTimes> {
+  return firstEventTimes(counts, (messageId) => client.startTask(messageId));
 }
 
 /** `concurrency` clients polling GetTask on random known tasks, back to back (as load.ts's getTaskThroughput). */
 export async function grpcGetTaskThroughput(
   client: GrpcLoadClient,
   taskIds: readonly string[],
-  { concurrency, warmupMs, durationMs }: { concurrency: number; warmupMs: number; durationMs: number },
-): Promise<{ requests: number; perSecond: number; errors: number; latencies: number[] }> {
+  window: LoadWindow,
+): Promise<Throughput> {
   if (taskIds.length === 0) throw new Error("no task ids to poll");
   // One full check before the run: the loop below only counts answers.
   const probed = client.decodeTask(await client.getTask(taskIds[0] as string)).id;
   if (probed !== taskIds[0]) throw new Error(`GetTask probe answered task ${probed}, not ${taskIds[0]}`);
-  const windowStart = performance.now() + warmupMs;
-  const windowEnd = windowStart + durationMs;
-  const latencies: number[] = [];
-  let errors = 0;
-  const worker = async (w: number) => {
-    for (let i = w; performance.now() < windowEnd; i++) {
-      const sent = performance.now();
-      let ok = false;
-      try {
-        ok = (await client.getTask(taskIds[i % taskIds.length] as string)).byteLength > 0;
-      } catch {
-        ok = false;
-      }
-      const done = performance.now();
-      if (sent < windowStart || done > windowEnd) continue;
-      if (ok) latencies.push(done - sent);
-      else errors++;
-    }
-  };
-  await Promise.all(Array.from({ length: concurrency }, (_, w) => worker(w)));
-  return { requests: latencies.length, perSecond: latencies.length / (durationMs / 1000), errors, latencies };
+  return requestsInWindow(
+    window,
+    async (i) => (await client.getTask(taskIds[i % taskIds.length] as string)).byteLength > 0,
+  );
 }
 
 /** `concurrency` clients each starting a task and following it to `completed`, again and again. */
-export async function grpcSustainedTasks(
-  client: GrpcLoadClient,
-  { concurrency, warmupMs, durationMs }: { concurrency: number; warmupMs: number; durationMs: number },
-): Promise<{ completed: number; perSecond: number; failures: number; durations: number[] }> {
-  const windowStart = performance.now() + warmupMs;
-  const windowEnd = windowStart + durationMs;
-  const durations: number[] = [];
-  let failures = 0;
-  let firstError: unknown;
-  const worker = async (w: number) => {
-    for (let i = 0; performance.now() < windowEnd; i++) {
-      try {
-        const run = await client.startTask(`tps-${w}-${i}-${crypto.randomUUID()}`);
-        if (run.endAt < windowStart || run.endAt > windowEnd) continue;
-        if (run.terminal === "completed") durations.push(run.endAt - run.sentAt);
-        else failures++;
-      } catch (error) {
-        firstError ??= error;
-        if (performance.now() >= windowStart && performance.now() <= windowEnd) failures++;
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: concurrency }, (_, w) => worker(w)));
-  if (durations.length === 0 && firstError) throw firstError;
-  return { completed: durations.length, perSecond: durations.length / (durationMs / 1000), failures, durations };
+export async function grpcSustainedTasks(client: GrpcLoadClient, window: LoadWindow): ReturnType<typeof tasksInWindow> {
+  return tasksInWindow(window, (_w, messageId) => client.startTask(messageId));
 }

@@ -137,18 +137,38 @@ function getTaskRequest(endpoint: Endpoint, id: string): { method: "GET" | "POST
 export async function timeToFirstEvent(
   pool: Pool,
   endpoint: Endpoint,
+  counts: { starts: number; warmups: number },
+): Promise<FirstEventTimes> {
+  return firstEventTimes(counts, async (messageId) => {
+    const stream = await openStream(pool, endpoint, startBody(endpoint, messageId));
+    const end = await stream.ended;
+    return { sentAt: stream.sentAt, firstAt: stream.firstAt, taskId: stream.taskId, terminal: end.terminal };
+  });
+}
+
+export interface FirstEventTimes {
+  /** Start to first event of each measured task (ms). */
+  ms: number[];
+  taskIds: string[];
+  completed: number;
+}
+
+/** Time to the first event of `starts` sequential new tasks (`start` resolves once one has ended), after `warmups`. */
+export async function firstEventTimes(
   { starts, warmups }: { starts: number; warmups: number },
-): Promise<{ ms: number[]; taskIds: string[]; completed: number }> {
+  start: (
+    messageId: string,
+  ) => Promise<{ sentAt: number; firstAt: number; taskId?: string | undefined; terminal?: string | undefined }>,
+): Promise<FirstEventTimes> {
   const ms: number[] = [];
   const taskIds: string[] = [];
   let completed = 0;
   for (let i = 0; i < warmups + starts; i++) {
-    const stream = await openStream(pool, endpoint, startBody(endpoint, `ttfe-${i}-${crypto.randomUUID()}`));
-    const end = await stream.ended;
+    const run = await start(`ttfe-${i}-${crypto.randomUUID()}`);
     if (i < warmups) continue;
-    ms.push(stream.firstAt - stream.sentAt);
-    if (stream.taskId) taskIds.push(stream.taskId);
-    if (end.terminal === "completed") completed++;
+    ms.push(run.firstAt - run.sentAt);
+    if (run.taskId) taskIds.push(run.taskId);
+    if (run.terminal === "completed") completed++;
   }
   return { ms, taskIds, completed };
 }
@@ -176,28 +196,58 @@ export interface Lane {
  * lanes (server instances sharing one store) client w uses lane w mod lanes: the clients are split evenly,
  * all in one measured window, so the figure is the throughput of the instances together.
  */
-export async function sustainedTasks(
-  lanes: readonly Lane[],
-  { concurrency, warmupMs, durationMs }: { concurrency: number; warmupMs: number; durationMs: number },
-): Promise<SustainedTasks> {
+export async function sustainedTasks(lanes: readonly Lane[], window: LoadWindow): Promise<SustainedTasks> {
   if (lanes.length === 0) throw new Error("no server to load");
+  const completedPerLane = lanes.map(() => 0);
+  const run = await tasksInWindow(window, async (w, messageId) => {
+    const lane = w % lanes.length;
+    const { pool, endpoint } = lanes[lane] as Lane;
+    const stream = await openStream(pool, endpoint, startBody(endpoint, messageId));
+    const end = await stream.ended;
+    return {
+      sentAt: stream.sentAt,
+      endAt: end.at,
+      terminal: end.terminal,
+      onCounted: () => {
+        completedPerLane[lane] = (completedPerLane[lane] as number) + 1;
+      },
+    };
+  });
+  return { ...run, completedPerLane };
+}
+
+/** A measured load: `concurrency` workers, a warm-up that is not counted, then the window counted (ms). */
+export interface LoadWindow {
+  concurrency: number;
+  warmupMs: number;
+  durationMs: number;
+}
+
+/**
+ * `window.concurrency` workers each starting a task (`start(worker, messageId)`, resolved at its end) and
+ * again, until the window ends; a task counts when it ended inside the window: completed, or a failure.
+ * Throws the first error when no task completed at all (the target is down, not slow).
+ */
+export async function tasksInWindow(
+  { concurrency, warmupMs, durationMs }: LoadWindow,
+  start: (
+    worker: number,
+    messageId: string,
+  ) => Promise<{ sentAt: number; endAt: number; terminal?: string | undefined; onCounted?: () => void }>,
+): Promise<Omit<SustainedTasks, "completedPerLane">> {
   const windowStart = performance.now() + warmupMs;
   const windowEnd = windowStart + durationMs;
   const durations: number[] = [];
-  const completedPerLane = lanes.map(() => 0);
   let failures = 0;
   let firstError: unknown;
   const worker = async (w: number) => {
-    const lane = w % lanes.length;
-    const { pool, endpoint } = lanes[lane] as Lane;
     for (let i = 0; performance.now() < windowEnd; i++) {
       try {
-        const stream = await openStream(pool, endpoint, startBody(endpoint, `tps-${w}-${i}-${crypto.randomUUID()}`));
-        const end = await stream.ended;
-        if (end.at < windowStart || end.at > windowEnd) continue;
-        if (end.terminal === "completed") {
-          durations.push(end.at - stream.sentAt);
-          completedPerLane[lane] = (completedPerLane[lane] as number) + 1;
+        const run = await start(w, `tps-${w}-${i}-${crypto.randomUUID()}`);
+        if (run.endAt < windowStart || run.endAt > windowEnd) continue;
+        if (run.terminal === "completed") {
+          durations.push(run.endAt - run.sentAt);
+          run.onCounted?.();
         } else failures++;
       } catch (error) {
         firstError ??= error;
@@ -207,13 +257,33 @@ export async function sustainedTasks(
   };
   await Promise.all(Array.from({ length: concurrency }, (_, w) => worker(w)));
   if (durations.length === 0 && firstError) throw firstError;
-  return {
-    completed: durations.length,
-    perSecond: durations.length / (durationMs / 1000),
-    failures,
-    durations,
-    completedPerLane,
+  return { completed: durations.length, perSecond: durations.length / (durationMs / 1000), failures, durations };
+}
+
+/**
+ * `window.concurrency` workers sending one request after another (`send(i)`, true for a right answer)
+ * until the window ends; only requests sent and answered inside the window count.
+ */
+export async function requestsInWindow(
+  { concurrency, warmupMs, durationMs }: LoadWindow,
+  send: (i: number) => Promise<boolean>,
+): Promise<Throughput> {
+  const windowStart = performance.now() + warmupMs;
+  const windowEnd = windowStart + durationMs;
+  const latencies: number[] = [];
+  let errors = 0;
+  const worker = async (w: number) => {
+    for (let i = w; performance.now() < windowEnd; i++) {
+      const sent = performance.now();
+      const ok = await send(i).catch(() => false);
+      const done = performance.now();
+      if (sent < windowStart || done > windowEnd) continue;
+      if (ok) latencies.push(done - sent);
+      else errors++;
+    }
   };
+  await Promise.all(Array.from({ length: concurrency }, (_, w) => worker(w)));
+  return { requests: latencies.length, perSecond: latencies.length / (durationMs / 1000), errors, latencies };
 }
 
 export interface Throughput {
@@ -229,7 +299,7 @@ export async function getTaskThroughput(
   pool: Pool,
   endpoint: Endpoint,
   taskIds: readonly string[],
-  { concurrency, warmupMs, durationMs }: { concurrency: number; warmupMs: number; durationMs: number },
+  window: LoadWindow,
 ): Promise<Throughput> {
   if (taskIds.length === 0) throw new Error("no task ids to poll");
   // One full check before the run: the cheap per-response check below relies on it.
@@ -242,32 +312,14 @@ export async function getTaskThroughput(
   if (probe.statusCode !== 200 || probedId !== taskIds[0]) {
     throw new Error(`GetTask probe failed: HTTP ${probe.statusCode} ${JSON.stringify(probeBody).slice(0, 300)}`);
   }
-  const windowStart = performance.now() + warmupMs;
-  const windowEnd = windowStart + durationMs;
-  const latencies: number[] = [];
-  let errors = 0;
-  const worker = async (w: number) => {
-    for (let i = w; performance.now() < windowEnd; i++) {
-      const sent = performance.now();
-      let ok = false;
-      try {
-        const res = await pool.request({
-          ...getTaskRequest(endpoint, taskIds[i % taskIds.length] as string),
-          headers: endpoint.dialect.headers,
-        });
-        const text = await res.body.text();
-        ok = res.statusCode === 200 && endpoint.dialect.isTask(text);
-      } catch {
-        ok = false;
-      }
-      const done = performance.now();
-      if (sent < windowStart || done > windowEnd) continue;
-      if (ok) latencies.push(done - sent);
-      else errors++;
-    }
-  };
-  await Promise.all(Array.from({ length: concurrency }, (_, w) => worker(w)));
-  return { requests: latencies.length, perSecond: latencies.length / (durationMs / 1000), errors, latencies };
+  return requestsInWindow(window, async (i) => {
+    const res = await pool.request({
+      ...getTaskRequest(endpoint, taskIds[i % taskIds.length] as string),
+      headers: endpoint.dialect.headers,
+    });
+    const text = await res.body.text();
+    return res.statusCode === 200 && endpoint.dialect.isTask(text);
+  });
 }
 
 /**

@@ -10,11 +10,12 @@
  */
 
 import type { AddressInfo } from "node:net";
+import { createHttpServer } from "@a2a-partner/a2a-core/node-runtime";
 import { createApp } from "../../examples/server/src/app.ts";
 import { loadConfig } from "../../examples/server/src/config.ts";
+import { openConfiguredDatabase } from "../../examples/server/src/configured-database.ts";
 import { createLogger } from "../../examples/server/src/logger.ts";
 import { migrateReferenceSchema } from "../../examples/server/src/migrations.ts";
-import { createHttpServer, openConfiguredDatabase } from "../../examples/server/src/server.ts";
 import { sleepUnlessAborted } from "./sleep-unless-aborted.ts";
 
 type TaskExecutor = import("../../packages/a2a-core/dist/index.js").TaskExecutor;
@@ -48,7 +49,7 @@ async function main(): Promise<void> {
   const db = await openConfiguredDatabase(config);
   await migrateReferenceSchema(db);
   const app = createApp({ db, config, logger, executor: timeline });
-  const server = createHttpServer(app, config);
+  const server = createHttpServer(app.listener, config);
   server.listen(config.port, config.host, () => {
     const { port } = server.address() as AddressInfo;
     process.stderr.write(`${JSON.stringify({ msg: "bench server listening", url: `http://127.0.0.1:${port}` })}\n`);

@@ -18,7 +18,7 @@ export function agentCardInput(
     endpointUrl: `${publicUrl}${A2A_PATH}`,
     // The same handler answers the HTTP+JSON routes below the JSON-RPC path.
     httpJsonUrl: `${publicUrl}${A2A_PATH}`,
-    // GRPC_PORT: the gRPC binding, listed as host:port (app/grpc-server.ts).
+    // GRPC_PORT: the gRPC binding, listed as host:port (GRPC_PUBLIC_ADDRESS).
     ...(options.grpcUrl ? { grpcUrl: options.grpcUrl } : {}),
     version: "0.1.0",
     pushNotifications: options.pushNotifications ?? false,

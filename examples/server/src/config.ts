@@ -1,12 +1,23 @@
-import { isIP } from "node:net";
-import { parseDuration } from "./auth/duration.ts";
-import { ConfigError } from "./config-error.ts";
-import { type DatabaseConnections, databaseConnections, postgresUrl } from "./database-settings.ts";
+import {
+  type CardSigningSettings,
+  ConfigError,
+  durationSetting,
+  type GrpcSettings,
+  grpcSettings,
+  integerSetting,
+  isLoopbackHost,
+  logFormatSetting,
+  logLevelSetting,
+  millisecondsSetting,
+  portSetting,
+  publicUrlSetting,
+  redactSecrets,
+} from "@a2a-partner/a2a-core/node-runtime";
+import { type DatabaseConnections, databaseConnections, postgresUrlSetting } from "@a2a-partner/postgres-store";
 import { type PushSettings, pushSettings } from "./push/push-settings.ts";
-import { redactSecrets } from "./redact-secrets.ts";
-import { MIN_RETENTION_MS } from "./retention/min-retention.ts";
+import { MIN_RETENTION } from "./retention/min-retention.ts";
 
-export { ConfigError };
+export { ConfigError, type GrpcSettings };
 
 /** Everything the reference server reads from its environment, read in one place. */
 export interface ServerConfig {
@@ -18,7 +29,7 @@ export interface ServerConfig {
   publicUrlSet: boolean;
   /** PostgreSQL connection string; unset means the embedded PGlite store under `dataDir`. */
   databaseUrl: string | undefined;
-  /** DATABASE_LISTEN_URL, DATABASE_READ_URL, DATABASE_POOLER (database-settings.ts). */
+  /** DATABASE_LISTEN_URL, DATABASE_READ_URL, DATABASE_POOLER (postgres-store's databaseConnections). */
   databaseConnections: DatabaseConnections;
   dataDir: string;
   logLevel: string;
@@ -51,46 +62,46 @@ export interface ServerConfig {
   /** Address of the scrape endpoint: loopback unless set, so it is never public by accident. */
   metricsHost: string;
   /** AGENT_CARD_SIGNING_KEY_FILE, _KID, _ALG: sign the agent card (A2A §8.4); unset: unsigned. */
-  agentCardSigning: { keyFile: string | undefined; kid: string | undefined; alg: string | undefined };
+  agentCardSigning: CardSigningSettings;
   /** PUSH_NOTIFICATIONS, PUSH_ALLOWED_HOSTS, PUSH_HORIZON, PUSH_MAX_RETRY_WAIT: push notifications (push/push-settings.ts). */
   push: PushSettings;
-  /** GRPC_*: the gRPC binding on a port of its own (app/grpc-server.ts); unset GRPC_PORT: none. */
+  /** GRPC_*: the gRPC binding on a port of its own (a2a-core/node-runtime's grpcSettings); unset GRPC_PORT: none. */
   grpc: GrpcSettings | undefined;
 }
 
-export interface GrpcSettings {
-  port: number;
-  host: string;
-  /** GRPC_TLS_KEY_FILE and GRPC_TLS_CERT_FILE (PEM): TLS; neither: HTTP/2 cleartext. */
-  tls: { keyFile: string; certFile: string } | undefined;
-  /** The `host:port` the agent card lists for gRPC: GRPC_PUBLIC_ADDRESS, else PUBLIC_URL's host and GRPC_PORT. */
-  publicAddress: string;
-}
-
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
-  const port = tcpPort(env.PORT, 8080, "PORT");
+  const port = portSetting(env.PORT, 8080, "PORT");
   return {
     port,
     host: env.HOST || "127.0.0.1",
-    publicUrl: publicUrl(env.PUBLIC_URL, port),
+    publicUrl: publicUrlSetting(env.PUBLIC_URL, port),
     publicUrlSet: Boolean(env.PUBLIC_URL),
-    databaseUrl: postgresUrl(env.DATABASE_URL, "DATABASE_URL"),
+    databaseUrl: postgresUrlSetting(env.DATABASE_URL, "DATABASE_URL"),
     databaseConnections: databaseConnections(env),
     dataDir: env.DATA_DIR || "./.data/pglite",
-    logLevel: logLevel(env.LOG_LEVEL),
-    logFormat: logFormat(env.LOG_FORMAT),
-    robotStepMs: duration(env.ROBOT_STEP_MS, 400, "ROBOT_STEP_MS"),
-    taskLeaseMs: duration(env.TASK_LEASE_MS, 30_000, "TASK_LEASE_MS", MIN_LEASE_MS),
-    taskRetentionMs: retention(env.TASK_RETENTION),
-    shutdownGraceMs: duration(env.SHUTDOWN_GRACE_MS, 10_000, "SHUTDOWN_GRACE_MS"),
-    rateLimitPerSecond: integer(env.RATE_LIMIT_PER_SECOND, 1000, "RATE_LIMIT_PER_SECOND"),
-    maxStreamsPerToken: integer(env.MAX_STREAMS_PER_TOKEN, 1000, "MAX_STREAMS_PER_TOKEN"),
-    requestTimeoutMs: duration(env.REQUEST_TIMEOUT_MS, 30_000, "REQUEST_TIMEOUT_MS"),
-    maxConnections: integer(env.MAX_CONNECTIONS, 20_000, "MAX_CONNECTIONS"),
-    maxRequestsInFlight: integer(env.MAX_REQUESTS_IN_FLIGHT, 2_048, "MAX_REQUESTS_IN_FLIGHT"),
-    maxRequestsInFlightPerToken: integer(env.MAX_REQUESTS_IN_FLIGHT_PER_TOKEN, 256, "MAX_REQUESTS_IN_FLIGHT_PER_TOKEN"),
-    metricsRateLimitPerSecond: integer(env.METRICS_RATE_LIMIT_PER_SECOND, 20, "METRICS_RATE_LIMIT_PER_SECOND"),
-    metricsPort: env.METRICS_PORT ? tcpPort(env.METRICS_PORT, 0, "METRICS_PORT") : undefined,
+    logLevel: logLevelSetting(env.LOG_LEVEL),
+    logFormat: logFormatSetting(env.LOG_FORMAT),
+    robotStepMs: millisecondsSetting(env.ROBOT_STEP_MS, 400, "ROBOT_STEP_MS"),
+    taskLeaseMs: millisecondsSetting(env.TASK_LEASE_MS, 30_000, "TASK_LEASE_MS", MIN_LEASE_MS),
+    taskRetentionMs: durationSetting(env.TASK_RETENTION, {
+      name: "TASK_RETENTION",
+      min: MIN_RETENTION,
+      example: "30d",
+      unset: "unset keeps tasks forever",
+    }),
+    shutdownGraceMs: millisecondsSetting(env.SHUTDOWN_GRACE_MS, 10_000, "SHUTDOWN_GRACE_MS"),
+    rateLimitPerSecond: integerSetting(env.RATE_LIMIT_PER_SECOND, 1000, "RATE_LIMIT_PER_SECOND"),
+    maxStreamsPerToken: integerSetting(env.MAX_STREAMS_PER_TOKEN, 1000, "MAX_STREAMS_PER_TOKEN"),
+    requestTimeoutMs: millisecondsSetting(env.REQUEST_TIMEOUT_MS, 30_000, "REQUEST_TIMEOUT_MS"),
+    maxConnections: integerSetting(env.MAX_CONNECTIONS, 20_000, "MAX_CONNECTIONS"),
+    maxRequestsInFlight: integerSetting(env.MAX_REQUESTS_IN_FLIGHT, 2_048, "MAX_REQUESTS_IN_FLIGHT"),
+    maxRequestsInFlightPerToken: integerSetting(
+      env.MAX_REQUESTS_IN_FLIGHT_PER_TOKEN,
+      256,
+      "MAX_REQUESTS_IN_FLIGHT_PER_TOKEN",
+    ),
+    metricsRateLimitPerSecond: integerSetting(env.METRICS_RATE_LIMIT_PER_SECOND, 20, "METRICS_RATE_LIMIT_PER_SECOND"),
+    metricsPort: env.METRICS_PORT ? portSetting(env.METRICS_PORT, 0, "METRICS_PORT") : undefined,
     metricsHost: env.METRICS_HOST || "127.0.0.1",
     agentCardSigning: {
       keyFile: env.AGENT_CARD_SIGNING_KEY_FILE || undefined,
@@ -98,33 +109,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
       alg: env.AGENT_CARD_SIGNING_ALG || undefined,
     },
     push: pushSettings(env),
-    grpc: grpcSettings(env, env.HOST || "127.0.0.1", publicUrl(env.PUBLIC_URL, port)),
-  };
-}
-
-function grpcSettings(env: NodeJS.ProcessEnv, host: string, publicUrl: string): GrpcSettings | undefined {
-  const keyFile = env.GRPC_TLS_KEY_FILE || undefined;
-  const certFile = env.GRPC_TLS_CERT_FILE || undefined;
-  const address = env.GRPC_PUBLIC_ADDRESS || undefined;
-  const grpcHost = env.GRPC_HOST || host;
-  // Every GRPC_* is read first, so the configuration table's test sees them all.
-  if (!env.GRPC_PORT) return undefined;
-  const port = tcpPort(env.GRPC_PORT, 0, "GRPC_PORT");
-  if ((keyFile === undefined) !== (certFile === undefined)) {
-    throw new ConfigError("GRPC_TLS_KEY_FILE and GRPC_TLS_CERT_FILE go together: set both for TLS, or neither");
-  }
-  // The card must name the port clients dial, which GRPC_PORT=0 leaves unknown until it listens.
-  if (port === 0 && address === undefined) {
-    throw new ConfigError("GRPC_PORT=0 picks a free port the card cannot name: set GRPC_PUBLIC_ADDRESS too, or a port");
-  }
-  if (address !== undefined && !/^(?:\[[0-9a-fA-F:.]+\]|[\w.-]+):\d{1,5}$/.test(address)) {
-    throw new ConfigError(`GRPC_PUBLIC_ADDRESS must be host:port, got "${redactSecrets(address)}"`);
-  }
-  return {
-    port,
-    host: grpcHost,
-    tls: keyFile && certFile ? { keyFile, certFile } : undefined,
-    publicAddress: address ?? `${new URL(publicUrl).hostname}:${port}`,
+    grpc: grpcSettings(env, { host: env.HOST || "127.0.0.1", publicUrl: publicUrlSetting(env.PUBLIC_URL, port) }),
   };
 }
 
@@ -142,96 +127,5 @@ export function assertServable(config: ServerConfig): void {
   );
 }
 
-/** `localhost`, 127.0.0.0/8 and ::1 (also IPv4-mapped); `0.0.0.0`, `::` and any other name are not. */
-export function isLoopbackHost(host: string): boolean {
-  const bare = host.replace(/^\[(.*)\]$/, "$1").toLowerCase();
-  if (bare === "localhost") return true;
-  if (isIP(bare) === 4) return bare.startsWith("127.");
-  if (isIP(bare) !== 6) return false;
-  // The URL parser writes IPv6 in one canonical form: ::1, and 127.x.y.z mapped as ::ffff:7fxx:yyzz.
-  const canonical = new URL(`http://[${bare}]/`).hostname.slice(1, -1);
-  return canonical === "::1" || /^::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}$/.test(canonical);
-}
-
-/** An absolute URL with one of `protocols` (`"https:"`, with the colon). */
-function isUrlOf(value: string, protocols: readonly string[]): boolean {
-  const url = URL.parse(value);
-  return url !== null && protocols.includes(url.protocol);
-}
-
-function publicUrl(value: string | undefined, port: number): string {
-  // localhost, not 127.0.0.1: conformance tools compare the card's URL with the one they were given.
-  if (!value) return `http://localhost:${port}`;
-  if (!isUrlOf(value, ["http:", "https:"])) {
-    throw new ConfigError(`PUBLIC_URL must be an absolute http(s) URL, got "${redactSecrets(value)}"`);
-  }
-  const url = new URL(value);
-  // The agent card is public and carries this URL: credentials in it would be published to anyone.
-  if (url.username !== "" || url.password !== "") {
-    throw new ConfigError(
-      `PUBLIC_URL must not carry credentials (user:password@): the agent card publishes it, got "${redactSecrets(value)}"`,
-    );
-  }
-  return value.replace(/\/+$/, "");
-}
-
-/** Decimal digits only: `Number` would also take `1e3`, `0x10` or `1e300`. */
-function integer(value: string | undefined, fallback: number, name: string): number {
-  if (value === undefined || value === "") return fallback;
-  const parsed = /^\d+$/.test(value) ? Number(value) : Number.NaN;
-  if (!Number.isSafeInteger(parsed)) throw new ConfigError(`${name} must be a non-negative integer, got "${value}"`);
-  return parsed;
-}
-
-function tcpPort(value: string | undefined, fallback: number, name: string): number {
-  const port = integer(value, fallback, name);
-  if (port > 65_535) throw new ConfigError(`${name} must be a TCP port (0 to 65535), got "${value}"`);
-  return port;
-}
-
-/** The longest delay node's timers take; a longer one would fire after 1 ms (TimeoutOverflowWarning). */
-const MAX_TIMER_MS = 2 ** 31 - 1;
 /** A lease is renewed every third of it and the orphan sweep runs every half: below a second is a busy loop. */
 const MIN_LEASE_MS = 1_000;
-
-/** Milliseconds a timer is set with: within what node's timers take, and not below `min`. */
-function duration(value: string | undefined, fallback: number, name: string, min = 0): number {
-  const ms = integer(value, fallback, name);
-  if (ms < min || ms > MAX_TIMER_MS) {
-    throw new ConfigError(`${name} must be between ${min} and ${MAX_TIMER_MS} (milliseconds), got "${value}"`);
-  }
-  return ms;
-}
-
-/**
- * TASK_RETENTION as `--expires-in` takes a duration (`30d`, `12h`, `2w`), at least an hour (a stream may
- * still be reading a task that ended less long ago). A bare number is refused: it would say no unit.
- */
-function retention(value: string | undefined): number | undefined {
-  if (!value) return undefined;
-  const seconds = parseDuration(value);
-  if (seconds === undefined || seconds * 1000 < MIN_RETENTION_MS) {
-    throw new ConfigError(
-      `TASK_RETENTION must be a duration of at least 1h with a unit (s, m, h, d, w), e.g. 30d; unset keeps tasks forever; got "${value}"`,
-    );
-  }
-  return seconds * 1000;
-}
-
-/** pino's levels; anything else made the logger throw at start with a message that named no variable. */
-const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"];
-
-function logFormat(value: string | undefined): "json" | "pretty" | undefined {
-  if (!value) return undefined;
-  if (value === "json" || value === "pretty") return value;
-  throw new ConfigError(`LOG_FORMAT must be json or pretty (unset: pretty in a terminal, else json), got "${value}"`);
-}
-
-function logLevel(value: string | undefined): string {
-  if (!value) return "info";
-  const level = value.toLowerCase();
-  if (!LOG_LEVELS.includes(level)) {
-    throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}, got "${value}"`);
-  }
-  return level;
-}

@@ -1,17 +1,15 @@
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { Server } from "node:http";
 import { resolve as resolvePath } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
+import { startGrpcServerWith } from "@a2a-partner/a2a-core/grpc";
+import { controlSocketPaths, createHttpServer, listenHttp, redactSecrets } from "@a2a-partner/a2a-core/node-runtime";
 import { type Database, DataDirectoryLockedError, isDataDirectoryLockedError } from "@a2a-partner/postgres-store";
-import { startGrpcServer } from "./app/grpc-server.ts";
 import { createApp, type ServerApp } from "./app.ts";
 import { assertServable, type ServerConfig } from "./config.ts";
 import { openConfiguredDatabase, SERVER_LOCK_OWNER } from "./configured-database.ts";
-import { controlPaths } from "./control/control-paths.ts";
 import { startControlSocket } from "./control/control-socket.ts";
 import type { Logger } from "./logger.ts";
 import { migrateReferenceSchema } from "./migrations.ts";
-import { redactSecrets } from "./redact-secrets.ts";
 import { startTaskPruner } from "./retention/task-pruner.ts";
 
 /** How long a starting server waits for a CLI command (`seed`, `token` …) to let go of the data directory. */
@@ -26,51 +24,9 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
-/**
- * A port another process holds, or one this user may not bind: the operator's PORT / HOST to change, said
- * so (the bare `listen EADDRINUSE` named neither).
- */
-function listenRefused(error: unknown, config: ServerConfig): Error | undefined {
-  const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  const where = `${config.host}:${config.port}`;
-  if (code === "EADDRINUSE") {
-    return new Error(
-      `PORT=${config.port} is already in use on ${config.host} (another server running?): stop it, or set PORT ` +
-        "to a free port (PORT=0 picks one)",
-      { cause: error },
-    );
-  }
-  if (code === "EACCES") {
-    return new Error(`cannot listen on ${where}: permission denied; set PORT to 1024 or above`, { cause: error });
-  }
-  if (code === "EADDRNOTAVAIL") {
-    return new Error(`HOST=${config.host} is not an address of this machine; set HOST to one (e.g. 127.0.0.1)`, {
-      cause: error,
-    });
-  }
-  return undefined;
-}
-
 /** The data's place for the listening line: the data directory, or the database without its password. */
 function whereTheDataIs(config: ServerConfig): string {
   return config.databaseUrl ? redactSecrets(config.databaseUrl) : resolvePath(config.dataDir);
-}
-
-/**
- * The HTTP server for an app. requestTimeout bounds receiving a request (slow-loris uploads) and is checked
- * often enough to matter; it never cuts a response, so SSE streams live as long as they need. Idle
- * keep-alive sockets close after keepAliveTimeout.
- */
-export function createHttpServer(app: ServerApp, config: ServerConfig): Server {
-  const checkEvery =
-    config.requestTimeoutMs > 0 ? Math.max(100, Math.min(config.requestTimeoutMs / 2, 30_000)) : 30_000;
-  const server = createServer({ connectionsCheckingInterval: checkEvery }, app.listener);
-  server.requestTimeout = config.requestTimeoutMs;
-  server.headersTimeout = config.requestTimeoutMs > 0 ? Math.min(config.requestTimeoutMs, 30_000) : 30_000;
-  server.keepAliveTimeout = 5_000;
-  // Past the bound node closes new connections at once: a flood cannot exhaust the process's sockets.
-  if (config.maxConnections > 0) server.maxConnections = config.maxConnections;
-  return server;
 }
 
 /**
@@ -110,10 +66,11 @@ function anotherServer(error: DataDirectoryLockedError): DataDirectoryLockedErro
 export async function startServer(config: ServerConfig, logger: Logger): Promise<RunningServer> {
   assertServable(config);
   // Computed (and checked) before anything is opened: a DATA_DIR too long for the socket stops the start.
-  const paths = config.databaseUrl ? undefined : controlPaths(config.dataDir);
+  const paths = config.databaseUrl ? undefined : controlSocketPaths(config.dataDir);
   // Locks an embedded data directory before opening it: two processes on it would corrupt it.
   const db = await openServerDatabase(config, logger);
   let control: Server | undefined;
+  const closeControl = () => new Promise<void>((resolve) => (control ? control.close(() => resolve()) : resolve()));
   try {
     await migrateReferenceSchema(db);
     control = paths ? await startControlSocket(db, paths, logger) : undefined;
@@ -122,34 +79,30 @@ export async function startServer(config: ServerConfig, logger: Logger): Promise
     throw error;
   }
   const app = createApp({ db, config, logger });
-  const server = createHttpServer(app, config);
+  const server = createHttpServer(app.listener, config);
+  let url: string;
   try {
-    await new Promise<void>((resolve, reject) => {
-      server.once("error", reject);
-      server.listen(config.port, config.host, () => resolve());
-    });
+    url = await listenHttp(server, config);
   } catch (error) {
     // e.g. the port is taken: release the store so the process can exit with the error.
     await app.close();
-    await new Promise<void>((resolve) => (control ? control.close(() => resolve()) : resolve()));
+    await closeControl();
     await db.close();
-    throw listenRefused(error, config) ?? error;
+    throw error;
   }
-  const address = server.address() as AddressInfo;
-  const url = `http://${address.address.includes(":") ? `[${address.address}]` : address.address}:${address.port}`;
   // Where to point a client, and where its data is kept: the two things a first start needs to say.
   logger.info(
     { url, store: db.kind, data: whereTheDataIs(config), publicUrl: redactSecrets(config.publicUrl) },
     "reference server listening",
   );
 
-  let grpc: Awaited<ReturnType<typeof startGrpcServer>> | undefined;
+  let grpc: Awaited<ReturnType<typeof startGrpcServerWith>> | undefined;
   try {
-    grpc = config.grpc ? await startGrpcServer(app.handler, config.grpc, logger) : undefined;
+    grpc = config.grpc ? await startGrpcServerWith(app.handler, config.grpc, logger) : undefined;
   } catch (error) {
     await app.close();
     server.close();
-    await new Promise<void>((resolve) => (control ? control.close(() => resolve()) : resolve()));
+    await closeControl();
     await db.close();
     throw error;
   }
@@ -169,7 +122,7 @@ export async function startServer(config: ServerConfig, logger: Logger): Promise
       await grpcClosed;
       server.closeAllConnections();
       await closed;
-      await new Promise<void>((resolve) => (control ? control.close(() => resolve()) : resolve()));
+      await closeControl();
       await db.close();
       logger.info("stopped");
     })();

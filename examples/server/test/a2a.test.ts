@@ -3,6 +3,7 @@ import { A2A_LIMITS, AgentCardV1, AgentCardV03, ERROR_CODES, Task, TaskStatusUpd
 import { beforeAll, describe, expect, it } from "vitest";
 import { hashToken } from "../src/auth/tokens.ts";
 import { type Backend, postgresAvailable } from "./support/backends.ts";
+import { loggedSeqs } from "./support/event-log.ts";
 import { envelope, post, readFrames, rpc, startParams } from "./support/rpc.ts";
 import { databasePerSuite, serverPerSuite } from "./support/server-per-suite.ts";
 import { startTestServer } from "./support/test-server.ts";
@@ -167,11 +168,7 @@ describe.each(backends)("reference server on %s", (backend) => {
       );
       expect(resumed[0]?.event).toBe("task");
       const delivered = [...firstPart, ...resumed.slice(1)].filter((f) => f.event !== "final").map((f) => Number(f.id));
-      const all = (
-        await suite.database.db.query<{ seq: number }>("select seq from task_events where task_id = $1 order by seq", [
-          firstPart[0]?.result.id,
-        ])
-      ).rows.map((r) => r.seq);
+      const all = await loggedSeqs(suite.database.db, firstPart[0]?.result.id as string);
       expect(delivered).toEqual(all);
       expect(resumed.at(-2)?.event).toBe("finished");
     } finally {

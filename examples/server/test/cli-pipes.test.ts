@@ -4,8 +4,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
+import { EXIT_CODES } from "@a2a-partner/a2a-core/node-runtime";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { EXIT_CODES } from "../src/exit-codes.ts";
 
 const SERVER_DIR = fileURLToPath(new URL("..", import.meta.url));
 const REPO_ROOT = fileURLToPath(new URL("../../..", import.meta.url));

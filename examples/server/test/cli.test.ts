@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
+import { EXIT_CODES } from "@a2a-partner/a2a-core/node-runtime";
 import { describe, expect, it } from "vitest";
 import type { TokenListing } from "../src/admin/token-operations.ts";
-import { EXIT_CODES } from "../src/exit-codes.ts";
 import { serverProcessPerSuite } from "./support/process-suite.ts";
 import { envelope, post } from "./support/rpc.ts";
 import { createPgliteStore, runCli, seedWithCli } from "./support/server-process.ts";

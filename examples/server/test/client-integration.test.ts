@@ -18,6 +18,7 @@ import {
 } from "@a2a-partner/a2a-client";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type Backend, createTestDatabase, postgresAvailable, type TestDatabase } from "./support/backends.ts";
+import { loggedSeqs } from "./support/event-log.ts";
 import { serverPerSuite } from "./support/server-per-suite.ts";
 import { startTestServer, type TestServer } from "./support/test-server.ts";
 
@@ -240,14 +241,6 @@ describe.each(backends)("A2AClient against the reference server on %s", (backend
     return created;
   }
 
-  async function eventLog(taskId: string): Promise<string[]> {
-    const { rows } = await database.db.query<{ seq: number }>(
-      "select seq from task_events where task_id = $1 order by seq",
-      [taskId],
-    );
-    return rows.map((row) => String(row.seq));
-  }
-
   async function executions(taskId: string): Promise<number> {
     const { rows } = await database.db.query<{ n: number }>(
       "select count(*)::int as n from workflow_executions where task_id = $1",
@@ -302,7 +295,7 @@ describe.each(backends)("A2AClient against the reference server on %s", (backend
     ]);
 
     // Each event of the durable log exactly once, in order, ending with the one `finished`.
-    expect(events.map((e) => e.eventId)).toEqual(await eventLog(taskId));
+    expect(events.map((e) => e.eventId)).toEqual((await loggedSeqs(database.db, taskId)).map(String));
     expect(events.filter((e) => e.type === "task")).toHaveLength(1);
     expect(events.at(-1)).toMatchObject({ type: "finished", state: "completed" });
     await expect(stream.finished).resolves.toMatchObject({ eventId: events.at(-1)?.eventId });
@@ -331,7 +324,7 @@ describe.each(backends)("A2AClient against the reference server on %s", (backend
 
     expect(proxy.cuts).toEqual([0, 1]);
     expect(proxy.requests.map((r) => r.call)[0]).toBe(`SubscribeToTask@${lastSeen}`);
-    expect([...first, ...rest].map((e) => e.eventId)).toEqual(await eventLog(taskId));
+    expect([...first, ...rest].map((e) => e.eventId)).toEqual((await loggedSeqs(database.db, taskId)).map(String));
     expect(rest.some((e) => e.type === "task")).toBe(false);
     expect(rest.at(-1)).toMatchObject({ type: "finished", state: "completed" });
     expect(await executions(taskId)).toBe(1);
@@ -340,7 +333,7 @@ describe.each(backends)("A2AClient against the reference server on %s", (backend
   it("subscribeToTask replays only what came after lastEventId; with none, starts at the snapshot", async () => {
     const c = client();
     const { taskId, events } = await finishedTask(c);
-    const log = await eventLog(taskId);
+    const log = (await loggedSeqs(database.db, taskId)).map(String);
     expect(events.map((e) => e.eventId)).toEqual(log);
 
     const fromThree = await collect(c.subscribeToTask(taskId, { lastEventId: 3 }));
@@ -458,7 +451,7 @@ describe.each(backends)("A2AClient against the reference server on %s", (backend
     expect(c.endpoint).toBeUndefined();
     const { taskId, events } = await finishedTask(c);
     expect(c.endpoint).toBe(`${proxy.url}/api/v1/a2a`);
-    expect(events.map((e) => e.eventId)).toEqual(await eventLog(taskId));
+    expect(events.map((e) => e.eventId)).toEqual((await loggedSeqs(database.db, taskId)).map(String));
     const card = await c.discover();
     expect(card).toMatchObject({ name: "Store Operations Robots", capabilities: { streaming: true } });
     const cardRequests = proxy.requests.filter((r) => r.call.startsWith("GET /.well-known/agent-card.json"));
@@ -482,7 +475,7 @@ describe.each(backends)("A2AClient against the reference server on %s", (backend
     expect(calls[1]).toMatch(/^SubscribeToTask@[1-9]\d*$/);
     expect(proxy.requests.every((r) => r.version === "1.0")).toBe(true);
     // Read from v1.0 payloads (TASK_STATE_*, parts without kind), yet the same typed events, each once.
-    expect(events.map((e) => e.eventId)).toEqual(await eventLog(taskId));
+    expect(events.map((e) => e.eventId)).toEqual((await loggedSeqs(database.db, taskId)).map(String));
     expect(events[0]).toMatchObject({ type: "task", task: { kind: "task", id: taskId, status: { state: "working" } } });
     expect(events.at(-1)).toMatchObject({ type: "finished", state: "completed", update: { kind: "status-update" } });
     const task = await c.getTask(taskId);
@@ -514,7 +507,7 @@ describe.each(backends)("A2AClient against the reference server on %s", (backend
       "POST /api/v1/a2a/message:stream@0",
     ]);
     expect(calls[3]).toMatch(new RegExp(`^POST /api/v1/a2a/tasks/${taskId}:subscribe@[1-9]\\d*$`));
-    expect(events.map((e) => e.eventId)).toEqual(await eventLog(taskId));
+    expect(events.map((e) => e.eventId)).toEqual((await loggedSeqs(database.db, taskId)).map(String));
     expect(events.at(-1)).toMatchObject({ type: "finished", state: "completed" });
     expect(await executions(taskId)).toBe(1);
 
@@ -558,7 +551,7 @@ describe.each(backends)("A2AClient against the reference server on %s", (backend
   it('speaks the slash method names with methodNames: "alias"', async () => {
     const c = client({ methodNames: "alias" });
     const { taskId, events } = await finishedTask(c);
-    expect(events.map((e) => e.eventId)).toEqual(await eventLog(taskId));
+    expect(events.map((e) => e.eventId)).toEqual((await loggedSeqs(database.db, taskId)).map(String));
     expect((await c.getTask(taskId)).status.state).toBe("completed");
     await expect(c.cancelTask(taskId)).rejects.toBeInstanceOf(TaskNotCancelableError);
     expect((await collect(c.subscribeToTask(taskId))).at(-1)).toMatchObject({ type: "finished" });
@@ -602,11 +595,8 @@ describe("the a2a-task CLI against the reference server (PGlite)", () => {
     expect(lines[0]).toMatchObject({ type: "task", task: { status: { state: "working" } } });
     expect(lines.at(-1)).toMatchObject({ type: "finished", state: "completed" });
     const taskId = (lines[0] as Extract<TaskStreamEvent, { type: "task" }>).task.id;
-    const { rows } = await suite.database.db.query<{ seq: number }>(
-      "select seq from task_events where task_id = $1 order by seq",
-      [taskId],
-    );
-    expect(lines.map((line) => line.eventId)).toEqual(rows.map((row) => String(row.seq)));
+    const logged = await loggedSeqs(suite.database.db, taskId);
+    expect(lines.map((line) => Number(line.eventId))).toEqual(logged);
 
     const attached = await run(["--attach", taskId, "--last-event-id", "3", "--json"]);
     expect(attached.code, attached.stderr).toBe(0);
@@ -614,7 +604,7 @@ describe("the a2a-task CLI against the reference server (PGlite)", () => {
       .trimEnd()
       .split("\n")
       .map((line) => (JSON.parse(line) as TaskStreamEvent).eventId);
-    expect(rest).toEqual(rows.filter((row) => row.seq > 3).map((row) => String(row.seq)));
+    expect(rest).toEqual(logged.filter((seq) => seq > 3).map(String));
   });
 
   it("exits 2 for an unknown store and 3 for a rejected token, with the reason on stderr", async () => {

@@ -1,9 +1,8 @@
 import { chown, lstat, mkdir, readdir, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import { EXIT_CODES, MAX_SOCKET_PATH_BYTES } from "@a2a-partner/a2a-core/node-runtime";
 import { describe, expect, it } from "vitest";
-import { MAX_SOCKET_PATH_BYTES } from "../src/control/control-paths.ts";
-import { EXIT_CODES } from "../src/exit-codes.ts";
 import { pgliteStorePerTest, runCli, startServerProcess } from "./support/server-process.ts";
 
 const isRoot = process.getuid?.() === 0;

@@ -1,8 +1,8 @@
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { EXIT_CODES } from "@a2a-partner/a2a-core/node-runtime";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { EXIT_CODES } from "../src/exit-codes.ts";
 import { runCli } from "./support/server-process.ts";
 
 // DATA_DIR is the operator's setting: one that cannot become the embedded store's directory is refused as

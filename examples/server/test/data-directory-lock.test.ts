@@ -1,8 +1,8 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
+import { EXIT_CODES } from "@a2a-partner/a2a-core/node-runtime";
 import { LOCK_FILE_NAME } from "@a2a-partner/postgres-store";
 import { describe, expect, it } from "vitest";
-import { EXIT_CODES } from "../src/exit-codes.ts";
 import { envelope, post } from "./support/rpc.ts";
 import { pgliteStorePerTest, runCli, seedWithCli, startServerProcess } from "./support/server-process.ts";
 

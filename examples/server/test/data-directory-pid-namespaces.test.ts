@@ -1,8 +1,8 @@
 import { spawn, spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { EXIT_CODES } from "@a2a-partner/a2a-core/node-runtime";
 import { describe, expect, it } from "vitest";
-import { EXIT_CODES } from "../src/exit-codes.ts";
 import { pgliteStorePerTest, runCli } from "./support/server-process.ts";
 
 const SERVER_DIR = fileURLToPath(new URL("..", import.meta.url));

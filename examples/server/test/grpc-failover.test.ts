@@ -4,6 +4,7 @@ import { ORPHANED_REASON } from "@a2a-partner/a2a-core";
 import { freePort } from "@a2a-partner/test-support/local-processes";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { postgresAvailable } from "./support/backends.ts";
+import { loggedSeqs } from "./support/event-log.ts";
 import { leaseTestBed } from "./support/lease-test-bed.ts";
 import { createPostgresStore, type ServerProcess, statusText } from "./support/server-process.ts";
 
@@ -50,11 +51,7 @@ describe.skipIf(!(await postgresAvailable()))("the typed client over gRPC, two i
     }
 
     expect(resumes).toContain("resume");
-    const { rows } = await bed.store.pool.query<{ seq: string }>(
-      "select seq from task_events where task_id = $1 order by seq",
-      [stream.taskId],
-    );
-    expect(events.map((e) => Number(e.eventId))).toEqual(rows.map((r) => Number(r.seq)));
+    expect(events.map((e) => Number(e.eventId))).toEqual(await loggedSeqs(bed.store.pool, stream.taskId as string));
     const finished = events.at(-1);
     expect(finished).toMatchObject({ type: "finished", state: "failed" });
     expect(statusText(finished?.type === "finished" ? finished.update.status : undefined)).toBe(ORPHANED_REASON);

@@ -8,6 +8,7 @@ import { bearerInterceptor, collect } from "@a2a-partner/test-support/a2a-sdk";
 import { freePort } from "@a2a-partner/test-support/local-processes";
 import { beforeAll, describe, expect, it } from "vitest";
 import { postgresAvailable } from "./support/backends.ts";
+import { loggedSeqs } from "./support/event-log.ts";
 import { leaseTestBed } from "./support/lease-test-bed.ts";
 import { createPostgresStore, type ServerProcess } from "./support/server-process.ts";
 
@@ -35,12 +36,17 @@ describe.skipIf(!(await postgresAvailable()))("gRPC streams across two server pr
     return factory.createFromUrl(server.url);
   }
 
-  it("a stream on a SIGKILLed instance resumes on the other with last-event-id: every event once", async () => {
-    // The task runs on B (started there); its stream is followed on A over gRPC.
-    const started = await bed.start(b, "Restock aisle 9");
+  /** A task started on `server` over HTTP (that stream closed once the task is known): its id. */
+  async function startedOn(server: ServerProcess, text: string): Promise<string> {
+    const started = await bed.start(server, text);
     const taskId = (await started.until((frame) => frame.event === "task")).result.id as string;
     started.close();
+    return taskId;
+  }
 
+  it("a stream on a SIGKILLed instance resumes on the other with last-event-id: every event once", async () => {
+    // The task runs on B (started there); its stream is followed on A over gRPC.
+    const taskId = await startedOn(b, "Restock aisle 9");
     const onA = await grpcClient(a);
     const seenOnA: number[] = [];
     const stream = onA.resubscribeTask({ tenant: "", id: taskId }, { serviceParameters: { "last-event-id": "1" } });
@@ -63,11 +69,7 @@ describe.skipIf(!(await postgresAvailable()))("gRPC streams across two server pr
     );
     const seenOnB = resumed.filter((event) => event.payload?.$case !== "task").map(seqOf);
 
-    const { rows } = await bed.store.pool.query<{ seq: number }>(
-      "select seq from task_events where task_id = $1 order by seq",
-      [taskId],
-    );
-    const logged = rows.map((row) => Number(row.seq)).filter((seq) => seq > 1);
+    const logged = (await loggedSeqs(bed.store.pool, taskId)).filter((seq) => seq > 1);
     // Every event after the task frame, exactly once across A's stream and B's, in order.
     expect([...seenOnA, ...seenOnB]).toEqual(logged);
     expect(resumed.at(-1)?.payload?.$case).toBe("task");
@@ -75,9 +77,7 @@ describe.skipIf(!(await postgresAvailable()))("gRPC streams across two server pr
 
   // Last: it stops B.
   it("SIGTERM ends an open gRPC stream cleanly and the process exits 0", async () => {
-    const started = await bed.start(b, "Count inventory in aisle 2");
-    const taskId = (await started.until((frame) => frame.event === "task")).result.id as string;
-    started.close();
+    const taskId = await startedOn(b, "Count inventory in aisle 2");
     const onB = await grpcClient(b);
     const events: StreamResponse[] = [];
     const following = (async () => {

@@ -7,11 +7,11 @@ import { ClientFactory } from "@a2a-js/sdk/client";
 import { GrpcTransportFactory } from "@a2a-js/sdk/client/grpc";
 import { TaskNotCancelableError, TaskNotFoundError } from "@a2a-js/sdk/errors";
 import type { A2AGrpcServer } from "@a2a-partner/a2a-core/grpc";
+import { startGrpcServerWith } from "@a2a-partner/a2a-core/grpc";
+import type { GrpcSettings } from "@a2a-partner/a2a-core/node-runtime";
 import { bearerInterceptor, collect, listContextRequest, taskStart } from "@a2a-partner/test-support/a2a-sdk";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startGrpcServer } from "../src/app/grpc-server.ts";
-import type { GrpcSettings } from "../src/config.ts";
 import { type Backend, createTestDatabase, postgresAvailable, type TestDatabase } from "./support/backends.ts";
 import { startTestServer, type TestServer } from "./support/test-server.ts";
 
@@ -43,7 +43,7 @@ describe.each(backends)("the gRPC binding of the reference server (%s)", (backen
     const settings: GrpcSettings = { port, host: "127.0.0.1", tls: undefined, publicAddress: `127.0.0.1:${port}` };
     // Slow enough that a task is still running while the test polls, lists and reattaches to it.
     server = await startTestServer(database.db, { robotStepMs: 150, grpc: settings });
-    grpc = await startGrpcServer(server.app.handler, settings, pino({ level: "silent" }));
+    grpc = await startGrpcServerWith(server.app.handler, settings, pino({ level: "silent" }));
   });
   afterAll(async () => {
     const closed = grpc?.close({ graceMs: 1000 });

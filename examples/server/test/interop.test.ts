@@ -13,6 +13,7 @@ import { LegacyJsonRpcTransport } from "@a2a-js/sdk/compat/v0_3/client";
 import { TaskNotCancelableError, TaskNotFoundError } from "@a2a-js/sdk/errors";
 import { bearerInterceptor, collect, taskStart } from "@a2a-partner/test-support/a2a-sdk";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { loggedSeqs } from "./support/event-log.ts";
 import { frontedServerPerSuite } from "./support/fronted-server.ts";
 
 type Payload = NonNullable<StreamResponse["payload"]>;
@@ -68,14 +69,6 @@ describe("the official @a2a-js/sdk client against the reference server (PGlite)"
   const legacyTransport = (url = endpoint) =>
     new LegacyJsonRpcTransport({ endpoint: url, fetchImpl: authenticatingFetch() });
 
-  async function eventLog(taskId: string): Promise<number[]> {
-    const { rows } = await bed.database.db.query<{ seq: number }>(
-      "select seq from task_events where task_id = $1 order by seq",
-      [taskId],
-    );
-    return rows.map((row) => row.seq);
-  }
-
   it("streams a task to its terminal state over message/stream, reading every frame (final included)", async () => {
     const events = await collect(legacyTransport().sendMessageStream(taskStart("Restock aisle 5")));
 
@@ -113,7 +106,7 @@ describe("the official @a2a-js/sdk client against the reference server (PGlite)"
       expect(event.payload?.value).toMatchObject({ taskId: task.id });
     }
     // One SDK event per logged event, plus the `final` trailer.
-    expect(events).toHaveLength((await eventLog(task.id)).length + 1);
+    expect(events).toHaveLength((await loggedSeqs(bed.database.db, task.id)).length + 1);
   });
 
   it("polls with tasks/get, cancels with tasks/cancel and reattaches with tasks/resubscribe", async () => {

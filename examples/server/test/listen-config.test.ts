@@ -1,5 +1,5 @@
+import { EXIT_CODES } from "@a2a-partner/a2a-core/node-runtime";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { EXIT_CODES } from "../src/exit-codes.ts";
 import { createPgliteStore, runCli, startServerProcess, stopAllServerProcesses } from "./support/server-process.ts";
 
 // A server reachable from other machines must advertise a URL they can use: its agent card's endpoint is

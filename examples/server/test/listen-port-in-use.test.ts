@@ -1,6 +1,6 @@
 import { createServer, type Server } from "node:net";
+import { EXIT_CODES } from "@a2a-partner/a2a-core/node-runtime";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { EXIT_CODES } from "../src/exit-codes.ts";
 import { createPgliteStore, runCli } from "./support/server-process.ts";
 
 describe("serve on a port another process holds", () => {

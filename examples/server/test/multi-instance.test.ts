@@ -2,6 +2,7 @@ import { decodeSseStream, ORPHANED_REASON } from "@a2a-partner/a2a-core";
 import { beforeAll, describe, expect, it } from "vitest";
 import { hashToken } from "../src/auth/tokens.ts";
 import { postgresAvailable } from "./support/backends.ts";
+import { loggedSeqs } from "./support/event-log.ts";
 import { LEASE_MS, leaseTestBed, STEP_MS, SWEEP_MS } from "./support/lease-test-bed.ts";
 import { rpc, startParams } from "./support/rpc.ts";
 import {
@@ -32,14 +33,6 @@ describe.skipIf(!(await postgresAvailable()))("two server processes on one Postg
 
   const isUpdate = (f: TimedFrame) => f.event === "update";
 
-  async function loggedSeqs(taskId: string): Promise<number[]> {
-    const { rows } = await bed.store.pool.query<{ seq: number }>(
-      "select seq from task_events where task_id = $1 order by seq",
-      [taskId],
-    );
-    return rows.map((r) => Number(r.seq));
-  }
-
   async function nodeExecutions(taskId: string): Promise<number> {
     const { rows } = await bed.store.pool.query<{ n: number }>(
       `select count(*)::int as n from workflow_node_executions n
@@ -66,7 +59,7 @@ describe.skipIf(!(await postgresAvailable()))("two server processes on one Postg
     // Same events, same ids, exactly once, on both processes.
     const events = (frames: TimedFrame[]) => frames.slice(1, -1).map((f) => [f.id, f.event, f.result]);
     expect(events(onB.frames)).toEqual(events(onA.frames));
-    expect(onA.frames.slice(0, -1).map((f) => Number(f.id))).toEqual(await loggedSeqs(taskId));
+    expect(onA.frames.slice(0, -1).map((f) => Number(f.id))).toEqual(await loggedSeqs(bed.store.pool, taskId));
 
     // Delivery lag of the events that were appended while both streams were open. Without NOTIFY a
     // process would notice another's append only on its periodic re-read (every 5 s).
@@ -124,7 +117,7 @@ describe.skipIf(!(await postgresAvailable()))("two server processes on one Postg
     expect((await onB.done).error).toBeUndefined();
     expect(onB.frames[0]?.event).toBe("task");
     const delivered = [...seen, ...onB.frames.slice(1, -1)].map((f) => Number(f.id));
-    expect(delivered).toEqual(await loggedSeqs(taskId));
+    expect(delivered).toEqual(await loggedSeqs(bed.store.pool, taskId));
     expect(onB.frames.at(-2)?.result.status.state).toBe("completed");
   });
 
@@ -142,7 +135,7 @@ describe.skipIf(!(await postgresAvailable()))("two server processes on one Postg
     }
     expect(onB[0]?.data.task.id).toBe(taskId);
     const delivered = [...seen.map((f) => Number(f.id)), ...onB.slice(1, -1).map((f) => Number(f.id))];
-    expect(delivered).toEqual(await loggedSeqs(taskId));
+    expect(delivered).toEqual(await loggedSeqs(bed.store.pool, taskId));
     expect(onB.at(-2)?.data.statusUpdate.status.state).toBe("TASK_STATE_COMPLETED");
   });
 

@@ -1,6 +1,6 @@
+import { EXIT_CODES } from "@a2a-partner/a2a-core/node-runtime";
 import { describe, expect, it } from "vitest";
 import type { EnvironmentListing, MemberListing, WorkspaceListing } from "../src/admin/workspace-operations.ts";
-import { EXIT_CODES } from "../src/exit-codes.ts";
 import { serverProcessPerSuite } from "./support/process-suite.ts";
 import { envelope, post, readFrames, startParams } from "./support/rpc.ts";
 import { createPgliteStore, pgliteStorePerTest, runCli } from "./support/server-process.ts";

@@ -9,6 +9,7 @@ import { bearerInterceptor, taskStart } from "@a2a-partner/test-support/a2a-sdk"
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { pushSecret } from "../src/admin/push-secret-operations.ts";
 import { loadConfig } from "../src/config.ts";
+import { loggedSeqs } from "./support/event-log.ts";
 import { frontedServerPerSuite } from "./support/fronted-server.ts";
 import { byTaskAndConfig, type PushReceiver, startPushReceiver } from "./support/push-receiver.ts";
 import { eventually } from "./support/server-process.ts";
@@ -72,14 +73,6 @@ describe("the official @a2a-js/sdk client's push-config methods against the refe
     };
   }
 
-  async function loggedSeqs(taskId: string): Promise<number[]> {
-    const { rows } = await bed.database.db.query<{ seq: number }>(
-      "select seq from task_events where task_id = $1 order by seq",
-      [taskId],
-    );
-    return rows.map((row) => Number(row.seq));
-  }
-
   /** Waits until the task ended and its last event reached the config at `path`; the seqs it got, deduplicated. */
   async function deliveredTo(taskId: string, path: string): Promise<number[]> {
     return eventually(
@@ -92,7 +85,7 @@ describe("the official @a2a-js/sdk client's push-config methods against the refe
         const seqs = byTaskAndConfig(receiver.received)
           .get(`${taskId} /${path}`)
           ?.map((n) => n.seq);
-        return seqs && seqs.at(-1) === (await loggedSeqs(taskId)).at(-1) ? seqs : undefined;
+        return seqs && seqs.at(-1) === (await loggedSeqs(bed.database.db, taskId)).at(-1) ? seqs : undefined;
       },
       { timeoutMs: 15_000, intervalMs: 50, what: `the last event of ${taskId} at /${path}` },
     );
@@ -111,7 +104,7 @@ describe("the official @a2a-js/sdk client's push-config methods against the refe
       const kept = sdkConfig(taskId, "kept", `${transport}-kept`);
       const dropped = sdkConfig(taskId, "dropped", `${transport}-dropped`);
       expect(await sdk.createTaskPushNotificationConfig(kept)).toEqual(kept);
-      const keptFrom = ((await loggedSeqs(taskId)).at(-1) ?? 0) + 1;
+      const keptFrom = ((await loggedSeqs(bed.database.db, taskId)).at(-1) ?? 0) + 1;
       expect(await sdk.createTaskPushNotificationConfig(dropped)).toEqual(dropped);
       expect(await sdk.getTaskPushNotificationConfig({ tenant: "", taskId, id: "kept" })).toEqual(kept);
       const listed = await sdk.listTaskPushNotificationConfig({ tenant: "", taskId, pageSize: 0, pageToken: "" });
@@ -137,10 +130,10 @@ describe("the official @a2a-js/sdk client's push-config methods against the refe
 
       // The inline config: every event of its task; the kept one: every event after it was made.
       const inline = await deliveredTo(inlineTask, inlinePath);
-      expect(inline).toEqual(await loggedSeqs(inlineTask));
+      expect(inline).toEqual(await loggedSeqs(bed.database.db, inlineTask));
       const seqs = await deliveredTo(taskId, kept.url.split("/").at(-1) as string);
       expect(seqs[0]).toBeLessThanOrEqual(keptFrom);
-      const log = await loggedSeqs(taskId);
+      const log = await loggedSeqs(bed.database.db, taskId);
       expect(seqs).toEqual(log.slice(log.indexOf(seqs[0] as number)));
       const notes = receiver.received.filter((n) => n.taskId === taskId && n.path === `/${transport}-kept`);
       for (const n of notes) expect([n.version, n.notificationToken]).toEqual(["1.0", `token-${transport}-kept`]);
@@ -169,7 +162,7 @@ describe("the official @a2a-js/sdk client's push-config methods against the refe
     }
     const config = sdkConfig(taskId, "legacy", "legacy");
     expect(await legacy.createTaskPushNotificationConfig(config)).toEqual(config);
-    const from = ((await loggedSeqs(taskId)).at(-1) ?? 0) + 1;
+    const from = ((await loggedSeqs(bed.database.db, taskId)).at(-1) ?? 0) + 1;
     expect(await legacy.getTaskPushNotificationConfig({ tenant: "", taskId, id: "legacy" })).toEqual(config);
     const listed = await legacy.listTaskPushNotificationConfig({ tenant: "", taskId, pageSize: 0, pageToken: "" });
     expect(listed.configs).toEqual([config]);
@@ -183,7 +176,7 @@ describe("the official @a2a-js/sdk client's push-config methods against the refe
 
     const seqs = await deliveredTo(taskId, "legacy");
     expect(seqs[0]).toBeLessThanOrEqual(from);
-    const log = await loggedSeqs(taskId);
+    const log = await loggedSeqs(bed.database.db, taskId);
     expect(seqs).toEqual(log.slice(log.indexOf(seqs[0] as number)));
     const notes = receiver.received.filter((n) => n.taskId === taskId && n.path === "/legacy");
     for (const n of notes) expect(n.version).toBe("0.3");

@@ -1,6 +1,6 @@
+import { EXIT_CODES } from "@a2a-partner/a2a-core/node-runtime";
 import { describe, expect, it } from "vitest";
 import type { PushSecretResult } from "../src/admin/push-secret-operations.ts";
-import { EXIT_CODES } from "../src/exit-codes.ts";
 import { postgresAvailable } from "./support/backends.ts";
 import { serverProcessPerSuite, storePerSuite } from "./support/process-suite.ts";
 import { createPgliteStore, createPostgresStore, runCli } from "./support/server-process.ts";

@@ -1,5 +1,5 @@
+import { EXIT_CODES } from "@a2a-partner/a2a-core/node-runtime";
 import { describe, expect, it } from "vitest";
-import { EXIT_CODES } from "../src/exit-codes.ts";
 import { runCli } from "./support/server-process.ts";
 
 // The parsing itself is src/config.test.ts's; here, what an operator sees when `serve` starts with it.

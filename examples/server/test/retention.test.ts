@@ -1,7 +1,7 @@
 import { ERROR_CODES } from "@a2a-partner/a2a-core";
+import { EXIT_CODES } from "@a2a-partner/a2a-core/node-runtime";
 import { pino } from "pino";
 import { describe, expect, it } from "vitest";
-import { EXIT_CODES } from "../src/exit-codes.ts";
 import { pruneTasks } from "../src/retention/prune-tasks.ts";
 import { startTaskPruner } from "../src/retention/task-pruner.ts";
 import { envelope, post, readFrames, rpc, startParams } from "./support/rpc.ts";

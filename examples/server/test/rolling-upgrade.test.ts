@@ -2,6 +2,7 @@ import { ORPHANED_REASON } from "@a2a-partner/a2a-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SeedResult } from "../src/seed.ts";
 import { postgresAvailable } from "./support/backends.ts";
+import { loggedSeqs } from "./support/event-log.ts";
 import { LEASE_MS, STEP_MS } from "./support/lease-test-bed.ts";
 import { PREVIOUS_RELEASE, previousReleaseServerDir } from "./support/previous-release.ts";
 import { rpc, startParams } from "./support/rpc.ts";
@@ -62,14 +63,6 @@ describe.skipIf(!(await postgresAvailable()))(`a rolling upgrade from ${PREVIOUS
     await store?.drop();
   });
 
-  async function loggedSeqs(taskId: string): Promise<number[]> {
-    const { rows } = await store.pool.query<{ seq: string }>(
-      "select seq from task_events where task_id = $1 order by seq",
-      [taskId],
-    );
-    return rows.map((r) => Number(r.seq));
-  }
-
   async function nodeExecutions(taskId: string): Promise<number> {
     const { rows } = await store.pool.query<{ n: number }>(
       `select count(*)::int as n from workflow_node_executions n
@@ -115,7 +108,7 @@ describe.skipIf(!(await postgresAvailable()))(`a rolling upgrade from ${PREVIOUS
   async function expectEveryEventOnce(followed: Followed, endState: string): Promise<void> {
     expect(followed.frames.at(-1)?.event).toBe("final");
     const events = followed.frames.slice(0, -1);
-    expect(events.map((f) => Number(f.id))).toEqual(await loggedSeqs(followed.taskId));
+    expect(events.map((f) => Number(f.id))).toEqual(await loggedSeqs(store.pool, followed.taskId));
     expect(events.at(-1)?.event).toBe("finished");
     expect(events.at(-1)?.result.status.state, statusText(events.at(-1)?.result.status)).toBe(endState);
     expect(await workflowExecutions(followed.taskId)).toBe(1);

@@ -1,5 +1,5 @@
+import { EXIT_CODES } from "@a2a-partner/a2a-core/node-runtime";
 import { describe, expect, it } from "vitest";
-import { EXIT_CODES } from "../src/exit-codes.ts";
 import { postgresAvailable } from "./support/backends.ts";
 import { createPostgresStore, runCli, startServerProcess, stopAllServerProcesses } from "./support/server-process.ts";
 

@@ -1,7 +1,7 @@
+import { UsageError } from "@a2a-partner/a2a-core/node-runtime";
 import type { Database } from "@a2a-partner/postgres-store";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createWorkspaceToken, listTokens, revokeToken } from "../src/admin/token-operations.ts";
-import { AdminUsageError } from "../src/admin/usage-error.ts";
 import { seed } from "../src/seed.ts";
 import { createTestDatabase, type TestDatabase } from "./support/backends.ts";
 
@@ -61,7 +61,7 @@ describe("token list and token revoke", () => {
     await db.query("update api_tokens set id = $1 where id = $2", [idB, b.id]);
 
     const refused = revokeToken(db, "3943c801");
-    await expect(refused).rejects.toBeInstanceOf(AdminUsageError);
+    await expect(refused).rejects.toBeInstanceOf(UsageError);
     await expect(refused).rejects.toThrow(/2 live tokens match 3943c801/);
     await expect(refused).rejects.toThrow(new RegExp(`${idA} \\(partner, demo\\)[\\s\\S]*${idB} \\(partner, acme\\)`));
     expect(await live(idA)).toBe(true);

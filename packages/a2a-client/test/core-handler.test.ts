@@ -13,32 +13,7 @@ import { afterEach, describe, expect, it } from "vitest";
 // The typed errors, by the names a caller checks them with.
 import * as errors from "../src/index.js";
 import { A2AClient, type TaskStreamEvent } from "../src/index.js";
-
-class StepExecutor implements TaskExecutor {
-  dispatched = 0;
-  constructor(
-    private readonly steps = 3,
-    private readonly stepMs = 5,
-  ) {}
-
-  async hasEnvironment(_workspace: string, storeId: string): Promise<boolean> {
-    return storeId.startsWith("store-");
-  }
-
-  async execute(context: TaskExecutionContext): Promise<TaskOutcome> {
-    this.dispatched++;
-    for (let step = 1; step <= this.steps; step++) {
-      await new Promise((resolve) => setTimeout(resolve, this.stepMs));
-      if (context.signal.aborted) return { state: "TASK_STATE_FAILED" };
-      await context.emit({
-        kind: "status",
-        message: `robot-1: step ${step}`,
-        metadata: { robot: "robot-1", step, steps: this.steps, percent: Math.round((step / this.steps) * 100) },
-      });
-    }
-    return { state: "TASK_STATE_COMPLETED", message: "Done" };
-  }
-}
+import { collect, followToCompleted, StepExecutor } from "./support/step-executor.js";
 
 const TOKENS: Record<string, AuthOutcome> = {
   a2a_p_a: { ok: true, workspaceId: "ws-a" },
@@ -106,26 +81,11 @@ function client(fetch: Fetch, token = "a2a_p_a") {
   return new A2AClient({ baseUrl: "http://server.test", token, fetch, sleep: async () => {} });
 }
 
-async function collect(stream: AsyncIterable<TaskStreamEvent>) {
-  const events: TaskStreamEvent[] = [];
-  for await (const event of stream) events.push(event);
-  return events;
-}
-
 describe("client × a2a-core handler", () => {
   it("follows a task to completed; GetTask and CancelTask agree with the stream", async () => {
     const { fetch } = setup();
     const c = client(fetch);
-    const stream = c.sendStreamingMessage({ text: "Restock aisle 5", storeId: "store-001" });
-    const events = await collect(stream);
-
-    expect(events.map((e) => `${e.type}:${e.eventId}`)).toEqual([
-      "task:1",
-      "update:2",
-      "update:3",
-      "update:4",
-      "finished:5",
-    ]);
+    const stream = await followToCompleted(c);
     const taskId = stream.taskId as string;
     const polled = await c.getTask(taskId);
     expect(polled.status.state).toBe("completed");

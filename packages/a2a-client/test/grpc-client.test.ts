@@ -16,24 +16,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { grpcTransport } from "../src/grpc.js";
 import * as errors from "../src/index.js";
 import { A2AClient, type A2AClientOptions, type TaskStreamEvent } from "../src/index.js";
-
-class StepExecutor implements TaskExecutor {
-  dispatched = 0;
-  constructor(
-    private readonly steps = 3,
-    private readonly stepMs = 5,
-  ) {}
-
-  async execute(context: TaskExecutionContext): Promise<TaskOutcome> {
-    this.dispatched++;
-    for (let step = 1; step <= this.steps; step++) {
-      await new Promise((resolve) => setTimeout(resolve, this.stepMs));
-      if (context.signal.aborted) return { state: "TASK_STATE_FAILED" };
-      await context.emit({ kind: "status", message: `robot-1: step ${step}`, metadata: { step } });
-    }
-    return { state: "TASK_STATE_COMPLETED", message: "Done" };
-  }
-}
+import { collect, followToCompleted, StepExecutor } from "./support/step-executor.js";
 
 const TOKENS: Record<string, AuthOutcome> = { a2a_p_a: { ok: true, workspaceId: "ws-a" } };
 
@@ -74,12 +57,6 @@ function client(address: string, options: Partial<A2AClientOptions> = {}): A2ACl
   return c;
 }
 
-async function collect(stream: AsyncIterable<TaskStreamEvent>): Promise<TaskStreamEvent[]> {
-  const events: TaskStreamEvent[] = [];
-  for await (const event of stream) events.push(event);
-  return events;
-}
-
 /** A TCP hop between client and server whose open connections the test can cut, like a network drop. */
 async function cuttableProxy(port: number): Promise<{ address: string; cut(): void; connections(): number }> {
   const sockets = new Set<Socket>();
@@ -115,16 +92,7 @@ describe("A2AClient over gRPC", () => {
     const server = await serve();
     const c = client(`127.0.0.1:${server.port}`);
     expect(c.binding).toBe("grpc");
-    const stream = c.sendStreamingMessage({ text: "Restock aisle 5", storeId: "store-001" });
-    const events = await collect(stream);
-
-    expect(events.map((e) => `${e.type}:${e.eventId}`)).toEqual([
-      "task:1",
-      "update:2",
-      "update:3",
-      "update:4",
-      "finished:5",
-    ]);
+    const stream = await followToCompleted(c);
     const taskId = stream.taskId as string;
     const polled = await c.getTask(taskId);
     expect(polled).toMatchObject({ id: taskId, kind: "task", status: { state: "completed" } });

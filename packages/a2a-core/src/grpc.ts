@@ -10,5 +10,8 @@ export {
   createA2AGrpcService,
   startA2AGrpcServer,
 } from "./adapters/grpc/grpc-server.js";
+export { startGrpcServerWith } from "./adapters/grpc/grpc-start.js";
 export { EVENT_SEQ_KEY } from "./bindings/grpc/stream-frames.js";
+// The settings `startGrpcServerWith` takes (read by node-runtime's `grpcSettings`), for a reader of this entry alone.
+export type { GrpcSettings } from "./node-runtime/grpc-settings.js";
 export { decodeGrpcStatus, type GrpcMethodWire, grpcMethodWire } from "./protocol/grpc/client-wire.js";

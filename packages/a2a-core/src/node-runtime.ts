@@ -4,9 +4,13 @@
  * and the OpenTelemetry SDK's start-up (`startTelemetry`: a Prometheus scrape endpoint, OTLP export from
  * the standard `OTEL_*` variables, the SDK's diagnostics in your log), and a control socket through
  * which a CLI reaches the process that holds a store only one process may open. The SDK packages are
- * optional peer dependencies, loaded only when telemetry is switched on.
+ * optional peer dependencies, loaded only when telemetry is switched on. Besides: settings read from the
+ * environment with errors that name the variable (`portSetting`, `durationSetting` …, `ConfigError`), the
+ * HTTP listener's limits and start (`createHttpServer`, `listenHttp`), a graceful stop on signals, and a
+ * command line's table of commands with its exit codes (`runCommandLine`, `EXIT_CODES`).
  */
 
+export { type CardSigningSettings, loadCardSigning } from "./node-runtime/card-signing-key.js";
 export {
   type ControlAnswer,
   type ControlCommands,
@@ -16,7 +20,9 @@ export {
   startControlSocket,
 } from "./node-runtime/control/control-socket.js";
 export { ensurePrivateDirectory } from "./node-runtime/control/private-directory.js";
+export { controlSocketPaths, MAX_SOCKET_PATH_BYTES } from "./node-runtime/control/socket-paths.js";
 export { trustedSocketExists } from "./node-runtime/control/trusted-socket.js";
+export { type GrpcSettings, grpcSettings } from "./node-runtime/grpc-settings.js";
 export {
   appliedHeapSettings,
   applyHeapDefaults,
@@ -28,8 +34,50 @@ export {
   heapSettingsForLog,
   SEMI_SPACE_FLAG,
 } from "./node-runtime/heap-defaults.js";
+export {
+  type CommandLine,
+  type CommandLineCommand,
+  EXIT_CODES,
+  expectPositionals,
+  NotFoundError,
+  parseCommandArgs,
+  parseOptionsOnly,
+  runCommandLine,
+  UsageError,
+} from "./node-runtime/process/command-line.js";
+export {
+  createHttpServer,
+  type HttpServerLimits,
+  type ListenOptions,
+  listenHttp,
+} from "./node-runtime/process/http-listen.js";
+export { type LevelCheckingLogger, withRequestLog } from "./node-runtime/process/request-log.js";
+export {
+  endQuietlyOnClosedPipe,
+  type SignalledShutdown,
+  stopOnSignals,
+} from "./node-runtime/process/shutdown-signals.js";
+export { ThrottledLog, type ThrottledLogOptions } from "./node-runtime/process/throttled-log.js";
 export type { RuntimeLogger } from "./node-runtime/runtime-logger.js";
 export { sdkDiagnosticsLevel, sdkDiagnosticsLogger } from "./node-runtime/sdk-diagnostics.js";
+export {
+  ConfigError,
+  type DurationSettingSpec,
+  durationSetting,
+  integerSetting,
+  isLoopbackHost,
+  LOG_LEVELS,
+  logFormatSetting,
+  logLevelSetting,
+  MAX_DURATION_SECONDS,
+  MAX_TIMER_MS,
+  millisecondsSetting,
+  onOffSetting,
+  parseDuration,
+  portSetting,
+  publicUrlSetting,
+  redactSecrets,
+} from "./node-runtime/settings.js";
 export {
   otlpRequested,
   startTelemetry,

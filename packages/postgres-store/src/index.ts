@@ -2,6 +2,7 @@
 // covered by semver, and may change or move in any release; api/postgres-store.api.md is the reviewed report of it.
 
 export { CacheInvalidation, type CacheInvalidationOptions, InvalidatedCache } from "./cache/cache-invalidation.js";
+export { RecentMisses, type RecentMissesOptions, sharedLoads } from "./cache/recent-misses.js";
 export { ReplicaFence, type ReplicaFenceOptions } from "./cache/replica-fence.js";
 export { createPostgresStores, type PostgresPushStores, type PostgresStores } from "./create-postgres-stores.js";
 export type { Database, Queryable, QueryOptions, QueryResult } from "./database.js";
@@ -40,6 +41,13 @@ export {
   pruneEndedTasks,
 } from "./retention/prune-ended-tasks.js";
 export { startTaskPruning, TASK_PRUNING_INTERVAL_MS, type TaskPruningOptions } from "./retention/task-pruning.js";
+export {
+  type ConfiguredDatabaseLogger,
+  type ConfiguredDatabaseOptions,
+  openConfiguredDatabase,
+  postgresPoolOptions,
+} from "./settings/configured-database.js";
+export { type DatabaseConnections, databaseConnections, postgresUrlSetting } from "./settings/database-settings.js";
 export { PostgresEventLog, type PostgresEventLogOptions } from "./stores/postgres-event-log.js";
 export { PostgresIdempotencyStore, type PostgresIdempotencyStoreOptions } from "./stores/postgres-idempotency-store.js";
 export { PostgresTaskStore } from "./stores/postgres-task-store.js";

@@ -60,6 +60,13 @@ describe.skipIf(!reachable)("ReplicaFence on a real streaming replica", () => {
     });
   }
 
+  /** Once the replica caught up and the fence answers from it (`token`'s live grant), its replay paused. */
+  async function pausedOnceTrusted(token: string): Promise<void> {
+    await replica.catchUp();
+    await vi.waitFor(async () => expect(await onReplica(token)).toEqual({ revoked: false }));
+    await replica.pauseReplay();
+  }
+
   it("answers from a caught-up replica without a statement on the primary", async () => {
     await admin.query(`insert into ${schema}.grants (token) values ('a'), ('b')`);
     await replica.catchUp();
@@ -70,9 +77,7 @@ describe.skipIf(!reachable)("ReplicaFence on a real streaming replica", () => {
   });
 
   it("stops trusting a replica that stopped replaying once a change is announced, and trusts it again once it shows it", async () => {
-    await replica.catchUp();
-    await vi.waitFor(async () => expect(await onReplica("a")).toEqual({ revoked: false }));
-    await replica.pauseReplay();
+    await pausedOnceTrusted("a");
     try {
       await admin.query(`update ${schema}.grants set revoked = true where token = 'a'`);
       // The notification reaches the process milliseconds after the commit; from then on the paused
@@ -97,9 +102,7 @@ describe.skipIf(!reachable)("ReplicaFence on a real streaming replica", () => {
   });
 
   it("never trusts a replica read that ran before an announcement it does not show", async () => {
-    await replica.catchUp();
-    await vi.waitFor(async () => expect(await onReplica("b")).toEqual({ revoked: false }));
-    await replica.pauseReplay();
+    await pausedOnceTrusted("b");
     try {
       let announced = false;
       const stop = await db.listen(channel, () => {

@@ -1,3 +1,4 @@
+import { NotFoundError, UsageError } from "@a2a-partner/a2a-core/node-runtime";
 import {
   type GenerateHooks,
   GenerateNotFoundError,
@@ -8,10 +9,9 @@ import {
 } from "@a2a-partner/metrics-generator";
 import type { Database } from "@a2a-partner/postgres-store";
 import { workflowMix } from "../fleet/workflow-mix.ts";
-import { AdminNotFoundError, AdminUsageError } from "./usage-error.ts";
 
 /**
- * `generate`'s arguments, read (a bad one is an AdminUsageError). Apart from the run, so the CLI refuses
+ * `generate`'s arguments, read (a bad one is an UsageError). Apart from the run, so the CLI refuses
  * them before it opens the store or reaches a running server.
  */
 export function generateOptions(args: string[]): ReturnType<typeof parseGenerateArgs> {
@@ -30,8 +30,8 @@ export async function generateMetrics(
 
 function asUsage<T>(work: () => T): T {
   const translate = (error: unknown): never => {
-    if (error instanceof GenerateNotFoundError) throw new AdminNotFoundError(error.message);
-    throw error instanceof GenerateUsageError ? new AdminUsageError(error.message) : error;
+    if (error instanceof GenerateNotFoundError) throw new NotFoundError(error.message);
+    throw error instanceof GenerateUsageError ? new UsageError(error.message) : error;
   };
   try {
     const result = work();

@@ -1,5 +1,5 @@
+import { parseDuration, UsageError } from "@a2a-partner/a2a-core/node-runtime";
 import type { Database } from "@a2a-partner/postgres-store";
-import { parseDuration } from "../auth/duration.ts";
 import {
   currentSigningSecret,
   retireOldSigningSecrets,
@@ -7,7 +7,6 @@ import {
   signingSecretsOf,
 } from "../push/signing-secrets.ts";
 import { record, text, workspaceIdOf } from "./request-fields.ts";
-import { AdminUsageError } from "./usage-error.ts";
 
 /** How long a replaced secret keeps signing after `--rotate` unless told: receivers have a day to switch. */
 export const DEFAULT_GRACE = "24h";
@@ -34,7 +33,7 @@ export async function pushSecret(db: Database, input: unknown): Promise<PushSecr
   const request = record(input);
   const slug = text(request.workspace, "--workspace");
   const rotate = request.rotate === true;
-  if (request.grace !== undefined && !rotate) throw new AdminUsageError("--grace goes with --rotate");
+  if (request.grace !== undefined && !rotate) throw new UsageError("--grace goes with --rotate");
   const graceSeconds = rotate ? graceOf(request.grace ?? DEFAULT_GRACE) : 0;
   const workspaceId = await workspaceIdOf(db, slug);
   const current = rotate
@@ -59,7 +58,7 @@ function graceOf(value: unknown): number {
   if (value === "0") return 0;
   const seconds = typeof value === "string" ? parseDuration(value) : undefined;
   if (seconds === undefined) {
-    throw new AdminUsageError(
+    throw new UsageError(
       `--grace must be a number and a unit (s, m, h, d, w), e.g. 24h, or 0 to stop the old secret at once; got "${String(value)}"`,
     );
   }

@@ -1,5 +1,5 @@
+import { NotFoundError, UsageError } from "@a2a-partner/a2a-core/node-runtime";
 import type { Queryable } from "@a2a-partner/postgres-store";
-import { AdminNotFoundError, AdminUsageError } from "./usage-error.ts";
 
 // How the operator operations read their request (the CLI's, or the control socket's JSON) and find the
 // workspace it names: one place, so every operation refuses the same mistakes with the same words.
@@ -11,8 +11,8 @@ export async function workspaceIdOf(db: Queryable, slug: string): Promise<string
   return id;
 }
 
-export function noSuchWorkspace(slug: string): AdminNotFoundError {
-  return new AdminNotFoundError(`no workspace with slug "${slug}" (see \`pnpm cli workspace list\`)`);
+export function noSuchWorkspace(slug: string): NotFoundError {
+  return new NotFoundError(`no workspace with slug "${slug}" (see \`pnpm cli workspace list\`)`);
 }
 
 export function record(input: unknown): Record<string, unknown> {
@@ -21,8 +21,8 @@ export function record(input: unknown): Record<string, unknown> {
 
 /** A required text field: present, a string, not empty, without NUL (PostgreSQL text cannot hold it). */
 export function text(value: unknown, what: string): string {
-  if (typeof value !== "string" || value.length === 0) throw new AdminUsageError(`${what} is missing`);
-  if (value.includes("\u0000") || value.length > 256) throw new AdminUsageError(`${what} is not valid text`);
+  if (typeof value !== "string" || value.length === 0) throw new UsageError(`${what} is missing`);
+  if (value.includes("\u0000") || value.length > 256) throw new UsageError(`${what} is not valid text`);
   return value;
 }
 

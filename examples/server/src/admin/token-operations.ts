@@ -1,7 +1,6 @@
+import { NotFoundError, parseDuration, UsageError } from "@a2a-partner/a2a-core/node-runtime";
 import { type Database, isUuid } from "@a2a-partner/postgres-store";
-import { parseDuration } from "../auth/duration.ts";
 import { type IssuedToken, issueToken } from "../auth/tokens.ts";
-import { AdminNotFoundError, AdminUsageError } from "./usage-error.ts";
 
 /** A request to `token create`, as the CLI and the control socket receive it. */
 export interface TokenRequest {
@@ -20,12 +19,11 @@ export interface TokenRequest {
  * is not active stays as it is unless `activate` is set: someone deactivated it on purpose.
  */
 export async function createWorkspaceToken(db: Database, request: TokenRequest): Promise<IssuedToken> {
-  if (request.kind !== "partner" && request.kind !== "user")
-    throw new AdminUsageError("--kind must be partner or user");
-  if (request.kind === "user" && !request.user) throw new AdminUsageError("a user token needs --user <email>");
+  if (request.kind !== "partner" && request.kind !== "user") throw new UsageError("--kind must be partner or user");
+  if (request.kind === "user" && !request.user) throw new UsageError("a user token needs --user <email>");
   const expiresInSeconds = request.expiresIn === undefined ? undefined : parseDuration(request.expiresIn);
   if (request.expiresIn !== undefined && expiresInSeconds === undefined) {
-    throw new AdminUsageError(
+    throw new UsageError(
       `--expires-in must be a number and a unit (s, m, h, d, w), e.g. 30d or 12h, up to ten years; got "${request.expiresIn}"`,
     );
   }
@@ -49,7 +47,7 @@ export async function createWorkspaceToken(db: Database, request: TokenRequest):
     const status = membership.rows[0]?.status;
     if (status !== "active") {
       if (!request.activate) {
-        throw new AdminUsageError(
+        throw new UsageError(
           `${request.user}'s membership of "${request.workspace}" is ${status}, so a token would not read its metrics; ` +
             "pass --activate to make it active again",
         );
@@ -81,8 +79,8 @@ export interface TokenListing {
 }
 
 /** A workspace named on the command line that does not exist: the operator mistyped it, or has not seeded. */
-function noSuchWorkspace(slug: string): AdminNotFoundError {
-  return new AdminNotFoundError(`no workspace with slug "${slug}" (run \`pnpm cli seed\` first?)`);
+function noSuchWorkspace(slug: string): NotFoundError {
+  return new NotFoundError(`no workspace with slug "${slug}" (run \`pnpm cli seed\` first?)`);
 }
 
 /**
@@ -144,7 +142,7 @@ const PREFIX = /^[0-9a-f][0-9a-f-]{7,63}$/i;
 export async function revokeToken(db: Database, ref: string): Promise<{ revoked: string }> {
   const trimmed = ref.trim().toLowerCase();
   if (/^a2a_[pu]_/.test(ref.trim())) {
-    throw new AdminUsageError(
+    throw new UsageError(
       "pass the token's id or hash prefix (see `token list`), not the token itself; to revoke by value, " +
         "pipe it in: `… | pnpm cli token revoke --stdin`",
     );
@@ -167,7 +165,7 @@ export async function revokeToken(db: Database, ref: string): Promise<{ revoked:
     );
     if (rows.length > 1) {
       const shown = rows.slice(0, 10).map((row) => `  ${row.id} (${row.kind}, ${row.owner ?? "?"})`);
-      throw new AdminUsageError(
+      throw new UsageError(
         `${rows.length > 10 ? "more than 10" : rows.length} live tokens match ${trimmed}; give more characters, ` +
           `or the whole id:\n${shown.join("\n")}`,
       );
@@ -175,11 +173,11 @@ export async function revokeToken(db: Database, ref: string): Promise<{ revoked:
     id = rows[0]?.id ?? "00000000-0000-0000-0000-000000000000";
   } else if (trimmed.length >= 8) {
     // Long enough, but ids and hashes are hexadecimal: no token can match.
-    throw new AdminNotFoundError(
+    throw new NotFoundError(
       `no live token whose id or hash starts with ${trimmed.slice(0, 64)} (ids and hashes are hexadecimal; see \`token list\`)`,
     );
   } else {
-    throw new AdminUsageError(
+    throw new UsageError(
       "token revoke needs a token id (a UUID), or at least 8 characters of its id or its hash (see `token list`)",
     );
   }
@@ -189,7 +187,7 @@ export async function revokeToken(db: Database, ref: string): Promise<{ revoked:
     id,
   ]);
   if (rowCount === 0) {
-    throw new AdminNotFoundError(
+    throw new NotFoundError(
       isUuid(trimmed) ? `no live token with id ${trimmed}` : `no live token whose id or hash starts with ${trimmed}`,
     );
   }

@@ -1,8 +1,8 @@
+import { NotFoundError, UsageError } from "@a2a-partner/a2a-core/node-runtime";
 import type { Database, Queryable } from "@a2a-partner/postgres-store";
 import { pruneTasks } from "../retention/prune-tasks.ts";
 import { pushSecret } from "./push-secret-operations.ts";
 import { noSuchWorkspace, one, record, text, workspaceIdOf } from "./request-fields.ts";
-import { AdminNotFoundError, AdminUsageError } from "./usage-error.ts";
 
 /**
  * What an operator does to a deployment beyond the demo `seed`: workspaces, their Environments (and
@@ -52,7 +52,7 @@ export async function createWorkspace(db: Queryable, input: unknown): Promise<Wo
   const request = record(input);
   const slug = text(request.slug, "the workspace slug");
   if (!SLUG.test(slug)) {
-    throw new AdminUsageError(
+    throw new UsageError(
       `a workspace slug is 1 to 64 lowercase letters, digits and inner hyphens (it appears in URLs); got "${slug}"`,
     );
   }
@@ -63,7 +63,7 @@ export async function createWorkspace(db: Queryable, input: unknown): Promise<Wo
      on conflict (slug) do nothing returning id`,
     [slug, name, visibility],
   );
-  if (rows.length === 0) throw new AdminUsageError(`a workspace with slug "${slug}" already exists`);
+  if (rows.length === 0) throw new UsageError(`a workspace with slug "${slug}" already exists`);
   return one(await listWorkspaces(db, { slug }));
 }
 
@@ -111,14 +111,12 @@ export async function createEnvironment(db: Database, input: unknown): Promise<E
   const slug = text(request.workspace, "--workspace");
   const storeId = text(request.storeId, "the store id");
   if (!STORE_ID.test(storeId)) {
-    throw new AdminUsageError(`a store id is 1 to 64 printable ASCII characters without spaces; got "${storeId}"`);
+    throw new UsageError(`a store id is 1 to 64 printable ASCII characters without spaces; got "${storeId}"`);
   }
   // Three unless told, as `seed`'s store-001: an Environment without robots ends every task `rejected`.
   const robots = request.robots === undefined ? DEFAULT_ROBOTS : Number(request.robots);
   if (!Number.isSafeInteger(robots) || robots < 0 || robots > MAX_ROBOTS) {
-    throw new AdminUsageError(
-      `--robots must be a whole number from 0 to ${MAX_ROBOTS}; got "${String(request.robots)}"`,
-    );
+    throw new UsageError(`--robots must be a whole number from 0 to ${MAX_ROBOTS}; got "${String(request.robots)}"`);
   }
   const name = request.name === undefined ? storeId : text(request.name, "--name");
   await db.transaction(async (tx) => {
@@ -129,7 +127,7 @@ export async function createEnvironment(db: Database, input: unknown): Promise<E
       [workspaceId, storeId, name],
     );
     const environmentId = created.rows[0]?.id;
-    if (!environmentId) throw new AdminUsageError(`workspace "${slug}" already has an Environment "${storeId}"`);
+    if (!environmentId) throw new UsageError(`workspace "${slug}" already has an Environment "${storeId}"`);
     if (robots > 0) {
       await tx.query(
         `insert into robots (environment_id, name)
@@ -188,7 +186,7 @@ export async function setDefaultEnvironment(db: Queryable, input: unknown): Prom
       where w.id = $1 and e.workspace_id = w.id and e.store_id = $2`,
     [workspaceId, storeId],
   );
-  if (rowCount === 0) throw new AdminNotFoundError(`workspace "${slug}" has no Environment "${storeId}"`);
+  if (rowCount === 0) throw new NotFoundError(`workspace "${slug}" has no Environment "${storeId}"`);
   return one(await listEnvironments(db, { workspace: slug, storeId }));
 }
 
@@ -200,10 +198,10 @@ export async function addMember(db: Database, input: unknown): Promise<MemberLis
   const request = record(input);
   const slug = text(request.workspace, "--workspace");
   const email = text(request.user, "the user's email");
-  if (!EMAIL.test(email)) throw new AdminUsageError(`"${email}" is not an email address`);
+  if (!EMAIL.test(email)) throw new UsageError(`"${email}" is not an email address`);
   const role = request.role === undefined ? "member" : text(request.role, "--role");
   if (!ROLE.test(role)) {
-    throw new AdminUsageError(`a role is a lowercase word (letters, digits, - and _), e.g. member; got "${role}"`);
+    throw new UsageError(`a role is a lowercase word (letters, digits, - and _), e.g. member; got "${role}"`);
   }
   await db.transaction(async (tx) => {
     const workspaceId = await workspaceIdOf(tx, slug);
@@ -257,5 +255,5 @@ export function isOperatorOperation(name: string): name is OperatorOperation {
 
 function visibilityOf(value: unknown): Visibility {
   if (value === "public" || value === "private") return value;
-  throw new AdminUsageError(`visibility must be public or private; got "${String(value)}"`);
+  throw new UsageError(`visibility must be public or private; got "${String(value)}"`);
 }

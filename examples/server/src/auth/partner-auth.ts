@@ -1,10 +1,10 @@
 import type { Authenticate, AuthOutcome } from "@a2a-partner/a2a-core";
-import { type CacheInvalidation, InvalidatedCache, type Queryable } from "@a2a-partner/postgres-store";
+import { type CacheInvalidation, InvalidatedCache, type Queryable, sharedLoads } from "@a2a-partner/postgres-store";
 import type { Logger } from "../logger.ts";
 import { RefusalLog } from "./refusal-log.ts";
 import { missingTokenReason, type RefusalReason } from "./refusal-reason.ts";
 import { bearerToken, hashToken, resolveToken } from "./tokens.ts";
-import { type UnknownTokenOptions, UnknownTokens } from "./unknown-tokens.ts";
+import { type UnknownTokenOptions, unknownTokens } from "./unknown-tokens.ts";
 
 /** Live partner tokens remembered per process (by hash), emptied whenever api_tokens changes. */
 const TOKEN_CACHE_SIZE = 10_000;
@@ -45,8 +45,8 @@ export function partnerAuthenticator(
   const known = invalidation
     ? new InvalidatedCache<Remembered>(invalidation, ["api_tokens"], TOKEN_CACHE_SIZE)
     : undefined;
-  const unknown = UnknownTokens.create(invalidation, options);
-  const inFlight = new Map<string, Promise<Remembered>>();
+  const unknown = unknownTokens(invalidation, options);
+  const shared = sharedLoads<Remembered>();
 
   // A partner's misconfigured token shows up in the log at once with its reason; a flood, as a count.
   function answer({ outcome, reason, tokenId }: Remembered): AuthOutcome {
@@ -97,11 +97,6 @@ export function partnerAuthenticator(
     if (unknown?.has(key)) return answer({ outcome: UNKNOWN, expiresAtMs: 0, reason: UNKNOWN_REASON });
     const cached = known.get(key);
     if (cached && Date.now() < cached.expiresAtMs) return answer(cached);
-    let lookup = inFlight.get(key);
-    if (!lookup) {
-      lookup = lookUp(token, key).finally(() => inFlight.delete(key));
-      inFlight.set(key, lookup);
-    }
-    return answer(await lookup);
+    return answer(await shared(key, () => lookUp(token, key)));
   };
 }

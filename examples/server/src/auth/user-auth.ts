@@ -1,7 +1,7 @@
 import { type CacheInvalidation, isUuid, type Queryable, type ReplicaFence } from "@a2a-partner/postgres-store";
 import { missingTokenReason, type RefusalReason } from "./refusal-reason.ts";
 import { bearerToken, hashToken, type ResolvedToken, resolveToken } from "./tokens.ts";
-import { type UnknownTokenOptions, UnknownTokens } from "./unknown-tokens.ts";
+import { type UnknownTokenOptions, unknownTokens } from "./unknown-tokens.ts";
 
 /**
  * Who may call a user-facing REST endpoint (docs/contract.md, Authentication): a live `a2a_u_` user
@@ -41,7 +41,7 @@ export function userAuthenticator(
   invalidation?: CacheInvalidation,
   options: UserAuthOptions = {},
 ): (authorization: string | undefined) => Promise<UserAuthResult> {
-  const unknown = UnknownTokens.create(invalidation, options);
+  const unknown = unknownTokens(invalidation, options);
   const fence = options.accessFence;
   return async (authorization) => {
     const token = bearerToken(authorization);

@@ -1,6 +1,6 @@
-import { AdminUsageError } from "../admin/usage-error.ts";
+import { expectPositionals, parseCommandArgs, UsageError } from "@a2a-partner/a2a-core/node-runtime";
 import type { ServerConfig } from "../config.ts";
-import { expectPositionals, parseOperatorArgs, runOperatorOperation } from "./operator-args.ts";
+import { runOperatorOperation } from "./operator-args.ts";
 
 export const ENVIRONMENT_USAGE = `  environment create --workspace <slug> <storeId> [--name <name>] [--robots N]
                                           create an Environment (what a task's storeId names) with N
@@ -14,7 +14,7 @@ export const ENVIRONMENT_USAGE = `  environment create --workspace <slug> <store
 
 /** `environment create | list | default`. */
 export async function environmentCommand(config: ServerConfig, args: string[]): Promise<number> {
-  const { verb, positionals, values } = parseOperatorArgs(
+  const { verb, positionals, values } = parseCommandArgs(
     args,
     { workspace: { type: "string" }, name: { type: "string" }, robots: { type: "string" } },
     ENVIRONMENT_USAGE,
@@ -23,7 +23,7 @@ export async function environmentCommand(config: ServerConfig, args: string[]): 
   switch (verb) {
     case "create":
       expectPositionals(positionals, 1, "environment create needs one store id", ENVIRONMENT_USAGE);
-      if (typeof workspace !== "string") throw new AdminUsageError(`environment create needs --workspace <slug>`);
+      if (typeof workspace !== "string") throw new UsageError(`environment create needs --workspace <slug>`);
       return runOperatorOperation(config, "environment-create", {
         workspace,
         storeId: positionals[0],
@@ -35,9 +35,9 @@ export async function environmentCommand(config: ServerConfig, args: string[]): 
       return runOperatorOperation(config, "environment-list", typeof workspace === "string" ? { workspace } : {});
     case "default":
       expectPositionals(positionals, 1, "environment default needs one store id", ENVIRONMENT_USAGE);
-      if (typeof workspace !== "string") throw new AdminUsageError(`environment default needs --workspace <slug>`);
+      if (typeof workspace !== "string") throw new UsageError(`environment default needs --workspace <slug>`);
       return runOperatorOperation(config, "environment-default", { workspace, storeId: positionals[0] });
     default:
-      throw new AdminUsageError(`environment needs create, list or default\n\n${ENVIRONMENT_USAGE}`);
+      throw new UsageError(`environment needs create, list or default\n\n${ENVIRONMENT_USAGE}`);
   }
 }

@@ -1,14 +1,19 @@
-import { appliedHeapSettings, heapSettingsForLog, startTelemetry } from "@a2a-partner/a2a-core/node-runtime";
+import {
+  appliedHeapSettings,
+  type CommandLineCommand,
+  EXIT_CODES,
+  heapSettingsForLog,
+  runCommandLine,
+  startTelemetry,
+  stopOnSignals,
+} from "@a2a-partner/a2a-core/node-runtime";
 import type { GenerateProgress } from "@a2a-partner/metrics-generator";
 import { isDataDirectoryLockedError } from "@a2a-partner/postgres-store";
 import { generateMetrics, generateOptions } from "../admin/generate-metrics.ts";
-import { AdminNotFoundError, AdminUsageError } from "../admin/usage-error.ts";
-import { ConfigError, loadConfig, type ServerConfig } from "../config.ts";
-import { EXIT_CODES } from "../exit-codes.ts";
+import { loadConfig, type ServerConfig } from "../config.ts";
 import { createLogger } from "../logger.ts";
 import { migrateReferenceSchema } from "../migrations.ts";
 import { seed } from "../seed.ts";
-import { endQuietlyOnClosedPipe } from "./closed-pipe.ts";
 import { ENVIRONMENT_USAGE, environmentCommand } from "./environment-command.ts";
 import { MEMBER_USAGE, memberCommand } from "./member-command.ts";
 import { PRUNE_USAGE, pruneCommand } from "./prune-command.ts";
@@ -33,14 +38,12 @@ Exit codes: 0 done, 1 failed, 2 usage error, ${EXIT_CODES.dataDirectoryInUse} th
 ${EXIT_CODES.config} configuration refused (see the message).
 `;
 
-/** What a command does with the rest of the command line; the number is its exit code (-1: keeps running). */
-type Command = (config: ServerConfig, args: string[]) => Promise<number>;
-
 /**
- * Every command, one entry each: the dispatch, `--help` and "unknown command" all read this table, so a
- * new command is one line here (and one in USAGE). `arguments: false` refuses anything after the name.
+ * Every command, one entry each: the dispatch, `--help` and "unknown command" all read this table
+ * (a2a-core/node-runtime's runCommandLine), so a new command is one line here (and one in USAGE).
+ * `arguments: false` refuses anything after the name.
  */
-const COMMANDS: Record<string, { arguments: boolean; run: Command }> = {
+const COMMANDS: Record<string, CommandLineCommand<ServerConfig>> = {
   serve: { arguments: false, run: (config) => serveCommand(config) },
   migrate: {
     arguments: false,
@@ -80,63 +83,13 @@ const COMMANDS: Record<string, { arguments: boolean; run: Command }> = {
   generate: { arguments: true, run: generateCommand },
 };
 
-const HELP_FLAGS = ["--help", "-h"];
-
-async function main(argv: string[]): Promise<number> {
-  const [name, ...rest] = argv;
-  if (name === undefined || name === "help" || HELP_FLAGS.includes(name)) {
-    process.stdout.write(USAGE);
-    return name === undefined ? EXIT_CODES.usage : EXIT_CODES.ok;
-  }
-  // Checked before --help: `workspace --help` must say the command does not exist, not print the usage
-  // and exit 0 as if it did.
-  const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
-  if (!command) {
-    process.stderr.write(`Unknown command: ${name}\n\n${USAGE}`);
-    return EXIT_CODES.usage;
-  }
-  // Help needs no configuration, and never runs the command it is asked about (`seed --help` used to seed).
-  if (rest.some((arg) => HELP_FLAGS.includes(arg))) {
-    process.stdout.write(USAGE);
-    return EXIT_CODES.ok;
-  }
-  if (!command.arguments && rest.length > 0) {
-    process.stderr.write(`${name} takes no arguments, got: ${rest.join(" ")}\n\n${USAGE}`);
-    return EXIT_CODES.usage;
-  }
-  return command.run(loadConfig(), rest);
-}
-
 async function serveCommand(config: ServerConfig): Promise<number> {
   const logger = createLogger(config.logLevel, { format: config.logFormat });
   // cli.ts applied them before loading this module (it may have run the process again to).
   const heap = appliedHeapSettings();
   if (heap) logger.info(heapSettingsForLog(heap), "V8 heap settings");
-  // The handlers are in place before the server listens: a signal in between would otherwise kill the
-  // process outright (no grace for tasks, and pnpm reports the signal as a failed command).
-  let stop: (() => Promise<void>) | undefined;
-  let signalled = false;
-  const finish = (stopServer: () => Promise<void>) =>
-    stopServer().then(
-      () => process.exit(EXIT_CODES.ok),
-      (error) => {
-        logger.error({ err: error }, "shutdown failed");
-        process.exit(EXIT_CODES.failure);
-      },
-    );
-  const shutdown = (signal: string) => {
-    // A repeated signal (a supervisor's, or the terminal's Ctrl-C reaching both pnpm and node) does not
-    // cut the graceful shutdown short: running tasks still get their grace. SIGKILL does.
-    if (signalled) {
-      logger.info({ signal }, "signal received again: already shutting down");
-      return;
-    }
-    signalled = true;
-    logger.info({ signal }, "signal received");
-    if (stop) void finish(stop); // else: still starting; it stops as soon as it is up
-  };
-  process.on("SIGTERM", () => shutdown("SIGTERM"));
-  process.on("SIGINT", () => shutdown("SIGINT"));
+  // The handlers are in place before the server listens: SIGTERM and SIGINT stop it gracefully (exit 0).
+  const signals = stopOnSignals(logger);
   // Loaded here: the admin commands need neither the HTTP stack nor OpenTelemetry's SDK (a second of CPU
   // each start; startTelemetry loads the SDK only when it is switched on).
   const { startServer } = await import("../server.ts");
@@ -146,11 +99,10 @@ async function serveCommand(config: ServerConfig): Promise<number> {
     await telemetry?.stop();
     throw error;
   });
-  stop = async () => {
+  signals.started(async () => {
     await running.stop();
     await telemetry?.stop();
-  };
-  if (signalled) void finish(stop);
+  });
   return -1; // keep running
 }
 
@@ -171,33 +123,10 @@ function generateCommand(config: ServerConfig, args: string[]): Promise<number> 
   });
 }
 
-/** The exit code and message for what stopped a command: the cases an operator can act on have their own. */
-function failure(error: unknown): number {
-  const message = error instanceof Error ? error.message : String(error);
-  if (error instanceof AdminUsageError) {
-    process.stderr.write(`${message}\n`);
-    // A well-formed command naming what does not exist failed (1); a malformed one is a usage error (2).
-    return error instanceof AdminNotFoundError ? EXIT_CODES.failure : EXIT_CODES.usage;
-  }
-  if (isDataDirectoryLockedError(error)) {
-    process.stderr.write(`${message}\n`);
-    return EXIT_CODES.dataDirectoryInUse;
-  }
-  if (error instanceof ConfigError) {
-    process.stderr.write(`configuration refused: ${message}\n`);
-    return EXIT_CODES.config;
-  }
-  process.stderr.write(`${message}\n`);
-  return EXIT_CODES.failure;
-}
-
-endQuietlyOnClosedPipe(process.stdout);
-endQuietlyOnClosedPipe(process.stderr);
-main(process.argv.slice(2)).then(
-  (code) => {
-    if (code >= 0) process.exitCode = code;
-  },
-  (error) => {
-    process.exitCode = failure(error);
-  },
-);
+// A data directory another process holds exits 75: retry once it has stopped.
+void runCommandLine(process.argv.slice(2), {
+  usage: USAGE,
+  commands: COMMANDS,
+  loadConfig: () => loadConfig(),
+  exitCodeOf: (error) => (isDataDirectoryLockedError(error) ? EXIT_CODES.dataDirectoryInUse : undefined),
+});

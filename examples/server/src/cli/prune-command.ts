@@ -1,5 +1,6 @@
+import { parseOptionsOnly } from "@a2a-partner/a2a-core/node-runtime";
 import type { ServerConfig } from "../config.ts";
-import { parseOptionsOnly, runOperatorOperation } from "./operator-args.ts";
+import { runOperatorOperation } from "./operator-args.ts";
 
 export const PRUNE_USAGE = `  prune --ended-before <duration|ISO-8601> [--dry-run] [--batch-size N]
                                           delete the tasks that ended before then (30d: 30 days ago; at

@@ -1,5 +1,6 @@
+import { parseOptionsOnly } from "@a2a-partner/a2a-core/node-runtime";
 import type { ServerConfig } from "../config.ts";
-import { parseOptionsOnly, runOperatorOperation } from "./operator-args.ts";
+import { runOperatorOperation } from "./operator-args.ts";
 
 export const PUSH_SECRET_USAGE = `  push-secret --workspace <slug> [--rotate [--grace <24h|…|0>]] [--retire-old]
                                           print the workspace's push signing secret (whsec_…) as JSON,

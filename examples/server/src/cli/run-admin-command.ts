@@ -1,11 +1,9 @@
 import { setTimeout as sleep } from "node:timers/promises";
+import { controlSocketPaths, EXIT_CODES, NotFoundError, UsageError } from "@a2a-partner/a2a-core/node-runtime";
 import { type Database, isDataDirectoryLockedError } from "@a2a-partner/postgres-store";
-import { AdminNotFoundError, AdminUsageError } from "../admin/usage-error.ts";
 import type { ServerConfig } from "../config.ts";
 import { openConfiguredDatabase, SERVER_LOCK_OWNER } from "../configured-database.ts";
-import { controlPaths } from "../control/control-paths.ts";
 import { type ControlCommand, sendControlCommand } from "../control/control-socket.ts";
-import { EXIT_CODES } from "../exit-codes.ts";
 
 /** One admin command: what to ask a running server, what to do without one, how to show the result. */
 export interface AdminCommand<Result> {
@@ -30,7 +28,7 @@ const WAIT_FOR_SERVER_MS = 30_000;
  */
 export async function runAdminCommand<Result>(config: ServerConfig, command: AdminCommand<Result>): Promise<number> {
   if (config.databaseUrl) return runLocally(config, command);
-  const paths = controlPaths(config.dataDir);
+  const paths = controlSocketPaths(config.dataDir);
   const deadline = Date.now() + WAIT_FOR_SERVER_MS;
   for (;;) {
     const answer = await sendControlCommand(paths, command.name, command.request);
@@ -58,9 +56,9 @@ async function runLocally<Result>(config: ServerConfig, command: AdminCommand<Re
     command.print(await command.run(db));
     return EXIT_CODES.ok;
   } catch (error) {
-    if (error instanceof AdminUsageError) {
+    if (error instanceof UsageError) {
       process.stderr.write(`${error.message}\n`);
-      return error instanceof AdminNotFoundError ? EXIT_CODES.failure : EXIT_CODES.usage;
+      return error instanceof NotFoundError ? EXIT_CODES.failure : EXIT_CODES.usage;
     }
     throw error;
   } finally {

@@ -1,5 +1,5 @@
 import { text } from "node:stream/consumers";
-import { parseArgs } from "node:util";
+import { parseCommandArgs, UsageError } from "@a2a-partner/a2a-core/node-runtime";
 import {
   createWorkspaceToken,
   listTokens,
@@ -7,7 +7,6 @@ import {
   type TokenListing,
   type TokenRequest,
 } from "../admin/token-operations.ts";
-import { AdminUsageError } from "../admin/usage-error.ts";
 import { hashToken, type IssuedToken } from "../auth/tokens.ts";
 import type { ServerConfig } from "../config.ts";
 import { migrateReferenceSchema } from "../migrations.ts";
@@ -24,21 +23,15 @@ export const TOKEN_USAGE = `  token create --workspace <slug> --kind partner|use
   token revoke --stdin                    revoke the token whose value is read from stdin
 `;
 
-/** `token create | list | revoke`; throws AdminUsageError for a malformed command line. */
+/** `token create | list | revoke`; throws UsageError for a malformed command line. */
 export async function tokenCommand(config: ServerConfig, args: string[]): Promise<number> {
-  let parsed: ReturnType<typeof parseTokenArgs>;
-  try {
-    parsed = parseTokenArgs(args);
-  } catch (error) {
-    // An unknown option or a missing value is a wrong command line: exit 2, like every other.
-    throw new AdminUsageError(`${error instanceof Error ? error.message : String(error)}\n\n${TOKEN_USAGE}`);
-  }
-  const { positionals, values } = parsed;
-  switch (positionals[0]) {
+  // An unknown option or a missing value is a wrong command line: exit 2, like every other.
+  const { verb, positionals, values } = parseCommandArgs(args, TOKEN_OPTIONS, TOKEN_USAGE);
+  switch (verb) {
     case "create":
       return create(config, values);
     case "list": {
-      const filter = values.workspace ? { workspace: values.workspace } : {};
+      const filter = typeof values.workspace === "string" ? { workspace: values.workspace } : {};
       return runAdminCommand(config, {
         name: "tokens",
         request: filter,
@@ -49,9 +42,8 @@ export async function tokenCommand(config: ServerConfig, args: string[]): Promis
       });
     }
     case "revoke": {
-      const ref = values.stdin ? await hashOfStdin() : positionals[1];
-      if (!ref)
-        throw new AdminUsageError("token revoke needs the token's id, or a prefix of its id or hash (or --stdin)");
+      const ref = values.stdin ? await hashOfStdin() : positionals[0];
+      if (!ref) throw new UsageError("token revoke needs the token's id, or a prefix of its id or hash (or --stdin)");
       return runAdminCommand(config, {
         name: "revoke",
         request: { ref },
@@ -60,14 +52,14 @@ export async function tokenCommand(config: ServerConfig, args: string[]): Promis
       });
     }
     default:
-      throw new AdminUsageError("token needs create, list or revoke");
+      throw new UsageError("token needs create, list or revoke");
   }
 }
 
 function create(config: ServerConfig, values: Record<string, string | boolean | undefined>): Promise<number> {
   const { workspace, kind, user } = values;
   if (typeof workspace !== "string" || (kind !== "partner" && kind !== "user")) {
-    throw new AdminUsageError("token create needs --workspace <slug> and --kind partner|user");
+    throw new UsageError("token create needs --workspace <slug> and --kind partner|user");
   }
   const request: TokenRequest = {
     workspace,
@@ -95,21 +87,15 @@ function create(config: ServerConfig, values: Record<string, string | boolean | 
 /** The SHA-256 (hex) of the token piped in: the secret itself never leaves this process. */
 async function hashOfStdin(): Promise<string> {
   const token = (await text(process.stdin)).trim();
-  if (!token) throw new AdminUsageError("token revoke --stdin read no token");
+  if (!token) throw new UsageError("token revoke --stdin read no token");
   return hashToken(token).toString("hex");
 }
 
-function parseTokenArgs(args: string[]) {
-  return parseArgs({
-    args,
-    allowPositionals: true,
-    options: {
-      workspace: { type: "string" },
-      kind: { type: "string" },
-      user: { type: "string" },
-      "expires-in": { type: "string" },
-      activate: { type: "boolean" },
-      stdin: { type: "boolean" },
-    },
-  });
-}
+const TOKEN_OPTIONS = {
+  workspace: { type: "string" },
+  kind: { type: "string" },
+  user: { type: "string" },
+  "expires-in": { type: "string" },
+  activate: { type: "boolean" },
+  stdin: { type: "boolean" },
+} as const;

@@ -1,6 +1,6 @@
-import { AdminUsageError } from "../admin/usage-error.ts";
+import { expectPositionals, parseCommandArgs, UsageError } from "@a2a-partner/a2a-core/node-runtime";
 import type { ServerConfig } from "../config.ts";
-import { expectPositionals, parseOperatorArgs, runOperatorOperation } from "./operator-args.ts";
+import { runOperatorOperation } from "./operator-args.ts";
 
 export const WORKSPACE_USAGE = `  workspace create <slug> [--name <name>] [--visibility public|private]
                                           create a workspace (private unless told); print it as JSON
@@ -12,7 +12,7 @@ export const WORKSPACE_USAGE = `  workspace create <slug> [--name <name>] [--vis
 
 /** `workspace create | list | visibility`. */
 export async function workspaceCommand(config: ServerConfig, args: string[]): Promise<number> {
-  const { verb, positionals, values } = parseOperatorArgs(
+  const { verb, positionals, values } = parseCommandArgs(
     args,
     { name: { type: "string" }, visibility: { type: "string" } },
     WORKSPACE_USAGE,
@@ -35,6 +35,6 @@ export async function workspaceCommand(config: ServerConfig, args: string[]): Pr
         visibility: positionals[1],
       });
     default:
-      throw new AdminUsageError(`workspace needs create, list or visibility\n\n${WORKSPACE_USAGE}`);
+      throw new UsageError(`workspace needs create, list or visibility\n\n${WORKSPACE_USAGE}`);
   }
 }

@@ -1,18 +1,19 @@
 import type { Server } from "node:http";
 import {
   type ControlAnswer,
+  type ControlSocketPaths as ControlPaths,
   startControlSocket as listenForCommands,
+  NotFoundError,
   sendControlCommand as sendCommand,
+  UsageError,
 } from "@a2a-partner/a2a-core/node-runtime";
 import type { Database } from "@a2a-partner/postgres-store";
 import { generateMetrics } from "../admin/generate-metrics.ts";
 import { createWorkspaceToken, listTokens, revokeToken, type TokenRequest } from "../admin/token-operations.ts";
-import { AdminNotFoundError, AdminUsageError } from "../admin/usage-error.ts";
 import { OPERATOR_OPERATIONS, type OperatorOperation } from "../admin/workspace-operations.ts";
 import type { Logger } from "../logger.ts";
 import { migrateReferenceSchema } from "../migrations.ts";
 import { seed } from "../seed.ts";
-import type { ControlPaths } from "./control-paths.ts";
 
 export type ControlCommand =
   | "ping"
@@ -34,7 +35,7 @@ function controlCommands(db: Database): Record<Exclude<ControlCommand, "ping">, 
     generate: async (input) => {
       const { args } = input as { args?: unknown };
       if (!Array.isArray(args) || !args.every((a) => typeof a === "string"))
-        throw new AdminUsageError("args must be strings");
+        throw new UsageError("args must be strings");
       return generateMetrics(db, args);
     },
     revoke: (input) => revokeToken(db, String((input as { ref?: unknown }).ref ?? "")),
@@ -55,8 +56,7 @@ export function startControlSocket(db: Database, paths: ControlPaths, logger: Lo
   return listenForCommands(paths, {
     commands: controlCommands(db),
     // 404: the CLI exits 1 (it names something that does not exist); 400: exit 2 (the command line).
-    statusOf: (error) =>
-      error instanceof AdminNotFoundError ? 404 : error instanceof AdminUsageError ? 400 : undefined,
+    statusOf: (error) => (error instanceof NotFoundError ? 404 : error instanceof UsageError ? 400 : undefined),
     logger,
   });
 }

@@ -1,6 +1,5 @@
-import { CacheInvalidation, openDatabase } from "@a2a-partner/postgres-store";
+import { CacheInvalidation, openDatabase, postgresPoolOptions } from "@a2a-partner/postgres-store";
 import { runPushDispatchWorker } from "@a2a-partner/postgres-store/dispatch-thread";
-import { postgresPoolOptions } from "../configured-database.ts";
 import { createLogger } from "../logger.ts";
 import { pushHandlerOptions } from "./push-handler-options.ts";
 import type { PushSettings } from "./push-settings.ts";

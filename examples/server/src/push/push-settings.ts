@@ -1,6 +1,5 @@
 import { AllowedHostsError, parseAllowedHosts } from "@a2a-partner/a2a-core";
-import { parseDuration } from "../auth/duration.ts";
-import { ConfigError } from "../config-error.ts";
+import { ConfigError, durationSetting, onOffSetting } from "@a2a-partner/a2a-core/node-runtime";
 
 /** The push-notification settings of the reference server (docs/operations.md, Configuration). */
 export interface PushSettings {
@@ -29,24 +28,24 @@ export interface PushSettings {
 const DEFAULT_HORIZON = "24h";
 const DEFAULT_MAX_RETRY_WAIT = "1h";
 /** Shorter, and a receiver that restarts would lose notifications to the first retries' backoff. */
-const MIN_HORIZON_MS = 60_000;
+const MIN_HORIZON = "1m";
 
 export function pushSettings(env: NodeJS.ProcessEnv): PushSettings {
   return {
-    enabled: switchOf(env.PUSH_NOTIFICATIONS, "PUSH_NOTIFICATIONS"),
+    enabled: onOffSetting(env.PUSH_NOTIFICATIONS, "PUSH_NOTIFICATIONS"),
     allowedHosts: allowedHosts(env.PUSH_ALLOWED_HOSTS),
-    horizonMs: horizon(env.PUSH_HORIZON),
-    maxRetryWaitMs: maxRetryWait(env.PUSH_MAX_RETRY_WAIT),
-    dispatchThread: switchOf(env.PUSH_DISPATCH_THREAD, "PUSH_DISPATCH_THREAD"),
+    horizonMs: durationSetting(
+      env.PUSH_HORIZON,
+      { name: "PUSH_HORIZON", min: MIN_HORIZON, example: DEFAULT_HORIZON },
+      DEFAULT_HORIZON,
+    ),
+    maxRetryWaitMs: durationSetting(
+      env.PUSH_MAX_RETRY_WAIT,
+      { name: "PUSH_MAX_RETRY_WAIT", example: DEFAULT_MAX_RETRY_WAIT },
+      DEFAULT_MAX_RETRY_WAIT,
+    ),
+    dispatchThread: onOffSetting(env.PUSH_DISPATCH_THREAD, "PUSH_DISPATCH_THREAD"),
   };
-}
-
-function switchOf(value: string | undefined, name: string): boolean {
-  if (!value) return true;
-  const normalized = value.trim().toLowerCase();
-  if (normalized === "on") return true;
-  if (normalized === "off") return false;
-  throw new ConfigError(`${name} must be on or off (unset: on), got "${value}"`);
 }
 
 /**
@@ -63,24 +62,4 @@ function allowedHosts(value: string | undefined): string[] {
       `PUSH_ALLOWED_HOSTS must be comma-separated host names, IPs or CIDRs (10.0.0.0/8); "${error.entry}" is ${error.reason}, in "${value}"`,
     );
   }
-}
-
-function horizon(value: string | undefined): number {
-  const seconds = parseDuration(value || DEFAULT_HORIZON);
-  if (seconds === undefined || seconds * 1000 < MIN_HORIZON_MS) {
-    throw new ConfigError(
-      `PUSH_HORIZON must be a duration of at least 1m with a unit (s, m, h, d, w), e.g. 24h; got "${value}"`,
-    );
-  }
-  return seconds * 1000;
-}
-
-function maxRetryWait(value: string | undefined): number {
-  const seconds = parseDuration(value || DEFAULT_MAX_RETRY_WAIT);
-  if (seconds === undefined) {
-    throw new ConfigError(
-      `PUSH_MAX_RETRY_WAIT must be a duration of at least 1s with a unit (s, m, h, d, w), e.g. 1h; got "${value}"`,
-    );
-  }
-  return seconds * 1000;
 }

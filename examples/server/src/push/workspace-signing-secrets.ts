@@ -1,4 +1,4 @@
-import { type CacheInvalidation, InvalidatedCache, type Queryable } from "@a2a-partner/postgres-store";
+import { type CacheInvalidation, InvalidatedCache, type Queryable, sharedLoads } from "@a2a-partner/postgres-store";
 import { currentSigningSecret, signingSecretsOf } from "./signing-secrets.ts";
 
 /**
@@ -30,7 +30,7 @@ export function workspaceSigningSecrets(
   const cache = invalidation
     ? new InvalidatedCache<Remembered>(invalidation, ["push_signing_secrets"], CACHE_SIZE)
     : undefined;
-  const inFlight = new Map<string, Promise<Remembered>>();
+  const shared = sharedLoads<Remembered>();
 
   async function lookUp(workspaceId: string): Promise<Remembered> {
     // Taken before the query: an answer that may predate a rotation is not remembered.
@@ -52,11 +52,6 @@ export function workspaceSigningSecrets(
   return async (workspaceId) => {
     const cached = cache?.get(workspaceId);
     if (cached && now() < cached.expiresAtMs) return cached.secrets;
-    let lookup = inFlight.get(workspaceId);
-    if (!lookup) {
-      lookup = lookUp(workspaceId).finally(() => inFlight.delete(workspaceId));
-      inFlight.set(workspaceId, lookup);
-    }
-    return (await lookup).secrets;
+    return (await shared(workspaceId, () => lookUp(workspaceId))).secrets;
   };
 }

@@ -1,6 +1,5 @@
+import { parseDuration, UsageError } from "@a2a-partner/a2a-core/node-runtime";
 import { type Database, type PruneEndedTasksResult, pruneEndedTasks } from "@a2a-partner/postgres-store";
-import { AdminUsageError } from "../admin/usage-error.ts";
-import { parseDuration } from "../auth/duration.ts";
 import { MIN_RETENTION_MS } from "./min-retention.ts";
 
 /**
@@ -11,12 +10,12 @@ export function pruneCutoff(text: string, now: number): Date {
   const seconds = parseDuration(text);
   const at = seconds !== undefined ? now - seconds * 1000 : isoInstant(text);
   if (at === undefined) {
-    throw new AdminUsageError(
+    throw new UsageError(
       `--ended-before must be a duration (a number and a unit: s, m, h, d, w, e.g. 30d) or an ISO-8601 time with a zone (2026-01-31T00:00:00Z); got "${text}"`,
     );
   }
   if (at > now - MIN_RETENTION_MS) {
-    throw new AdminUsageError(
+    throw new UsageError(
       `--ended-before must be at least 1h ago: a stream or a reattaching client may still be reading a task that ended since; got "${text}"`,
     );
   }
@@ -33,11 +32,11 @@ function isoInstant(text: string): number | undefined {
 /** The `prune` operation, from the CLI or the control socket: `{ endedBefore, dryRun?, batchSize? }`. */
 export async function pruneTasks(db: Database, input: unknown, now = Date.now()): Promise<PruneEndedTasksResult> {
   const request = (typeof input === "object" && input !== null ? input : {}) as Record<string, unknown>;
-  if (typeof request.endedBefore !== "string") throw new AdminUsageError("prune needs --ended-before");
+  if (typeof request.endedBefore !== "string") throw new UsageError("prune needs --ended-before");
   const endedBefore = pruneCutoff(request.endedBefore, now);
   const batchSize = request.batchSize === undefined ? undefined : Number(request.batchSize);
   if (batchSize !== undefined && !(Number.isInteger(batchSize) && batchSize >= 1 && batchSize <= 10_000)) {
-    throw new AdminUsageError(`--batch-size must be an integer from 1 to 10000; got "${String(request.batchSize)}"`);
+    throw new UsageError(`--batch-size must be an integer from 1 to 10000; got "${String(request.batchSize)}"`);
   }
   return pruneEndedTasks(db, {
     endedBefore,

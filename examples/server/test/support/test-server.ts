@@ -1,13 +1,13 @@
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { TaskExecutor } from "@a2a-partner/a2a-core";
+import { createHttpServer } from "@a2a-partner/a2a-core/node-runtime";
 import type { Database } from "@a2a-partner/postgres-store";
 import { pino } from "pino";
 import { createApp, type ServerApp } from "../../src/app.ts";
 import { createToken } from "../../src/auth/tokens.ts";
 import { loadConfig, type ServerConfig } from "../../src/config.ts";
 import { type SeedResult, seed } from "../../src/seed.ts";
-import { createHttpServer } from "../../src/server.ts";
 
 export interface TestServer {
   url: string;
@@ -35,7 +35,7 @@ export async function startTestServer(
     ...overrides,
   };
   const app = createApp({ db, config, logger: pino({ level: "silent" }), ...(executor ? { executor } : {}) });
-  const server = createHttpServer(app, config);
+  const server = createHttpServer(app.listener, config);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   const url = `http://127.0.0.1:${port}`;

@@ -1,16 +1,20 @@
-import { type DiagLogger, DiagLogLevel } from "@opentelemetry/api";
+import type { DiagLogger, DiagLogLevel } from "@opentelemetry/api";
 import type { RuntimeLogger } from "./runtime-logger.js";
 
-/** `OTEL_LOG_LEVEL`'s values, as the OpenTelemetry JS SDK names them. */
+/**
+ * `OTEL_LOG_LEVEL`'s values, as the OpenTelemetry JS SDK names them, with the API's `DiagLogLevel`
+ * numbers (written out: this entry loads without the optional `@opentelemetry/api` until telemetry starts).
+ */
 const LEVELS: Readonly<Record<string, DiagLogLevel>> = {
-  NONE: DiagLogLevel.NONE,
-  ERROR: DiagLogLevel.ERROR,
-  WARN: DiagLogLevel.WARN,
-  INFO: DiagLogLevel.INFO,
-  DEBUG: DiagLogLevel.DEBUG,
-  VERBOSE: DiagLogLevel.VERBOSE,
-  ALL: DiagLogLevel.ALL,
+  NONE: 0,
+  ERROR: 30,
+  WARN: 50,
+  INFO: 60,
+  DEBUG: 70,
+  VERBOSE: 80,
+  ALL: 9999,
 };
+const WARN = LEVELS.WARN as DiagLogLevel;
 
 /**
  * How much of the SDK's own diagnostics reach the log: `OTEL_LOG_LEVEL` (case-insensitive, surrounding
@@ -21,7 +25,7 @@ export function sdkDiagnosticsLevel(env: NodeJS.ProcessEnv): { level: DiagLogLev
   const given = env.OTEL_LOG_LEVEL?.trim() ?? "";
   const level = LEVELS[given.toUpperCase()];
   if (level !== undefined) return { level };
-  return given === "" ? { level: DiagLogLevel.WARN } : { level: DiagLogLevel.WARN, unknown: given };
+  return given === "" ? { level: WARN } : { level: WARN, unknown: given };
 }
 
 /** A line repeated within this long after it was logged is counted, not written again. */

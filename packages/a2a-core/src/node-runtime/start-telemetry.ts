@@ -1,6 +1,5 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { diag } from "@opentelemetry/api";
 import type { PrometheusExporter } from "@opentelemetry/exporter-prometheus";
 import type { IMetricReader } from "@opentelemetry/sdk-metrics";
 import type { RuntimeLogger } from "./runtime-logger.js";
@@ -62,8 +61,9 @@ export async function startTelemetry(
   const otlp = otlpRequested(env);
   if (config.metricsPort === undefined && !otlp) return undefined;
   // Loaded only when switched on: a server without telemetry never loads the SDK.
-  const [{ OTLPMetricExporter }, { PrometheusExporter }, { PeriodicExportingMetricReader }, { NodeSDK }] =
+  const [{ diag }, { OTLPMetricExporter }, { PrometheusExporter }, { PeriodicExportingMetricReader }, { NodeSDK }] =
     await Promise.all([
+      import("@opentelemetry/api"),
       import("@opentelemetry/exporter-metrics-otlp-proto"),
       import("@opentelemetry/exporter-prometheus"),
       import("@opentelemetry/sdk-metrics"),

@@ -1,4 +1,5 @@
 import type { Database } from "../database.js";
+import { RetriedListen } from "./retried-listen.js";
 
 /** Options of `CacheInvalidation`. */
 export interface CacheInvalidationOptions {
@@ -21,19 +22,29 @@ export interface CacheInvalidationOptions {
 export class CacheInvalidation {
   private readonly clearers = new Map<string, Set<() => void>>();
   private listening = false;
-  private stop: (() => Promise<void>) | undefined;
-  private retry: ReturnType<typeof setTimeout> | undefined;
-  private closed = false;
-  private readonly db: Database;
-  private readonly channel: string;
-  private readonly retryMs: number;
-  private readonly onUnavailable: ((error: unknown) => void) | undefined;
+  private readonly feed: RetriedListen;
 
   constructor(db: Database, options: CacheInvalidationOptions) {
-    this.db = db;
-    this.channel = options.channel;
-    this.retryMs = options.retryMs ?? 5_000;
-    this.onUnavailable = options.onUnavailable;
+    const events = {
+      onLost: () => {
+        this.listening = false;
+        this.clearAll();
+      },
+      onReconnect: () => {
+        // Whatever changed while nobody listened is unknown: start from empty.
+        this.clearAll();
+        this.listening = true;
+      },
+    };
+    this.feed = new RetriedListen(
+      db,
+      options,
+      (table) => this.clear(table),
+      events,
+      () => {
+        this.listening = true;
+      },
+    );
   }
 
   /** Whether caches may answer now. */
@@ -45,34 +56,8 @@ export class CacheInvalidation {
    * Starts listening. Until it works caches stay bypassed (the store answers every lookup), and it is
    * tried again every `retryMs`.
    */
-  async start(): Promise<void> {
-    if (this.closed) return;
-    try {
-      this.stop = await this.db.listen(this.channel, (table) => this.clear(table), {
-        onLost: () => {
-          this.listening = false;
-          this.clearAll();
-        },
-        onReconnect: () => {
-          // Whatever changed while nobody listened is unknown: start from empty.
-          this.clearAll();
-          this.listening = true;
-        },
-      });
-      if (this.closed) {
-        await this.stop();
-        return;
-      }
-      this.listening = true;
-    } catch (error) {
-      try {
-        this.onUnavailable?.(error);
-      } catch {
-        // A failing report must not stop the retries.
-      }
-      this.retry = setTimeout(() => void this.start(), this.retryMs);
-      this.retry.unref?.();
-    }
+  start(): Promise<void> {
+    return this.feed.start();
   }
 
   /** Registers what to drop when `table` changes. */
@@ -87,11 +72,10 @@ export class CacheInvalidation {
 
   /** Stops listening and empties every cache: from now on they answer nothing. */
   async close(): Promise<void> {
-    this.closed = true;
-    clearTimeout(this.retry);
+    const stopped = this.feed.close();
     this.listening = false;
     this.clearAll();
-    await this.stop?.();
+    await stopped;
   }
 
   private clear(table: string): void {

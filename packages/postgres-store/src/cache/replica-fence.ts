@@ -1,4 +1,5 @@
 import type { Database, Queryable, QueryResult } from "../database.js";
+import { RetriedListen } from "./retried-listen.js";
 
 /** Options of `ReplicaFence`. */
 export interface ReplicaFenceOptions {
@@ -34,24 +35,24 @@ const ROW_COLUMN = "__fence_row";
  */
 export class ReplicaFence {
   private readonly db: Database;
-  private readonly channel: string;
-  private readonly retryMs: number;
-  private readonly onUnavailable: ((error: unknown) => void) | undefined;
+  private readonly feed: RetriedListen;
   /** The xmin a replica snapshot must have reached; undefined: nothing on the replica is trusted. */
   private floor: bigint | undefined;
   /** The highest announced id + 1: a baseline asked for meanwhile may predate it, the floor may not. */
   private heard = 0n;
   /** Grows whenever `floor` is dropped; a baseline asked for before that is not used. */
   private epoch = 0;
-  private stop: (() => Promise<void>) | undefined;
-  private retry: ReturnType<typeof setTimeout> | undefined;
-  private closed = false;
 
   constructor(db: Database, options: ReplicaFenceOptions) {
     this.db = db;
-    this.channel = options.channel;
-    this.retryMs = options.retryMs ?? 5_000;
-    this.onUnavailable = options.onUnavailable;
+    const events = { onLost: () => this.forget(), onReconnect: () => void this.baseline() };
+    this.feed = new RetriedListen(
+      db,
+      options,
+      (payload) => this.announced(payload),
+      events,
+      () => this.baseline(),
+    );
   }
 
   /** Whether replica answers can be trusted now (LISTEN up and the primary's baseline known). */
@@ -61,29 +62,13 @@ export class ReplicaFence {
 
   /** Starts listening (retried every `retryMs` until it works); without a replica, does nothing. */
   async start(): Promise<void> {
-    if (this.closed || !this.db.replica) return;
-    try {
-      this.stop = await this.db.listen(this.channel, (payload) => this.announced(payload), {
-        onLost: () => this.forget(),
-        onReconnect: () => void this.baseline(),
-      });
-      if (this.closed) {
-        await this.stop();
-        return;
-      }
-      await this.baseline();
-    } catch (error) {
-      this.unavailable(error);
-      this.retry = setTimeout(() => void this.start(), this.retryMs);
-      this.retry.unref?.();
-    }
+    if (this.db.replica) await this.feed.start();
   }
 
   async close(): Promise<void> {
-    this.closed = true;
-    clearTimeout(this.retry);
+    const stopped = this.feed.close();
     this.forget();
-    await this.stop?.();
+    await stopped;
   }
 
   /**
@@ -142,18 +127,17 @@ export class ReplicaFence {
       );
       const xmax = parseXid(rows[0]?.xmax ?? "");
       if (xmax === undefined) throw new Error("the primary gave no snapshot");
-      if (epoch !== this.epoch || this.closed) return;
+      if (epoch !== this.epoch || this.feed.closed) return;
       // bigint: no Math.max. Announcements heard meanwhile may be newer than the snapshot.
       this.floor = xmax;
       if (this.heard > xmax) this.floor = this.heard;
     } catch (error) {
       if (epoch !== this.epoch) return;
-      this.unavailable(error);
+      this.feed.report(error);
       // Tried again while LISTEN still runs; a lost connection starts over through onReconnect.
-      this.retry = setTimeout(() => {
-        if (epoch === this.epoch && !this.closed) void this.baseline();
-      }, this.retryMs);
-      this.retry.unref?.();
+      this.feed.retryLater(() => {
+        if (epoch === this.epoch) void this.baseline();
+      });
     }
   }
 
@@ -161,14 +145,6 @@ export class ReplicaFence {
   private forget(): void {
     this.epoch++;
     this.floor = undefined;
-  }
-
-  private unavailable(error: unknown): void {
-    try {
-      this.onUnavailable?.(error);
-    } catch {
-      // A failing report must not stop the retries.
-    }
   }
 }
 

@@ -1,11 +1,16 @@
 import type { RequestListener } from "node:http";
-import type { Logger } from "../logger.ts";
+import type { RuntimeLogger } from "../runtime-logger.js";
+
+/** A logger that says whether a level is on (pino's fits), so a request off that level costs nothing. */
+export interface LevelCheckingLogger extends Pick<RuntimeLogger, "debug"> {
+  isLevelEnabled(level: string): boolean;
+}
 
 /**
  * At debug, a line per request once its answer ends (a stream: when it closes): method, path without the
  * query, status and duration. Nothing from headers or body. At info and above it costs one level check.
  */
-export function withRequestLog(route: RequestListener, logger: Logger): RequestListener {
+export function withRequestLog(listener: RequestListener, logger: LevelCheckingLogger): RequestListener {
   return (req, res) => {
     if (logger.isLevelEnabled("debug")) {
       const started = performance.now();
@@ -18,6 +23,6 @@ export function withRequestLog(route: RequestListener, logger: Logger): RequestL
         );
       });
     }
-    route(req, res);
+    listener(req, res);
   };
 }

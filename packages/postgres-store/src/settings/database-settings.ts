@@ -1,8 +1,7 @@
-import { ConfigError } from "./config-error.ts";
-import { redactSecrets } from "./redact-secrets.ts";
+import { ConfigError, redactSecrets } from "@a2a-partner/a2a-core/node-runtime";
 
 /**
- * How the server reaches PostgreSQL besides `DATABASE_URL` (docs/operations.md, "Past one database box"):
+ * How a server reaches PostgreSQL besides `DATABASE_URL` (docs/operations.md, "Past one database box"):
  * a direct URL for `LISTEN`, a streaming replica for reads that allow it, and whether `DATABASE_URL` is a
  * pooler in transaction mode.
  */
@@ -15,10 +14,15 @@ export interface DatabaseConnections {
   transactionPooler: boolean;
 }
 
+/**
+ * DATABASE_LISTEN_URL, DATABASE_READ_URL and DATABASE_POOLER (`none` or `transaction`), checked against
+ * DATABASE_URL: each needs it, and a transaction pooler needs a direct URL for LISTEN. A mistake is a
+ * ConfigError naming the variable.
+ */
 export function databaseConnections(env: NodeJS.ProcessEnv): DatabaseConnections {
-  const url = postgresUrl(env.DATABASE_URL, "DATABASE_URL");
-  const listenUrl = postgresUrl(env.DATABASE_LISTEN_URL, "DATABASE_LISTEN_URL");
-  const readUrl = postgresUrl(env.DATABASE_READ_URL, "DATABASE_READ_URL");
+  const url = postgresUrlSetting(env.DATABASE_URL, "DATABASE_URL");
+  const listenUrl = postgresUrlSetting(env.DATABASE_LISTEN_URL, "DATABASE_LISTEN_URL");
+  const readUrl = postgresUrlSetting(env.DATABASE_READ_URL, "DATABASE_READ_URL");
   const pooler = env.DATABASE_POOLER || "none";
   if (pooler !== "none" && pooler !== "transaction") {
     throw new ConfigError(`DATABASE_POOLER must be none or transaction, got "${pooler}"`);
@@ -38,7 +42,7 @@ export function databaseConnections(env: NodeJS.ProcessEnv): DatabaseConnections
 }
 
 /** A postgres(ql):// URL; anything else failed later as a DNS error about a host the value never named. */
-export function postgresUrl(value: string | undefined, name: string): string | undefined {
+export function postgresUrlSetting(value: string | undefined, name: string): string | undefined {
   if (!value) return undefined;
   const url = URL.parse(value);
   if (url === null || (url.protocol !== "postgres:" && url.protocol !== "postgresql:")) {

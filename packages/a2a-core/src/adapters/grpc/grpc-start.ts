@@ -1,17 +1,17 @@
 import { readFileSync } from "node:fs";
-import type { A2AHandler } from "@a2a-partner/a2a-core";
-import { type A2AGrpcServer, startA2AGrpcServer } from "@a2a-partner/a2a-core/grpc";
-import type { GrpcSettings } from "../config.ts";
-import type { Logger } from "../logger.ts";
+import type { GrpcSettings } from "../../node-runtime/grpc-settings.js";
+import type { A2AHandler } from "../../ports/handler.js";
+import type { Logger } from "../../ports/logger.js";
+import { type A2AGrpcServer, startA2AGrpcServer } from "./grpc-server.js";
 
 /**
- * The gRPC binding of the server's handler on GRPC_PORT (same auth, workspaces, limits and streams as the
- * HTTP endpoint); TLS when GRPC_TLS_KEY_FILE and GRPC_TLS_CERT_FILE are set.
+ * `startA2AGrpcServer` as `settings` (a2a-core/node-runtime's `grpcSettings`) say (the TLS files read now: a missing one stops the start), its
+ * lines logged by `logger.child({ component: "grpc" })` and where it listens logged once.
  */
-export async function startGrpcServer(
+export async function startGrpcServerWith(
   handler: A2AHandler,
   settings: GrpcSettings,
-  logger: Logger,
+  logger: Logger & { child(bindings: Record<string, unknown>): Logger },
 ): Promise<A2AGrpcServer> {
   const tls = settings.tls
     ? { key: readFileSync(settings.tls.keyFile), cert: readFileSync(settings.tls.certFile) }
