@@ -166,6 +166,31 @@ describe("the v1.0 dialect (A2A-Version: 1.0)", () => {
     expect(replay.map((f) => f.event)).toEqual(["task", "finished", "final"]);
   });
 
+  it("replays what a resume from before the end missed, in v1.0 too; a resume at the end is refused", async () => {
+    const h = harness();
+    const frames = await readFrames(
+      await h.call({ jsonrpc: "2.0", id: 1, method: "SendStreamingMessage", params: startV1() }, { headers: V1 }),
+    );
+    const id = frames[0]?.result.task.id as string;
+    const lastSeq = Number(frames.filter((f) => f.event === "finished")[0]?.id);
+    // A stream that dropped after its second event: everything after it, the end included.
+    const resumed = await readFrames(
+      await h.call(
+        { jsonrpc: "2.0", id: 2, method: "SubscribeToTask", params: { id } },
+        { headers: { ...V1, "Last-Event-ID": "2" } },
+      ),
+    );
+    const replayed = resumed.filter((f) => f.event === "update" || f.event === "finished");
+    expect(replayed.map((f) => Number(f.id))).toEqual(Array.from({ length: lastSeq - 2 }, (_, i) => i + 3));
+    expect(replayed.at(-1)?.result.statusUpdate.status.state).toBe("TASK_STATE_COMPLETED");
+    // Nothing missed: the v1.0 rule for an ended task.
+    const atEnd = await h.call(
+      { jsonrpc: "2.0", id: 3, method: "SubscribeToTask", params: { id } },
+      { headers: { ...V1, "Last-Event-ID": String(lastSeq) } },
+    );
+    expect((await atEnd.json()).error).toMatchObject({ code: -32004 });
+  });
+
   it("reattaches to a running task in v1.0 shapes, replaying after Last-Event-ID", async () => {
     const executor = new ScriptedExecutor(undefined, undefined, true);
     const h = harness(executor);
