@@ -1,27 +1,19 @@
 import { A2AClient, type A2AClientOptions, type TaskStreamEvent } from "@a2a-partner/a2a-client";
 import { grpcTransport } from "@a2a-partner/a2a-client/grpc";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTckAgent, type TckAgent } from "../src/tck-agent.ts";
+import { sharedTckAgent, TCK_TOKEN as TOKEN } from "./support/shared-agent.ts";
 
 // Our typed client against the conformance agent, over each binding (JSON-RPC in both dialects,
 // HTTP+JSON, gRPC): sendMessage answers a task or, for the kit's message-only prefix, the agent's Message
 // (no task); a streaming start the agent answers with a message yields one `message` event.
 
-const TOKEN = "tck-test-token";
-let agent: TckAgent;
-beforeAll(async () => {
-  agent = await startTckAgent({ port: 0, token: TOKEN, grpcPort: 0 });
-}, 60_000); // PGlite's start and migrations, on a busy machine
-
-afterAll(async () => {
-  await agent?.close();
-});
+const agentOf = sharedTckAgent();
 
 const BINDINGS: Array<[string, () => Partial<A2AClientOptions>]> = [
   ["JSON-RPC, v0.3", () => ({ protocolVersion: "0.3" })],
   ["JSON-RPC, v1.0", () => ({ protocolVersion: "1.0" })],
   ["HTTP+JSON", () => ({ binding: "http+json" })],
-  ["gRPC", () => ({ binding: "grpc", grpc: grpcTransport(), grpcAddress: agent.grpcAddress as string })],
+  ["gRPC", () => ({ binding: "grpc", grpc: grpcTransport(), grpcAddress: agentOf().grpcAddress as string })],
 ];
 
 const replyId = () => `tck-message-response-${crypto.randomUUID()}`;
@@ -29,7 +21,11 @@ const replyId = () => `tck-message-response-${crypto.randomUUID()}`;
 describe.each(BINDINGS)("A2AClient against the conformance agent over %s", (_name, options) => {
   let client: A2AClient;
   beforeAll(() => {
-    client = new A2AClient({ agentCardUrl: `${agent.url}/.well-known/agent-card.json`, token: TOKEN, ...options() });
+    client = new A2AClient({
+      agentCardUrl: `${agentOf().url}/.well-known/agent-card.json`,
+      token: TOKEN,
+      ...options(),
+    });
   });
   afterAll(async () => {
     await client?.close();

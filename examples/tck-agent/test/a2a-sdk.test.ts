@@ -7,22 +7,14 @@ import {
   RestTransportFactory,
 } from "@a2a-js/sdk/client";
 import { GrpcTransportFactory } from "@a2a-js/sdk/client/grpc";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTckAgent, type TckAgent } from "../src/tck-agent.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { sharedTckAgent, TCK_TOKEN as TOKEN } from "./support/shared-agent.ts";
 
 // The official @a2a-js/sdk client against the conformance agent, over each binding (JSON-RPC, HTTP+JSON,
 // gRPC): SendMessage blocking and not, a multi-turn exchange (a task that asks for input, answered with its
 // taskId), and a message reply (the executor's `reply`: a Message, no task).
 
-const TOKEN = "tck-test-token";
-let agent: TckAgent;
-beforeAll(async () => {
-  agent = await startTckAgent({ port: 0, token: TOKEN, grpcPort: 0 });
-}, 60_000); // PGlite's start and migrations, on a busy machine
-
-afterAll(async () => {
-  await agent?.close();
-});
+const agentOf = sharedTckAgent();
 
 const bearer: CallInterceptor = {
   async before(args) {
@@ -74,7 +66,7 @@ describe.each([
     // Options of our own: ClientFactoryOptions.createFrom(default, …) merges the default transports back
     // in, and with JSON-RPC first in the card every client would speak JSON-RPC.
     const factory = new ClientFactory({ transports: [transport()], clientConfig: { interceptors: [bearer] } });
-    client = await factory.createFromUrl(agent.url);
+    client = await factory.createFromUrl(agentOf().url);
     expect(client.transport.protocolName).toBe(binding);
   });
 

@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { InvalidParamsError } from "../errors.js";
 import { metadataIssues, wellFormedIssues } from "../schemas/bounds/request-bounds.js";
-import { absentIfEmpty, checkedBy, RequestMetadata } from "../schemas/param-fields.js";
-import { PushAuthentication, PushSecret, PushUrl, StoredId, type TaskPushConfig } from "../schemas/push-config.js";
+import { checkedBy, RequestMetadata } from "../schemas/param-fields.js";
+import { PushConfigInput, StoredId, type TaskPushConfig } from "../schemas/push-config.js";
 
 // Push notification configs in A2A v0.3's shapes: a config nested in `pushNotificationConfig`, a task
 // named `id` and a config `pushNotificationConfigId`. Checked here in their own shape (so a refusal names
@@ -10,14 +10,12 @@ import { PushAuthentication, PushSecret, PushUrl, StoredId, type TaskPushConfig 
 
 type Params = Record<string, unknown>;
 
-/** A2A v0.3 `PushNotificationConfig` as a partner sends it (id optional: the task's id by default). */
-export const PushNotificationConfigV03 = z.object({
-  id: absentIfEmpty(StoredId),
-  url: PushUrl,
-  token: absentIfEmpty(PushSecret),
-  authentication: PushAuthentication.optional(),
-});
-export type PushNotificationConfigV03 = z.infer<typeof PushNotificationConfigV03>;
+/**
+ * A2A v0.3 `PushNotificationConfig` as a partner sends it (id optional: the task's id by default): the
+ * model's config input exactly (only where v0.3 puts it differs).
+ */
+export const PushNotificationConfigV03 = PushConfigInput;
+export type PushNotificationConfigV03 = PushConfigInput;
 
 /** A2A v0.3 `TaskPushNotificationConfig`: what set, get and list answer (and set takes). */
 export interface TaskPushNotificationConfigV03 {
