@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isA2AError } from "../errors.js";
+import { refusedField } from "../refused-field.fixture.js";
 import {
   fromV1CreatePushParams,
   fromV1DeletePushParams,
@@ -48,18 +48,10 @@ describe("push configs between v1.0 and the model", () => {
   });
 
   it("names the v1.0 field of what it refuses", () => {
-    const fieldOf = (run: () => unknown) => {
-      try {
-        run();
-      } catch (error) {
-        return isA2AError(error) ? (error.data as { field: string }).field : "not an A2A error";
-      }
-      return "accepted";
-    };
-    expect(fieldOf(() => fromV1CreatePushParams({ taskId: "t" }))).toBe("params.url");
-    expect(fieldOf(() => fromV1DeletePushParams({ taskId: "t", id: "" }))).toBe("params.id");
-    expect(fieldOf(() => fromV1ListPushParams({ taskId: "t", pageToken: "x" }))).toBe("params.pageToken");
-    expect(fieldOf(() => fromV1StartConfiguration({ taskPushNotificationConfig: { url: 7 } }))).toBe(
+    expect(refusedField(() => fromV1CreatePushParams({ taskId: "t" }))).toBe("params.url");
+    expect(refusedField(() => fromV1DeletePushParams({ taskId: "t", id: "" }))).toBe("params.id");
+    expect(refusedField(() => fromV1ListPushParams({ taskId: "t", pageToken: "x" }))).toBe("params.pageToken");
+    expect(refusedField(() => fromV1StartConfiguration({ taskPushNotificationConfig: { url: 7 } }))).toBe(
       "params.configuration.taskPushNotificationConfig.url",
     );
   });

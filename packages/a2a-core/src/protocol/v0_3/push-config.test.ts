@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isA2AError } from "../errors.js";
+import { refusedField } from "../refused-field.fixture.js";
 import {
   fromV03CreatePushParams,
   fromV03DeletePushParams,
@@ -42,19 +42,11 @@ describe("push configs between v0.3 and the model", () => {
   });
 
   it("names the v0.3 field of what it refuses", () => {
-    const fieldOf = (run: () => unknown) => {
-      try {
-        run();
-      } catch (error) {
-        return isA2AError(error) ? (error.data as { field: string }).field : "not an A2A error";
-      }
-      return "accepted";
-    };
-    expect(fieldOf(() => fromV03CreatePushParams({ taskId: "t", pushNotificationConfig: { url: "ftp://x" } }))).toBe(
-      "params.pushNotificationConfig.url",
-    );
-    expect(fieldOf(() => fromV03DeletePushParams({ id: "t" }))).toBe("params.pushNotificationConfigId");
-    expect(fieldOf(() => fromV03StartConfiguration({ pushNotificationConfig: { url: 7 } }))).toBe(
+    expect(
+      refusedField(() => fromV03CreatePushParams({ taskId: "t", pushNotificationConfig: { url: "ftp://x" } })),
+    ).toBe("params.pushNotificationConfig.url");
+    expect(refusedField(() => fromV03DeletePushParams({ id: "t" }))).toBe("params.pushNotificationConfigId");
+    expect(refusedField(() => fromV03StartConfiguration({ pushNotificationConfig: { url: 7 } }))).toBe(
       "params.configuration.pushNotificationConfig.url",
     );
   });
