@@ -33,7 +33,7 @@ describe("a refused v0.3 start", () => {
       startWithFile({ uri: `https://example.com/${"x".repeat(L.partContentBytes)}` }),
     );
     expect(big.body.error.code).toBe(-32602);
-    expect(big.body.error.data.field).toBe("params.message.parts.1.file.uri");
+    expect(big.body.error.data.field).toBe("params.message.parts.1.file");
   });
 
   it("names them as v1.0 spells them for a v1.0 client", async () => {

@@ -1,6 +1,10 @@
 import { InvalidParamsError } from "../errors.js";
-import { readV03Message, STATE_FROM_V03 } from "./mapping.js";
+import type { Message } from "../schemas/a2a.js";
+import type { JsonPath } from "../schemas/bounds/find-ill-formed-string.js";
+import { partContentIssues } from "../schemas/bounds/request-bounds.js";
+import { fromV03Message, STATE_FROM_V03 } from "./mapping.js";
 import { fromV03StartConfiguration } from "./push-config.js";
+import { MessageV03 } from "./schemas.js";
 
 /**
  * Request params of A2A v0.3 → what the methods check (the model, A2A v1.0), one function per params
@@ -12,12 +16,29 @@ type Params = Record<string, unknown>;
 
 const STATE_NAMES = Object.keys(STATE_FROM_V03).join(", ");
 
-/** A start: its message, and its inline push config as the model's `taskPushNotificationConfig`. */
+/**
+ * A start: its message (its file content bounded as v0.3 counts it: the `file` object, named as sent),
+ * and its inline push config as the model's `taskPushNotificationConfig`.
+ */
 export function fromV03StartParams(params: Params): Params {
-  const message = params.message === undefined ? {} : { message: readV03Message(params.message) };
+  const message = params.message === undefined ? {} : { message: readV03StartMessage(params.message) };
   const configuration =
     params.configuration === undefined ? {} : { configuration: fromV03StartConfiguration(params.configuration) };
   return { ...params, ...message, ...configuration };
+}
+
+function readV03StartMessage(value: unknown): Message {
+  const message = MessageV03.safeParse(value);
+  if (!message.success) throw InvalidParamsError.fromZod(message.error, "params.message");
+  const [issue] = partContentIssues(
+    message.data.parts.map((part, i): [JsonPath, unknown] =>
+      part.kind === "file"
+        ? [["message", "parts", i, "file"], part.file]
+        : [["message", "parts", i, "data"], part.kind === "data" ? part.data : undefined],
+    ),
+  );
+  if (issue) throw InvalidParamsError.forField(["params", ...issue.path].join("."), issue.message);
+  return fromV03Message(message.data);
 }
 
 /** A task listing: the v0.3 state spelling as the model's. */

@@ -45,16 +45,26 @@ export function startIssues(params: unknown): BoundIssue[] {
       L.metadataBytes,
       metadataMessage,
     ),
-    ...totalOver(
+    ...partContentIssues(
       parts.map((part, i): [JsonPath, unknown] => {
         if (part?.raw !== undefined) return [partPath(i, "raw"), part.raw];
         if (part?.url !== undefined) return [partPath(i, "url"), part.url];
         return [partPath(i, "data"), part?.data];
       }),
-      L.partContentBytes,
-      () => `the file and data parts of a message together must be at most ${L.partContentBytes} bytes as JSON`,
     ),
   ];
+}
+
+/**
+ * The total of a message's file and data content, each part's content at its path (a dialect whose
+ * parts differ in shape, v0.3's `file` object, counts its own).
+ */
+export function partContentIssues(contents: Array<[JsonPath, unknown]>): BoundIssue[] {
+  return totalOver(
+    contents,
+    L.partContentBytes,
+    () => `the file and data parts of a message together must be at most ${L.partContentBytes} bytes as JSON`,
+  );
 }
 
 function textIssues(parts: Array<Record<string, unknown> | undefined>): BoundIssue[] {
