@@ -1,5 +1,6 @@
 import { connect } from "node:net";
-import { A2A_LIMITS, AgentCardV1, AgentCardV03, ERROR_CODES, Task, TaskStatusUpdateEvent } from "@a2a-partner/a2a-core";
+import { A2A_LIMITS, AgentCardV1, AgentCardV03, ERROR_CODES } from "@a2a-partner/a2a-core";
+import { TaskStatusUpdateEventV03, TaskV03 } from "@a2a-partner/a2a-core/protocol";
 import { beforeAll, describe, expect, it } from "vitest";
 import { hashToken } from "../src/auth/tokens.ts";
 import { type Backend, postgresAvailable } from "./support/backends.ts";
@@ -48,12 +49,12 @@ describe.each(backends)("reference server on %s", (backend) => {
     expect(events.filter((e) => e === "finished")).toHaveLength(1);
     expect(frames.map((f) => Number(f.id)).slice(0, -1)).toEqual(frames.slice(0, -1).map((_, i) => i + 1));
 
-    const task = Task.parse(frames[0]?.result);
+    const task = TaskV03.parse(frames[0]?.result);
     expect(task.status.state).toBe("working");
     const progress = frames.filter((f) => f.event === "update" && f.result.kind === "status-update");
     expect(progress.length).toBeGreaterThanOrEqual(3);
     expect(progress[0]?.result.metadata).toMatchObject({ workflow: "restock-shelf", step: 1 });
-    const finished = TaskStatusUpdateEvent.parse(frames.at(-2)?.result);
+    const finished = TaskStatusUpdateEventV03.parse(frames.at(-2)?.result);
     expect(finished).toMatchObject({ final: true, status: { state: "completed" }, taskId: task.id });
 
     const executions = await suite.database.db.query<{ n: number }>(

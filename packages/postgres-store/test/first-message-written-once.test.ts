@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { applyTaskEvent, type NewTask, type StoredTaskEvent, type Task } from "@a2a-partner/a2a-core";
+import { fromV03Task, type TaskV03, toV03Task } from "@a2a-partner/a2a-core/protocol";
 import { must, storeFixtures } from "@a2a-partner/a2a-core/testing";
 import { postgresAvailable } from "@a2a-partner/test-support/postgres";
 import { describe, expect, it } from "vitest";
@@ -12,7 +13,7 @@ const kinds = ["pglite", ...((await postgresAvailable()) ? (["postgres"] as cons
 function withLargeMessage(input: NewTask): NewTask {
   const [first] = input.task.history;
   const text = randomBytes(16_000).toString("base64").slice(0, 16_000);
-  return { ...input, task: { ...input.task, history: [{ ...must(first), parts: [{ kind: "text", text }] }] } };
+  return { ...input, task: { ...input.task, history: [{ ...must(first), parts: [{ text }] }] } };
 }
 
 describe.each(kinds)("a task's first message is written once (%s)", (kind) => {
@@ -70,7 +71,11 @@ describe.each(kinds)("a task's first message is written once (%s)", (kind) => {
     expect((await suite.stores.idempotency.createOrGet(messageId, input)).record.task).toEqual(task);
     expect((await suite.stores.tasks.list?.(workspaceId, { pageSize: 10 }))?.tasks).toContainEqual(task);
     const log = await suite.stores.events.readAfter(task.id, 0);
-    expect(log.map((event) => event.result)).toEqual([input.task, ...events.map((e) => e.result), end.result]);
+    expect(log.map((event) => event.result)).toEqual([
+      { task: input.task },
+      ...events.map((e) => e.result),
+      end.result,
+    ]);
     // A reattach after seq 1 reads no first message it does not need.
     expect((await suite.stores.events.readAfter(task.id, 1)).map((event) => event.seq)).toEqual([2, 3, 4, 5]);
   });
@@ -87,16 +92,18 @@ describe.each(kinds)("a task's first message is written once (%s)", (kind) => {
 
   it("reads and moves a row written whole (by an earlier release) as before", async () => {
     const input = withLargeMessage(newTask(workspaceId));
-    // The previous release's start: the whole task in the snapshot and in the seq-1 event, no first_message.
+    // The previous release's start: the whole task (in v0.3's shape) in the snapshot and in the seq-1
+    // event, no first_message.
+    const stored = JSON.stringify(toV03Task(input.task));
     await suite.backend.db.query(
       `insert into tasks (id, workspace_id, context_id, snapshot, state, terminal, last_seq, lease_owner,
                           lease_expires_at, created_at, updated_at)
        values ($1, $2, $3, $4::jsonb, 'working', false, 1, 'runner-a', now() + interval '1 hour', $5, $5)`,
-      [input.task.id, workspaceId, input.task.contextId, JSON.stringify(input.task), input.createdAt],
+      [input.task.id, workspaceId, input.task.contextId, stored, input.createdAt],
     );
     await suite.backend.db.query(
       "insert into task_events (task_id, seq, event, result, created_at) values ($1, 1, 'task', $2::jsonb, $3)",
-      [input.task.id, JSON.stringify(input.task), input.createdAt],
+      [input.task.id, stored, input.createdAt],
     );
     const event = { taskId: input.task.id, seq: 2, ...update(input.task, 50) };
     const moved = applyTaskEvent(input.task, event.result);
@@ -106,7 +113,7 @@ describe.each(kinds)("a task's first message is written once (%s)", (kind) => {
     const end = must(await suite.stores.events.append(moved.id, finished(moved)));
     const task = applyTaskEvent(moved, end.result as Parameters<typeof applyTaskEvent>[1]);
     expect(must(await suite.stores.tasks.get(workspaceId, task.id)).task).toEqual(task);
-    expect((await suite.stores.events.readAfter(task.id, 0))[0]?.result).toEqual(input.task);
+    expect((await suite.stores.events.readAfter(task.id, 0))[0]?.result).toEqual({ task: input.task });
     expect((await storedSizes(task.id)).first).toBe(0);
   });
 
@@ -141,14 +148,15 @@ describe.each(kinds)("a task's first message is written once (%s)", (kind) => {
   it("keeps the message when an instance of the previous release writes the row back", async () => {
     const input = withLargeMessage(newTask(workspaceId));
     await suite.stores.tasks.create(input);
-    // The previous release's locked append: the snapshot it reads, the event applied, written back whole.
-    const { rows } = await suite.backend.db.query<{ snapshot: Task }>("select snapshot from tasks where id = $1", [
+    // The previous release's locked append: the snapshot it reads (v0.3's shape), the event applied,
+    // written back whole in that shape.
+    const { rows } = await suite.backend.db.query<{ snapshot: TaskV03 }>("select snapshot from tasks where id = $1", [
       input.task.id,
     ]);
     const progress = update(input.task, 70);
     await suite.backend.db.query(
       "update tasks set snapshot = $2::jsonb, last_seq = 2, updated_at = now() where id = $1",
-      [input.task.id, JSON.stringify(applyTaskEvent(must(rows[0]).snapshot, progress.result))],
+      [input.task.id, JSON.stringify(toV03Task(applyTaskEvent(fromV03Task(must(rows[0]).snapshot), progress.result)))],
     );
     const expected = applyTaskEvent(input.task, progress.result);
     expect(must(await suite.stores.tasks.get(workspaceId, input.task.id)).task).toEqual(expected);

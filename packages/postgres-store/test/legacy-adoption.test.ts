@@ -3,6 +3,7 @@ import { cp, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { applyTaskEvent, isTerminalState, type NewTaskEvent, type Task } from "@a2a-partner/a2a-core";
+import { toV03Event, toV03State, toV03Task } from "@a2a-partner/a2a-core/protocol";
 import { must, storeFixtures } from "@a2a-partner/a2a-core/testing";
 import { migrateBaselinesOnly, recordAsLegacy } from "@a2a-partner/test-support/legacy-schema";
 import { freshPgliteOptions } from "@a2a-partner/test-support/pglite-template";
@@ -18,7 +19,10 @@ import {
 } from "../src/index.js";
 import { STORE_MIGRATION_FILES } from "./support/store-migration-files.js";
 
-/** A task and its events in the first file's schema, whose trigger derives `status_at` from the snapshot. */
+/**
+ * A task and its events in the first file's schema, whose trigger derives `status_at` from the snapshot;
+ * in A2A v0.3's shapes and state spelling, as that release wrote them.
+ */
 async function insertLegacyTask(db: Database, workspaceId: string, task: Task, events: NewTaskEvent[]): Promise<void> {
   let snapshot = task;
   for (const event of events) snapshot = applyTaskEvent(snapshot, event.result);
@@ -29,17 +33,17 @@ async function insertLegacyTask(db: Database, workspaceId: string, task: Task, e
       task.id,
       workspaceId,
       task.contextId,
-      JSON.stringify(snapshot),
-      snapshot.status.state,
+      JSON.stringify(toV03Task(snapshot)),
+      toV03State(snapshot.status.state),
       isTerminalState(snapshot.status.state),
       1 + events.length,
     ],
   );
-  const rows = [{ event: "task", result: task, createdAt: task.status.timestamp }, ...events];
+  const rows = [{ event: "task", result: { task }, createdAt: task.status.timestamp }, ...events];
   for (const [i, row] of rows.entries()) {
     await db.query(
       "insert into task_events (task_id, seq, event, result, created_at) values ($1, $2, $3, $4::jsonb, $5)",
-      [task.id, i + 1, row.event, JSON.stringify(row.result), row.createdAt],
+      [task.id, i + 1, row.event, JSON.stringify(toV03Event(row.result)), row.createdAt],
     );
   }
 }
@@ -116,16 +120,21 @@ describe("a database migrated by the legacy series", () => {
     expect(stored.task).toEqual(running);
     expect(stored.lastSeq).toBe(1);
     const ended = must(await stores.tasks.get(workspaceId, started.id));
-    expect(ended.task.status.state).toBe("completed");
-    expect((await stores.events.readAfter(started.id, 0)).map((event) => event.result)).toEqual([started, end.result]);
+    expect(ended.task.status.state).toBe("TASK_STATE_COMPLETED");
+    expect((await stores.events.readAfter(started.id, 0)).map((event) => event.result)).toEqual([
+      { task: started },
+      end.result,
+    ]);
     // Tasks that ended before the later files ran are listed by them as any other (0003 moved ListTasks'
     // index of ended tasks to a column it filled in).
     const listed = await stores.tasks.list?.(workspaceId, { pageSize: 10 });
     expect(listed?.tasks.map((task) => [task.id, task.status.state])).toEqual([
-      [ended.task.id, "completed"],
-      [stored.task.id, "working"],
+      [ended.task.id, "TASK_STATE_COMPLETED"],
+      [stored.task.id, "TASK_STATE_WORKING"],
     ]);
-    expect((await stores.tasks.list?.(workspaceId, { pageSize: 10, state: "completed" }))?.totalSize).toBe(1);
+    expect((await stores.tasks.list?.(workspaceId, { pageSize: 10, state: "TASK_STATE_COMPLETED" }))?.totalSize).toBe(
+      1,
+    );
     expect(await migrate(db)).toEqual({ applied: [], adopted: [] });
 
     // A newer file of the source runs as usual after the adoption.

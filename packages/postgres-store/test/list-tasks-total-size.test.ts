@@ -16,11 +16,13 @@ describe.each(["pglite", "postgres"] as const)("ListTasks' totalSize on %s", (ki
   beforeAll(async () => {
     if (kind === "postgres" && !reachable && !process.env.CI) return;
     backend = await openMigratedBackend(kind, "total_size");
-    // Past the cap: running tasks (and ended ones, the other part of the count), written as rows directly.
+    // Past the cap: running tasks (and ended ones, the other part of the count), written as rows directly
+    // (the stored shape is A2A v0.3's, stored-shapes.ts).
     await backend.db.query(
       `insert into tasks (id, workspace_id, context_id, snapshot, state, terminal, status_at, final_status_at)
        select id, $1::uuid, 'ctx', jsonb_build_object('id', id, 'contextId', 'ctx', 'kind', 'task',
-                'status', jsonb_build_object('state', state, 'timestamp', '2026-01-01T00:00:00.000Z')),
+                'status', jsonb_build_object('state', state, 'timestamp', '2026-01-01T00:00:00.000Z'),
+                'history', '[]'::jsonb, 'artifacts', '[]'::jsonb, 'metadata', jsonb_build_object('storeId', 's')),
               state, state = 'completed', '2026-01-01T00:00:00Z', case when state = 'completed' then '2026-01-01T00:00:00Z'::timestamptz end
          from (select gen_random_uuid() as id, case when n % 2 = 0 then 'working' else 'completed' end as state
                  from generate_series(1, $2::int) as n) as rows`,
@@ -35,7 +37,7 @@ describe.each(["pglite", "postgres"] as const)("ListTasks' totalSize on %s", (ki
     expect(first.totalSize).toBe(CAP);
     expect(first.tasks).toHaveLength(100);
     expect(first.next).toBeDefined();
-    const running = await listTasksPage(backend.db, workspaceId, { pageSize: 1, state: "working" });
+    const running = await listTasksPage(backend.db, workspaceId, { pageSize: 1, state: "TASK_STATE_WORKING" });
     // Under the cap: counted exactly (5,003 of the rows are running).
     expect(running.totalSize).toBe(Math.floor((CAP + 7) / 2));
     const few = await listTasksPage(backend.db, workspaceId, { pageSize: 1, contextId: "elsewhere" });

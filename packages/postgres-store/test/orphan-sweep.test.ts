@@ -65,7 +65,7 @@ describe.each(["pglite", "postgres"] as const)("the orphan sweep against a late 
       });
       id = await expiredTask("slow-runner");
       expect(await handler.recoverOrphanedTasks()).toBe(0);
-      expect((await tasks.get(workspaceId, id))?.task.status.state).toBe("working");
+      expect((await tasks.get(workspaceId, id))?.task.status.state).toBe("TASK_STATE_WORKING");
     },
   );
 
@@ -74,6 +74,6 @@ describe.each(["pglite", "postgres"] as const)("the orphan sweep against a late 
     const handler = await sweeper(async () => undefined);
     const id = await expiredTask("gone-runner");
     expect(await handler.recoverOrphanedTasks()).toBe(1);
-    expect((await tasks.get(workspaceId, id))?.task.status.state).toBe("failed");
+    expect((await tasks.get(workspaceId, id))?.task.status.state).toBe("TASK_STATE_FAILED");
   });
 });

@@ -58,7 +58,9 @@ describe.each(kinds)("push deliveries are written with their events (%s)", (kind
     expect(await deliveryKeys(suite.backend.db, running.task.id)).toEqual(["a 2"]);
 
     // A cancel from another writer (EventLog.append) ends it: its event gets its delivery.
-    const end = must(await suite.stores.events.append(running.task.id, fixtures.finished(running.task, "canceled")));
+    const end = must(
+      await suite.stores.events.append(running.task.id, fixtures.finished(running.task, "TASK_STATE_CANCELED")),
+    );
     expect(end.seq).toBe(3);
     expect(await deliveryKeys(suite.backend.db, running.task.id)).toEqual(["a 2", "a 3"]);
     // Nothing more is written to an ended task, by either path.

@@ -116,7 +116,7 @@ describe.each(kinds)("push deliveries across two instances (%s)", (kind) => {
 
       // A cancel on the other instance (EventLog.append) wakes this one through NOTIFY too.
       heard.one = 0;
-      must(await two.events.append(pushed.task.id, fixtures.finished(pushed.task, "canceled")));
+      must(await two.events.append(pushed.task.id, fixtures.finished(pushed.task, "TASK_STATE_CANCELED")));
       await vi.waitFor(() => expect(heard.one).toBeGreaterThan(0), { timeout: 5_000 });
     } finally {
       stopOne();

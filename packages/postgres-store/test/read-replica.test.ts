@@ -59,7 +59,10 @@ describe.skipIf(!reachable)("a read replica (openDatabase's readUrl)", () => {
     await admin?.close();
   });
 
-  async function endedTask(writer: PostgresStores, state: "completed" | "failed" = "completed") {
+  async function endedTask(
+    writer: PostgresStores,
+    state: "TASK_STATE_COMPLETED" | "TASK_STATE_FAILED" = "TASK_STATE_COMPLETED",
+  ) {
     const { task } = await writer.tasks.create(newTask(workspace));
     await writer.events.append(task.id, update(task, 50));
     await writer.events.append(task.id, finished(task, state));
@@ -72,7 +75,7 @@ describe.skipIf(!reachable)("a read replica (openDatabase's readUrl)", () => {
     const reader = stores();
     onPrimary = [];
     const record = await reader.tasks.get(workspace, taskId);
-    expect(record?.task.status.state).toBe("completed");
+    expect(record?.task.status.state).toBe("TASK_STATE_COMPLETED");
     expect(record?.lastSeq).toBe(3);
     expect(onPrimary).toEqual([]);
   });
@@ -102,17 +105,17 @@ describe.skipIf(!reachable)("a read replica (openDatabase's readUrl)", () => {
     await replica.pauseReplay();
     try {
       // Ended on the primary while the replica still has it running; another task exists only on the primary.
-      await writer.events.append(running.id, finished(running, "canceled"));
-      const unseen = await endedTask(writer, "failed");
+      await writer.events.append(running.id, finished(running, "TASK_STATE_CANCELED"));
+      const unseen = await endedTask(writer, "TASK_STATE_FAILED");
       const reader = stores();
-      expect((await reader.tasks.get(workspace, running.id))?.task.status.state).toBe("canceled");
-      expect((await reader.tasks.get(workspace, unseen))?.task.status.state).toBe("failed");
+      expect((await reader.tasks.get(workspace, running.id))?.task.status.state).toBe("TASK_STATE_CANCELED");
+      expect((await reader.tasks.get(workspace, unseen))?.task.status.state).toBe("TASK_STATE_FAILED");
 
       // ListTasks: the replica has not replayed what the primary has, so the primary answers.
       const page = await reader.tasks.list(workspace, { pageSize: 100 });
       const states = new Map(page.tasks.map((t) => [t.id, t.status.state]));
-      expect(states.get(running.id)).toBe("canceled");
-      expect(states.get(unseen)).toBe("failed");
+      expect(states.get(running.id)).toBe("TASK_STATE_CANCELED");
+      expect(states.get(unseen)).toBe("TASK_STATE_FAILED");
       const onReplica = await openDatabase({ url: replica.url("test"), pool: { options: `-c search_path=${schema}` } });
       try {
         const { rows } = await onReplica.query<{ n: number }>("select count(*)::int as n from tasks where id = $1", [
@@ -133,7 +136,7 @@ describe.skipIf(!reachable)("a read replica (openDatabase's readUrl)", () => {
     const reader = stores();
     onPrimary = [];
     const page = await reader.tasks.list(workspace, { pageSize: 100 });
-    expect(page.tasks.find((t) => t.id === ended)?.status.state).toBe("completed");
+    expect(page.tasks.find((t) => t.id === ended)?.status.state).toBe("TASK_STATE_COMPLETED");
     expect(page.totalSize).toBe(page.tasks.length);
     expect(onPrimary).toEqual(["select pg_current_wal_insert_lsn()::text as lsn"]);
   });
@@ -142,7 +145,7 @@ describe.skipIf(!reachable)("a read replica (openDatabase's readUrl)", () => {
     const ended = await endedTask(stores());
     await replica.stop();
     const reader = stores();
-    expect((await reader.tasks.get(workspace, ended))?.task.status.state).toBe("completed");
+    expect((await reader.tasks.get(workspace, ended))?.task.status.state).toBe("TASK_STATE_COMPLETED");
     const page = await reader.tasks.list(workspace, { pageSize: 100 });
     expect(page.tasks.some((t) => t.id === ended)).toBe(true);
   });

@@ -14,8 +14,8 @@ class HeldExecutor implements TaskExecutor {
   async execute(context: TaskExecutionContext) {
     this.contexts.push(context);
     await new Promise<void>((resolve) => this.releases.push(resolve));
-    await context.emit({ kind: "status", state: "working", message: "half way" });
-    return { state: "completed" as const, message: "Done" };
+    await context.emit({ kind: "status", state: "TASK_STATE_WORKING", message: "half way" });
+    return { state: "TASK_STATE_COMPLETED" as const, message: "Done" };
   }
   release(): void {
     for (const release of this.releases.splice(0)) release();
@@ -26,11 +26,11 @@ class HeldExecutor implements TaskExecutor {
 class AskingExecutor implements TaskExecutor {
   readonly replies: unknown[] = [];
   async execute(context: TaskExecutionContext) {
-    await context.emit({ kind: "status", state: "input-required", message: "Which aisle?" });
+    await context.emit({ kind: "status", state: "TASK_STATE_INPUT_REQUIRED", message: "Which aisle?" });
     const reply = await context.nextMessage();
     this.replies.push(reply);
     const part = reply.parts[0];
-    return { state: "completed" as const, message: `Restocked aisle ${part?.kind === "text" ? part.text : "?"}` };
+    return { state: "TASK_STATE_COMPLETED" as const, message: `Restocked aisle ${part?.text ?? "?"}` };
   }
 }
 

@@ -23,13 +23,13 @@ const postgresReachable = await postgresAvailable();
 const executor: TaskExecutor = {
   async execute({ emit, signal }) {
     for (const step of [1, 2]) {
-      if (signal.aborted) return { state: "failed" };
+      if (signal.aborted) return { state: "TASK_STATE_FAILED" };
       await emit({ kind: "status", message: `step ${step}` });
     }
     return {
-      state: "completed",
+      state: "TASK_STATE_COMPLETED",
       message: "Done",
-      artifacts: [{ artifact: { artifactId: "report", parts: [{ kind: "text", text: "ok" }] }, lastChunk: true }],
+      artifacts: [{ artifact: { artifactId: "report", parts: [{ text: "ok" }] }, lastChunk: true }],
     };
   },
 };
@@ -37,7 +37,9 @@ const executor: TaskExecutor = {
 /** Waits (never settles on its own) until the test aborts the task. */
 const waitingExecutor: TaskExecutor = {
   execute: ({ signal }) =>
-    new Promise((resolve) => signal.addEventListener("abort", () => resolve({ state: "failed" }), { once: true })),
+    new Promise((resolve) =>
+      signal.addEventListener("abort", () => resolve({ state: "TASK_STATE_FAILED" }), { once: true }),
+    ),
 };
 
 describe.each([

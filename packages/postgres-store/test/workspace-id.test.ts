@@ -6,7 +6,7 @@ import { migratedStoresPerSuite } from "./support/migrated-backend.js";
 
 const kinds = ["pglite", ...((await postgresAvailable()) ? (["postgres"] as const) : [])] as const;
 
-const executor: TaskExecutor = { execute: async () => ({ state: "completed", message: "done" }) };
+const executor: TaskExecutor = { execute: async () => ({ state: "TASK_STATE_COMPLETED", message: "done" }) };
 
 function start(messageId: string): Request {
   return new Request("http://a2a.test/a2a", {

@@ -25,7 +25,15 @@ describe("toTaskRecord", () => {
   it("maps a row to the a2a-core record, timestamps as UTC ISO strings", () => {
     expect(toTaskRecord(row({ message_id: "m-1", created_at: "2025-01-01 02:00:00+02" }))).toEqual({
       workspaceId: "0b8e7f9a-5a1b-4c3d-8e9f-0a1b2c3d4e5f",
-      task: row().snapshot,
+      // The row holds v0.3's shape (stored-shapes.ts); the record is the model's task.
+      task: {
+        id: "7d0f4d3e-1c7a-4a53-9d1e-3f1f2a0c9b11",
+        contextId: "c",
+        status: { state: "TASK_STATE_WORKING", timestamp: "2025-01-01T00:00:00.000Z" },
+        history: [],
+        artifacts: [],
+        metadata: { storeId: "s" },
+      },
       lastSeq: 3,
       messageId: "m-1",
       lease: { owner: "runner", expiresAt: "2025-01-02T00:00:00.000Z" },

@@ -39,7 +39,7 @@ export function expectStartDelivery(
     config: { id: configId, taskId, token: `token-${configId}`, version: "1.0" },
     event: { taskId, seq: 1, event: "task" },
   });
-  expect((delivery.event.result as { history: unknown[] }).history).toHaveLength(1);
+  expect((delivery.event.result as { task: Task }).task.history).toHaveLength(1);
   expect(Date.parse(delivery.durableAt)).toBeGreaterThan(Date.now() - 60_000);
 }
 

@@ -291,11 +291,9 @@ export function defineStoreSuite(name: string, makeTarget: () => Promise<SuiteTa
 
       /** A status event of `task` stamped `timestamp` (which may be any text a snapshot can hold). */
       const stamped = (event: NewTaskEvent, timestamp: string): NewTaskEvent => {
-        const result = event.result as { status: { timestamp: string } };
-        return {
-          ...event,
-          result: { ...event.result, status: { ...result.status, timestamp } } as NewTaskEvent["result"],
-        };
+        if (!("statusUpdate" in event.result)) throw new Error("not a status update");
+        const update = event.result.statusUpdate;
+        return { ...event, result: { statusUpdate: { ...update, status: { ...update.status, timestamp } } } };
       };
 
       /** Moves `task` by `event` through the group commit (seq after `prevSeq`); the new snapshot. */
@@ -332,7 +330,7 @@ export function defineStoreSuite(name: string, makeTarget: () => Promise<SuiteTa
           }
           // A task that starts ended: its final_status_at is written with it.
           const input = newTask(workspaceA);
-          input.task.status = { state: "completed", timestamp: "2025-05-05T10:00:00.5-03:00" };
+          input.task.status = { state: "TASK_STATE_COMPLETED", timestamp: "2025-05-05T10:00:00.5-03:00" };
           const { task: endedAtStart } = await stores.tasks.create(input);
           ids.push(endedAtStart.id);
           expect((await db.query(DERIVED_DIFFERENTLY, [ids])).rows).toEqual([]);
@@ -639,7 +637,7 @@ export function defineStoreSuite(name: string, makeTarget: () => Promise<SuiteTa
       // handler answers it as is), never a bare driver error that the handler would answer as an outage.
       const withLoneSurrogate = (workspaceId: string) => {
         const input = newTask(workspaceId);
-        input.task.history[0] = { role: "user", parts: [{ kind: "text", text: "restock \ud800 aisle 4" }] };
+        input.task.history[0] = { role: "ROLE_USER", parts: [{ text: "restock \ud800 aisle 4" }] };
         return input;
       };
       const expectInvalidParams = (error: unknown) => {
