@@ -37,7 +37,10 @@ export function storedEventJson(result: TaskEventResult): string {
 
 /** A row's snapshot (with its first message back in place) → the model's task. */
 export function taskFromRow(stored: TaskV03 | Task): Task {
-  return isV03(stored) ? fromV03Task(stored as TaskV03) : (stored as Task);
+  if (!isV03(stored)) return stored as Task;
+  // Every release writes both lists; a row made by hand may lack one.
+  const task = stored as Partial<TaskV03> & TaskV03;
+  return fromV03Task({ ...task, history: task.history ?? [], artifacts: task.artifacts ?? [] });
 }
 
 /** A row's `first_message` → the model's message. */
