@@ -67,7 +67,10 @@ async function measure(db: Database): Promise<{ wal: number; relations: number }
       });
       for (let seq = 2; seq <= EVENTS + 2; seq++) {
         const final = seq === EVENTS + 2;
-        const status = { state: final ? "TASK_STATE_COMPLETED" : "TASK_STATE_WORKING", timestamp: at(seq) } as Task["status"];
+        const status = {
+          state: final ? "TASK_STATE_COMPLETED" : "TASK_STATE_WORKING",
+          timestamp: at(seq),
+        } as Task["status"];
         const result = { statusUpdate: { taskId: id, contextId: task.contextId, status } };
         task = { ...task, status };
         const ok = await stores.events.appendNumbered({

@@ -54,6 +54,8 @@ const ALERT_COLUMNS = [
   "occurred_at",
 ] as const;
 
+const rejected = (message: string): TaskOutcome => ({ state: "TASK_STATE_REJECTED", message });
+
 /**
  * The robots of every Environment, simulated: a task becomes a workflow of a few nodes, each run by a
  * robot of the task's Environment, reported as progress and written to the records the metrics count
@@ -109,10 +111,8 @@ export class SimulatedRobotFleet implements TaskExecutor {
   async execute(context: TaskExecutionContext): Promise<TaskOutcome> {
     const { workspaceId, storeId } = context;
     const environment = await this.environment(workspaceId, storeId);
-    if (!environment) return { state: "TASK_STATE_REJECTED", message: `No Environment "${storeId}" in this workspace.` };
-    if (environment.robots.length === 0) {
-      return { state: "TASK_STATE_REJECTED", message: `Environment "${storeId}" has no robots to dispatch.` };
-    }
+    if (!environment) return rejected(`No Environment "${storeId}" in this workspace.`);
+    if (environment.robots.length === 0) return rejected(`Environment "${storeId}" has no robots to dispatch.`);
 
     const plan = planWorkflow(context.text);
     const taskId = context.taskId;
