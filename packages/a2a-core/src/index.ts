@@ -114,16 +114,8 @@ export {
   TERMINAL_TASK_STATES,
   TerminalTaskState,
 } from "./protocol/schemas/a2a.js";
-export {
-  AgentCard,
-  type AgentCardInput,
-  AgentCardV1,
-  AgentCardV03,
-  AgentSkill,
-  agentCardForRequest,
-  buildAgentCardV1,
-  buildAgentCardV03,
-} from "./protocol/schemas/agent-card.js";
+export { AgentCard, AgentCardV1, agentCardForRequest, buildAgentCardV1 } from "./protocol/schemas/agent-card.js";
+export { type AgentCardInput, AgentSkill } from "./protocol/schemas/agent-card-input.js";
 export {
   JsonRpcErrorObject,
   JsonRpcErrorResponse,
@@ -166,6 +158,7 @@ export {
   STREAM_EVENTS,
   type StreamEventName,
 } from "./protocol/sse/event-names.js";
+export { AgentCardV03, buildAgentCardV03 } from "./protocol/v0_3/agent-card.js";
 export type { RateDecision, RateLimiter, TokenBucketOptions } from "./runtime/admission/rate-limiter.js";
 export { TokenBucketRateLimiter } from "./runtime/admission/rate-limiter.js";
 export { type PeriodicJob, type PeriodicJobOptions, startPeriodicJob } from "./runtime/periodic-job.js";

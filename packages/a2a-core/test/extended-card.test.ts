@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { toFetchHandler } from "../src/adapters/fetch.js";
 import type { AgentCardInput } from "../src/index.js";
-import { AgentCardV1, AgentCardV03 } from "../src/protocol/schemas/agent-card.js";
+import { AgentCardV1 } from "../src/protocol/schemas/agent-card.js";
+import { AgentCardV03 } from "../src/protocol/v0_3/agent-card.js";
 import { harnessPerTest } from "./support/handler-harness.js";
 
 /** GetExtendedAgentCard: the embedder's card for authenticated callers, -32004 without one. */

@@ -3,7 +3,7 @@ import type { Authenticate } from "../ports/authenticate.js";
 import type { Logger } from "../ports/logger.js";
 import type { TaskExecutor } from "../ports/task-executor.js";
 import { A2A_LIMITS } from "../protocol/limits.js";
-import type { AgentCardInput } from "../protocol/schemas/agent-card.js";
+import type { AgentCardInput } from "../protocol/schemas/agent-card-input.js";
 import type { RateLimiter } from "../runtime/admission/rate-limiter.js";
 import type { A2APushOptions } from "./push-options.js";
 

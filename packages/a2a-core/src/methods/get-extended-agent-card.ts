@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { UnsupportedOperationError } from "../protocol/errors.js";
-import { type AgentCardInput, buildAgentCardV1, buildAgentCardV03 } from "../protocol/schemas/agent-card.js";
+import type { AgentCardInput } from "../protocol/schemas/agent-card-input.js";
 import type { UnaryMethod } from "./method.js";
 
 /** v1.0 names a tenant; the token already names the workspace, so it is read and ignored. */
@@ -19,5 +19,5 @@ export const getExtendedAgentCard: UnaryMethod<typeof GetExtendedAgentCardParams
     if (!runtime.extendedAgentCard) throw UnsupportedOperationError.forMethod("GetExtendedAgentCard");
     return { ...(await runtime.extendedAgentCard(caller.workspaceId)), extendedAgentCard: true };
   },
-  render: (dialect, card) => (dialect.version === "1.0" ? buildAgentCardV1(card) : buildAgentCardV03(card)),
+  render: (dialect, card) => dialect.agentCard(card),
 };

@@ -4,7 +4,7 @@ import type { TaskExecutor } from "../ports/task-executor.js";
 import type { TaskRecord } from "../ports/task-records.js";
 import { TaskNotFoundError } from "../protocol/errors.js";
 import type { MethodName } from "../protocol/method-table.js";
-import type { AgentCardInput } from "../protocol/schemas/agent-card.js";
+import type { AgentCardInput } from "../protocol/schemas/agent-card-input.js";
 import type { HandlerTelemetry } from "../telemetry/handler-telemetry.js";
 import { TaskHub } from "./hub/task-hub.js";
 import { PerCallerSlots } from "./per-caller-slots.js";

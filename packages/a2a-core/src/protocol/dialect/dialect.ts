@@ -1,5 +1,6 @@
 import type { MethodName } from "../method-table.js";
 import type { Message, Task } from "../schemas/a2a.js";
+import type { AgentCardInput } from "../schemas/agent-card-input.js";
 import type { JsonRpcErrorObject } from "../schemas/jsonrpc.js";
 import type { ListedTask } from "../schemas/list-tasks.js";
 import type { TaskPushConfig } from "../schemas/push-config.js";
@@ -50,6 +51,8 @@ export interface Dialect {
   pushConfig(config: TaskPushConfig): unknown;
   /** The result of ListTaskPushNotificationConfigs. */
   pushConfigList(configs: readonly TaskPushConfig[]): unknown;
+  /** The result of GetExtendedAgentCard: the card in this dialect's shape. */
+  agentCard(card: AgentCardInput): unknown;
   /** The result of a method that answers nothing (DeleteTaskPushNotificationConfig). */
   empty(): unknown;
   readonly stream: StreamRenderer;

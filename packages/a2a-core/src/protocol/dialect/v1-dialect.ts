@@ -1,4 +1,5 @@
 import { methodWire } from "../method-table.js";
+import { buildAgentCardV1 } from "../schemas/agent-card.js";
 import type { Dialect, StreamRenderer } from "./dialect.js";
 import { withJsonFieldNames } from "./proto-field-names.js";
 import { toV1PushConfig, toV1PushConfigList } from "./push-config-mapping.js";
@@ -25,6 +26,7 @@ export const DIALECT_V1: Dialect = {
   list: (result) => ({ ...result, tasks: result.tasks.map((task) => toV1Task(task)) }),
   pushConfig: toV1PushConfig,
   pushConfigList: toV1PushConfigList,
+  agentCard: buildAgentCardV1,
   // google.protobuf.Empty
   empty: () => ({}),
   stream: V1_STREAM,

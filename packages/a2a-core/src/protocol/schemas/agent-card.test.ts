@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { AgentCardV1, AgentCardV03, agentCardForRequest } from "./agent-card.js";
+import { AgentCardV03 } from "../v0_3/agent-card.js";
+import { AgentCardV1, agentCardForRequest } from "./agent-card.js";
 
 const input = {
   name: "Store robots",

@@ -1,5 +1,6 @@
 import type { Dialect, StreamRenderer } from "../dialect/dialect.js";
 import { methodWire } from "../method-table.js";
+import { buildAgentCardV03 } from "./agent-card.js";
 import { withV03FieldNames } from "./error-fields.js";
 import { toV03Event, toV03Message, toV03Task } from "./mapping.js";
 import { toV03PushConfig } from "./push-config.js";
@@ -22,6 +23,7 @@ export const DIALECT_V03: Dialect = {
   list: (result) => ({ ...result, tasks: result.tasks.map((task) => toV03Task(task)) }),
   pushConfig: toV03PushConfig,
   pushConfigList: (configs) => configs.map(toV03PushConfig),
+  agentCard: buildAgentCardV03,
   empty: () => null,
   stream: V03_STREAM,
   error: withV03FieldNames,
