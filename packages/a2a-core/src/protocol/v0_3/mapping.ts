@@ -79,7 +79,24 @@ export function toV03Status(status: TaskStatus): TaskStatusV03 {
   };
 }
 
-export function toV03Message(message: Message) {
+// A running task's snapshot is mapped on every event it stores (the PostgreSQL store writes v0.3), and
+// its history and artifacts keep their objects from one snapshot to the next: each is mapped once. A
+// frozen message is a compacted one (runtime/hub/compact-message.ts), held as JSON text on purpose, and is
+// never kept mapped beside it.
+const v03Messages = new WeakMap<Message, MessageV03>();
+const v03Artifacts = new WeakMap<Artifact, ArtifactV03>();
+
+export function toV03Message(message: Message): MessageV03 {
+  if (Object.isFrozen(message)) return mapMessage(message);
+  let mapped = v03Messages.get(message);
+  if (mapped === undefined) {
+    mapped = mapMessage(message);
+    v03Messages.set(message, mapped);
+  }
+  return mapped;
+}
+
+function mapMessage(message: Message): MessageV03 {
   return {
     kind: "message" as const,
     role: message.role === "ROLE_USER" ? ("user" as const) : ("agent" as const),
@@ -107,7 +124,12 @@ function toV03Part(part: Part): PartV03 {
 }
 
 function toV03Artifact(artifact: Artifact): ArtifactV03 {
-  return withPartsMapped(artifact, toV03Part);
+  let mapped = v03Artifacts.get(artifact);
+  if (mapped === undefined) {
+    mapped = withPartsMapped(artifact, toV03Part);
+    v03Artifacts.set(artifact, mapped);
+  }
+  return mapped;
 }
 
 /** A logged event's result in v0.3: the task, or a `kind`-tagged update whose `final` says the task ended. */
