@@ -42,6 +42,15 @@ function otlpMetricsRequested(env: NodeJS.ProcessEnv): boolean {
 }
 
 /**
+ * An optional peer, loaded by a name no bundler resolves ahead of time: an app that bundles a package
+ * importing this entry (postgres-store does, for its settings) and never starts telemetry needs none of
+ * them installed.
+ */
+function optionalPeer<T>(name: string): Promise<T> {
+  return import(name) as Promise<T>;
+}
+
+/**
  * Starts the OpenTelemetry Node SDK when asked to, before anything else is created (the cores report
  * through the global API it registers). Off by default: nothing is started, and the cores' telemetry
  * stays the API's no-op.
@@ -63,11 +72,13 @@ export async function startTelemetry(
   // Loaded only when switched on: a server without telemetry never loads the SDK.
   const [{ diag }, { OTLPMetricExporter }, { PrometheusExporter }, { PeriodicExportingMetricReader }, { NodeSDK }] =
     await Promise.all([
-      import("@opentelemetry/api"),
-      import("@opentelemetry/exporter-metrics-otlp-proto"),
-      import("@opentelemetry/exporter-prometheus"),
-      import("@opentelemetry/sdk-metrics"),
-      import("@opentelemetry/sdk-node"),
+      optionalPeer<typeof import("@opentelemetry/api")>("@opentelemetry/api"),
+      optionalPeer<typeof import("@opentelemetry/exporter-metrics-otlp-proto")>(
+        "@opentelemetry/exporter-metrics-otlp-proto",
+      ),
+      optionalPeer<typeof import("@opentelemetry/exporter-prometheus")>("@opentelemetry/exporter-prometheus"),
+      optionalPeer<typeof import("@opentelemetry/sdk-metrics")>("@opentelemetry/sdk-metrics"),
+      optionalPeer<typeof import("@opentelemetry/sdk-node")>("@opentelemetry/sdk-node"),
     ]);
   // Before the exporters are built (they read their configuration then), and again after the SDK's
   // constructor.
