@@ -249,23 +249,8 @@ async function measureLoad(target: Target): Promise<LoadResult> {
         // GetTask before the write-heavy tasks/s phase, whose dead rows and autovacuum would weigh on it.
         if (phases.has("gettask")) {
           log(`  GetTask: ${window}, on ${run.taskIds.length} completed tasks …`);
-          const [polls, cpu, loadCpu] = await Promise.all([
+          getTask = await getTaskFigures(firstServer.pid, () =>
             getTaskThroughput(first.pool, first.endpoint, run.taskIds, { concurrency, warmupMs, durationMs }),
-            cpuInWindow(firstServer.pid, warmupMs, durationMs),
-            // The load generator shares the two cores: its own cost per request bounds every server's rate.
-            cpuInWindow(process.pid, warmupMs, durationMs),
-          ]);
-          getTask = {
-            perSecond: polls.perSecond,
-            p50: quantile(polls.latencies, 0.5),
-            p99: quantile(polls.latencies, 0.99),
-            errors: polls.errors,
-            cpuUsPerRequest: (cpu / polls.requests) * 1e6,
-          };
-          log(
-            `    ${polls.perSecond.toFixed(0)} req/s, p50 ${ms(getTask.p50)} ms, ` +
-              `server CPU ${getTask.cpuUsPerRequest.toFixed(0)} µs per request, load generator ` +
-              `${((loadCpu / polls.requests) * 1e6).toFixed(0)} µs (${polls.errors} errors)`,
           );
         }
       }
@@ -300,6 +285,35 @@ async function measureLoad(target: Target): Promise<LoadResult> {
   return { ttfe, tasks, getTask, sendMessage };
 }
 
+/**
+ * GetTask's figures over one window of `poll` (either binding): its rate and latency, and the server's
+ * CPU per request in the same window, beside the load generator's own (it shares the two cores, so its
+ * cost per request bounds every server's rate).
+ */
+async function getTaskFigures(
+  serverPid: number,
+  poll: () => Promise<{ perSecond: number; latencies: number[]; errors: number; requests: number }>,
+): Promise<LoadResult["getTask"]> {
+  const [polls, cpu, loadCpu] = await Promise.all([
+    poll(),
+    cpuInWindow(serverPid, warmupMs, durationMs),
+    cpuInWindow(process.pid, warmupMs, durationMs),
+  ]);
+  const figures = {
+    perSecond: polls.perSecond,
+    p50: quantile(polls.latencies, 0.5),
+    p99: quantile(polls.latencies, 0.99),
+    errors: polls.errors,
+    cpuUsPerRequest: (cpu / polls.requests) * 1e6,
+  };
+  log(
+    `    ${polls.perSecond.toFixed(0)} req/s, p50 ${ms(figures.p50)} ms, ` +
+      `server CPU ${figures.cpuUsPerRequest.toFixed(0)} µs per request, load generator ` +
+      `${((loadCpu / polls.requests) * 1e6).toFixed(0)} µs (${polls.errors} errors)`,
+  );
+  return figures;
+}
+
 /** measureLoad's phases over A2A's gRPC binding (grpc-load.ts): one server, one grpc-js channel. */
 async function measureGrpcLoad(target: Target, grpc: NonNullable<Target["grpc"]>): Promise<LoadResult> {
   const server = await target.start("load", args["cpu-prof"] ? { cpuProfileDir: args["cpu-prof"] } : {});
@@ -323,23 +337,7 @@ async function measureGrpcLoad(target: Target, grpc: NonNullable<Target["grpc"]>
     };
     if (phases.has("gettask")) {
       log(`  GetTask: ${window}, on ${run.taskIds.length} completed tasks …`);
-      const [polls, cpu, loadCpu] = await Promise.all([
-        grpcGetTaskThroughput(client, run.taskIds, options),
-        cpuInWindow(server.pid, warmupMs, durationMs),
-        cpuInWindow(process.pid, warmupMs, durationMs),
-      ]);
-      getTask = {
-        perSecond: polls.perSecond,
-        p50: quantile(polls.latencies, 0.5),
-        p99: quantile(polls.latencies, 0.99),
-        errors: polls.errors,
-        cpuUsPerRequest: (cpu / polls.requests) * 1e6,
-      };
-      log(
-        `    ${polls.perSecond.toFixed(0)} req/s, p50 ${ms(getTask.p50)} ms, ` +
-          `server CPU ${getTask.cpuUsPerRequest.toFixed(0)} µs per request, load generator ` +
-          `${((loadCpu / polls.requests) * 1e6).toFixed(0)} µs (${polls.errors} errors)`,
-      );
+      getTask = await getTaskFigures(server.pid, () => grpcGetTaskThroughput(client, run.taskIds, options));
     }
     let tasks: LoadResult["tasks"] = {
       perSecond: NOT_MEASURED,
