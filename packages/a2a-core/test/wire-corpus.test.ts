@@ -10,9 +10,15 @@ import { WIRE_CASES, type WireCase } from "./wire-corpus/cases.js";
  * recorded from an earlier release (`wire-corpus/corpus.json`). A refactor of the protocol model must not
  * change one byte a client sees. `UPDATE_WIRE_CORPUS=1` records the corpus anew (only for an intended
  * change of the wire, which then shows in the diff).
+ *
+ * `wire-corpus/previous-release.json` is the same corpus as the release before A2A v1.0 became the core's
+ * model answered it, kept as it was recorded: every answer must still be that one, byte for byte, or, where
+ * the v0.3 mapping now writes a message's keys in another order (`kind` first in every message), the same
+ * status, headers, event ids and names and the same JSON values.
  */
 
 const CORPUS_URL = new URL("./wire-corpus/corpus.json", import.meta.url);
+const PREVIOUS_RELEASE_URL = new URL("./wire-corpus/previous-release.json", import.meta.url);
 
 interface RecordedAnswer {
   name: string;
@@ -86,4 +92,41 @@ describe("the wire corpus", () => {
     expect(answers.map((a) => a.name)).toEqual(recorded.map((a) => a.name));
     for (const [index, answer] of answers.entries()) expect(answer, answer.name).toEqual(recorded[index]);
   });
+
+  it("answers as the release before the v1.0 model did: the same bytes, or the same JSON in another key order", async () => {
+    const answers = await answersOf(WIRE_CASES);
+    const previous = JSON.parse(readFileSync(PREVIOUS_RELEASE_URL, "utf8")) as RecordedAnswer[];
+    expect(answers.map((a) => a.name)).toEqual(previous.map((a) => a.name));
+    const reordered: string[] = [];
+    for (const [index, answer] of answers.entries()) {
+      const before = previous[index] as RecordedAnswer;
+      expect({ status: answer.status, headers: answer.headers }, answer.name).toEqual({
+        status: before.status,
+        headers: before.headers,
+      });
+      if (answer.body === before.body) continue;
+      reordered.push(answer.name);
+      expect(jsonValuesOf(answer.body), answer.name).toEqual(jsonValuesOf(before.body));
+    }
+    // The five answers that carry a v0.3 user message sent without `kind` (which the release before
+    // wrote after `parts`); every other answer is the same to the byte.
+    expect(reordered).toEqual([
+      "v03 start",
+      "v03 start again (same messageId)",
+      "v03 get",
+      "v03 resubscribe terminal",
+      "v03 send message",
+    ]);
+  });
 });
+
+/** A body as JSON values: a JSON body parsed, or an SSE body as its frames with each `data:` parsed. */
+function jsonValuesOf(body: string): unknown {
+  if (!body.startsWith("id:") && !body.startsWith("event:") && !body.startsWith("data:")) {
+    return body === "" ? body : JSON.parse(body);
+  }
+  return body
+    .split("\n\n")
+    .filter((frame) => frame !== "")
+    .map((frame) => frame.split("\n").map((line) => (line.startsWith("data: ") ? JSON.parse(line.slice(6)) : line)));
+}
