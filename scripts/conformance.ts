@@ -180,8 +180,9 @@ function failingTests(file: string): Array<{ name: string; message: string }> {
   return failing;
 }
 
-function known(id: string): string | undefined {
-  return Object.entries(KNOWN).find(([key]) => id.includes(key))?.[1];
+/** A known failure named by the requirement id, or (for a failing test, whose name has none) by its message. */
+function known(id: string, errors: string): string | undefined {
+  return Object.entries(KNOWN).find(([key]) => id.includes(key) || errors.includes(`${key} [`))?.[1];
 }
 
 /**
@@ -203,9 +204,9 @@ const REFERENCE_CHOICES: Readonly<Record<string, string>> = {
 };
 
 const EXPLAIN: Record<string, Explain> = {
-  "tck-agent": (id) => known(id),
+  "tck-agent": (id, errors) => known(id, errors),
   reference: (id, errors) =>
-    known(id) ??
+    known(id, errors) ??
     Object.entries(REFERENCE_CHOICES).find(([key]) => id.includes(key))?.[1] ??
     (CONTRACT_ANSWERS.test(errors)
       ? "forced by the contract: SendMessage, GetExtendedAgentCard and continuing a task answer -32004"
