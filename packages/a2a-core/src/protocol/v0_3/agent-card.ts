@@ -3,10 +3,12 @@ import { AgentCardSignature } from "../card/card-signature.js";
 import {
   type AgentCardInput,
   AgentProvider,
-  AgentSkill,
   BEARER_DESCRIPTION,
+  BEARER_SCHEME_FIELDS,
   InterfaceUrl,
   interfaces,
+  MODES_AND_SKILLS_FIELDS,
+  modesAndSkills,
 } from "../schemas/agent-card-input.js";
 
 /** The agent card as A2A v0.3 peers read it (the default card; docs/protocol.md, Agent card). */
@@ -25,19 +27,9 @@ export const AgentCardV03 = z.object({
     pushNotifications: z.boolean().optional(),
     stateTransitionHistory: z.boolean().optional(),
   }),
-  securitySchemes: z.record(
-    z.string(),
-    z.object({
-      type: z.literal("http"),
-      scheme: z.string(),
-      bearerFormat: z.string().optional(),
-      description: z.string().optional(),
-    }),
-  ),
+  securitySchemes: z.record(z.string(), z.object({ type: z.literal("http"), ...BEARER_SCHEME_FIELDS })),
   security: z.array(z.record(z.string(), z.array(z.string()))),
-  defaultInputModes: z.array(z.string()),
-  defaultOutputModes: z.array(z.string()),
-  skills: z.array(AgentSkill),
+  ...MODES_AND_SKILLS_FIELDS,
   supportsAuthenticatedExtendedCard: z.boolean().optional(),
   /** The v1.0 interface list, also carried here so peers of either version find the endpoint. */
   supportedInterfaces: z
@@ -66,9 +58,7 @@ export function buildAgentCardV03(input: AgentCardInput): AgentCardV03 {
     },
     securitySchemes: { bearer: { type: "http", scheme: "bearer", description: BEARER_DESCRIPTION } },
     security: [{ bearer: [] }],
-    defaultInputModes: ["text/plain"],
-    defaultOutputModes: ["text/plain", "application/json"],
-    skills: input.skills,
+    ...modesAndSkills(input),
     supportsAuthenticatedExtendedCard: input.extendedAgentCard ?? false,
     supportedInterfaces: interfaces(input),
   };
