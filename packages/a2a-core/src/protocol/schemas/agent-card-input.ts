@@ -24,6 +24,9 @@ export const InterfaceUrl = z
     message: "must be an absolute URL, or host:port for gRPC",
   });
 
+/** An entry of a card's `supportedInterfaces` (v1.0's list, carried by the v0.3 card too). */
+export const AgentInterface = z.object({ url: InterfaceUrl, protocolBinding: z.string(), protocolVersion: z.string() });
+
 export interface AgentCardInput {
   name: string;
   description: string;

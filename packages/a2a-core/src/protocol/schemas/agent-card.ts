@@ -5,10 +5,10 @@ import { type RequestHeaders, readHeaders } from "../header-reader.js";
 import { AgentCardV03, buildAgentCardV03 } from "../v0_3/agent-card.js";
 import {
   type AgentCardInput,
+  AgentInterface,
   AgentProvider,
   BEARER_DESCRIPTION,
   BEARER_SCHEME_FIELDS,
-  InterfaceUrl,
   interfaces,
   MODES_AND_SKILLS_FIELDS,
   modesAndSkills,
@@ -18,16 +18,7 @@ import {
 export const AgentCardV1 = z.object({
   name: z.string(),
   description: z.string(),
-  supportedInterfaces: z
-    .array(
-      z.object({
-        url: InterfaceUrl,
-        protocolBinding: z.string(),
-        protocolVersion: z.string(),
-        tenant: z.string().optional(),
-      }),
-    )
-    .min(1),
+  supportedInterfaces: z.array(AgentInterface.extend({ tenant: z.string().optional() })).min(1),
   provider: AgentProvider.optional(),
   version: z.string(),
   documentationUrl: z.string().optional(),
