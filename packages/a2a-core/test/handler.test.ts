@@ -2,17 +2,12 @@ import { describe, expect, it, vi } from "vitest";
 import { toFetchHandler } from "../src/adapters/fetch.js";
 import { createA2AHandler } from "../src/index.js";
 import type { TaskExecutionContext, TaskOutcome } from "../src/ports/task-executor.js";
+import type { TaskStore } from "../src/ports/task-store.js";
 import { ERROR_CODES } from "../src/protocol/errors.js";
 import { METHODS, type MethodWire } from "../src/protocol/method-table.js";
 import { TaskStatusUpdateEventV03, TaskV03 } from "../src/protocol/v0_3/schemas.js";
-import {
-  type Harness,
-  harnessPerTest,
-  readFrames,
-  ScriptedExecutor,
-  startParams,
-  waitFor,
-} from "./support/handler-harness.js";
+import { storeFixtures } from "../src/testing/store-fixtures.js";
+import { harnessPerTest, readFrames, ScriptedExecutor, startParams, waitFor } from "./support/handler-harness.js";
 
 const harness = harnessPerTest();
 
@@ -628,26 +623,16 @@ describe("resilience", () => {
 
 describe("recovery and shutdown", () => {
   /** A working task of workspace ws-a whose runner vanished two minutes ago (its lease has run out). */
-  async function createOrphan(h: Harness, id: string): Promise<void> {
+  async function createOrphan(tasks: TaskStore, id: string): Promise<void> {
     const crashedAt = new Date(Date.now() - 120_000).toISOString();
-    await h.stores.tasks.create({
-      workspaceId: "ws-a",
-      createdAt: crashedAt,
-      lease: { owner: "crashed-instance", durationMs: -120_000 },
-      task: {
-        id,
-        contextId: "ctx-1",
-        status: { state: "TASK_STATE_WORKING", timestamp: crashedAt },
-        artifacts: [],
-        history: [],
-        metadata: { storeId: "store-001" },
-      },
-    });
+    const lease = { owner: "crashed-instance", durationMs: -120_000 };
+    const orphan = storeFixtures().newTask("ws-a", { createdAt: crashedAt, lease });
+    await tasks.create({ ...orphan, task: { ...orphan.task, id } });
   }
 
   it("ends a task whose runner vanished (lease expired) as failed, with the reason, and streams see it", async () => {
     const h = harness();
-    await createOrphan(h, "orphan-1");
+    await createOrphan(h.stores.tasks, "orphan-1");
     expect(await h.handler.recoverOrphanedTasks()).toBe(1);
     expect(await h.handler.recoverOrphanedTasks()).toBe(0);
     const frames = await readFrames(
@@ -728,7 +713,7 @@ describe("recovery and shutdown", () => {
   it("ends every other orphan when one of them cannot be ended, and logs the one it skipped", async () => {
     const errors: unknown[] = [];
     const h = harness(undefined, { logger: { info() {}, warn() {}, error: (obj) => errors.push(obj) } });
-    for (const id of ["orphan-bad", "orphan-2", "orphan-3"]) await createOrphan(h, id);
+    for (const id of ["orphan-bad", "orphan-2", "orphan-3"]) await createOrphan(h.stores.tasks, id);
     // The oldest orphan's end cannot be written (a bad row): it must not hold up the others.
     const append = h.stores.events.append.bind(h.stores.events);
     h.stores.events.append = async (taskId, entry) => {
