@@ -115,40 +115,25 @@ async function streamsSlice(id: TargetId, settings: Settings): Promise<SliceResu
 
 const whole = (n: number) => n.toFixed(0);
 
+/** A rate slice's throughput, pooled over the slices' windows. */
+function rateFigure(name: string): FigureSpec {
+  return { key: "rate", name, better: "higher", format: whole, pooled: pooledRate, telemetryBound: true };
+}
+
+/** A rate slice's server CPU per unit of work, in 1/`scale` s, shown with `digits` decimals. */
+function cpuFigure(name: string, scale: number, digits: number): FigureSpec {
+  return { key: "cpu", name, better: "lower", format: (n) => n.toFixed(digits), pooled: pooledCpu(scale) };
+}
+
 export const PHASES: Record<PhaseId, PhaseSpec> = {
   gettask: {
     title: "GetTask",
-    figures: [
-      {
-        key: "rate",
-        name: "GetTask requests/s",
-        better: "higher",
-        format: whole,
-        pooled: pooledRate,
-        telemetryBound: true,
-      },
-      {
-        key: "cpu",
-        name: "server CPU per GetTask (µs)",
-        better: "lower",
-        format: (n) => n.toFixed(1),
-        pooled: pooledCpu(1e6),
-      },
-    ],
+    figures: [rateFigure("GetTask requests/s"), cpuFigure("server CPU per GetTask (µs)", 1e6, 1)],
     run: (entry, settings) => rateSlice("gettask", entry, settings),
   },
   tasks: {
     title: "tasks/s",
-    figures: [
-      { key: "rate", name: "tasks/s", better: "higher", format: whole, pooled: pooledRate, telemetryBound: true },
-      {
-        key: "cpu",
-        name: "server CPU per task (ms)",
-        better: "lower",
-        format: (n) => n.toFixed(3),
-        pooled: pooledCpu(1e3),
-      },
-    ],
+    figures: [rateFigure("tasks/s"), cpuFigure("server CPU per task (ms)", 1e3, 3)],
     run: (entry, settings) => rateSlice("tasks", entry, settings),
   },
   "first-event": {

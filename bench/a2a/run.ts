@@ -172,6 +172,21 @@ const SEND_MESSAGE_NOT_MEASURED: LoadResult["sendMessage"] = {
   p95: NOT_MEASURED,
   cpuMsPerCall: NOT_MEASURED,
 };
+const GET_TASK_NOT_MEASURED: LoadResult["getTask"] = {
+  perSecond: NOT_MEASURED,
+  p50: NOT_MEASURED,
+  p99: NOT_MEASURED,
+  errors: 0,
+  cpuUsPerRequest: NOT_MEASURED,
+};
+const TASKS_NOT_MEASURED: LoadResult["tasks"] = {
+  perSecond: NOT_MEASURED,
+  completed: 0,
+  failures: 0,
+  medianMs: NOT_MEASURED,
+  cpuMsPerTask: NOT_MEASURED,
+  perInstance: [],
+};
 // The streaming start's phases (first event, GetTask on its tasks, tasks/s); a run of --phases
 // send-message alone skips them.
 const streamingStart = phases.has("tasks") || phases.has("gettask");
@@ -210,21 +225,8 @@ async function measureLoad(target: Target): Promise<LoadResult> {
   const servers: RunningServer[] = [];
   const lanes: Lane[] = [];
   let ttfe: LoadResult["ttfe"] = { median: NOT_MEASURED, p95: NOT_MEASURED, n: 0 };
-  let getTask: LoadResult["getTask"] = {
-    perSecond: NOT_MEASURED,
-    p50: NOT_MEASURED,
-    p99: NOT_MEASURED,
-    errors: 0,
-    cpuUsPerRequest: NOT_MEASURED,
-  };
-  let tasks: LoadResult["tasks"] = {
-    perSecond: NOT_MEASURED,
-    completed: 0,
-    failures: 0,
-    medianMs: NOT_MEASURED,
-    cpuMsPerTask: NOT_MEASURED,
-    perInstance: [],
-  };
+  let getTask = GET_TASK_NOT_MEASURED;
+  let tasks = TASKS_NOT_MEASURED;
   // --phases send-message alone: no streaming start, so no load server either.
   if (streamingStart) {
     try {
@@ -328,25 +330,12 @@ async function measureGrpcLoad(target: Target, grpc: NonNullable<Target["grpc"]>
     if (run.completed !== starts) throw new Error(`only ${run.completed} of ${starts} tasks completed`);
     const ttfe = { median: median(run.ms), p95: quantile(run.ms, 0.95), n: run.ms.length };
     log(`    median ${ms(ttfe.median)} ms, p95 ${ms(ttfe.p95)} ms`);
-    let getTask: LoadResult["getTask"] = {
-      perSecond: NOT_MEASURED,
-      p50: NOT_MEASURED,
-      p99: NOT_MEASURED,
-      errors: 0,
-      cpuUsPerRequest: NOT_MEASURED,
-    };
+    let getTask = GET_TASK_NOT_MEASURED;
     if (phases.has("gettask")) {
       log(`  GetTask: ${window}, on ${run.taskIds.length} completed tasks …`);
       getTask = await getTaskFigures(server.pid, () => grpcGetTaskThroughput(client, run.taskIds, options));
     }
-    let tasks: LoadResult["tasks"] = {
-      perSecond: NOT_MEASURED,
-      completed: 0,
-      failures: 0,
-      medianMs: NOT_MEASURED,
-      cpuMsPerTask: NOT_MEASURED,
-      perInstance: [],
-    };
+    let tasks = TASKS_NOT_MEASURED;
     if (phases.has("tasks")) {
       log(`  tasks/s: ${window} …`);
       const [sustained, cpu] = await Promise.all([

@@ -1,16 +1,7 @@
-import { type CallInterceptor, ClientFactory } from "@a2a-js/sdk/client";
+import { ClientFactory } from "@a2a-js/sdk/client";
 import { GrpcTransportFactory } from "@a2a-js/sdk/client/grpc";
+import { bearer } from "./bearer.ts";
 
-// The Authorization metadata, through the SDK's call-interceptor seam (as for JSON-RPC).
-const bearer: CallInterceptor = {
-  async before(args) {
-    args.options = {
-      ...args.options,
-      serviceParameters: { ...args.options?.serviceParameters, Authorization: `Bearer ${process.env.A2A_TOKEN}` },
-    };
-  },
-  async after() {},
-};
 // Its gRPC transport only: the client dials the card's GRPC interface (host:port).
 const factory = new ClientFactory({
   transports: [new GrpcTransportFactory()],

@@ -1,15 +1,6 @@
-import { type CallInterceptor, ClientFactory, RestTransportFactory } from "@a2a-js/sdk/client";
+import { ClientFactory, RestTransportFactory } from "@a2a-js/sdk/client";
+import { bearer } from "./bearer.ts";
 
-// The Authorization header, through the SDK's call-interceptor seam (as for JSON-RPC).
-const bearer: CallInterceptor = {
-  async before(args) {
-    args.options = {
-      ...args.options,
-      serviceParameters: { ...args.options?.serviceParameters, Authorization: `Bearer ${process.env.A2A_TOKEN}` },
-    };
-  },
-  async after() {},
-};
 // Options of your own, not ClientFactoryOptions.createFrom(ClientFactoryOptions.default, …): that merges
 // the default transports back in, and with JSON-RPC listed first in the card the client would use it.
 const factory = new ClientFactory({

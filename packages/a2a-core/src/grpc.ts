@@ -14,4 +14,5 @@ export { startGrpcServerWith } from "./adapters/grpc/grpc-start.js";
 export { EVENT_SEQ_KEY } from "./bindings/grpc/stream-frames.js";
 // The settings `startGrpcServerWith` takes (read by node-runtime's `grpcSettings`), for a reader of this entry alone.
 export type { GrpcSettings } from "./node-runtime/grpc-settings.js";
-export { decodeGrpcStatus, type GrpcMethodWire, grpcMethodWire } from "./protocol/grpc/client-wire.js";
+export { type GrpcMethodWire, grpcMethodWire } from "./protocol/grpc/client-wire.js";
+export { decodeGrpcStatus } from "./protocol/grpc/rpc-status-message.js";

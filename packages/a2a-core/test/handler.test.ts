@@ -2,28 +2,19 @@ import { describe, expect, it, vi } from "vitest";
 import { toFetchHandler } from "../src/adapters/fetch.js";
 import { createA2AHandler } from "../src/index.js";
 import type { TaskExecutionContext, TaskOutcome } from "../src/ports/task-executor.js";
+import type { TaskStore } from "../src/ports/task-store.js";
 import { ERROR_CODES } from "../src/protocol/errors.js";
 import { METHODS, type MethodWire } from "../src/protocol/method-table.js";
 import { TaskStatusUpdateEventV03, TaskV03 } from "../src/protocol/v0_3/schemas.js";
-import {
-  type Harness,
-  harnessPerTest,
-  readFrames,
-  ScriptedExecutor,
-  startParams,
-  waitFor,
-} from "./support/handler-harness.js";
+import { storeFixtures } from "../src/testing/store-fixtures.js";
+import { harnessPerTest, readFrames, ScriptedExecutor, startParams, waitFor } from "./support/handler-harness.js";
 
 const harness = harnessPerTest();
-
-function start(h: Harness, params = startParams(), method = "SendStreamingMessage", id: string | number = "s1") {
-  return h.call({ jsonrpc: "2.0", id, method, params });
-}
 
 /** A started task kept working (its executor waits for the test): the harness, its stream's frames to come, its id. */
 async function workingTask() {
   const h = harness(new ScriptedExecutor(undefined, undefined, true));
-  const frames = readFrames(await start(h));
+  const frames = readFrames(await h.stream());
   await waitFor(() => h.executor.dispatched === 1);
   return { h, frames, id: h.executor.contexts[0]?.task.id as string };
 }
@@ -31,7 +22,7 @@ async function workingTask() {
 describe("SendStreamingMessage", () => {
   it("streams task(working) → update* → finished → final, each a JSON-RPC response with the request id", async () => {
     const h = harness();
-    const res = await start(h, startParams("restock aisle 5", "m-1"), "SendStreamingMessage", "req-7");
+    const res = await h.stream(startParams("restock aisle 5", "m-1"), { id: "req-7" });
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toMatch(/^text\/event-stream/);
     expect(res.headers.get("cache-control")).toContain("no-cache");
@@ -54,15 +45,15 @@ describe("SendStreamingMessage", () => {
 
   it("answers to its alias message/stream", async () => {
     const h = harness();
-    const frames = await readFrames(await start(h, startParams(), "message/stream"));
+    const frames = await readFrames(await h.stream(startParams(), { method: "message/stream" }));
     expect(frames[0]?.event).toBe("task");
     expect(frames.at(-2)?.event).toBe("finished");
   });
 
   it("returns the original task for a retry with the same messageId and dispatches robots once", async () => {
     const h = harness();
-    const first = await readFrames(await start(h, startParams("restock aisle 5", "m-1")), 1);
-    const retry = await readFrames(await start(h, startParams("restock aisle 5", "m-1")));
+    const first = await readFrames(await h.stream(startParams("restock aisle 5", "m-1")), 1);
+    const retry = await readFrames(await h.stream(startParams("restock aisle 5", "m-1")));
     expect(retry[0]?.result.id).toBe(first[0]?.result.id);
     expect(retry.at(-2)?.event).toBe("finished");
     expect(h.executor.dispatched).toBe(1);
@@ -70,13 +61,13 @@ describe("SendStreamingMessage", () => {
 
   it("answers a retry (same text, same storeId) with the original task even where a new start is refused (rule 1)", async () => {
     const h = harness();
-    const first = await readFrames(await start(h, startParams("restock aisle 5", "m-1")));
+    const first = await readFrames(await h.stream(startParams("restock aisle 5", "m-1")));
     const original = startParams("restock aisle 5", "m-1");
     // As new starts both would be refused (role, message.taskId); as retries of m-1 they reattach.
     const asAgent = { ...original, message: { ...original.message, role: "agent" } };
     const withTaskId = { ...original, message: { ...original.message, taskId: "some-task" } };
     for (const retry of [original, asAgent, withTaskId]) {
-      const frames = await readFrames(await start(h, retry));
+      const frames = await readFrames(await h.stream(retry));
       expect(frames[0]?.result.id).toBe(first[0]?.result.id);
     }
     expect(h.executor.dispatched).toBe(1);
@@ -84,7 +75,7 @@ describe("SendStreamingMessage", () => {
 
   it("refuses a messageId reused with another text or storeId: -32602 on params.message.messageId", async () => {
     const h = harness();
-    const first = await readFrames(await start(h, startParams("restock aisle 5", "m-1")));
+    const first = await readFrames(await h.stream(startParams("restock aisle 5", "m-1")));
     const taskId = first[0]?.result.id;
     const reuses = [
       startParams("something else", "m-1"),
@@ -93,7 +84,7 @@ describe("SendStreamingMessage", () => {
       startParams("restock aisle 5", "m-1", "warehouse-9"),
     ];
     for (const reuse of reuses) {
-      const res = await start(h, reuse);
+      const res = await h.stream(reuse);
       expect(res.headers.get("content-type")).toMatch(/application\/json/);
       const body = (await res.json()) as { error: { code: number; message: string; data: Record<string, unknown> } };
       expect(body.error.code).toBe(ERROR_CODES.InvalidParams);
@@ -101,13 +92,13 @@ describe("SendStreamingMessage", () => {
       expect(body.error.message).toContain("was used for another task");
     }
     // A new messageId with the same text is a new task (rule 2); the refused reuses dispatched nothing.
-    await readFrames(await start(h, startParams("something else", "m-2")));
+    await readFrames(await h.stream(startParams("something else", "m-2")));
     expect(h.executor.dispatched).toBe(2);
   });
 
   it("creates exactly one task for 50 concurrent starts with one messageId", async () => {
     const h = harness();
-    const responses = await Promise.all(Array.from({ length: 50 }, () => start(h, startParams("x", "same"))));
+    const responses = await Promise.all(Array.from({ length: 50 }, () => h.stream(startParams("x", "same"))));
     const frames = await Promise.all(responses.map((r) => readFrames(r)));
     const ids = new Set(frames.map((f) => f[0]?.result.id));
     expect(ids.size).toBe(1);
@@ -128,8 +119,8 @@ describe("SendStreamingMessage", () => {
       return result;
     };
     const [creator, retry] = await Promise.all([
-      start(h, startParams("x", "raced")),
-      start(h, startParams("x", "raced")),
+      h.stream(startParams("x", "raced")),
+      h.stream(startParams("x", "raced")),
     ]);
     const frames = await Promise.all([readFrames(creator), readFrames(retry)]);
     expect(frames[0]?.at(-2)?.event).toBe("finished");
@@ -145,7 +136,7 @@ describe("SendStreamingMessage", () => {
       artifacts: [{ artifact: { artifactId: "report", parts: [{ text: "3 shelves" }] }, lastChunk: true }],
     });
     const h = harness(executor);
-    const frames = await readFrames(await start(h));
+    const frames = await readFrames(await h.stream());
     expect(frames.map((f) => `${f.event}:${f.id}`)).toEqual(["task:1", "update:2", "finished:3", "final:4"]);
     expect(frames[1]?.result).toMatchObject({
       kind: "artifact-update",
@@ -159,16 +150,16 @@ describe("SendStreamingMessage", () => {
 
   it("starts a new task for a different messageId, even with identical text", async () => {
     const h = harness();
-    const a = await readFrames(await start(h, startParams("restock aisle 5", "m-1")));
-    const b = await readFrames(await start(h, startParams("restock aisle 5", "m-2")));
+    const a = await readFrames(await h.stream(startParams("restock aisle 5", "m-1")));
+    const b = await readFrames(await h.stream(startParams("restock aisle 5", "m-2")));
     expect(a[0]?.result.id).not.toBe(b[0]?.result.id);
     expect(h.executor.dispatched).toBe(2);
   });
 
   it("starts a new task for every request without a messageId", async () => {
     const h = harness();
-    const a = await readFrames(await start(h, startParams("restock aisle 5")));
-    const b = await readFrames(await start(h, startParams("restock aisle 5")));
+    const a = await readFrames(await h.stream(startParams("restock aisle 5")));
+    const b = await readFrames(await h.stream(startParams("restock aisle 5")));
     expect(a[0]?.result.id).not.toBe(b[0]?.result.id);
     expect(h.executor.dispatched).toBe(2);
   });
@@ -190,7 +181,7 @@ describe("SendStreamingMessage", () => {
   it("does not cancel the task when the client disconnects", async () => {
     const h = harness(new ScriptedExecutor(undefined, undefined, true));
     const controller = new AbortController();
-    const res = await start(h, startParams("x", "m-drop"));
+    const res = await h.stream(startParams("x", "m-drop"));
     const [first] = await readFrames(res, 1);
     controller.abort();
     await res.body?.cancel();
@@ -231,7 +222,7 @@ describe("SendStreamingMessage", () => {
     ],
   ])("answers -32602 naming the field for %s", async (_name, params, field) => {
     const h = harness();
-    const res = await start(h, params as never);
+    const res = await h.stream(params as never);
     expect(res.status).toBe(200);
     const body = await res.json();
     expect(body.id).toBe("s1");
@@ -254,7 +245,7 @@ describe("GetTask, CancelTask, SubscribeToTask", () => {
       }
     }
     const h = harness(new EditingExecutor());
-    const frames = await readFrames(await start(h, startParams("restock aisle 5", "m-original")));
+    const frames = await readFrames(await h.stream(startParams("restock aisle 5", "m-original")));
     expect(frames.at(-1)?.event).toBe("final");
     const task = (await h.rpc("GetTask", { id: frames[0]?.result.id })).body.result;
     expect(task.history[0]).toMatchObject({
@@ -266,7 +257,7 @@ describe("GetTask, CancelTask, SubscribeToTask", () => {
 
   it("polls a task with GetTask and its alias, honouring historyLength", async () => {
     const h = harness();
-    const frames = await readFrames(await start(h));
+    const frames = await readFrames(await h.stream());
     const id = frames[0]?.result.id;
     for (const method of ["GetTask", "tasks/get"]) {
       const { body } = await h.rpc(method, { id });
@@ -289,7 +280,7 @@ describe("GetTask, CancelTask, SubscribeToTask", () => {
 
   it("refuses to cancel a terminal task with -32002 and the state in data", async () => {
     const h = harness();
-    const id = (await readFrames(await start(h)))[0]?.result.id;
+    const id = (await readFrames(await h.stream()))[0]?.result.id;
     for (const method of ["CancelTask", "tasks/cancel"]) {
       const { body } = await h.rpc(method, { id });
       expect(body.error).toMatchObject({ code: ERROR_CODES.TaskNotCancelable, data: { state: "completed" } });
@@ -300,7 +291,7 @@ describe("GetTask, CancelTask, SubscribeToTask", () => {
     "%s answers -32001 for an unknown task and for another workspace's task",
     async (method) => {
       const h = harness(new ScriptedExecutor(undefined, undefined, true));
-      const res = await start(h);
+      const res = await h.stream();
       const [first] = await readFrames(res, 1);
       const unknown = await h.rpc(method, { id: "00000000-0000-0000-0000-000000000000" });
       expect(unknown.body.error.code).toBe(ERROR_CODES.TaskNotFound);
@@ -314,7 +305,7 @@ describe("GetTask, CancelTask, SubscribeToTask", () => {
 
   it("SubscribeToTask with Last-Event-ID replays exactly the missed events, then live ones", async () => {
     const h = harness(new ScriptedExecutor(undefined, undefined, true));
-    const res = await start(h, startParams("x", "m-re"));
+    const res = await h.stream(startParams("x", "m-re"));
     const firstConnection = readFrames(res, 2);
     await h.executor.release(); // update seq 2
     const seen = await firstConnection;
@@ -336,7 +327,7 @@ describe("GetTask, CancelTask, SubscribeToTask", () => {
 
   it("SubscribeToTask without Last-Event-ID sends the snapshot then only new events", async () => {
     const h = harness(new ScriptedExecutor(undefined, undefined, true));
-    const [first] = await readFrames(await start(h), 1);
+    const [first] = await readFrames(await h.stream(), 1);
     await h.executor.release();
     await waitFor(async () => (await h.stores.events.readAfter(first?.result.id, 0)).length === 2);
     // The reattach reads the task when it is answered; release the robots only after that.
@@ -356,7 +347,7 @@ describe("GetTask, CancelTask, SubscribeToTask", () => {
 
   it("never repeats the task frame, even for Last-Event-ID: 0", async () => {
     const h = harness();
-    const id = (await readFrames(await start(h)))[0]?.result.id;
+    const id = (await readFrames(await h.stream()))[0]?.result.id;
     const frames = await readFrames(
       await h.call(
         { jsonrpc: "2.0", id: 1, method: "SubscribeToTask", params: { id } },
@@ -374,7 +365,7 @@ describe("GetTask, CancelTask, SubscribeToTask", () => {
 
   it("SubscribeToTask of a terminal task sends task, finished, final at once", async () => {
     const h = harness();
-    const id = (await readFrames(await start(h)))[0]?.result.id;
+    const id = (await readFrames(await h.stream()))[0]?.result.id;
     const frames = await readFrames(await h.call({ jsonrpc: "2.0", id: 1, method: "SubscribeToTask", params: { id } }));
     expect(frames.map((f) => f.event)).toEqual(["task", "finished", "final"]);
     expect(frames[0]?.result.status.state).toBe("completed");
@@ -416,7 +407,7 @@ describe("protocol errors", () => {
 
   it("a start without metadata.storeId is told what the field selects", async () => {
     const h = harness();
-    const json = await (await start(h, { ...startParams(), metadata: {} })).json();
+    const json = await (await h.stream({ ...startParams(), metadata: {} })).json();
     expect(json.error.code).toBe(ERROR_CODES.InvalidParams);
     expect(json.error.data.field).toBe("params.metadata.storeId");
     expect(json.error.message).toMatch(/params\.metadata\.storeId: is required: the storeId of the Environment/);
@@ -534,7 +525,7 @@ describe("keep-alive", () => {
       reads++;
       return readAfter(...args);
     };
-    const res = await start(h);
+    const res = await h.stream();
     const reader = res.body?.getReader() as ReadableStreamDefaultReader<Uint8Array>;
     const decoder = new TextDecoder();
     let text = "";
@@ -566,19 +557,19 @@ describe("limits", () => {
 
   it("caps open streams per caller and frees the slot when a stream ends", async () => {
     const h = harness(new ScriptedExecutor(undefined, undefined, true), { maxOpenStreamsPerCaller: 1 });
-    const first = await start(h);
+    const first = await h.stream();
     const reader = first.body?.getReader() as ReadableStreamDefaultReader<Uint8Array>;
     const chunk = new TextDecoder().decode((await reader.read()).value); // the task frame; the stream stays open
     const taskId = JSON.parse(chunk.split("data: ")[1] ?? "{}").result.id;
     // The executor starts once the first frame is out.
     await expect.poll(() => h.executor.dispatched).toBe(1);
-    const second = await start(h);
+    const second = await h.stream();
     expect(second.status).toBe(429);
     expect(h.executor.dispatched).toBe(1);
     // Polling is not a stream: still allowed.
     expect((await h.rpc("GetTask", { id: taskId })).status).toBe(200);
     await reader.cancel();
-    await waitFor(async () => (await start(h, startParams("x", "m-after"))).status === 200);
+    await waitFor(async () => (await h.stream(startParams("x", "m-after"))).status === 200);
   });
 });
 
@@ -595,7 +586,7 @@ describe("resilience", () => {
       }
     }
     const h = harness(new AbortOnlyExecutor());
-    const body = (await start(h)).body as ReadableStream<Uint8Array>;
+    const body = (await h.stream()).body as ReadableStream<Uint8Array>;
     const reader = body.getReader();
     const first = new TextDecoder().decode((await reader.read()).value);
     const taskId = JSON.parse(first.split("data: ")[1] ?? "{}").result.id as string;
@@ -616,7 +607,7 @@ describe("resilience", () => {
       if (entry.event === "finished" && failures-- > 0) throw new Error("connection reset");
       return append(taskId, entry);
     };
-    const frames = await readFrames(await start(h));
+    const frames = await readFrames(await h.stream());
     expect(frames.at(-2)).toMatchObject({ event: "finished", result: { status: { state: "completed" } } });
   });
 
@@ -632,26 +623,16 @@ describe("resilience", () => {
 
 describe("recovery and shutdown", () => {
   /** A working task of workspace ws-a whose runner vanished two minutes ago (its lease has run out). */
-  async function createOrphan(h: Harness, id: string): Promise<void> {
+  async function createOrphan(tasks: TaskStore, id: string): Promise<void> {
     const crashedAt = new Date(Date.now() - 120_000).toISOString();
-    await h.stores.tasks.create({
-      workspaceId: "ws-a",
-      createdAt: crashedAt,
-      lease: { owner: "crashed-instance", durationMs: -120_000 },
-      task: {
-        id,
-        contextId: "ctx-1",
-        status: { state: "TASK_STATE_WORKING", timestamp: crashedAt },
-        artifacts: [],
-        history: [],
-        metadata: { storeId: "store-001" },
-      },
-    });
+    const lease = { owner: "crashed-instance", durationMs: -120_000 };
+    const orphan = storeFixtures().newTask("ws-a", { createdAt: crashedAt, lease });
+    await tasks.create({ ...orphan, task: { ...orphan.task, id } });
   }
 
   it("ends a task whose runner vanished (lease expired) as failed, with the reason, and streams see it", async () => {
     const h = harness();
-    await createOrphan(h, "orphan-1");
+    await createOrphan(h.stores.tasks, "orphan-1");
     expect(await h.handler.recoverOrphanedTasks()).toBe(1);
     expect(await h.handler.recoverOrphanedTasks()).toBe(0);
     const frames = await readFrames(
@@ -672,7 +653,7 @@ describe("recovery and shutdown", () => {
       leaseMs: 60_000,
     });
     try {
-      const reading = readFrames(await start(a));
+      const reading = readFrames(await a.stream());
       await waitFor(() => a.executor.dispatched === 1);
       const context = a.executor.contexts[0];
       const id = context?.task.id as string;
@@ -704,7 +685,7 @@ describe("recovery and shutdown", () => {
         },
       });
       const h = harness(executor, { logger: undefined });
-      const frames = await readFrames(await start(h));
+      const frames = await readFrames(await h.stream());
       expect(frames.at(-2)?.result.status.state).toBe("failed");
       expect(printed).toContainEqual([
         expect.stringContaining("executor failed"),
@@ -719,7 +700,7 @@ describe("recovery and shutdown", () => {
     const lines: Array<{ obj: Record<string, unknown>; msg: string | undefined }> = [];
     const info = (obj: object, msg?: string) => lines.push({ obj: obj as Record<string, unknown>, msg });
     const h = harness(undefined, { logger: { info, warn() {}, error() {} } });
-    const frames = await readFrames(await start(h, startParams("restock the secret aisle", "log-1")));
+    const frames = await readFrames(await h.stream(startParams("restock the secret aisle", "log-1")));
     const taskId = frames[0]?.result.id;
     const started = lines.find((line) => line.msg === "task started");
     const ended = lines.find((line) => line.msg === "task ended");
@@ -732,7 +713,7 @@ describe("recovery and shutdown", () => {
   it("ends every other orphan when one of them cannot be ended, and logs the one it skipped", async () => {
     const errors: unknown[] = [];
     const h = harness(undefined, { logger: { info() {}, warn() {}, error: (obj) => errors.push(obj) } });
-    for (const id of ["orphan-bad", "orphan-2", "orphan-3"]) await createOrphan(h, id);
+    for (const id of ["orphan-bad", "orphan-2", "orphan-3"]) await createOrphan(h.stores.tasks, id);
     // The oldest orphan's end cannot be written (a bad row): it must not hold up the others.
     const append = h.stores.events.append.bind(h.stores.events);
     h.stores.events.append = async (taskId, entry) => {
@@ -749,7 +730,7 @@ describe("recovery and shutdown", () => {
   it("never takes over a task whose runner keeps renewing its lease", async () => {
     let now = Date.now();
     const h = harness(new ScriptedExecutor(undefined, undefined, true), { now: () => new Date(now), leaseMs: 60 });
-    await readFrames(await start(h), 1);
+    await readFrames(await h.stream(), 1);
     now += 30;
     await new Promise((r) => setTimeout(r, 120)); // several renewals and sweeps
     now += 30;

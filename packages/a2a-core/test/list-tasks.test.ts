@@ -10,11 +10,7 @@ const harness = harnessPerTest();
 async function run(h: Harness, text: string, token = "partner-a", contextId?: string): Promise<string> {
   const params = startParams(text);
   const message = contextId ? { ...params.message, contextId } : params.message;
-  const res = await h.call(
-    { jsonrpc: "2.0", id: 1, method: "SendStreamingMessage", params: { ...params, message } },
-    { token },
-  );
-  const frames = await readFrames(res);
+  const frames = await readFrames(await h.stream({ ...params, message }, { token }));
   // The next task's status time is then later than this one's: tasks listed newest first never tie on
   // the clock's millisecond (a tie is ordered by id, which no test can predict).
   const endedAt = Date.now();

@@ -1,14 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { A2APushOptions } from "../src/index.js";
 import { A2A_LIMITS } from "../src/protocol/limits.js";
-import {
-  type Harness,
-  harnessPerTest,
-  readFrames,
-  ScriptedExecutor,
-  startParams,
-  waitFor,
-} from "./support/handler-harness.js";
+import { type Harness, harnessPerTest, readFrames, ScriptedExecutor, waitFor } from "./support/handler-harness.js";
 
 /** The four push-config methods over JSON-RPC, in both dialects, against the in-memory push stores. */
 
@@ -27,8 +20,7 @@ async function rpc(h: Harness, method: string, params: unknown, options: { v1?: 
 
 /** Starts a task of partner-a (or `token`) and reads it to its end; its id. */
 async function startedTask(h: Harness, token = "partner-a"): Promise<string> {
-  const res = await h.call({ jsonrpc: "2.0", id: 1, method: "SendStreamingMessage", params: startParams() }, { token });
-  const frames = await readFrames(res);
+  const frames = await readFrames(await h.stream(undefined, { token }));
   return frames[0]?.result.id as string;
 }
 
@@ -346,7 +338,7 @@ describe("deliveries of a config made through the methods", () => {
   it("gets one delivery for each event the task commits after the config, in the config's version", async () => {
     // The test claims the deliveries itself: no dispatcher of the handler's takes them first.
     const h = harness(new ScriptedExecutor(undefined, undefined, true), { push: { ...NO_DISPATCH } });
-    const res = await h.call({ jsonrpc: "2.0", id: 1, method: "SendStreamingMessage", params: startParams() });
+    const res = await h.stream();
     const release = h.executor.release(); // the first progress update (seq 2), before any config
     const [first] = await readFrames(res, 2);
     await release;

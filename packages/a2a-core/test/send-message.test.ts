@@ -110,9 +110,7 @@ describe("SendMessage", () => {
 
   it("is idempotent with SendStreamingMessage: a retry by either method gets the same task, run once", async () => {
     const h = harness();
-    const streamed = await readFrames(
-      await h.call({ jsonrpc: "2.0", id: 1, method: "SendStreamingMessage", params: startParams("x", "m-2") }),
-    );
+    const streamed = await readFrames(await h.stream(startParams("x", "m-2")));
     const { result } = await (await send(h, startParams("x", "m-2"))).json();
     expect(result.id).toBe(streamed[0]?.result.id);
     expect(result.status.state).toBe("completed");

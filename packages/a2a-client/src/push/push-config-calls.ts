@@ -28,8 +28,7 @@ export async function createPushConfig(
 ): Promise<TaskPushNotificationConfig> {
   requireId(taskId, "taskId");
   const params = { taskId, pushNotificationConfig: pushConfigParams(config, "config") };
-  const { result, dialect } = await call("CreateTaskPushNotificationConfig", params, options);
-  return checkedConfig(dialect.pushConfig(result), taskId);
+  return oneConfig(call("CreateTaskPushNotificationConfig", params, options), taskId);
 }
 
 export async function getPushConfig(
@@ -38,11 +37,7 @@ export async function getPushConfig(
   configId: string,
   options: RequestOptions,
 ): Promise<TaskPushNotificationConfig> {
-  requireId(taskId, "taskId");
-  requireId(configId, "configId");
-  const params = { id: taskId, pushNotificationConfigId: configId };
-  const { result, dialect } = await call("GetTaskPushNotificationConfig", params, options);
-  return checkedConfig(dialect.pushConfig(result), taskId);
+  return oneConfig(call("GetTaskPushNotificationConfig", configParams(taskId, configId), options), taskId);
 }
 
 /** Every config of the task, oldest first; follows v1.0 pages until the last. */
@@ -74,9 +69,20 @@ export async function deletePushConfig(
   configId: string,
   options: RequestOptions,
 ): Promise<void> {
+  await call("DeleteTaskPushNotificationConfig", configParams(taskId, configId), options);
+}
+
+/** The params naming one config of a task (Get, Delete), its ids checked first. */
+function configParams(taskId: string, configId: string): Record<string, unknown> {
   requireId(taskId, "taskId");
   requireId(configId, "configId");
-  await call("DeleteTaskPushNotificationConfig", { id: taskId, pushNotificationConfigId: configId }, options);
+  return { id: taskId, pushNotificationConfigId: configId };
+}
+
+/** The one config a call answers with (Create, Get), checked to be of the task asked about. */
+async function oneConfig(answer: ReturnType<DialectCall>, taskId: string): Promise<TaskPushNotificationConfig> {
+  const { result, dialect } = await answer;
+  return checkedConfig(dialect.pushConfig(result), taskId);
 }
 
 /**

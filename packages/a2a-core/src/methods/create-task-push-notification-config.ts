@@ -1,21 +1,17 @@
 import type { PushConfig } from "../ports/push-configs.js";
 import { InvalidParamsError, TaskNotFoundError } from "../protocol/errors.js";
 import { CreatePushConfigParams } from "../protocol/schemas/push-config.js";
-import type { UnaryMethod } from "./method.js";
-import { CREATED_CONFIG_FIELDS, destinationRefusal, newPushConfig, pushSideOf } from "./support/push-configs.js";
+import { CREATED_CONFIG_FIELDS, destinationRefusal, newPushConfig, pushConfigMethod } from "./support/push-configs.js";
 
 /**
  * CreateTaskPushNotificationConfig (`tasks/pushNotificationConfig/set`): creates a config of one of the
  * caller's tasks, or replaces the one with the same id. Every event the task commits from now on is
  * delivered to it; allowed on an ended task too (nothing more will be sent).
  */
-export const createTaskPushNotificationConfig: UnaryMethod<typeof CreatePushConfigParams, PushConfig> = {
+export const createTaskPushNotificationConfig = pushConfigMethod<typeof CreatePushConfigParams, PushConfig>({
   name: "CreateTaskPushNotificationConfig",
-  streaming: false,
   params: CreatePushConfigParams,
-  async run(runtime, { params, caller, version, trace }) {
-    const push = pushSideOf(runtime, "CreateTaskPushNotificationConfig");
-    runtime.telemetry.taskOf(trace, params.taskId);
+  async run(push, { params, caller, version }, runtime) {
     // The task first: a stranger's made-up task id is -32001 before its URL is looked at (or resolved).
     await runtime.findTask(caller.workspaceId, params.taskId);
     const { taskId: _taskId, metadata: _metadata, ...input } = params;
@@ -34,4 +30,4 @@ export const createTaskPushNotificationConfig: UnaryMethod<typeof CreatePushConf
     return stored.config;
   },
   render: (dialect, config) => dialect.pushConfig(config),
-};
+});

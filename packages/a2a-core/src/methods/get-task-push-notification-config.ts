@@ -1,21 +1,17 @@
 import type { PushConfig } from "../ports/push-configs.js";
 import { TaskNotFoundError } from "../protocol/errors.js";
 import { GetPushConfigParams } from "../protocol/schemas/push-config.js";
-import type { UnaryMethod } from "./method.js";
-import { configNotFound, pushSideOf } from "./support/push-configs.js";
+import { configNotFound, pushConfigMethod } from "./support/push-configs.js";
 
 /**
  * GetTaskPushNotificationConfig (`tasks/pushNotificationConfig/get`): one config of one of the caller's
  * tasks; without a config id, the one with the task's id (what a create without an id made).
  */
-export const getTaskPushNotificationConfig: UnaryMethod<typeof GetPushConfigParams, PushConfig> = {
+export const getTaskPushNotificationConfig = pushConfigMethod<typeof GetPushConfigParams, PushConfig>({
   name: "GetTaskPushNotificationConfig",
-  streaming: false,
   params: GetPushConfigParams,
-  async run(runtime, { params, caller, trace }) {
-    const push = pushSideOf(runtime, "GetTaskPushNotificationConfig");
+  async run(push, { params, caller }) {
     const { taskId } = params;
-    runtime.telemetry.taskOf(trace, taskId);
     const configId = params.id ?? taskId;
     const config = await push.configs.get(caller.workspaceId, taskId, configId);
     if (config) return config;
@@ -26,4 +22,4 @@ export const getTaskPushNotificationConfig: UnaryMethod<typeof GetPushConfigPara
     throw configNotFound(taskId, configId);
   },
   render: (dialect, config) => dialect.pushConfig(config),
-};
+});

@@ -78,6 +78,15 @@ export interface Harness {
     options?: { token?: string | null; headers?: Record<string, string>; signal?: AbortSignal },
   ): Promise<Response>;
   rpc(method: string, params: unknown, token?: string): Promise<{ status: number; body: any }>;
+  /** A streaming start over JSON-RPC (`SendStreamingMessage` unless `method` says otherwise): its response. */
+  stream(params?: unknown, options?: StreamOptions): Promise<Response>;
+}
+
+export interface StreamOptions {
+  method?: string;
+  /** The JSON-RPC request id. Default "s1". */
+  id?: string | number;
+  token?: string | null;
 }
 
 let counter = 0;
@@ -121,6 +130,9 @@ export function makeHarness(
     async rpc(method, params, token) {
       const res = await call({ jsonrpc: "2.0", id: `r${++counter}`, method, params }, { token: token ?? "partner-a" });
       return { status: res.status, body: await res.json() };
+    },
+    stream(params = startParams(), { method = "SendStreamingMessage", id = "s1", token } = {}) {
+      return call({ jsonrpc: "2.0", id, method, params }, token === undefined ? {} : { token });
     },
   };
 }

@@ -10,10 +10,11 @@ import {
 import { A2AService } from "../../../generated/a2a_pb.js";
 import type { PipelineFor } from "../../bindings/binding-access.js";
 import { GRPC_CODEC, type GrpcCall, type GrpcErrorBody } from "../../bindings/grpc/grpc-codec.js";
-import { messageOfJson, statusBytes } from "../../bindings/grpc/proto-json.js";
+import { messageOfJson } from "../../bindings/grpc/proto-json.js";
 import type { A2AHandlerRequest } from "../../ports/handler.js";
 import type { A2AHandlerResponse } from "../../ports/handler-response.js";
 import type { Logger } from "../../ports/logger.js";
+import { statusBytes } from "../../protocol/grpc/rpc-status-message.js";
 import { METHODS, type MethodName } from "../../protocol/method-table.js";
 import { metadataHeaders } from "./metadata-headers.js";
 import { GrpcStreamSink } from "./stream-sink.js";

@@ -1,14 +1,4 @@
-import {
-  createRegistry,
-  type DescMessage,
-  fromBinary,
-  fromJson,
-  type JsonValue,
-  toBinary,
-  toJson,
-} from "@bufbuild/protobuf";
-import { BadRequestSchema, ErrorInfoSchema } from "../../../generated/google/rpc/error_details_pb.js";
-import { StatusSchema } from "../../../generated/google/rpc/status_pb.js";
+import { type DescMessage, fromBinary, fromJson, type JsonValue, toBinary, toJson } from "@bufbuild/protobuf";
 import { InvalidRequestError } from "../../protocol/errors.js";
 import { binaryOfJson } from "./json-to-binary.js";
 
@@ -39,12 +29,4 @@ export function messageOfJson(schema: DescMessage, json: unknown): Uint8Array {
   return (
     binaryOfJson(schema, json) ?? toBinary(schema, fromJson(schema, json as JsonValue, { ignoreUnknownFields: true }))
   );
-}
-
-const DETAILS = createRegistry(ErrorInfoSchema, BadRequestSchema);
-
-/** A `google.rpc.Status` (code, message, its ErrorInfo / BadRequest details as JSON) → its bytes. */
-export function statusBytes(code: number, message: string, details: unknown): Uint8Array {
-  const json = { code, message, details: Array.isArray(details) ? details : [] } as JsonValue;
-  return toBinary(StatusSchema, fromJson(StatusSchema, json, { registry: DETAILS, ignoreUnknownFields: true }));
 }

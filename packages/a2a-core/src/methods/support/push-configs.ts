@@ -1,15 +1,44 @@
+import type { z } from "zod";
 import type { PushConfig } from "../../ports/push-configs.js";
+import type { Dialect } from "../../protocol/dialect/dialect.js";
 import type { ProtocolVersion } from "../../protocol/dialect/protocol-version.js";
 import { InvalidParamsError, PushNotificationNotSupportedError, TaskNotFoundError } from "../../protocol/errors.js";
+import type { MethodName } from "../../protocol/method-table.js";
 import type { PushConfigInput } from "../../protocol/schemas/push-config.js";
 import type { A2ARuntime } from "../../runtime/a2a-runtime.js";
 import type { PushSide } from "../../runtime/push/push-side.js";
+import type { MethodCall, UnaryMethod } from "../method.js";
 import { FOLLOW_A_TASK } from "./follow-hint.js";
 
 /** Push notifications of the runtime; -32003 when they are off (invoke already answers so, unread). */
 export function pushSideOf(runtime: A2ARuntime, method: string): PushSide {
   if (!runtime.push) throw PushNotificationNotSupportedError.forMethod(method, FOLLOW_A_TASK);
   return runtime.push;
+}
+
+/** A push-config method as its module declares it: `run` is given the push side. */
+export interface PushConfigMethod<S extends z.ZodType<{ taskId: string }>, R> {
+  name: MethodName;
+  params: S;
+  run(push: PushSide, call: MethodCall<z.infer<S>>, runtime: A2ARuntime): Promise<R>;
+  render(dialect: Dialect, result: R): unknown;
+}
+
+/** What the four push-config methods share: push notifications on (-32003 otherwise), the task on the trace. */
+export function pushConfigMethod<S extends z.ZodType<{ taskId: string }>, R>(
+  method: PushConfigMethod<S, R>,
+): UnaryMethod<S, R> {
+  return {
+    name: method.name,
+    streaming: false,
+    params: method.params,
+    async run(runtime, call) {
+      const push = pushSideOf(runtime, method.name);
+      runtime.telemetry.taskOf(call.trace, call.params.taskId);
+      return method.run(push, call, runtime);
+    },
+    render: method.render,
+  };
 }
 
 /** Where a config's fields are in the request, by dialect: refusals name what the client sent. */

@@ -1,31 +1,14 @@
 import { describe, expect, it } from "vitest";
+import { MODEL_TASK } from "../model-task.fixture.js";
 import type { Task, TaskEventResult } from "../schemas/a2a.js";
 import { StreamResponseV1, TaskV1 } from "../schemas/a2a-v1.js";
 import { fromV1Error, toV1Error } from "./v1-errors.js";
 import { fromV1Status, fromV1StreamResult, fromV1Task, toV1StreamResult, toV1Task } from "./v1-wire.js";
 
+/** The dialects' model task, and in its history a data part that is no object (v1.0 data is any JSON value). */
 const task: Task = {
-  id: "task-1",
-  contextId: "ctx-1",
-  status: {
-    state: "TASK_STATE_INPUT_REQUIRED",
-    message: { role: "ROLE_AGENT", parts: [{ data: { robot: "r-1" } }] },
-    timestamp: "2025-01-01T00:00:00.000Z",
-  },
-  artifacts: [{ artifactId: "a-1", name: "report", parts: [{ text: "done" }] }],
-  history: [
-    {
-      messageId: "m-1",
-      role: "ROLE_USER",
-      parts: [
-        { text: "Restock aisle 5" },
-        { url: "https://x.test/a.png", filename: "a.png", mediaType: "image/png" },
-        { raw: "AAEC" },
-        { data: [1, 2] },
-      ],
-    },
-  ],
-  metadata: { storeId: "store-001", messageId: "m-1" },
+  ...MODEL_TASK,
+  history: MODEL_TASK.history.map((message) => ({ ...message, parts: [...message.parts, { data: [1, 2] }] })),
 };
 
 describe("toV1Task", () => {

@@ -1,21 +1,12 @@
-import {
-  createRegistry,
-  type DescMethod,
-  fromBinary,
-  fromJson,
-  type JsonValue,
-  toBinary,
-  toJson,
-} from "@bufbuild/protobuf";
+import { type DescMethod, fromBinary, fromJson, type JsonValue, toBinary, toJson } from "@bufbuild/protobuf";
 import { A2AService } from "../../../generated/a2a_pb.js";
-import { BadRequestSchema, ErrorInfoSchema } from "../../../generated/google/rpc/error_details_pb.js";
-import { StatusSchema } from "../../../generated/google/rpc/status_pb.js";
 import type { MethodName } from "../method-table.js";
 
 /**
  * What a gRPC client of A2A needs of a2a.proto, in the v1.0 JSON shapes the rest of the client speaks
- * (a2a.proto's ProtoJSON): a method's path, its request from params, its answer as JSON, and the
- * `google.rpc.Status` a failed call carries. protobuf stays inside: no generated type crosses this file.
+ * (a2a.proto's ProtoJSON): a method's path, its request from params, its answer as JSON (the
+ * `google.rpc.Status` a failed call carries: rpc-status-message.ts). protobuf stays inside: no generated
+ * type crosses this file.
  */
 export interface GrpcMethodWire {
   /** `/lf.a2a.v1.A2AService/<Method>`. */
@@ -40,20 +31,4 @@ export function grpcMethodWire(method: MethodName): GrpcMethodWire | undefined {
     encodeRequest: (params) => toBinary(desc.input, fromJson(desc.input, params as JsonValue)),
     decodeAnswer: (bytes) => toJson(desc.output, fromBinary(desc.output, bytes)),
   };
-}
-
-const DETAILS = createRegistry(ErrorInfoSchema, BadRequestSchema);
-
-/** A failed call's `grpc-status-details-bin` as the `google.rpc.Status` JSON (`details` with `@type`). */
-export function decodeGrpcStatus(bytes: Uint8Array): { code: number; message: string; details: unknown[] } | undefined {
-  try {
-    const json = toJson(StatusSchema, fromBinary(StatusSchema, bytes), { registry: DETAILS }) as {
-      code?: number;
-      message?: string;
-      details?: unknown[];
-    };
-    return { code: json.code ?? 0, message: json.message ?? "", details: json.details ?? [] };
-  } catch {
-    return undefined;
-  }
 }

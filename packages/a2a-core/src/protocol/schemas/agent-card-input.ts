@@ -24,6 +24,9 @@ export const InterfaceUrl = z
     message: "must be an absolute URL, or host:port for gRPC",
   });
 
+/** An entry of a card's `supportedInterfaces` (v1.0's list, carried by the v0.3 card too). */
+export const AgentInterface = z.object({ url: InterfaceUrl, protocolBinding: z.string(), protocolVersion: z.string() });
+
 export interface AgentCardInput {
   name: string;
   description: string;
@@ -79,3 +82,26 @@ export function interfaces(input: AgentCardInput) {
 // Conformance kits flag words such as "token" or "key" in a public card as leaked secrets, so the
 // description names the scheme without them.
 export const BEARER_DESCRIPTION = "HTTP Bearer authentication, scoped to one workspace (partner access)";
+
+/** The HTTP Bearer scheme's fields, in either card (v0.3 adds `type: "http"`, v1.0 nests them). */
+export const BEARER_SCHEME_FIELDS = {
+  scheme: z.string(),
+  bearerFormat: z.string().optional(),
+  description: z.string().optional(),
+};
+
+/** The fields both cards end their shared part with: the media types and the skills. */
+export const MODES_AND_SKILLS_FIELDS = {
+  defaultInputModes: z.array(z.string()),
+  defaultOutputModes: z.array(z.string()),
+  skills: z.array(AgentSkill),
+};
+
+/** What both cards say of the media types the agent takes and answers, and its skills. */
+export function modesAndSkills(input: AgentCardInput) {
+  return {
+    defaultInputModes: ["text/plain"],
+    defaultOutputModes: ["text/plain", "application/json"],
+    skills: input.skills,
+  };
+}

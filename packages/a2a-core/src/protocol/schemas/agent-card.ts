@@ -5,27 +5,20 @@ import { type RequestHeaders, readHeaders } from "../header-reader.js";
 import { AgentCardV03, buildAgentCardV03 } from "../v0_3/agent-card.js";
 import {
   type AgentCardInput,
+  AgentInterface,
   AgentProvider,
-  AgentSkill,
   BEARER_DESCRIPTION,
-  InterfaceUrl,
+  BEARER_SCHEME_FIELDS,
   interfaces,
+  MODES_AND_SKILLS_FIELDS,
+  modesAndSkills,
 } from "./agent-card-input.js";
 
 /** The agent card in the A2A v1.0 shape, served when the request carries `A2A-Version: 1.0`. */
 export const AgentCardV1 = z.object({
   name: z.string(),
   description: z.string(),
-  supportedInterfaces: z
-    .array(
-      z.object({
-        url: InterfaceUrl,
-        protocolBinding: z.string(),
-        protocolVersion: z.string(),
-        tenant: z.string().optional(),
-      }),
-    )
-    .min(1),
+  supportedInterfaces: z.array(AgentInterface.extend({ tenant: z.string().optional() })).min(1),
   provider: AgentProvider.optional(),
   version: z.string(),
   documentationUrl: z.string().optional(),
@@ -34,20 +27,9 @@ export const AgentCardV1 = z.object({
     pushNotifications: z.boolean().optional(),
     extendedAgentCard: z.boolean().optional(),
   }),
-  securitySchemes: z.record(
-    z.string(),
-    z.object({
-      httpAuthSecurityScheme: z.object({
-        scheme: z.string(),
-        bearerFormat: z.string().optional(),
-        description: z.string().optional(),
-      }),
-    }),
-  ),
+  securitySchemes: z.record(z.string(), z.object({ httpAuthSecurityScheme: z.object(BEARER_SCHEME_FIELDS) })),
   securityRequirements: z.array(z.object({ schemes: z.record(z.string(), z.object({ list: z.array(z.string()) })) })),
-  defaultInputModes: z.array(z.string()),
-  defaultOutputModes: z.array(z.string()),
-  skills: z.array(AgentSkill),
+  ...MODES_AND_SKILLS_FIELDS,
   /** JWS signatures over the canonical card (`signAgentCard`). */
   signatures: z.array(AgentCardSignature).optional(),
 });
@@ -73,9 +55,7 @@ export function buildAgentCardV1(input: AgentCardInput): AgentCardV1 {
     },
     securitySchemes: { bearer: { httpAuthSecurityScheme: { scheme: "Bearer", description: BEARER_DESCRIPTION } } },
     securityRequirements: [{ schemes: { bearer: { list: [] } } }],
-    defaultInputModes: ["text/plain"],
-    defaultOutputModes: ["text/plain", "application/json"],
-    skills: input.skills,
+    ...modesAndSkills(input),
   };
 }
 

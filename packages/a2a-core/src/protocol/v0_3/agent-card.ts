@@ -1,13 +1,7 @@
 import { z } from "zod";
 import { AgentCardSignature } from "../card/card-signature.js";
-import {
-  type AgentCardInput,
-  AgentProvider,
-  AgentSkill,
-  BEARER_DESCRIPTION,
-  InterfaceUrl,
-  interfaces,
-} from "../schemas/agent-card-input.js";
+// The parts both cards share.
+import * as shared from "../schemas/agent-card-input.js";
 
 /** The agent card as A2A v0.3 peers read it (the default card; docs/protocol.md, Agent card). */
 export const AgentCardV03 = z.object({
@@ -18,38 +12,26 @@ export const AgentCardV03 = z.object({
   url: z.url(),
   preferredTransport: z.literal("JSONRPC"),
   version: z.string(),
-  provider: AgentProvider.optional(),
+  provider: shared.AgentProvider.optional(),
   documentationUrl: z.string().optional(),
   capabilities: z.object({
     streaming: z.boolean(),
     pushNotifications: z.boolean().optional(),
     stateTransitionHistory: z.boolean().optional(),
   }),
-  securitySchemes: z.record(
-    z.string(),
-    z.object({
-      type: z.literal("http"),
-      scheme: z.string(),
-      bearerFormat: z.string().optional(),
-      description: z.string().optional(),
-    }),
-  ),
+  securitySchemes: z.record(z.string(), z.object({ type: z.literal("http"), ...shared.BEARER_SCHEME_FIELDS })),
   security: z.array(z.record(z.string(), z.array(z.string()))),
-  defaultInputModes: z.array(z.string()),
-  defaultOutputModes: z.array(z.string()),
-  skills: z.array(AgentSkill),
+  ...shared.MODES_AND_SKILLS_FIELDS,
   supportsAuthenticatedExtendedCard: z.boolean().optional(),
   /** The v1.0 interface list, also carried here so peers of either version find the endpoint. */
-  supportedInterfaces: z
-    .array(z.object({ url: InterfaceUrl, protocolBinding: z.string(), protocolVersion: z.string() }))
-    .optional(),
+  supportedInterfaces: z.array(shared.AgentInterface).optional(),
   /** JWS signatures over the canonical card (`signAgentCard`). */
   signatures: z.array(AgentCardSignature).optional(),
 });
 export type AgentCardV03 = z.infer<typeof AgentCardV03>;
 
 /** Builds the v0.3 card (default) for an endpoint. */
-export function buildAgentCardV03(input: AgentCardInput): AgentCardV03 {
+export function buildAgentCardV03(input: shared.AgentCardInput): AgentCardV03 {
   return {
     protocolVersion: "0.3.0",
     name: input.name,
@@ -64,12 +46,10 @@ export function buildAgentCardV03(input: AgentCardInput): AgentCardV03 {
       pushNotifications: input.pushNotifications ?? false,
       stateTransitionHistory: false,
     },
-    securitySchemes: { bearer: { type: "http", scheme: "bearer", description: BEARER_DESCRIPTION } },
+    securitySchemes: { bearer: { type: "http", scheme: "bearer", description: shared.BEARER_DESCRIPTION } },
     security: [{ bearer: [] }],
-    defaultInputModes: ["text/plain"],
-    defaultOutputModes: ["text/plain", "application/json"],
-    skills: input.skills,
+    ...shared.modesAndSkills(input),
     supportsAuthenticatedExtendedCard: input.extendedAgentCard ?? false,
-    supportedInterfaces: interfaces(input),
+    supportedInterfaces: shared.interfaces(input),
   };
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { InvalidParamsError } from "../errors.js";
-import { stateLabel, TASK_STATES, type Task, type TaskEventResult } from "../schemas/a2a.js";
+import { MODEL_TASK as task } from "../model-task.fixture.js";
+import { stateLabel, TASK_STATES, type TaskEventResult } from "../schemas/a2a.js";
 import {
   fromV03Event,
   fromV03State,
@@ -14,33 +15,6 @@ import {
   v03EventJson,
 } from "./mapping.js";
 import { TASK_STATES_V03, type TaskV03 } from "./schemas.js";
-
-/** A task in the model with every kind of part, in a status with a message, and an artifact. */
-const task: Task = {
-  id: "task-1",
-  contextId: "ctx-1",
-  status: {
-    state: "TASK_STATE_INPUT_REQUIRED",
-    message: { role: "ROLE_AGENT", parts: [{ data: { robot: "r-1" } }] },
-    timestamp: "2025-01-01T00:00:00.000Z",
-  },
-  artifacts: [{ artifactId: "a-1", name: "report", parts: [{ text: "done", metadata: { lang: "en" } }] }],
-  history: [
-    {
-      messageId: "m-1",
-      contextId: "ctx-1",
-      taskId: "task-1",
-      role: "ROLE_USER",
-      parts: [
-        { text: "Restock aisle 5" },
-        { url: "https://x.test/a.png", filename: "a.png", mediaType: "image/png" },
-        { raw: "AAEC" },
-      ],
-      metadata: { source: "app" },
-    },
-  ],
-  metadata: { storeId: "store-001", messageId: "m-1" },
-};
 
 /** The same task as A2A v0.3 writes it (what a v0.3 client reads, and what earlier releases stored). */
 const taskV03: TaskV03 = {

@@ -172,9 +172,14 @@ export function madeV03EventJson(result: TaskEventResult): string | undefined {
 
 /** A v0.3 message of a request → the model's (checked in its v0.3 shape first: errors name v0.3 fields). */
 export function readV03Message(value: unknown, field = "params.message"): Message {
+  return fromV03Message(checkedV03Message(value, field));
+}
+
+/** A request's v0.3 message checked in its own shape; -32602 naming the v0.3 field otherwise. */
+export function checkedV03Message(value: unknown, field: string): MessageV03 {
   const parsed = MessageV03.safeParse(value);
   if (!parsed.success) throw InvalidParamsError.fromZod(parsed.error, field);
-  return fromV03Message(parsed.data);
+  return parsed.data;
 }
 
 export function fromV03Message(message: MessageV03): Message {

@@ -2,9 +2,8 @@ import { InvalidParamsError } from "../errors.js";
 import type { Message } from "../schemas/a2a.js";
 import type { JsonPath } from "../schemas/bounds/find-ill-formed-string.js";
 import { partContentIssues } from "../schemas/bounds/request-bounds.js";
-import { fromV03Message, STATE_FROM_V03 } from "./mapping.js";
+import { checkedV03Message, fromV03Message, STATE_FROM_V03 } from "./mapping.js";
 import { fromV03StartConfiguration } from "./push-config.js";
-import { MessageV03 } from "./schemas.js";
 
 /**
  * Request params of A2A v0.3 → what the methods check (the model, A2A v1.0), one function per params
@@ -28,17 +27,16 @@ export function fromV03StartParams(params: Params): Params {
 }
 
 function readV03StartMessage(value: unknown): Message {
-  const message = MessageV03.safeParse(value);
-  if (!message.success) throw InvalidParamsError.fromZod(message.error, "params.message");
+  const message = checkedV03Message(value, "params.message");
   const [issue] = partContentIssues(
-    message.data.parts.map((part, i): [JsonPath, unknown] =>
+    message.parts.map((part, i): [JsonPath, unknown] =>
       part.kind === "file"
         ? [["message", "parts", i, "file"], part.file]
         : [["message", "parts", i, "data"], part.kind === "data" ? part.data : undefined],
     ),
   );
   if (issue) throw InvalidParamsError.forField(["params", ...issue.path].join("."), issue.message);
-  return fromV03Message(message.data);
+  return fromV03Message(message);
 }
 
 /** A task listing: the v0.3 state spelling as the model's. */

@@ -2,20 +2,14 @@ import type { Logger } from "../../ports/logger.js";
 import type { HandedPushDelivery, PushDeliveryQueue } from "../../ports/push-deliveries.js";
 import type { PushMeasurements } from "../../telemetry/push-telemetry.js";
 import { DeliveryRuns } from "./delivery-runs.js";
-import { PushAttempts } from "./push-attempts.js";
+import { PushAttempts, type PushAttemptsOptions } from "./push-attempts.js";
 import { pause, Wakeup } from "./wakeup.js";
 
-export interface PushDispatcherOptions {
+/** What the dispatcher needs besides what each attempt does (it hands these options to `PushAttempts`). */
+export interface PushDispatcherOptions extends PushAttemptsOptions {
   deliveries: PushDeliveryQueue;
   /** This instance's id: the owner of its claims. */
   owner: string;
-  send: typeof fetch;
-  /** `undefined`: the embedder gave none; deliveries wait unsent (never sent unsigned). */
-  signingSecrets: ((workspaceId: string) => Promise<readonly string[]>) | undefined;
-  logger: Logger;
-  telemetry: PushMeasurements;
-  now: () => Date;
-  attemptTimeoutMs: number;
   horizonMs: number;
   /** The longest backoff wait between two attempts. Default `BACKOFF_CAP_MS` (1 h). */
   maxRetryWaitMs?: number;

@@ -8,7 +8,7 @@ import { webhookIdOf } from "./webhook-id.js";
 
 export interface PushAttemptsOptions {
   send: typeof fetch;
-  /** `undefined`: the embedder gave none, so nothing can be signed. */
+  /** `undefined`: the embedder gave none, so nothing can be signed: deliveries wait unsent (never sent unsigned). */
   signingSecrets: ((workspaceId: string) => Promise<readonly string[]>) | undefined;
   logger: Logger;
   telemetry: PushMeasurements;
