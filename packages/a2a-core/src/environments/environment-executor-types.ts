@@ -16,6 +16,7 @@ export interface EnvironmentTaskContext extends TaskExecutionContext {
  * `params.metadata.storeId`. `environmentExecutor(…)` makes it a `TaskExecutor`.
  */
 export interface EnvironmentExecutor {
+  /** As `TaskExecutor.execute`, with the task's Environment and text in the context. */
   execute(context: EnvironmentTaskContext): Promise<TaskOutcome>;
 
   /** As `TaskExecutor.reply`: asked first, before the Environment is. */

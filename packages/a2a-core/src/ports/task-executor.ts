@@ -80,6 +80,7 @@ export interface AgentReply {
 
 /** What `prepareStart` is asked with: a start of a new task, before the task exists. */
 export interface StartContext {
+  /** The caller's workspace: whose task it would be. */
   workspaceId: string;
   /** The message that starts the task (all its parts and metadata). Do not change it. */
   readonly message: Message;
