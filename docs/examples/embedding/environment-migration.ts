@@ -2,7 +2,7 @@ import { createA2AHandler, createInMemoryStores, type EnvironmentExecutor } from
 import { authenticate } from "../context.ts";
 
 const stores = createInMemoryStores();
-// An executor written for the earlier port: Environments, and a context with storeId and text.
+// Robots in Environments: their context has storeId and text.
 const robots: EnvironmentExecutor = {
   hasEnvironment: async (_workspaceId, storeId) => storeId.startsWith("store-"),
   execute: async ({ storeId, text }) => ({ state: "TASK_STATE_COMPLETED", message: `${text} in ${storeId}` }),
@@ -11,7 +11,7 @@ const robots: EnvironmentExecutor = {
 // #region snippet
 import { environmentExecutor } from "@a2a-partner/a2a-core";
 
-const handler = createA2AHandler({ stores, executor: environmentExecutor(robots), authenticate }); // was: robots
+const handler = createA2AHandler({ stores, executor: environmentExecutor(robots), authenticate }); // not: robots
 // #endregion snippet
 
 export { handler };

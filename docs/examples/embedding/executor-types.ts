@@ -4,7 +4,7 @@ import { type Equal, sameType } from "../type-equal.ts";
 
 // #region snippet
 interface TaskExecutor {
-  execute(context: TaskExecutionContext): Promise<TaskOutcome>;
+  execute: (context: TaskExecutionContext) => Promise<TaskOutcome>; // a property: checked strictly (below)
   reply?(context: ReplyContext): Promise<AgentReply | undefined>; // answer with a message, no task (below)
   prepareStart?(context: StartContext): Promise<StartPreparation | undefined>; // check a new start (below)
 }

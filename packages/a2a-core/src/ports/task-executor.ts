@@ -110,7 +110,12 @@ export interface StartPreparation {
  * the context and checks the Environment in `prepareStart`.
  */
 export interface TaskExecutor {
-  execute(context: TaskExecutionContext): Promise<TaskOutcome>;
+  /**
+   * The task's work. A property rather than a method so that its context is checked strictly: an
+   * `EnvironmentExecutor` (whose `execute` needs `storeId` and `text`) is refused here, and must be
+   * handed over as `environmentExecutor(it)`.
+   */
+  execute: (context: TaskExecutionContext) => Promise<TaskOutcome>;
 
   /**
    * Optional: answer a new message with a message instead of a task (a question answered at once, say).
