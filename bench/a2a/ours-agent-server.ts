@@ -29,8 +29,8 @@ const db = await store.openDatabase(
 await store.migrate(db);
 const handler = core.createA2AHandler({
   stores: store.createPostgresStores(db),
+  // A generic agent, as the SDK twin is: its tasks name no Environment.
   executor: {
-    defaultEnvironment: async () => "store-001",
     async execute({ emit, signal }) {
       for (let step = 1; step <= steps; step++) {
         await sleepUnlessAborted(stepMs, signal);

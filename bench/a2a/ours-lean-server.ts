@@ -10,6 +10,7 @@
  */
 
 import type { AddressInfo } from "node:net";
+import { environmentExecutor } from "@a2a-partner/a2a-core";
 import { createHttpServer } from "@a2a-partner/a2a-core/node-runtime";
 import { createApp } from "../../examples/server/src/app.ts";
 import { loadConfig } from "../../examples/server/src/config.ts";
@@ -18,12 +19,11 @@ import { createLogger } from "../../examples/server/src/logger.ts";
 import { migrateReferenceSchema } from "../../examples/server/src/migrations.ts";
 import { sleepUnlessAborted } from "./sleep-unless-aborted.ts";
 
-type TaskExecutor = import("../../packages/a2a-core/dist/index.js").TaskExecutor;
-
 const stepMs = Number(process.env.STEP_MS ?? 400);
 const steps = Number(process.env.STEPS ?? 5);
 
-const timeline: TaskExecutor = {
+// Wrapped like the fleet, so its starts name an Environment as the reference server's do.
+const timeline = environmentExecutor({
   async execute({ emit, signal }) {
     for (let step = 1; step <= steps; step++) {
       await sleepUnlessAborted(stepMs, signal);
@@ -41,7 +41,7 @@ const timeline: TaskExecutor = {
     });
     return { state: "TASK_STATE_COMPLETED", message: "Done." };
   },
-};
+});
 
 async function main(): Promise<void> {
   const config = loadConfig();

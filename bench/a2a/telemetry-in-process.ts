@@ -45,10 +45,10 @@ async function child(setting: Setting, sink: string): Promise<void> {
   )) as typeof import("../../packages/a2a-core/dist/index.js");
   const handler = core.createA2AHandler({
     stores: core.createInMemoryStores(),
-    executor: {
+    executor: core.environmentExecutor({
       hasEnvironment: async () => true,
       execute: async () => ({ state: "TASK_STATE_COMPLETED", message: "Done" }),
-    },
+    }),
     authenticate: async () => ({ ok: true, workspaceId: "ws-bench" }),
     leaseMs: 60_000,
   });

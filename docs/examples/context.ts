@@ -2,13 +2,19 @@
  * What the doc snippets take as given and do not show (an executor, an authenticate, a handler): the
  * smallest honest versions, so each snippet file compiles and runs as the reader sees it.
  */
-import { type Authenticate, createA2AHandler, createInMemoryStores, type TaskExecutor } from "@a2a-partner/a2a-core";
+import {
+  type Authenticate,
+  createA2AHandler,
+  createInMemoryStores,
+  environmentExecutor,
+  type TaskExecutor,
+} from "@a2a-partner/a2a-core";
 
 export const TOKEN = "partner-a";
 export const WORKSPACE_ID = "5b0b3a4e-8f3c-4d0e-9a57-3c1f2d7e6a10";
 
 /** Two quick steps, then `completed`; Environments are the storeIds starting with `store-`. */
-export const executor: TaskExecutor = {
+export const executor: TaskExecutor = environmentExecutor({
   async hasEnvironment(_workspaceId, storeId) {
     return storeId.startsWith("store-");
   },
@@ -20,7 +26,7 @@ export const executor: TaskExecutor = {
     }
     return { state: "TASK_STATE_COMPLETED", message: "Done" };
   },
-};
+});
 
 export const authenticate: Authenticate = async (headers) =>
   headers.get("authorization") === `Bearer ${TOKEN}`

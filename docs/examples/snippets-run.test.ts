@@ -3,7 +3,7 @@ import { once } from "node:events";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { POSTGRES_URL, postgresAvailable } from "@a2a-partner/test-support/postgres";
-import { buildAgentCardV1, createA2AHandler, createInMemoryStores } from "@a2a-partner/a2a-core";
+import { buildAgentCardV1, createA2AHandler, createInMemoryStores, toFetchHandler } from "@a2a-partner/a2a-core";
 import { startA2AGrpcServer } from "@a2a-partner/a2a-core/grpc";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
@@ -131,6 +131,29 @@ describe("docs/embedding.md's agent from scratch", () => {
       expect(tasks.status).toBe(200); // the HTTP+JSON routes below basePath
     } finally {
       agent.child.kill();
+    }
+  });
+});
+
+describe("docs/embedding.md's executor of the earlier port, wrapped in environmentExecutor", () => {
+  it("runs a task in the Environment its start names, and refuses a start that names none", async () => {
+    const { handler } = await import("./embedding/environment-migration.ts");
+    const send = async (metadata: Record<string, unknown>) => {
+      const params = {
+        message: { role: "user", messageId: crypto.randomUUID(), parts: [{ kind: "text", text: "go" }] },
+      };
+      const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "message/send", params: { ...params, metadata } });
+      const headers = { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" };
+      const response = await toFetchHandler(handler)(new Request("http://test/", { method: "POST", headers, body }));
+      return response.json();
+    };
+    try {
+      const { result } = await send({ storeId: "store-001" });
+      expect(result.status).toMatchObject({ state: "completed" });
+      expect(JSON.stringify(result.status.message)).toContain("go in store-001");
+      expect((await send({})).error).toMatchObject({ code: -32602, data: { field: "params.metadata.storeId" } });
+    } finally {
+      await handler.close({ graceMs: 0 });
     }
   });
 });

@@ -11,12 +11,12 @@ const card = {
 };
 
 const executor: TaskExecutor = {
-  defaultEnvironment: async () => "default",
-  async execute({ text, emit, nextMessage }) {
+  async execute({ message, emit, nextMessage }) {
+    const textOf = (m: typeof message) => m.parts.map((part) => part.text ?? "").join(""); // its text parts
+    const text = textOf(message);
     if (text !== "hello") return { state: "TASK_STATE_COMPLETED", message: `You said: ${text}` };
     await emit({ kind: "status", state: "TASK_STATE_INPUT_REQUIRED", message: "What is your name?" });
-    const reply = await nextMessage(); // the caller's next message, sent with message.taskId
-    const name = reply.parts.map((part) => part.text ?? "").join("");
+    const name = textOf(await nextMessage()); // the caller's next message, sent with message.taskId
     return { state: "TASK_STATE_COMPLETED", message: `Hello, ${name}!` };
   },
 };

@@ -4,7 +4,7 @@ import {
   agentCardForRequest,
   createA2AHandler,
   createInMemoryStores,
-  type TaskExecutor,
+  environmentExecutor,
 } from "@a2a-partner/a2a-core";
 import { toNodeHandler } from "@a2a-partner/a2a-core/node";
 
@@ -12,8 +12,9 @@ const PORT = Number(process.env.PORT ?? 8080);
 const PUBLIC_URL = `http://127.0.0.1:${PORT}`; // the origin clients use: the card's endpoint must match it
 const A2A_PATH = "/api/v1/a2a";
 
-// The work behind a task. It runs in the background: a client that disconnects does not stop it.
-const executor: TaskExecutor = {
+// The work behind a task. It runs in the background: a client that disconnects does not stop it. Each task
+// runs in an Environment its start names (params.metadata.storeId): environmentExecutor checks it.
+const executor = environmentExecutor({
   async hasEnvironment(_workspaceId, storeId) {
     return storeId.startsWith("store-");
   },
@@ -28,7 +29,7 @@ const executor: TaskExecutor = {
     }
     return { state: "TASK_STATE_COMPLETED", message: "Done" };
   },
-};
+});
 
 // Partner token → workspace. A real server looks hashed tokens up in its database. Workspace ids are UUIDs
 // here because the PostgreSQL stores (see Stores) require them; the in-memory ones take any string.

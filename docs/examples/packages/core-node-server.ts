@@ -3,7 +3,8 @@ import { createA2AHandler, createInMemoryStores, type TaskExecutor } from "@a2a-
 import { toNodeHandler } from "@a2a-partner/a2a-core/node";
 
 const executor: TaskExecutor = {
-  async execute({ text, emit }) {
+  async execute({ message, emit }) {
+    const text = message.parts.map((part) => part.text ?? "").join("");
     await emit({ kind: "status", message: `working on: ${text}`, metadata: { percent: 50 } });
     return { state: "TASK_STATE_COMPLETED", message: "Done" };
   },

@@ -5,8 +5,6 @@ import type { Artifact, Message, Part, TaskExecutionContext, TaskExecutor, TaskO
  * SUT `sut/a2a-python/sut_agent.py`): the executor acts on the message's `messageId` prefix.
  */
 export const tckExecutor: TaskExecutor = {
-  // Generic A2A clients send no storeId: every task runs in the one environment.
-  defaultEnvironment: async () => "tck",
   async execute(context) {
     const id = context.message.messageId ?? "";
     const scenario = SCENARIOS.find(([prefix]) => id.startsWith(prefix));

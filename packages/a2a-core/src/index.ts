@@ -11,6 +11,8 @@ export {
   type StandalonePushDispatcher,
 } from "./assembly/push-assembly.js";
 export type { A2APushOptions } from "./assembly/push-options.js";
+export { environmentExecutor } from "./environments/environment-executor.js";
+export type { EnvironmentExecutor, EnvironmentTaskContext } from "./environments/environment-executor-types.js";
 export type { A2APushStores, A2AStores } from "./ports/a2a-stores.js";
 export { applyTaskEvent } from "./ports/apply-task-event.js";
 export type { Authenticate, AuthOutcome } from "./ports/authenticate.js";
@@ -40,6 +42,8 @@ export type {
   ExecutorUpdate,
   ProgressState,
   ReplyContext,
+  StartContext,
+  StartPreparation,
   TaskExecutionContext,
   TaskExecutor,
   TaskOutcome,

@@ -24,7 +24,7 @@ describe("generic clients", () => {
     const res = await h.call({ jsonrpc: "2.0", id: 1, method: "SendStreamingMessage", params });
     const frames = await readFrames(res);
     expect(frames[0]?.result.metadata).toMatchObject({ storeId: "store-007" });
-    expect(h.executor.contexts[0]?.storeId).toBe("store-007");
+    expect(h.executor.contexts[0]?.task.metadata.storeId).toBe("store-007");
     expect(frames.at(-1)?.event).toBe("final");
 
     // The same start again is a retry of that task, not a second dispatch.

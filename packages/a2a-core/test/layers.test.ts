@@ -10,7 +10,7 @@ const LAYERS = [
   ["../generated"],
   ["protocol"],
   ["ports"],
-  ["telemetry", "stores"],
+  ["telemetry", "stores", "environments"],
   ["runtime"],
   ["methods"],
   ["bindings"],

@@ -1,4 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { EnvironmentContext } from "../src/environments/environment-context.js";
+import type { TaskExecutionContext } from "../src/ports/task-executor.js";
 import { A2A_LIMITS as L } from "../src/protocol/limits.js";
 import { harnessPerTest, readFrames, ScriptedExecutor, waitFor } from "./support/handler-harness.js";
 
@@ -54,7 +56,8 @@ describe("a task started at the request bounds", () => {
     };
     expect(context?.message).toEqual(inModel);
     expect(context?.task.history).toEqual([inModel]);
-    expect(context?.text).toBe(params.message.parts[0]?.text);
+    // The Environment layer reads the same text from it.
+    expect(new EnvironmentContext(context as TaskExecutionContext).text).toBe(params.message.parts[0]?.text);
 
     // Running: answered from the memory of the task this handler runs.
     expect((await h.rpc("GetTask", { id: taskId })).body.result.history).toEqual([asStored]);

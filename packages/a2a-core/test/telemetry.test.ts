@@ -1,5 +1,6 @@
 import { installTestTelemetry } from "@a2a-partner/test-support/telemetry";
 import { afterAll, describe, expect, it } from "vitest";
+import type { TaskExecutor } from "../src/ports/task-executor.js";
 import { ERROR_CODES } from "../src/protocol/errors.js";
 import { type Harness, harnessPerTest, readFrames, startParams, waitFor } from "./support/handler-harness.js";
 
@@ -133,6 +134,17 @@ describe("a task's life", () => {
     expect(await otel.sum("a2a.events.appended", { "a2a.event.name": "update" })).toBe(updates + 2);
     expect(await otel.count("a2a.task.duration", { "a2a.task.state": "completed" })).toBeGreaterThanOrEqual(1);
     expect(await otel.sum("a2a.server.open_streams")).toBe(0);
+  });
+
+  it("names no store on the task span of a task whose metadata has no storeId (a plain executor)", async () => {
+    const h = harness<TaskExecutor>({ execute: async () => ({ state: "TASK_STATE_COMPLETED" }) });
+    const params = { message: { role: "user", parts: [{ kind: "text", text: "go" }] } };
+    const frames = await readFrames(await h.call({ jsonrpc: "2.0", id: "p", method: "SendStreamingMessage", params }));
+    const taskId = frames[0]?.result.id as string;
+    await waitFor(() => otel.spansNamed("a2a.task").some((s) => s.attributes["a2a.task.id"] === taskId));
+    const task = otel.spansNamed("a2a.task").find((s) => s.attributes["a2a.task.id"] === taskId);
+    expect(task?.attributes).toMatchObject({ "a2a.task.state": "completed" });
+    expect(task?.attributes).not.toHaveProperty("a2a.store_id");
   });
 
   it("follows a resubscription to its end, and counts a stream-cap refusal", async () => {

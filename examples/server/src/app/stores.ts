@@ -1,4 +1,4 @@
-import { type PeriodicJob, startPeriodicJob, type TaskExecutor } from "@a2a-partner/a2a-core";
+import { environmentExecutor, type PeriodicJob, startPeriodicJob, type TaskExecutor } from "@a2a-partner/a2a-core";
 import { startRollupCompaction } from "@a2a-partner/metrics-core";
 import {
   CacheInvalidation,
@@ -77,7 +77,7 @@ export function openServerStores(
     stores,
     invalidation,
     accessFence,
-    executor: executor ?? (fleet as SimulatedRobotFleet),
+    executor: executor ?? environmentExecutor(fleet as SimulatedRobotFleet),
     async stopJobs() {
       await Promise.all(jobs.map((job) => job.stop()));
     },

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { Task, TaskExecutionContext } from "@a2a-partner/a2a-core";
+import type { EnvironmentTaskContext, Task } from "@a2a-partner/a2a-core";
 import { GroupCommitWriter } from "@a2a-partner/postgres-store";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -65,7 +65,7 @@ describe.runIf(await postgresAvailable())("SimulatedRobotFleet on PostgreSQL", (
       workspaceId: demo.workspaceId,
       storeId: DEMO.storeId,
       text: "Restock aisle 5",
-      message: {} as TaskExecutionContext["message"],
+      message: {} as EnvironmentTaskContext["message"],
       signal: canceled.signal,
       nextMessage: () => new Promise(() => undefined),
       emit: async () => {},
@@ -97,7 +97,7 @@ describe("SimulatedRobotFleet when a write of its run fails", () => {
       workspaceId: demo.workspaceId,
       storeId: DEMO.storeId,
       text: "Restock aisle 5",
-      message: {} as TaskExecutionContext["message"],
+      message: {} as EnvironmentTaskContext["message"],
       signal: new AbortController().signal,
       nextMessage: () => new Promise(() => undefined),
       emit: async (update) => {

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { TaskExecutionContext, TaskExecutor, TaskOutcome } from "@a2a-partner/a2a-core";
+import type { EnvironmentExecutor, EnvironmentTaskContext, TaskOutcome } from "@a2a-partner/a2a-core";
 import {
   type CacheInvalidation,
   type Database,
@@ -59,9 +59,10 @@ const rejected = (message: string): TaskOutcome => ({ state: "TASK_STATE_REJECTE
 /**
  * The robots of every Environment, simulated: a task becomes a workflow of a few nodes, each run by a
  * robot of the task's Environment, reported as progress and written to the records the metrics count
- * (one workflow execution per task, one node execution per node, telemetry events, alerts).
+ * (one workflow execution per task, one node execution per node, telemetry events, alerts). The handler
+ * takes it as `environmentExecutor(fleet)`: every task names its Environment.
  */
-export class SimulatedRobotFleet implements TaskExecutor {
+export class SimulatedRobotFleet implements EnvironmentExecutor {
   private readonly db: Database;
   private readonly writer: GroupCommitWriter;
   private readonly stepMs: number;
@@ -108,7 +109,7 @@ export class SimulatedRobotFleet implements TaskExecutor {
     return rows[0]?.store_id;
   }
 
-  async execute(context: TaskExecutionContext): Promise<TaskOutcome> {
+  async execute(context: EnvironmentTaskContext): Promise<TaskOutcome> {
     const { workspaceId, storeId } = context;
     const environment = await this.environment(workspaceId, storeId);
     if (!environment) return rejected(`No Environment "${storeId}" in this workspace.`);

@@ -11,7 +11,6 @@ const db = await openDatabase({ url: process.env.DATABASE_URL as string });
 const handler = createA2AHandler({
   stores: createPostgresStores(db),
   executor: {
-    defaultEnvironment: async () => "default",
     async execute({ taskId, signal }) {
       console.log(`run ${taskId}`);
       await sleep(Number(process.env.WORK_MS), undefined, { signal }).catch(() => undefined);

@@ -1,5 +1,10 @@
 // Test-only: the scripted executor both binding suites run the client against, and following a stream.
-import type { TaskExecutionContext, TaskExecutor, TaskOutcome } from "@a2a-partner/a2a-core";
+import {
+  environmentExecutor,
+  type TaskExecutionContext,
+  type TaskExecutor,
+  type TaskOutcome,
+} from "@a2a-partner/a2a-core";
 import { expect } from "vitest";
 import type { A2AClient, TaskStreamEvent } from "../../src/index.js";
 
@@ -14,6 +19,9 @@ export class StepExecutor implements TaskExecutor {
   async hasEnvironment(_workspace: string, storeId: string): Promise<boolean> {
     return storeId.startsWith("store-");
   }
+
+  /** A start names its Environment, checked as the reference server checks it (environmentExecutor). */
+  readonly prepareStart = environmentExecutor(this).prepareStart;
 
   async execute(context: TaskExecutionContext): Promise<TaskOutcome> {
     this.dispatched++;

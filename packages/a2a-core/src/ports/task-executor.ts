@@ -43,11 +43,10 @@ export interface TaskExecutionContext {
   /** The task's id: reading it copies nothing (unlike `task`, a whole task at the request bounds). */
   readonly taskId: string;
   workspaceId: string;
-  /** `params.metadata.storeId`: the Environment the task runs in. */
-  storeId: string;
-  /** The task in plain language: the message's text parts joined. */
-  text: string;
-  /** The message that started the task: a fresh copy each time it is read, like `task`. */
+  /**
+   * The message that started the task, whole (every part, text, file or data, and its metadata): a fresh
+   * copy each time it is read, like `task`. The task's history and metadata are `task`'s.
+   */
   readonly message: Message;
   /** Aborted when the task is canceled (or taken from this runner); stop work promptly. */
   signal: AbortSignal;
@@ -79,12 +78,44 @@ export interface AgentReply {
   metadata?: Record<string, unknown>;
 }
 
+/** What `prepareStart` is asked with: a start of a new task, before the task exists. */
+export interface StartContext {
+  /** The caller's workspace: whose task it would be. */
+  workspaceId: string;
+  /** The message that starts the task (all its parts and metadata). Do not change it. */
+  readonly message: Message;
+  /**
+   * The request's `params.metadata` (an empty object when it sent none). Read what you need from it
+   * while the hook runs; do not keep or change it.
+   */
+  readonly metadata: Readonly<Record<string, unknown>>;
+}
+
+/** What `prepareStart` answers: entries the new task's `metadata` starts with. */
+export interface StartPreparation {
+  /**
+   * Added to `task.metadata` (the handler's own `messageId` entry wins over one of the same name). A
+   * retry of the start (same messageId) is refused when its `params.metadata` names one of these entries
+   * with another value.
+   */
+  metadata?: Record<string, unknown>;
+}
+
 /**
  * The work behind a task (robots, in the reference server). The handler calls `execute` once per task,
  * in the background: a client disconnecting never cancels it.
+ *
+ * The reference server's robots work in Environments named by `params.metadata.storeId`: they implement
+ * `EnvironmentExecutor` and are wrapped with `environmentExecutor(…)`, which adds `storeId` and `text` to
+ * the context and checks the Environment in `prepareStart`.
  */
 export interface TaskExecutor {
-  execute(context: TaskExecutionContext): Promise<TaskOutcome>;
+  /**
+   * The task's work. A property rather than a method so that its context is checked strictly: an
+   * `EnvironmentExecutor` (whose `execute` needs `storeId` and `text`) is refused here, and must be
+   * handed over as `environmentExecutor(it)`.
+   */
+  execute: (context: TaskExecutionContext) => Promise<TaskOutcome>;
 
   /**
    * Optional: answer a new message with a message instead of a task (a question answered at once, say).
@@ -95,15 +126,17 @@ export interface TaskExecutor {
   reply?(context: ReplyContext): Promise<AgentReply | undefined>;
 
   /**
-   * Whether `storeId` names an Environment of the workspace. Optional: without it every storeId is
-   * accepted. A `false` answer fails the start with -32602 on `params.metadata.storeId`.
+   * Optional: asked before a task is created for a start (after `reply`, and only for a request the
+   * handler itself accepts). Throw to refuse the start: nothing is stored or dispatched, and the caller
+   * gets the error, so throw an A2A error that names the field at fault
+   * (`InvalidParamsError.forField("params.metadata.tenant", "is required")` answers -32602 with that
+   * field). Return `{ metadata }` to add entries to the new task's `metadata`. Without it every start
+   * is accepted and the task's metadata holds only the handler's own `messageId`.
+   *
+   * Its answer counts only for a new task: a retry of a start whose messageId already names a task gets
+   * that task back, whatever this hook says (it may still be asked: the store learns that a start is a
+   * retry in the same step that creates a new task). Keep it to checks and look-ups; work with effects
+   * belongs in `execute`, which runs once per task.
    */
-  hasEnvironment?(workspaceId: string, storeId: string): Promise<boolean>;
-
-  /**
-   * The storeId of the workspace's default Environment, or undefined if it names none. Optional: asked
-   * only for a start without `params.metadata.storeId` (generic A2A clients do not know the field);
-   * without it, or without a default, such a start fails with -32602 on `params.metadata.storeId`.
-   */
-  defaultEnvironment?(workspaceId: string): Promise<string | undefined>;
+  prepareStart?(context: StartContext): Promise<StartPreparation | undefined>;
 }

@@ -180,7 +180,11 @@ export class HandlerTelemetry {
     const parent = trace?.span ? api.trace.setSpan(api.context.active(), trace.span) : api.context.active();
     const span = this.tracer.startSpan(SPAN.task, this.internalSpanOptions, parent);
     if (span.isRecording()) {
-      span.setAttributes({ [ATTR.taskId]: record.task.id, [ATTR.storeId]: record.task.metadata.storeId });
+      const { storeId } = record.task.metadata;
+      span.setAttributes({
+        [ATTR.taskId]: record.task.id,
+        ...(storeId === undefined ? {} : { [ATTR.storeId]: storeId }),
+      });
     }
     return this.kept(span);
   }

@@ -1,8 +1,16 @@
 import { afterEach } from "vitest";
 import { toFetchHandler } from "../../src/adapters/fetch.js";
+import { environmentOfStart } from "../../src/environments/environment-start.js";
 import type { A2AHandlerOptions, Authenticate, AuthOutcome } from "../../src/index.js";
 import { type A2AHandler, createA2AHandler } from "../../src/index.js";
-import type { ExecutorUpdate, TaskExecutionContext, TaskExecutor, TaskOutcome } from "../../src/ports/task-executor.js";
+import type {
+  ExecutorUpdate,
+  StartContext,
+  StartPreparation,
+  TaskExecutionContext,
+  TaskExecutor,
+  TaskOutcome,
+} from "../../src/ports/task-executor.js";
 import { decodeSseStream } from "../../src/protocol/sse/decoder.js";
 import { createInMemoryStores, type InMemoryStores } from "../../src/stores/in-memory.js";
 
@@ -20,7 +28,9 @@ export const authenticateTestToken: Authenticate = async (headers) => {
 
 /**
  * An executor whose every step waits for the test to release it, so tests decide exactly when
- * progress happens. It counts how often it was dispatched.
+ * progress happens. It counts how often it was dispatched. Its tasks run in Environments, as the
+ * reference server's robots' do: the storeIds starting with `store-` (a subclass may add a
+ * `defaultEnvironment`), checked at the start by environmentExecutor's rules.
  */
 export class ScriptedExecutor implements TaskExecutor {
   dispatched = 0;
@@ -39,6 +49,10 @@ export class ScriptedExecutor implements TaskExecutor {
 
   async hasEnvironment(_workspaceId: string, storeId: string): Promise<boolean> {
     return storeId.startsWith("store-");
+  }
+
+  prepareStart(context: StartContext): Promise<StartPreparation> {
+    return environmentOfStart(this, context);
   }
 
   async execute(context: TaskExecutionContext): Promise<TaskOutcome> {
@@ -69,10 +83,10 @@ export class ScriptedExecutor implements TaskExecutor {
   }
 }
 
-export interface Harness {
+export interface Harness<E extends TaskExecutor = ScriptedExecutor> {
   handler: A2AHandler;
   stores: InMemoryStores;
-  executor: ScriptedExecutor;
+  executor: E;
   call(
     body: unknown,
     options?: { token?: string | null; headers?: Record<string, string>; signal?: AbortSignal },
@@ -91,11 +105,11 @@ export interface StreamOptions {
 
 let counter = 0;
 
-export function makeHarness(
-  executor = new ScriptedExecutor(),
+export function makeHarness<E extends TaskExecutor = ScriptedExecutor>(
+  executor: E = new ScriptedExecutor() as TaskExecutor as E,
   options: Partial<A2AHandlerOptions> = {},
   create: typeof createA2AHandler = createA2AHandler,
-): Harness {
+): Harness<E> {
   const stores = createInMemoryStores();
   const handler = create({
     stores,
@@ -139,12 +153,12 @@ export function makeHarness(
 
 /** For a test file: a `makeHarness` whose handlers are closed after each test. */
 export function harnessPerTest(): typeof makeHarness {
-  const harnesses: Harness[] = [];
+  const harnesses: Harness<TaskExecutor>[] = [];
   afterEach(async () => {
     await Promise.all(harnesses.splice(0).map((h) => h.handler.close({ graceMs: 0 })));
   });
-  return (...args) => {
-    const h = makeHarness(...args);
+  return <E extends TaskExecutor = ScriptedExecutor>(...args: Parameters<typeof makeHarness<E>>) => {
+    const h = makeHarness<E>(...args);
     harnesses.push(h);
     return h;
   };

@@ -1,5 +1,5 @@
 import type { Caller } from "../../ports/caller.js";
-import type { TaskRecord } from "../../ports/task-records.js";
+import type { StartContext, StartPreparation } from "../../ports/task-executor.js";
 import type { ProtocolVersion } from "../../protocol/dialect/protocol-version.js";
 import {
   InvalidParamsError,
@@ -8,10 +8,16 @@ import {
 } from "../../protocol/errors.js";
 import type { HeaderReader } from "../../protocol/header-reader.js";
 import type { Message, Task } from "../../protocol/schemas/a2a.js";
-import { type SendStreamingMessageParams, STORE_ID_REQUIRED } from "../../protocol/schemas/params.js";
+import type { SendStreamingMessageParams } from "../../protocol/schemas/params.js";
 import type { PushConfigInput } from "../../protocol/schemas/push-config.js";
+import { textOfMessage } from "../../protocol/text-of-message.js";
 import type { A2ARuntime } from "../../runtime/a2a-runtime.js";
-import { compactMessage, withCompactFirstMessage, withMessageFields } from "../../runtime/hub/compact-message.js";
+import {
+  compactMessage,
+  heldValue,
+  withCompactFirstMessage,
+  withMessageFields,
+} from "../../runtime/hub/compact-message.js";
 import { TASK_EVENT_SEQ } from "../../runtime/streams/open-task-stream.js";
 import type { RequestTrace } from "../../telemetry/handler-telemetry.js";
 import type { MessageReply, MethodCall, TaskStreamStart } from "../method.js";
@@ -21,8 +27,7 @@ import { FOLLOW_A_TASK } from "./follow-hint.js";
 import { idempotencyKey } from "./idempotency-key.js";
 import { messageReply } from "./message-reply.js";
 import { destinationRefusal, INLINE_CONFIG_FIELDS, newPushConfig } from "./push-configs.js";
-import { reattachCursor } from "./reattach-cursor.js";
-import { textOfMessage } from "./text-of-message.js";
+import { reattachRetry } from "./reattach-retry.js";
 
 /**
  * The start of a task, shared by SendStreamingMessage and SendMessage: the durable, idempotent create.
@@ -30,8 +35,8 @@ import { textOfMessage } from "./text-of-message.js";
  * dispatched twice, whichever of the two methods sent the first attempt or the retry.
  *
  * Not async, on purpose: everything that reads the request's own objects happens here, in the turn
- * that parsed them, and the start goes on with what it took from them (the message compacted, its
- * text). A task start at the request bounds parses into ~0.6 MiB of objects; held across the store's
+ * that parsed them, and the start goes on with what it took from them (the message and the metadata
+ * compacted, its text). A task start at the request bounds parses into ~0.6 MiB of objects; held across the store's
  * round trip they would outlive the young generation, and thousands of starts would grow the heap.
  */
 export function startTask(
@@ -50,7 +55,7 @@ export function startTask(
     first,
     bulky: first !== message,
     text,
-    requested: params.metadata.storeId,
+    metadata: heldValue(params.metadata),
     refusal,
     inlinePush: params.configuration?.taskPushNotificationConfig ?? undefined,
     version,
@@ -76,8 +81,8 @@ interface StartRequest {
   bulky: boolean;
   /** Its text (textOfMessage). */
   text: string;
-  /** The storeId the request named, if any. */
-  requested: string | undefined;
+  /** Reads the request's `params.metadata` (see heldValue). */
+  metadata: () => Readonly<Record<string, unknown>>;
   /** Why the request itself would be refused, if it would. */
   refusal: Error | undefined;
   /** The push config sent with the start (`configuration.pushNotificationConfig`), if any. */
@@ -90,24 +95,21 @@ interface StartRequest {
 }
 
 async function createOrReattach(runtime: A2ARuntime, start: StartRequest): Promise<TaskStreamStart> {
-  const { first, text, requested, caller, headers, trace } = start;
-  // Asked only when the start names no store, so a start that does costs nothing more.
-  const storeId = requested ?? (await runtime.executor.defaultEnvironment?.(caller.workspaceId));
+  const { first, text, caller, headers, trace } = start;
   // A retry with a known messageId gets its original task back, whatever else it says. Checked first
   // only when the request would be refused otherwise; a valid start asks the store once ("the task for
   // this key, or a new one") and so learns the same.
+  const prepared = start.refusal ? undefined : await prepareStart(runtime, start);
   const refusal =
-    start.refusal ??
-    (await environmentRefusal(runtime, storeId, caller)) ??
-    (await inlinePushRefusal(runtime, start.inlinePush, start.version));
+    start.refusal ?? prepared?.refusal ?? (await inlinePushRefusal(runtime, start.inlinePush, start.version));
   const key = idempotencyKey(runtime, first);
-  if (refusal || storeId === undefined) {
+  if (refusal) {
     const existing = key === undefined ? undefined : await runtime.stores.idempotency.get(caller.workspaceId, key);
-    if (!existing) throw refusal ?? InvalidParamsError.forField("params.metadata.storeId", STORE_ID_REQUIRED);
-    return reattachRetry(runtime, existing, text, requested, headers, trace);
+    if (!existing) throw refusal;
+    return reattachRetry(runtime, existing, text, start.metadata, headers, trace);
   }
 
-  const task = newTask(runtime, first, storeId);
+  const task = newTask(runtime, first, prepared?.metadata);
   // A config sent with the start is stored with the task, so its `task` event is the first delivery.
   const inline = start.inlinePush;
   const input = {
@@ -125,12 +127,12 @@ async function createOrReattach(runtime: A2ARuntime, start: StartRequest): Promi
     runtime.stores.idempotency.createOrGet(key, input),
   );
   // Not created: an earlier or concurrent start with the same key won, so this request is its retry.
-  if (!created) return reattachRetry(runtime, record, text, requested, headers, trace);
+  if (!created) return reattachRetry(runtime, record, text, start.metadata, headers, trace);
   runtime.telemetry.taskOf(trace, record.task.id);
   // The task runs on the store's own copy, its first message compacted: the request's objects and the
   // store's full copy can then be collected at once (the stream's first frame is written from `record`).
   const held = start.bulky ? withCompactFirstMessage(record) : record;
-  runtime.runner.start(held, held.task.history[0] ?? first, text, trace);
+  runtime.runner.start(held, held.task.history[0] ?? first, trace);
   return { record, afterSeq: TASK_EVENT_SEQ };
 }
 
@@ -172,23 +174,29 @@ function requestRefusal(params: SendStreamingMessageParams, text: string, contin
   return undefined;
 }
 
-/** Why the Environment would refuse the start (none named, or not one of the caller's), or undefined. */
-async function environmentRefusal(
+/**
+ * The executor's `prepareStart` (TaskExecutor): the entries it adds to the new task's metadata, or why it
+ * refuses the start (whatever it threw).
+ */
+async function prepareStart(
   runtime: A2ARuntime,
-  storeId: string | undefined,
-  caller: Caller,
-): Promise<Error | undefined> {
-  if (storeId === undefined) {
-    return InvalidParamsError.forField(
-      "params.metadata.storeId",
-      `${STORE_ID_REQUIRED} (your workspace names no default Environment)`,
-    );
-  }
+  start: StartRequest,
+): Promise<{ metadata?: StartPreparation["metadata"]; refusal?: Error }> {
   const { executor } = runtime;
-  if (executor.hasEnvironment && !(await executor.hasEnvironment(caller.workspaceId, storeId))) {
-    return InvalidParamsError.forField("params.metadata.storeId", "no Environment with this storeId in your workspace");
+  if (!executor.prepareStart) return {};
+  const context: StartContext = {
+    workspaceId: start.caller.workspaceId,
+    message: start.first,
+    get metadata() {
+      return start.metadata();
+    },
+  };
+  try {
+    const prepared = await executor.prepareStart(context);
+    return prepared?.metadata ? { metadata: prepared.metadata } : {};
+  } catch (error) {
+    return { refusal: error instanceof Error ? error : new Error(String(error)) };
   }
-  return undefined;
 }
 
 /**
@@ -212,47 +220,20 @@ async function inlinePushRefusal(
   return destinationRefusal(runtime.push, inline, INLINE_CONFIG_FIELDS[version]);
 }
 
-/**
- * A start whose messageId already names a task: the same request again (its text and storeId) is a retry
- * and reattaches; anything else reused the key by mistake and is refused, so the partner learns it at
- * once instead of following an unrelated task (docs/protocol.md, Idempotency). A retry that names no
- * storeId is matched on its text alone: the default it went to may have changed since.
- */
-function reattachRetry(
-  runtime: A2ARuntime,
-  record: TaskRecord,
-  text: string,
-  storeId: string | undefined,
-  headers: HeaderReader,
-  trace: RequestTrace,
-): TaskStreamStart {
-  runtime.telemetry.taskOf(trace, record.task.id);
-  const original = record.task.history[0];
-  const sameText = original !== undefined && textOfMessage(original) === text;
-  if (!sameText || (storeId !== undefined && record.task.metadata.storeId !== storeId)) {
-    throw new InvalidParamsError(
-      `Invalid params: params.message.messageId: was used for another task (${record.task.id}) with a different ` +
-        "message or storeId; send a new messageId for a new task",
-      {
-        field: "params.message.messageId",
-        taskId: record.task.id,
-        issues: [{ field: "params.message.messageId", message: "was used for another task" }],
-      },
-    );
-  }
-  return { record, afterSeq: reattachCursor(record, headers) };
-}
-
-function newTask(runtime: A2ARuntime, message: Message, storeId: string): Task {
+/** The new task: its metadata starts with the executor's entries (prepareStart), then the messageId. */
+function newTask(runtime: A2ARuntime, message: Message, entries: Record<string, unknown> | undefined): Task {
   const id = runtime.generateId();
   const contextId = message.contextId ?? runtime.generateId();
   const timestamp = runtime.now().toISOString();
+  const metadata: Task["metadata"] = {};
+  for (const [key, value] of Object.entries(entries ?? {})) if (key !== "messageId") metadata[key] = value;
+  if (message.messageId !== undefined) metadata.messageId = message.messageId;
   return {
     id,
     contextId,
     status: { state: "TASK_STATE_WORKING", timestamp },
     artifacts: [],
     history: [withMessageFields(message, { taskId: id, contextId })],
-    metadata: { storeId, ...(message.messageId === undefined ? {} : { messageId: message.messageId }) },
+    metadata,
   };
 }

@@ -95,7 +95,8 @@ export type Artifact = z.infer<typeof Artifact>;
 
 export const TaskMetadata = z
   .object({
-    storeId: z.string(),
+    /** The reference server's Environment (`environmentExecutor`); a generic agent's tasks have none. */
+    storeId: z.string().optional(),
     messageId: z.string().optional(),
   })
   .catchall(z.unknown());

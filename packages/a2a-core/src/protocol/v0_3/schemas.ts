@@ -91,7 +91,8 @@ export type ArtifactV03 = z.infer<typeof ArtifactV03>;
 
 export const TaskMetadataV03 = z
   .object({
-    storeId: z.string(),
+    /** The reference server's Environment (`environmentExecutor`); a generic agent's tasks have none. */
+    storeId: z.string().optional(),
     messageId: z.string().optional(),
   })
   .catchall(z.unknown());

@@ -81,6 +81,16 @@ export function withCompactFirstMessage(record: TaskRecord): TaskRecord {
   return { ...record, task: { ...record.task, history: [compacted, ...rest] } };
 }
 
+/**
+ * A value of a request as a start holds it across the store's wait (its `params.metadata`): read through
+ * the function returned, which parses a fresh copy of its JSON text where its objects weigh much more
+ * than that text (as compactMessage does for a message's fields), and returns the value itself otherwise.
+ */
+export function heldValue<T>(value: T): () => T {
+  const json = textIfLighter(value);
+  return json === undefined ? () => value : () => JSON.parse(json) as T;
+}
+
 function isCompact(message: Message): boolean {
   return Object.hasOwn(message, HELD_BYTES);
 }

@@ -10,8 +10,6 @@ import type { Message, Task } from "../../protocol/schemas/a2a.js";
 export class ExecutionContext implements TaskExecutionContext {
   readonly taskId: string;
   readonly workspaceId: string;
-  readonly storeId: string;
-  readonly text: string;
   readonly signal: AbortSignal;
   /** An own property, so an executor may take it out of the context (`const { emit } = context`). */
   readonly emit: (update: ExecutorUpdate) => Promise<void>;
@@ -23,7 +21,6 @@ export class ExecutionContext implements TaskExecutionContext {
   constructor(
     record: TaskRecord,
     message: Message,
-    text: string,
     signal: AbortSignal,
     emit: (update: ExecutorUpdate) => Promise<void>,
     nextMessage: () => Promise<Message>,
@@ -31,8 +28,6 @@ export class ExecutionContext implements TaskExecutionContext {
     this.#record = record;
     this.taskId = record.task.id;
     this.workspaceId = record.workspaceId;
-    this.storeId = record.task.metadata.storeId;
-    this.text = text;
     this.#message = message;
     this.signal = signal;
     this.emit = emit;

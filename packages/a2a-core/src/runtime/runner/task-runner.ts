@@ -79,7 +79,7 @@ export class TaskRunner {
   }
 
   /** Starts the executor for a freshly created task. Never awaited by a request: streams follow the log. */
-  start(record: TaskRecord, message: Message, text: string, trace?: RequestTrace): void {
+  start(record: TaskRecord, message: Message, trace?: RequestTrace): void {
     const { telemetry } = this.options;
     const span = telemetry.startTask(trace, record);
     if (this.closed) {
@@ -94,7 +94,7 @@ export class TaskRunner {
     this.running.set(record.task.id, running);
     // The executor starts on the next turn of the event loop, once the request's first frame is written:
     // started at once, its first writes would be prepared before that frame goes out.
-    running.done = nextTurn().then(() => telemetry.within(span, () => this.run(running, message, text)));
+    running.done = nextTurn().then(() => telemetry.within(span, () => this.run(running, message)));
   }
 
   /** Stops the local executor of a task that was canceled (its `finished` is already written). */
@@ -202,7 +202,7 @@ export class TaskRunner {
    * function: a task waits on its executor for most of its life, and a suspended async function would
    * keep its frame alive all that time, for every running task.
    */
-  private run(running: Running, message: Message, text: string): Promise<void> {
+  private run(running: Running, message: Message): Promise<void> {
     const { record, controller } = running;
     // Ended before its turn came (canceled, ended elsewhere, shut down): the executor is not started at
     // all. Started with a signal already aborted, it would wait for an abort event that never comes.
@@ -214,7 +214,6 @@ export class TaskRunner {
           new ExecutionContext(
             record,
             message,
-            text,
             controller.signal,
             (update) => this.emit(record, update, controller),
             () => {
@@ -294,6 +293,7 @@ export class TaskRunner {
 }
 
 /** What an operator's log line says of a task: never its text (a partner's words) or a credential. */
-function taskFields(record: TaskRecord): { taskId: string; workspaceId: string; storeId: string } {
-  return { taskId: record.task.id, workspaceId: record.workspaceId, storeId: record.task.metadata.storeId };
+function taskFields(record: TaskRecord): { taskId: string; workspaceId: string; storeId?: string } {
+  const { storeId } = record.task.metadata;
+  return { taskId: record.task.id, workspaceId: record.workspaceId, ...(storeId === undefined ? {} : { storeId }) };
 }

@@ -1,4 +1,4 @@
-import type { Message } from "../../protocol/schemas/a2a.js";
+import type { Message } from "./schemas/a2a.js";
 
 /** The task in plain language: the message's text parts, joined by newlines, trimmed. */
 export function textOfMessage(message: Message): string {

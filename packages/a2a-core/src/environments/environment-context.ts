@@ -1,0 +1,46 @@
+import type { ExecutorUpdate, TaskExecutionContext } from "../ports/task-executor.js";
+import type { Message, Task } from "../protocol/schemas/a2a.js";
+import { textOfMessage } from "../protocol/text-of-message.js";
+import type { EnvironmentTaskContext } from "./environment-executor-types.js";
+
+/**
+ * The port's context with the task's Environment and text. A class, like the port's own context: it is
+ * held for the whole run of the task, and keeps its fields in the object itself.
+ */
+export class EnvironmentContext implements EnvironmentTaskContext {
+  readonly taskId: string;
+  readonly workspaceId: string;
+  readonly storeId: string;
+  readonly text: string;
+  readonly signal: AbortSignal;
+  /** Own properties, as on the port's context: `const { emit } = context` works. */
+  readonly emit: (update: ExecutorUpdate) => Promise<void>;
+  readonly nextMessage: () => Promise<Message>;
+  readonly #context: TaskExecutionContext;
+
+  constructor(context: TaskExecutionContext) {
+    // One copy of the task, read once: its metadata's storeId and its first message's text.
+    const { metadata, history } = context.task;
+    const { storeId } = metadata;
+    const first = history[0];
+    if (storeId === undefined || first === undefined) {
+      throw new TypeError(`task ${context.taskId} was started without an Environment (environmentExecutor)`);
+    }
+    this.#context = context;
+    this.taskId = context.taskId;
+    this.workspaceId = context.workspaceId;
+    this.storeId = storeId;
+    this.text = textOfMessage(first);
+    this.signal = context.signal;
+    this.emit = context.emit;
+    this.nextMessage = context.nextMessage;
+  }
+
+  get task(): Task {
+    return this.#context.task;
+  }
+
+  get message(): Message {
+    return this.#context.message;
+  }
+}

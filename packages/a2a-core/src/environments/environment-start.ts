@@ -1,0 +1,31 @@
+import type { StartContext, StartPreparation } from "../ports/task-executor.js";
+import { InvalidParamsError } from "../protocol/errors.js";
+import { STORE_ID_REQUIRED } from "../protocol/schemas/params.js";
+import type { EnvironmentExecutor } from "./environment-executor-types.js";
+
+const STORE_ID_FIELD = "params.metadata.storeId";
+
+/**
+ * The Environment of a new task: `params.metadata.storeId`, else the workspace's default Environment;
+ * refused with -32602 on `params.metadata.storeId` when there is neither, or when `hasEnvironment` says
+ * the workspace has no such Environment. It becomes the task's `metadata.storeId`.
+ */
+export async function environmentOfStart(
+  executor: EnvironmentExecutor,
+  { workspaceId, metadata }: StartContext,
+): Promise<StartPreparation> {
+  // The params schema admits only a bounded string here.
+  const requested = typeof metadata.storeId === "string" ? metadata.storeId : undefined;
+  // Asked only when the start names no store, so a start that does costs nothing more.
+  const storeId = requested ?? (await executor.defaultEnvironment?.(workspaceId));
+  if (storeId === undefined) {
+    throw InvalidParamsError.forField(
+      STORE_ID_FIELD,
+      `${STORE_ID_REQUIRED} (your workspace names no default Environment)`,
+    );
+  }
+  if (executor.hasEnvironment && !(await executor.hasEnvironment(workspaceId, storeId))) {
+    throw InvalidParamsError.forField(STORE_ID_FIELD, "no Environment with this storeId in your workspace");
+  }
+  return { metadata: { storeId } };
+}
