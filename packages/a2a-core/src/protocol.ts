@@ -42,8 +42,8 @@ export {
   TaskV1,
 } from "./protocol/schemas/a2a-v1.js";
 export { ListTasksResultV1 } from "./protocol/schemas/list-tasks.js";
-export type { ListPushConfigsResultV1, TaskPushNotificationConfigV1 } from "./protocol/schemas/push-config-v1.js";
 export type { TaskPushConfig } from "./protocol/schemas/push-config.js";
+export type { ListPushConfigsResultV1, TaskPushNotificationConfigV1 } from "./protocol/schemas/push-config-v1.js";
 export { DIALECT_V03 } from "./protocol/v0_3/dialect.js";
 export {
   fromV03Event,

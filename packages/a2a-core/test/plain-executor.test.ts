@@ -126,6 +126,23 @@ describe("a plain executor (no prepareStart)", () => {
     expect(context).not.toHaveProperty("storeId");
     expect(context).not.toHaveProperty("text");
   });
+
+  it("takes a message with no text at all: a file or data part is a task too", async () => {
+    const executor = new PlainExecutor();
+    const h = harness<TaskExecutor>(executor);
+    const file = { raw: "aGVsbG8=", filename: "plan.txt", mediaType: "text/plain" };
+    const parts = [file, DATA];
+    const { result } = await (
+      await rpc(
+        h,
+        "SendMessage",
+        { message: { messageId: "m-file", role: "ROLE_USER", parts } },
+        { "A2A-Version": "1.0" },
+      )
+    ).json();
+    expect(result.task.status.state).toBe("TASK_STATE_COMPLETED");
+    expect(executor.contexts[0]?.message.parts).toEqual(parts);
+  });
 });
 
 describe("prepareStart", () => {
@@ -207,8 +224,17 @@ describe("environmentExecutor", () => {
     expect(contexts[0]?.message.parts).toEqual([{ text: " restock\naisle 5 " }]);
   });
 
-  it("refuses as the reference server always has: no Environment named or defaulted, or none such", async () => {
+  it("refuses as the reference server always has: no text, no Environment named or defaulted, or none such", async () => {
     const { contexts, h } = robots();
+    const wordless = await h.rpc("message/stream", {
+      message: { messageId: "m-2b", role: "user", parts: [{ kind: "data", data: { sku: "A-5" } }] },
+      metadata: { storeId: "store-001" },
+    });
+    expect(wordless.body.error).toMatchObject({
+      code: -32602,
+      message: "Invalid params: params.message.parts: the message needs at least one non-empty text part",
+      data: { field: "params.message.parts" },
+    });
     const none = await h.rpc("message/stream", start("restock", "m-3"), "partner-b");
     expect(none.body.error).toMatchObject({
       code: -32602,

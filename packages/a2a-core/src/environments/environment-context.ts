@@ -1,3 +1,4 @@
+import { heldTaskOf } from "../ports/held-task.js";
 import type { ExecutorUpdate, TaskExecutionContext } from "../ports/task-executor.js";
 import type { Message, Task } from "../protocol/schemas/a2a.js";
 import { textOfMessage } from "../protocol/text-of-message.js";
@@ -19,18 +20,17 @@ export class EnvironmentContext implements EnvironmentTaskContext {
   readonly #context: TaskExecutionContext;
 
   constructor(context: TaskExecutionContext) {
-    // One copy of the task, read once: its metadata's storeId and its first message's text.
-    const { metadata, history } = context.task;
-    const { storeId } = metadata;
-    const first = history[0];
-    if (storeId === undefined || first === undefined) {
+    // Two fields read, so the task is not copied (the port's `task` is a copy, a whole task at the bounds).
+    const { task, message } = heldTaskOf(context);
+    const { storeId } = task.metadata;
+    if (storeId === undefined) {
       throw new TypeError(`task ${context.taskId} was started without an Environment (environmentExecutor)`);
     }
     this.#context = context;
     this.taskId = context.taskId;
     this.workspaceId = context.workspaceId;
     this.storeId = storeId;
-    this.text = textOfMessage(first);
+    this.text = textOfMessage(message);
     this.signal = context.signal;
     this.emit = context.emit;
     this.nextMessage = context.nextMessage;

@@ -46,7 +46,7 @@ export function startTask(
   const { message } = params;
   const text = textOfMessage(message);
   const continuing = message.taskId !== undefined && runtime.continueTasks;
-  const refusal = requestRefusal(params, text, continuing);
+  const refusal = requestRefusal(params, continuing);
   if (continuing && !refusal) {
     return retryOrContinue(runtime, { ...message, taskId: message.taskId as string }, text, caller, headers, trace);
   }
@@ -155,7 +155,7 @@ async function retryOrContinue(
 }
 
 /** Why the request itself would be refused (nothing asked of the store), or undefined. */
-function requestRefusal(params: SendStreamingMessageParams, text: string, continuing: boolean): Error | undefined {
+function requestRefusal(params: SendStreamingMessageParams, continuing: boolean): Error | undefined {
   const { message } = params;
   const nulAt = findNulCharacter(params);
   if (nulAt) return InvalidParamsError.forField(nulAt, "must not contain the character U+0000");
@@ -167,9 +167,6 @@ function requestRefusal(params: SendStreamingMessageParams, text: string, contin
       `Continuing an existing task with message.taskId is not supported; start a new task or follow it with ${FOLLOW_A_TASK}`,
       { field: "params.message.taskId" },
     );
-  }
-  if (text.length === 0) {
-    return InvalidParamsError.forField("params.message.parts", "the message needs at least one non-empty text part");
   }
   return undefined;
 }

@@ -1,3 +1,4 @@
+import { HELD_TASK, type HeldTask } from "../../ports/held-task.js";
 import type { ExecutorUpdate, TaskExecutionContext } from "../../ports/task-executor.js";
 import type { TaskRecord } from "../../ports/task-records.js";
 import type { Message, Task } from "../../protocol/schemas/a2a.js";
@@ -43,5 +44,10 @@ export class ExecutionContext implements TaskExecutionContext {
   /** A copy made when asked for, like `task`: the message held is the stored task's own first message. */
   get message(): Message {
     return structuredClone(this.#message);
+  }
+
+  /** The task and message uncopied, for this package's own layers (ports/held-task.ts). */
+  [HELD_TASK](): HeldTask {
+    return { task: this.#record.task, message: this.#message };
   }
 }
