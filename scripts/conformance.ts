@@ -35,9 +35,6 @@ const DEBIAN_PACKAGES =
  * and what the core chooses. Each is in docs/interop.md.
  */
 const KNOWN: Readonly<Record<string, string>> = {
-  "CORE-SEND-003":
-    "kit bug (a2a-tck#202): it expects a message of an unsupported media type to succeed, where the " +
-    "specification requires ContentTypeNotSupportedError; the core answers -32602 (a start needs a text part)",
   "STREAM-ORDER-003":
     "the kit compares two streams' messages by Python's SerializeToString without deterministic=True, which " +
     "writes a Struct's map entries in any order: the two messages are equal field for field (checked: only " +
