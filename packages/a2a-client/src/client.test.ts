@@ -57,6 +57,15 @@ describe("sendStreamingMessage", () => {
     expect(request?.params.metadata).toEqual({ storeId: "store-001" });
   });
 
+  it("starts a task without a storeId: no metadata is sent unless given", async () => {
+    const seen = script(() => sseResponse(taskFrames("task-2", 1)));
+    const { client: c } = client();
+    await collect(c.sendStreamingMessage({ text: "Restock aisle 5" }));
+    await collect(c.sendStreamingMessage({ text: "Restock aisle 5", metadata: { priority: "high" } }));
+    expect(seen[0]?.params).not.toHaveProperty("metadata");
+    expect(seen[1]?.params.metadata).toEqual({ priority: "high" });
+  });
+
   it("keeps a given messageId and exposes the task and finished promises", async () => {
     const seen = script(() => sseResponse(taskFrames("task-7", 1, "failed")));
     const { client: c } = client();

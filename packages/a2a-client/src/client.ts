@@ -27,14 +27,18 @@ import { TaskStream } from "./stream/task-stream.js";
 export type MessageInput = Omit<Message, "kind" | "role" | "messageId"> & { messageId?: string };
 
 interface SendCommon {
-  /** The Environment (store) the task runs in: `params.metadata.storeId`. */
-  storeId: string;
+  /**
+   * The Environment (store) the task runs in: `params.metadata.storeId`. Optional: the reference server
+   * then uses the workspace's default Environment (or refuses with -32602 on the field), and an agent
+   * that has no Environments never needs one.
+   */
+  storeId?: string;
   /**
    * The idempotency key. Generated when absent, so retries and reattaches are always safe; pass your own
    * (and keep it) to come back to the same task from another process.
    */
   messageId?: string;
-  /** More `params.metadata` entries (storeId always wins). */
+  /** More `params.metadata` entries (storeId, when given, wins). */
   metadata?: Record<string, unknown>;
   /**
    * Where to push the task's events from its first one on, created with the task (A2A's inline config;
@@ -475,8 +479,8 @@ export class A2AClient {
   };
 
   #startParams(input: SendStreamingMessageInput): Record<string, unknown> {
-    if (!input || typeof input !== "object") throw new TypeError("a start needs { text | message, storeId }");
-    requireString(input.storeId, "storeId");
+    if (!input || typeof input !== "object") throw new TypeError("a start needs { text } or { message }");
+    if (input.storeId !== undefined) requireString(input.storeId, "storeId");
     let parts: Part[];
     let rest: Partial<MessageInput> = {};
     if (typeof input.text === "string") {
@@ -495,7 +499,9 @@ export class A2AClient {
     const push = input.pushNotificationConfig;
     return {
       message: { ...rest, kind: "message", role: "user", messageId, parts },
-      metadata: { ...input.metadata, storeId: input.storeId },
+      ...(input.storeId === undefined && input.metadata === undefined
+        ? {}
+        : { metadata: { ...input.metadata, ...(input.storeId === undefined ? {} : { storeId: input.storeId }) } }),
       ...(push !== undefined
         ? { configuration: { pushNotificationConfig: pushConfigParams(push, "pushNotificationConfig") } }
         : {}),
