@@ -4,15 +4,12 @@ import {
   type AuthOutcome,
   createA2AHandler,
   createInMemoryStores,
-  type TaskExecutionContext,
-  type TaskExecutor,
-  type TaskOutcome,
   toFetchHandler,
 } from "@a2a-partner/a2a-core";
 import { afterEach, describe, expect, it } from "vitest";
 // The typed errors, by the names a caller checks them with.
 import * as errors from "../src/index.js";
-import { A2AClient, type TaskStreamEvent } from "../src/index.js";
+import { A2AClient, } from "../src/index.js";
 import { collect, followToCompleted, StepExecutor } from "./support/step-executor.js";
 
 const TOKENS: Record<string, AuthOutcome> = {

@@ -7,9 +7,7 @@ import {
   buildAgentCardV03,
   createA2AHandler,
   createInMemoryStores,
-  type TaskExecutionContext,
   type TaskExecutor,
-  type TaskOutcome,
 } from "@a2a-partner/a2a-core";
 import { type A2AGrpcServer, startA2AGrpcServer } from "@a2a-partner/a2a-core/grpc";
 import { afterEach, describe, expect, it } from "vitest";

@@ -1,8 +1,6 @@
 import {
   A2A_LIMITS,
   isTerminalState,
-  type Message,
-  type Task,
   type TaskListPage,
   type TaskListQuery,
 } from "@a2a-partner/a2a-core";

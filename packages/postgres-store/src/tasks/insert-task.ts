@@ -22,7 +22,7 @@ import {
   type TaskRow,
   toTaskRecord,
 } from "./rows.js";
-import { storedEventJson, storedState, storedTask } from "./stored-shapes.js";
+import { storedState, storedTask } from "./stored-shapes.js";
 
 /**
  * The created row as the start statement returns it: its snapshot is the caller's own task, so it is

@@ -3,7 +3,6 @@ import { pushConfigsJson } from "../push/push-config-rows.js";
 import { type HandOffSql, pushConfigIdsSql, startPushCtes } from "../push/push-write-sql.js";
 import { type StartTaskResult, startedRecord, startRowValues } from "../tasks/insert-task.js";
 import { firstMessageSql, snapshotApartSql, type TaskRow } from "../tasks/rows.js";
-import { storedTask } from "../tasks/stored-shapes.js";
 
 /**
  * A task start as it rides a group commit (PGlite, whose one connection is the writer): the values of the

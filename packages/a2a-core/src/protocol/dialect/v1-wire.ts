@@ -1,4 +1,4 @@
-import type { Message, Task, TaskEventResult, TaskMetadata, TaskStatus } from "../schemas/a2a.js";
+import type { Message, TaskEventResult, TaskMetadata, TaskStatus } from "../schemas/a2a.js";
 import type { StreamResponseV1, TaskStatusV1, TaskV1 } from "../schemas/a2a-v1.js";
 import type { ListedTask } from "../schemas/list-tasks.js";
 

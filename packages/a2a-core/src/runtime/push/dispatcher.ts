@@ -1,6 +1,4 @@
-import type { Logger } from "../../ports/logger.js";
 import type { HandedPushDelivery, PushDeliveryQueue } from "../../ports/push-deliveries.js";
-import type { PushMeasurements } from "../../telemetry/push-telemetry.js";
 import { DeliveryRuns } from "./delivery-runs.js";
 import { PushAttempts, type PushAttemptsOptions } from "./push-attempts.js";
 import { pause, Wakeup } from "./wakeup.js";
