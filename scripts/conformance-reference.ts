@@ -1,12 +1,14 @@
 // The reference server as `pnpm conformance` runs it (scripts/conformance.ts): a fresh embedded database,
-// seeded, `store-001` the demo workspace's default Environment (the kit sends no storeId), and in front of
-// it a proxy that adds the seeded partner token to every request (the kit 1.0 sends no credential).
+// seeded, `store-001` the demo workspace's default Environment (the kit sends no storeId), its gRPC binding
+// on, and in front of each binding a proxy that adds the seeded partner token to every request (the kit
+// 1.0 sends no credential): HTTP here, gRPC in conformance-grpc-proxy.ts.
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { createServer, request } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { startGrpcProxy } from "./conformance-grpc-proxy.ts";
 
 const CLI = resolve(import.meta.dirname, "../examples/server/src/cli.ts");
 
@@ -15,7 +17,7 @@ export interface RunningTarget {
   stop(): Promise<void>;
 }
 
-export async function startReferenceServer(port: number): Promise<RunningTarget> {
+export async function startReferenceServer(port: number, grpcPort: number): Promise<RunningTarget> {
   const dataDir = await mkdtemp(join(tmpdir(), "a2a-conformance-reference-"));
   // The proxy's URL is the server's public one: the card names it, so the kit's requests go through it.
   const proxy = createServer();
@@ -39,7 +41,12 @@ export async function startReferenceServer(port: number): Promise<RunningTarget>
     env,
     stdio: ["ignore", "ignore", "inherit"],
   });
-  const server: ChildProcess = spawn(process.execPath, [CLI, "serve"], { env, stdio: ["ignore", "ignore", "inherit"] });
+  // The card names the gRPC proxy's address, as it names the HTTP proxy's URL.
+  const grpcProxy = await startGrpcProxy(`127.0.0.1:${grpcPort}`, partnerToken);
+  const server: ChildProcess = spawn(process.execPath, [CLI, "serve"], {
+    env: { ...env, GRPC_PORT: String(grpcPort), GRPC_PUBLIC_ADDRESS: grpcProxy.address },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
   proxy.on("request", (req, res) => {
     const headers = { ...req.headers, authorization: req.headers.authorization ?? `Bearer ${partnerToken}` };
     const upstream = request({ host: "127.0.0.1", port, method: req.method, path: req.url, headers }, (answer) => {
@@ -64,6 +71,7 @@ export async function startReferenceServer(port: number): Promise<RunningTarget>
     async stop() {
       proxy.closeAllConnections();
       proxy.close();
+      await grpcProxy.stop();
       server.kill("SIGTERM");
       await new Promise((done) => server.once("exit", done));
       await rm(dataDir, { recursive: true, force: true });

@@ -202,12 +202,13 @@ const REFERENCE_CHOICES: Readonly<Record<string, string>> = {
 
 const EXPLAIN: Record<string, Explain> = {
   "tck-agent": (id, errors) => known(id, errors),
+  // The contract's own answer first: a requirement the kit could not even set up says nothing of the kit's bugs.
   reference: (id, errors) =>
-    known(id, errors) ??
     Object.entries(REFERENCE_CHOICES).find(([key]) => id.includes(key))?.[1] ??
     (CONTRACT_ANSWERS.test(errors)
       ? "forced by the contract: SendMessage, GetExtendedAgentCard and continuing a task answer -32004"
-      : undefined),
+      : undefined) ??
+    known(id, errors),
 };
 
 function printReport(
@@ -262,7 +263,7 @@ function printReport(
 
 async function startTarget(target: string): Promise<RunningTarget> {
   const port = await freePort();
-  if (target === "reference") return startReferenceServer(port);
+  if (target === "reference") return startReferenceServer(port, await freePort());
   if (target !== "tck-agent") throw new Error(`unknown target ${target}; tck-agent or reference`);
   // A2A_TOKEN set and empty: the kit 1.0 sends no credential. GRPC_PORT: the card lists the gRPC binding too.
   const agent = spawn(process.execPath, [AGENT], {
