@@ -1,6 +1,10 @@
 /**
  * The first event of a streaming start through PgBouncer (transaction mode) against a direct connection,
- * one instance each on the same database, starts alternating, nothing else running. With `--statements`,
+ * one instance each on the same database, starts alternating, nothing else running; and, in the same run,
+ * how much later a second instance of the same path delivers the task's later events to a stream that
+ * resumed there (`subscribeToTask` from the first event's id): the cross-instance path, a `NOTIFY` to the
+ * second instance's direct `LISTEN` and its read of the events (through the pooler, on the pooled path),
+ * against the running instance's own delivery. With `--statements`,
  * each path's DATABASE_URL goes through a statement tap first, and what one start executes on the way
  * (statement kinds, Parse messages) is printed instead of timings (the tap adds its own hop).
  *
@@ -61,37 +65,79 @@ try {
     DATABASE_LISTEN_URL: store.url,
   });
   servers.push(direct);
+  // A second instance of each path, where a stream resumes (not used for --statements).
+  const pooledB = inventory
+    ? pooled
+    : await startServerProcess({
+        ...common,
+        DATABASE_URL: pooledUrl,
+        DATABASE_LISTEN_URL: store.url,
+        DATABASE_POOLER: "transaction",
+      });
+  if (pooledB !== pooled) servers.push(pooledB);
+  const directB = inventory
+    ? direct
+    : await startServerProcess({ ...common, DATABASE_URL: store.url, DATABASE_LISTEN_URL: store.url });
+  if (directB !== direct) servers.push(directB);
   const clients = {
     pooled: new A2AClient({ baseUrl: pooled.url, token: seeded.partnerToken }),
     direct: new A2AClient({ baseUrl: direct.url, token: seeded.partnerToken }),
   };
-  const firstEvent = async (client: A2AClient) => {
+  const resumers = {
+    pooled: new A2AClient({ baseUrl: pooledB.url, token: seeded.partnerToken }),
+    direct: new A2AClient({ baseUrl: directB.url, token: seeded.partnerToken }),
+  };
+  /**
+   * One start on `client`: its first event's time, and with `resumer`, the median lag of the second
+   * instance's stream behind the first's for events 3 on (event 2 may come before the resumed stream is
+   * open, and would then be a replay).
+   */
+  const firstEvent = async (client: A2AClient, resumer?: A2AClient) => {
     const t0 = performance.now();
     const stream = client.sendStreamingMessage({ text: "Count aisle 1", storeId: seeded.storeId });
     let first = 0;
-    for await (const _ of stream) {
-      if (first === 0) first = performance.now() - t0;
+    const seenHere = new Map<string, number>();
+    let resumed: Promise<Map<string, number>> | undefined;
+    for await (const event of stream) {
+      const at = performance.now();
+      if (first === 0) {
+        first = at - t0;
+        if (resumer && event.type === "task" && event.eventId !== undefined) {
+          const followed = resumer.subscribeToTask(event.task.id, { lastEventId: event.eventId });
+          resumed = (async () => {
+            const seenThere = new Map<string, number>();
+            for await (const later of followed) if (later.eventId) seenThere.set(later.eventId, performance.now());
+            return seenThere;
+          })();
+        }
+      }
+      if (event.eventId !== undefined) seenHere.set(event.eventId, at);
     }
-    return first;
+    const seenThere = (await resumed) ?? new Map<string, number>();
+    const lags = [...seenThere]
+      .filter(([id]) => Number(id) >= 3 && seenHere.has(id))
+      .map(([id, at]) => at - (seenHere.get(id) as number));
+    return { first, lag: lags.length > 0 ? median(lags) : undefined };
   };
   const samples = { pooled: [] as number[], direct: [] as number[] };
+  const lags = { pooled: [] as number[], direct: [] as number[] };
   const warmup = Number(flags.warmup);
   for (let i = 0; i < warmup + (inventory ? 1 : SAMPLES); i++) {
     // Alternating which goes first, so neither always follows the other's wake-ups.
     const order = i % 2 === 0 ? (["pooled", "direct"] as const) : (["direct", "pooled"] as const);
     for (const name of order) {
       if (inventory && i === warmup) (name === "pooled" ? bouncerTap : pgTap)?.clear();
-      const ms = await firstEvent(clients[name]);
+      const { first: ms, lag } = await firstEvent(clients[name], inventory ? undefined : resumers[name]);
       if (inventory && i === warmup) {
         const tap = name === "pooled" ? bouncerTap : pgTap;
         console.log(`${name}: ${tap?.executed.length} statements for one start to its end`);
         for (const sql of tap?.executed ?? []) console.log(`  ${sql.replace(/\s+/g, " ").slice(0, 110)}`);
       }
       if (i >= warmup) samples[name].push(ms);
+      if (i >= warmup && lag !== undefined) lags[name].push(lag);
     }
   }
-  await clients.pooled.close();
-  await clients.direct.close();
+  for (const client of [...Object.values(clients), ...Object.values(resumers)]) await client.close();
   if (!inventory) {
     const p = (v: number[], q: number) => Number(quantile(v, q).toFixed(2));
     const pooledMedian = median(samples.pooled);
@@ -102,6 +148,11 @@ try {
         pooledMs: { p50: p(samples.pooled, 0.5), p90: p(samples.pooled, 0.9) },
         directMs: { p50: p(samples.direct, 0.5), p90: p(samples.direct, 0.9) },
         pooledOverDirect: `${(((pooledMedian - directMedian) / directMedian) * 100).toFixed(1)} %`,
+        resumedLagMs: {
+          pooled: { n: lags.pooled.length, p50: p(lags.pooled, 0.5), p90: p(lags.pooled, 0.9) },
+          direct: { n: lags.direct.length, p50: p(lags.direct, 0.5), p90: p(lags.direct, 0.9) },
+        },
+        resumedLagPooledOverDirect: `${(((median(lags.pooled) - median(lags.direct)) / median(lags.direct)) * 100).toFixed(1)} %`,
       }),
     );
   }
