@@ -9,15 +9,19 @@ import {
   logFormatSetting,
   logLevelSetting,
   millisecondsSetting,
+  onOffSetting,
+  type PushSettings,
   portSetting,
   publicUrlSetting,
+  pushSettings,
   redactSecrets,
 } from "@a2a-partner/a2a-core/node-runtime";
 import { type DatabaseConnections, databaseConnections, postgresUrlSetting } from "@a2a-partner/postgres-store";
-import { type PushSettings, pushSettings } from "./push/push-settings.ts";
 import { MIN_RETENTION } from "./retention/min-retention.ts";
 
 export { ConfigError, type GrpcSettings };
+
+export type ServerPushSettings = PushSettings & { dispatchThread: boolean };
 
 /** Everything the reference server reads from its environment, read in one place. */
 export interface ServerConfig {
@@ -63,8 +67,12 @@ export interface ServerConfig {
   metricsHost: string;
   /** AGENT_CARD_SIGNING_KEY_FILE, _KID, _ALG: sign the agent card (A2A §8.4); unset: unsigned. */
   agentCardSigning: CardSigningSettings;
-  /** PUSH_NOTIFICATIONS, PUSH_ALLOWED_HOSTS, PUSH_HORIZON, PUSH_MAX_RETRY_WAIT: push notifications (push/push-settings.ts). */
-  push: PushSettings;
+  /**
+   * PUSH_NOTIFICATIONS, PUSH_ALLOWED_HOSTS, PUSH_HORIZON, PUSH_MAX_RETRY_WAIT (node-runtime's pushSettings)
+   * and PUSH_DISPATCH_THREAD (`on`, the default, or `off`): on PostgreSQL, deliveries go out from a worker
+   * thread of their own (app/push-dispatch.ts); PGlite always delivers from the server's thread.
+   */
+  push: ServerPushSettings;
   /** GRPC_*: the gRPC binding on a port of its own (a2a-core/node-runtime's grpcSettings); unset GRPC_PORT: none. */
   grpc: GrpcSettings | undefined;
 }
@@ -108,7 +116,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
       kid: env.AGENT_CARD_SIGNING_KID || undefined,
       alg: env.AGENT_CARD_SIGNING_ALG || undefined,
     },
-    push: pushSettings(env),
+    push: { ...pushSettings(env), dispatchThread: onOffSetting(env.PUSH_DISPATCH_THREAD, "PUSH_DISPATCH_THREAD") },
     grpc: grpcSettings(env, { host: env.HOST || "127.0.0.1", publicUrl: publicUrlSetting(env.PUBLIC_URL, port) }),
   };
 }

@@ -52,12 +52,15 @@ export {
   listenHttp,
 } from "./node-runtime/process/http-listen.js";
 export { type LevelCheckingLogger, withRequestLog } from "./node-runtime/process/request-log.js";
+export { SECURITY_HEADERS, securityHeaders } from "./node-runtime/process/security-headers.js";
 export {
   endQuietlyOnClosedPipe,
   type SignalledShutdown,
   stopOnSignals,
 } from "./node-runtime/process/shutdown-signals.js";
 export { ThrottledLog, type ThrottledLogOptions } from "./node-runtime/process/throttled-log.js";
+export { durationOption, pastInstantOption } from "./node-runtime/process/time-options.js";
+export { type PushSettings, pushSettings } from "./node-runtime/push-settings.js";
 export type { RuntimeLogger } from "./node-runtime/runtime-logger.js";
 export { sdkDiagnosticsLevel, sdkDiagnosticsLogger } from "./node-runtime/sdk-diagnostics.js";
 export {

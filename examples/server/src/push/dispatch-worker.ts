@@ -1,8 +1,8 @@
+import type { PushSettings } from "@a2a-partner/a2a-core/node-runtime";
 import { CacheInvalidation, openDatabase, postgresPoolOptions } from "@a2a-partner/postgres-store";
 import { runPushDispatchWorker } from "@a2a-partner/postgres-store/dispatch-thread";
 import { createLogger } from "../logger.ts";
 import { pushHandlerOptions } from "./push-handler-options.ts";
-import type { PushSettings } from "./push-settings.ts";
 
 /** What the server starts its push dispatch thread with (app.ts). */
 export interface DispatchWorkerData {

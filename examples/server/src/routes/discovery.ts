@@ -21,7 +21,7 @@ export function discoveryRoutes(app: Express, config: ServerConfig, pushNotifica
   const lastModified = new Date().toUTCString();
 
   app.get("/.well-known/agent-card.json", async (req, res) => {
-    const asked = requestedProtocolVersion(toHeaders(req.headers), req.originalUrl);
+    const asked = requestedProtocolVersion({ get: (name) => req.get(name) ?? null }, req.originalUrl);
     const chosen = asked.ok && asked.version === "1.0" ? cards.v1 : cards.v03;
     // The dialect depends on A2A-Version, so caches must key on it.
     res
@@ -33,13 +33,4 @@ export function discoveryRoutes(app: Express, config: ServerConfig, pushNotifica
       res.set({ "cache-control": "public, max-age=300" }).json(await signing.jwks());
     });
   }
-}
-
-function toHeaders(raw: Record<string, string | string[] | undefined>): Headers {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(raw)) {
-    if (typeof value === "string") headers.set(name, value);
-    else if (Array.isArray(value)) for (const v of value) headers.append(name, v);
-  }
-  return headers;
 }

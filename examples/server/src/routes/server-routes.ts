@@ -1,6 +1,6 @@
 import { type RequestListener, STATUS_CODES } from "node:http";
 import type { A2AHandler } from "@a2a-partner/a2a-core";
-import { withRequestLog } from "@a2a-partner/a2a-core/node-runtime";
+import { securityHeaders, withRequestLog } from "@a2a-partner/a2a-core/node-runtime";
 import type { CacheInvalidation, Database, ReplicaFence } from "@a2a-partner/postgres-store";
 import express, { type ErrorRequestHandler, type Express } from "express";
 import type { ServerConfig } from "../config.ts";
@@ -8,7 +8,6 @@ import type { Logger } from "../logger.ts";
 import { mountA2AEndpoint } from "./a2a-mount.ts";
 import { discoveryRoutes } from "./discovery.ts";
 import { metricsRouter } from "./metrics.ts";
-import { securityHeaders } from "./security-headers.ts";
 
 /**
  * Every route of the server on one Express app: health, discovery, the A2A endpoint, metrics, then 404
