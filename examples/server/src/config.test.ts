@@ -1,20 +1,6 @@
+import { ConfigError } from "@a2a-partner/a2a-core/node-runtime";
 import { describe, expect, it } from "vitest";
-import { assertServable, ConfigError, loadConfig } from "./config.ts";
-
-describe("assertServable", () => {
-  it("refuses a non-loopback HOST without PUBLIC_URL, naming both and what the card would say", () => {
-    expect(() => assertServable(loadConfig({ HOST: "0.0.0.0", PORT: "9000" }))).toThrow(ConfigError);
-    expect(() => assertServable(loadConfig({ HOST: "0.0.0.0", PORT: "9000" }))).toThrow(
-      /HOST=0\.0\.0\.0 .* PUBLIC_URL is not set, .* http:\/\/localhost:9000/,
-    );
-  });
-
-  it("accepts a non-loopback HOST with PUBLIC_URL, and any loopback HOST without it", () => {
-    expect(() => assertServable(loadConfig({ HOST: "0.0.0.0", PUBLIC_URL: "https://a2a.example.com" }))).not.toThrow();
-    expect(() => assertServable(loadConfig({}))).not.toThrow();
-    expect(() => assertServable(loadConfig({ HOST: "::1" }))).not.toThrow();
-  });
-});
+import { loadConfig } from "./config.ts";
 
 describe("loadConfig", () => {
   it("refuses a PUBLIC_URL that is not an absolute http(s) URL", () => {

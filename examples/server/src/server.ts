@@ -1,7 +1,13 @@
 import type { Server } from "node:http";
 import { resolve as resolvePath } from "node:path";
 import { startGrpcServerWith } from "@a2a-partner/a2a-core/grpc";
-import { controlSocketPaths, createHttpServer, listenHttp, redactSecrets } from "@a2a-partner/a2a-core/node-runtime";
+import {
+  assertPublicUrlFits,
+  controlSocketPaths,
+  createHttpServer,
+  listenHttp,
+  redactSecrets,
+} from "@a2a-partner/a2a-core/node-runtime";
 import {
   type Database,
   DataDirectoryLockedError,
@@ -9,7 +15,7 @@ import {
   retryWhileLocked,
 } from "@a2a-partner/postgres-store";
 import { createApp, type ServerApp } from "./app.ts";
-import { assertServable, type ServerConfig } from "./config.ts";
+import type { ServerConfig } from "./config.ts";
 import { openConfiguredDatabase, SERVER_LOCK_OWNER } from "./configured-database.ts";
 import { startControlSocket } from "./control/control-socket.ts";
 import type { Logger } from "./logger.ts";
@@ -64,7 +70,8 @@ function anotherServer(error: DataDirectoryLockedError): DataDirectoryLockedErro
 }
 
 export async function startServer(config: ServerConfig, logger: Logger): Promise<RunningServer> {
-  assertServable(config);
+  // Only `serve` checks this; the admin commands never listen.
+  assertPublicUrlFits(config);
   // Computed (and checked) before anything is opened: a DATA_DIR too long for the socket stops the start.
   const paths = config.databaseUrl ? undefined : controlSocketPaths(config.dataDir);
   // Locks an embedded data directory before opening it: two processes on it would corrupt it.

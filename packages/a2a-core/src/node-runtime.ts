@@ -53,6 +53,7 @@ export {
 } from "./node-runtime/process/http-listen.js";
 export { type LevelCheckingLogger, withRequestLog } from "./node-runtime/process/request-log.js";
 export { SECURITY_HEADERS, securityHeaders } from "./node-runtime/process/security-headers.js";
+export { type Stoppable, serveUntilSignalled } from "./node-runtime/process/serve-until-signalled.js";
 export {
   endQuietlyOnClosedPipe,
   type SignalledShutdown,
@@ -63,6 +64,17 @@ export { durationOption, pastInstantOption } from "./node-runtime/process/time-o
 export { type PushSettings, pushSettings } from "./node-runtime/push-settings.js";
 export type { RuntimeLogger } from "./node-runtime/runtime-logger.js";
 export { sdkDiagnosticsLevel, sdkDiagnosticsLogger } from "./node-runtime/sdk-diagnostics.js";
+export {
+  assertPublicUrlFits,
+  cardSigningSettings,
+  type HandlerLimitSettings,
+  type HttpSettings,
+  handlerLimitSettings,
+  handlerLimits,
+  httpSettings,
+  type TelemetrySettings,
+  telemetrySettings,
+} from "./node-runtime/server-settings.js";
 export {
   ConfigError,
   type DurationSettingSpec,
