@@ -51,6 +51,7 @@ export {
   type ListenOptions,
   listenHttp,
 } from "./node-runtime/process/http-listen.js";
+export { notFoundAnswer, problemOnError, sendProblem } from "./node-runtime/process/problem-answers.js";
 export { type LevelCheckingLogger, withRequestLog } from "./node-runtime/process/request-log.js";
 export { SECURITY_HEADERS, securityHeaders } from "./node-runtime/process/security-headers.js";
 export { type Stoppable, serveUntilSignalled } from "./node-runtime/process/serve-until-signalled.js";

@@ -1,13 +1,19 @@
-import { controlSocketPaths, EXIT_CODES, NotFoundError, UsageError } from "@a2a-partner/a2a-core/node-runtime";
+import {
+  controlSocketPaths,
+  EXIT_CODES,
+  NotFoundError,
+  sendControlCommand,
+  UsageError,
+} from "@a2a-partner/a2a-core/node-runtime";
 import { type Database, retryWhileLocked } from "@a2a-partner/postgres-store";
 import type { ServerConfig } from "../config.ts";
 import { openConfiguredDatabase, SERVER_LOCK_OWNER } from "../configured-database.ts";
-import { type ControlCommand, sendControlCommand } from "../control/control-socket.ts";
+import type { ControlCommand } from "../control/control-socket.ts";
 
 /** One admin command: what to ask a running server, what to do without one, how to show the result. */
 export interface AdminCommand<Result> {
   /** The control socket's name for it (and the CLI's lock owner: `cli <name>`). */
-  name: Exclude<ControlCommand, "ping">;
+  name: ControlCommand;
   /** What the running server receives (JSON). */
   request: unknown;
   /** Run here, on a store this process opened. */

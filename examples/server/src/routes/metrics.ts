@@ -44,7 +44,7 @@ export function metricsRouter({
   refusalLog?: RefusalLog;
 }): Router {
   const log = logger.child({ component: "metrics" });
-  const authenticate = userAuthenticator(db, invalidation, accessFence ? { accessFence } : {});
+  const authenticate = userAuthenticator(db, invalidation, { accessFence });
   const refusals = refusalLog ?? new RefusalLog(log);
   const events = createMetricsEventsEndpoint({
     db,
