@@ -21,6 +21,9 @@ import {
 import { type DatabaseConnections, databaseConnections, postgresUrlSetting } from "@a2a-partner/postgres-store";
 import { MIN_RETENTION } from "./retention/min-retention.ts";
 
+/** The `service` of every log line and OpenTelemetry's `service.name` (unless OTEL_SERVICE_NAME says otherwise). */
+export const SERVICE_NAME = "a2a-reference-server";
+
 export type ServerPushSettings = PushSettings & { dispatchThread: boolean };
 
 /**

@@ -14,11 +14,11 @@ import {
   isDataDirectoryLockedError,
   retryWhileLocked,
 } from "@a2a-partner/postgres-store";
+import type { Logger } from "pino";
 import { createApp, type ServerApp } from "./app.ts";
 import type { ServerConfig } from "./config.ts";
 import { openConfiguredDatabase, SERVER_LOCK_OWNER } from "./configured-database.ts";
 import { startControlSocket } from "./control/control-socket.ts";
-import type { Logger } from "./logger.ts";
 import { migrateReferenceSchema } from "./migrations.ts";
 import { startTaskPruner } from "./retention/task-pruner.ts";
 

@@ -34,6 +34,7 @@ export {
   heapSettingsForLog,
   SEMI_SPACE_FLAG,
 } from "./node-runtime/heap-defaults.js";
+export { createPinoLogger, type PinoLoggerOptions } from "./node-runtime/pino-logger.js";
 export {
   type CommandLine,
   type CommandLineCommand,

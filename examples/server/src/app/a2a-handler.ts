@@ -1,9 +1,9 @@
 import { type A2AHandler, createA2AHandler } from "@a2a-partner/a2a-core";
 import { handlerLimits } from "@a2a-partner/a2a-core/node-runtime";
 import type { Database } from "@a2a-partner/postgres-store";
+import type { Logger } from "pino";
 import { partnerAuthenticator } from "../auth/partner-auth.ts";
 import type { ServerConfig } from "../config.ts";
-import type { Logger } from "../logger.ts";
 import { pushHandlerOptions } from "../push/push-handler-options.ts";
 import { usesDispatchThread } from "./push-dispatch.ts";
 import type { ServerStores } from "./stores.ts";

@@ -1,5 +1,6 @@
 import {
   type CommandLineCommand,
+  createPinoLogger,
   EXIT_CODES,
   runCommandLine,
   serveUntilSignalled,
@@ -7,8 +8,7 @@ import {
 import type { GenerateProgress } from "@a2a-partner/metrics-generator";
 import { isDataDirectoryLockedError } from "@a2a-partner/postgres-store";
 import { generateMetrics, generateOptions } from "../admin/generate-metrics.ts";
-import { loadConfig, type ServerConfig } from "../config.ts";
-import { createLogger } from "../logger.ts";
+import { loadConfig, SERVICE_NAME, type ServerConfig } from "../config.ts";
 import { migrateReferenceSchema } from "../migrations.ts";
 import { seed } from "../seed.ts";
 import { ENVIRONMENT_USAGE, environmentCommand } from "./environment-command.ts";
@@ -81,9 +81,9 @@ const COMMANDS: Record<string, CommandLineCommand<ServerConfig>> = {
 };
 
 function serveCommand(config: ServerConfig): Promise<number> {
-  const logger = createLogger(config.logLevel, { format: config.logFormat });
+  const logger = createPinoLogger({ level: config.logLevel, format: config.logFormat, service: SERVICE_NAME });
   // cli.ts applied the heap settings before loading this module (it may have run the process again to).
-  return serveUntilSignalled(logger, { ...config, serviceName: "a2a-reference-server" }, async () => {
+  return serveUntilSignalled(logger, { ...config, serviceName: SERVICE_NAME }, async () => {
     // Loaded here: the admin commands need neither the HTTP stack nor OpenTelemetry's SDK (a second of CPU
     // each start; the SDK is loaded only when telemetry is switched on).
     const { startServer } = await import("../server.ts");

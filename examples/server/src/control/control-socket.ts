@@ -6,10 +6,10 @@ import {
   UsageError,
 } from "@a2a-partner/a2a-core/node-runtime";
 import type { Database } from "@a2a-partner/postgres-store";
+import type { Logger } from "pino";
 import { generateMetrics } from "../admin/generate-metrics.ts";
 import { createWorkspaceToken, listTokens, revokeToken, type TokenRequest } from "../admin/token-operations.ts";
 import { OPERATOR_OPERATIONS, type OperatorOperation } from "../admin/workspace-operations.ts";
-import type { Logger } from "../logger.ts";
 import { migrateReferenceSchema } from "../migrations.ts";
 import { seed } from "../seed.ts";
 
