@@ -10,6 +10,7 @@
  * command line's table of commands with its exit codes (`runCommandLine`, `EXIT_CODES`).
  */
 
+export { type AgentCardEndpoint, agentCardEndpoint, type DiscoveryAnswer } from "./node-runtime/agent-card-endpoint.js";
 export { type CardSigningSettings, loadCardSigning } from "./node-runtime/card-signing-key.js";
 export {
   type ControlAnswer,
