@@ -48,7 +48,7 @@ const COMMANDS: Record<string, CommandLineCommand<ServerConfig>> = {
       runAdminCommand(config, {
         name: "migrate",
         request: {},
-        run: (db) => migrateReferenceSchema(db),
+        run: migrateReferenceSchema,
         print: printLine,
       }),
   },

@@ -1,5 +1,6 @@
 import { pastInstantOption, UsageError } from "@a2a-partner/a2a-core/node-runtime";
 import { type Database, type PruneEndedTasksResult, pruneEndedTasks } from "@a2a-partner/postgres-store";
+import { record } from "../admin/request-fields.ts";
 import { MIN_RETENTION_MS } from "./min-retention.ts";
 
 /**
@@ -18,16 +19,12 @@ export function pruneCutoff(text: string, now: number): Date {
 
 /** The `prune` operation, from the CLI or the control socket: `{ endedBefore, dryRun?, batchSize? }`. */
 export async function pruneTasks(db: Database, input: unknown, now = Date.now()): Promise<PruneEndedTasksResult> {
-  const request = (typeof input === "object" && input !== null ? input : {}) as Record<string, unknown>;
+  const request = record(input);
   if (typeof request.endedBefore !== "string") throw new UsageError("prune needs --ended-before");
   const endedBefore = pruneCutoff(request.endedBefore, now);
   const batchSize = request.batchSize === undefined ? undefined : Number(request.batchSize);
   if (batchSize !== undefined && !(Number.isInteger(batchSize) && batchSize >= 1 && batchSize <= 10_000)) {
     throw new UsageError(`--batch-size must be an integer from 1 to 10000; got "${String(request.batchSize)}"`);
   }
-  return pruneEndedTasks(db, {
-    endedBefore,
-    dryRun: request.dryRun === true,
-    ...(batchSize === undefined ? {} : { batchSize }),
-  });
+  return pruneEndedTasks(db, { endedBefore, dryRun: request.dryRun === true, batchSize });
 }
