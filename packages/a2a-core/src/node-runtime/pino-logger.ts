@@ -5,7 +5,10 @@ import { otelApi } from "../telemetry/otel-api.js";
 export interface PinoLoggerOptions {
   /** pino's level (`logLevelSetting` reads LOG_LEVEL into one). */
   level: string;
-  /** `pretty`: coloured one-line-per-event text (pino-pretty); `json`: one JSON object per line. Unset: pretty when stderr is a terminal. */
+  /**
+   * `pretty`: coloured one-line-per-event text (pino-pretty); `json`: one JSON object per line. Unset:
+   * pretty when stderr is a terminal.
+   */
   format?: "json" | "pretty" | undefined;
   /** Every line's `service` field (left out of the pretty lines). */
   service: string;

@@ -60,7 +60,10 @@ export interface HandlerLimitSettings {
   maxStreamsPerToken: number;
   /** MAX_REQUESTS_IN_FLIGHT (2048): requests answered at once; one more is 503 with Retry-After. */
   maxRequestsInFlight: number;
-  /** MAX_REQUESTS_IN_FLIGHT_PER_TOKEN (256): requests one token may have in flight (its body read included); one more is 429. */
+  /**
+   * MAX_REQUESTS_IN_FLIGHT_PER_TOKEN (256): requests one token may have in flight (its body read
+   * included); one more is 429.
+   */
   maxRequestsInFlightPerToken: number;
 }
 
