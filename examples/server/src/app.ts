@@ -3,11 +3,11 @@ import type { RequestListener } from "node:http";
 import type { A2AHandler, TaskExecutor } from "@a2a-partner/a2a-core";
 import type { Database } from "@a2a-partner/postgres-store";
 import type { Express } from "express";
+import type { Logger } from "pino";
 import { createServerHandler } from "./app/a2a-handler.ts";
 import { startPushDispatch } from "./app/push-dispatch.ts";
 import { CACHE_CHANGES_CHANNEL, openServerStores } from "./app/stores.ts";
 import type { ServerConfig } from "./config.ts";
-import type { Logger } from "./logger.ts";
 import { serverRoutes } from "./routes/server-routes.ts";
 
 export { CACHE_CHANGES_CHANNEL };

@@ -1,20 +1,6 @@
+import { ConfigError } from "@a2a-partner/a2a-core/node-runtime";
 import { describe, expect, it } from "vitest";
-import { assertServable, ConfigError, loadConfig } from "./config.ts";
-
-describe("assertServable", () => {
-  it("refuses a non-loopback HOST without PUBLIC_URL, naming both and what the card would say", () => {
-    expect(() => assertServable(loadConfig({ HOST: "0.0.0.0", PORT: "9000" }))).toThrow(ConfigError);
-    expect(() => assertServable(loadConfig({ HOST: "0.0.0.0", PORT: "9000" }))).toThrow(
-      /HOST=0\.0\.0\.0 .* PUBLIC_URL is not set, .* http:\/\/localhost:9000/,
-    );
-  });
-
-  it("accepts a non-loopback HOST with PUBLIC_URL, and any loopback HOST without it", () => {
-    expect(() => assertServable(loadConfig({ HOST: "0.0.0.0", PUBLIC_URL: "https://a2a.example.com" }))).not.toThrow();
-    expect(() => assertServable(loadConfig({}))).not.toThrow();
-    expect(() => assertServable(loadConfig({ HOST: "::1" }))).not.toThrow();
-  });
-});
+import { loadConfig } from "./config.ts";
 
 describe("loadConfig", () => {
   it("refuses a PUBLIC_URL that is not an absolute http(s) URL", () => {
@@ -95,67 +81,7 @@ describe("push notification settings", () => {
       'PUSH_DISPATCH_THREAD must be on or off (unset: on), got "worker"',
     );
   });
-
-  it("turn off with PUSH_NOTIFICATIONS=off, and refuse any other word naming the variable", () => {
-    expect(loadConfig({ PUSH_NOTIFICATIONS: "off" }).push.enabled).toBe(false);
-    expect(loadConfig({ PUSH_NOTIFICATIONS: "On" }).push.enabled).toBe(true);
-    for (const value of ["false", "0", "disabled"]) {
-      expect(() => loadConfig({ PUSH_NOTIFICATIONS: value })).toThrow(ConfigError);
-      expect(() => loadConfig({ PUSH_NOTIFICATIONS: value })).toThrow(
-        `PUSH_NOTIFICATIONS must be on or off (unset: on), got "${value}"`,
-      );
-    }
-  });
-
-  it("read PUSH_ALLOWED_HOSTS as host names, IPs and CIDRs", () => {
-    const value = " Hooks.Internal , 10.1.2.3,10.20.0.0/16, [fd00::1], fd00::/8 ,receiver";
-    expect(loadConfig({ PUSH_ALLOWED_HOSTS: value }).push.allowedHosts).toEqual([
-      "hooks.internal",
-      "10.1.2.3",
-      "10.20.0.0/16",
-      "fd00::1",
-      "fd00::/8",
-      "receiver",
-    ]);
-  });
-
-  it.each([
-    ["https://hooks.internal/a2a", /"https:\/\/hooks.internal\/a2a" is a URL/],
-    ["hooks.internal:8443", /"hooks.internal:8443" is a host with a port/],
-    ["*.internal", /"\*.internal" is a wildcard/],
-    ["10.0.0.0/33", /"10.0.0.0\/33" is not a CIDR block: the prefix must be 0 to 32/],
-    ["fd00::/129", /"fd00::\/129" is not a CIDR block: the prefix must be 0 to 128/],
-    ["hooks/16", /"hooks\/16" is not a CIDR block/],
-    // Not widened to all of 127/8 by the guard: the operator says which was meant.
-    [
-      "127.0.0.2/8",
-      /"127.0.0.2\/8" is a CIDR block with host bits set: write 127.0.0.0\/8 for the block, or 127.0.0.2/,
-    ],
-    ["10.0.0.1,,10.0.0.2", /"" is an empty entry/],
-    ["bad_host!", /"bad_host!" is neither a host name nor an IP address/],
-  ])("refuse PUSH_ALLOWED_HOSTS=%s at start, naming the entry", (value, message) => {
-    expect(() => loadConfig({ PUSH_ALLOWED_HOSTS: value })).toThrow(ConfigError);
-    expect(() => loadConfig({ PUSH_ALLOWED_HOSTS: value })).toThrow(message);
-    expect(() => loadConfig({ PUSH_ALLOWED_HOSTS: value })).toThrow(/^PUSH_ALLOWED_HOSTS must be/);
-  });
-
-  it("read PUSH_HORIZON as a duration of at least a minute", () => {
-    expect(loadConfig({ PUSH_HORIZON: "2h" }).push.horizonMs).toBe(7_200_000);
-    expect(loadConfig({ PUSH_HORIZON: "1m" }).push.horizonMs).toBe(60_000);
-    for (const value of ["30s", "24", "1.5h", "soon"]) {
-      expect(() => loadConfig({ PUSH_HORIZON: value })).toThrow(/PUSH_HORIZON must be a duration of at least 1m/);
-    }
-  });
-
-  it("read PUSH_MAX_RETRY_WAIT as a duration of at least a second", () => {
-    expect(loadConfig({ PUSH_MAX_RETRY_WAIT: "5m" }).push.maxRetryWaitMs).toBe(300_000);
-    expect(loadConfig({ PUSH_MAX_RETRY_WAIT: "1s" }).push.maxRetryWaitMs).toBe(1_000);
-    for (const value of ["0s", "500", "0.5s", "never"]) {
-      expect(() => loadConfig({ PUSH_MAX_RETRY_WAIT: value })).toThrow(
-        /PUSH_MAX_RETRY_WAIT must be a duration of at least 1s/,
-      );
-    }
-  });
+  // The PUSH_* variables' reading itself: a2a-core's node-runtime/push-settings.test.ts.
 });
 
 describe("gRPC settings", () => {

@@ -1,6 +1,6 @@
 import { type Database, openConfiguredDatabase as openDatabaseFor } from "@a2a-partner/postgres-store";
+import type { Logger } from "pino";
 import type { ServerConfig } from "./config.ts";
-import type { Logger } from "./logger.ts";
 
 // Apart from server.ts so that the CLI's admin commands open the store without loading the HTTP stack.
 

@@ -1,14 +1,24 @@
 import type { Server } from "node:http";
 import { resolve as resolvePath } from "node:path";
-import { setTimeout as sleep } from "node:timers/promises";
 import { startGrpcServerWith } from "@a2a-partner/a2a-core/grpc";
-import { controlSocketPaths, createHttpServer, listenHttp, redactSecrets } from "@a2a-partner/a2a-core/node-runtime";
-import { type Database, DataDirectoryLockedError, isDataDirectoryLockedError } from "@a2a-partner/postgres-store";
+import {
+  assertPublicUrlFits,
+  controlSocketPaths,
+  createHttpServer,
+  listenHttp,
+  redactSecrets,
+} from "@a2a-partner/a2a-core/node-runtime";
+import {
+  type Database,
+  DataDirectoryLockedError,
+  isDataDirectoryLockedError,
+  retryWhileLocked,
+} from "@a2a-partner/postgres-store";
+import type { Logger } from "pino";
 import { createApp, type ServerApp } from "./app.ts";
-import { assertServable, type ServerConfig } from "./config.ts";
+import type { ServerConfig } from "./config.ts";
 import { openConfiguredDatabase, SERVER_LOCK_OWNER } from "./configured-database.ts";
 import { startControlSocket } from "./control/control-socket.ts";
-import type { Logger } from "./logger.ts";
 import { migrateReferenceSchema } from "./migrations.ts";
 import { startTaskPruner } from "./retention/task-pruner.ts";
 
@@ -34,18 +44,14 @@ function whereTheDataIs(config: ServerConfig): string {
  * a CLI command holding it (a `seed` started at the same moment) is waited for, up to WAIT_FOR_CLI_MS.
  */
 async function openServerDatabase(config: ServerConfig, logger: Logger): Promise<Database> {
-  const deadline = Date.now() + WAIT_FOR_CLI_MS;
-  let waiting = false;
-  for (;;) {
-    try {
-      return await openConfiguredDatabase(config, SERVER_LOCK_OWNER, logger);
-    } catch (error) {
-      if (!isDataDirectoryLockedError(error) || Date.now() > deadline) throw error;
-      if (error.holder.owner === SERVER_LOCK_OWNER) throw anotherServer(error);
-      if (!waiting) logger.info({ holder: error.holder }, "waiting for a CLI command to release the data directory");
-      waiting = true;
-    }
-    await sleep(100);
+  try {
+    return await retryWhileLocked(() => openConfiguredDatabase(config, SERVER_LOCK_OWNER, logger), {
+      waitFor: (holder) => holder.owner !== SERVER_LOCK_OWNER,
+      timeoutMs: WAIT_FOR_CLI_MS,
+      onWait: (holder) => logger.info({ holder }, "waiting for a CLI command to release the data directory"),
+    });
+  } catch (error) {
+    throw isDataDirectoryLockedError(error) && error.holder.owner === SERVER_LOCK_OWNER ? anotherServer(error) : error;
   }
 }
 
@@ -64,48 +70,34 @@ function anotherServer(error: DataDirectoryLockedError): DataDirectoryLockedErro
 }
 
 export async function startServer(config: ServerConfig, logger: Logger): Promise<RunningServer> {
-  assertServable(config);
+  // Only `serve` checks this; the admin commands never listen.
+  assertPublicUrlFits(config);
   // Computed (and checked) before anything is opened: a DATA_DIR too long for the socket stops the start.
   const paths = config.databaseUrl ? undefined : controlSocketPaths(config.dataDir);
   // Locks an embedded data directory before opening it: two processes on it would corrupt it.
   const db = await openServerDatabase(config, logger);
   let control: Server | undefined;
   const closeControl = () => new Promise<void>((resolve) => (control ? control.close(() => resolve()) : resolve()));
-  try {
-    await migrateReferenceSchema(db);
-    control = paths ? await startControlSocket(db, paths, logger) : undefined;
-  } catch (error) {
-    await db.close();
+  // Should a step fail (e.g. the port is taken), what is open is closed, last first, so the process can
+  // exit with the error.
+  const opened: Array<() => unknown> = [() => db.close(), closeControl];
+  const undo = async (error: unknown): Promise<never> => {
+    for (const close of opened.reverse()) await close();
     throw error;
-  }
+  };
+  await migrateReferenceSchema(db).catch(undo);
+  control = paths ? await startControlSocket(db, paths, logger).catch(undo) : undefined;
   const app = createApp({ db, config, logger });
+  opened.push(() => app.close());
   const server = createHttpServer(app.listener, config);
-  let url: string;
-  try {
-    url = await listenHttp(server, config);
-  } catch (error) {
-    // e.g. the port is taken: release the store so the process can exit with the error.
-    await app.close();
-    await closeControl();
-    await db.close();
-    throw error;
-  }
+  const url = await listenHttp(server, config).catch(undo);
+  opened.push(() => server.close());
   // Where to point a client, and where its data is kept: the two things a first start needs to say.
   logger.info(
     { url, store: db.kind, data: whereTheDataIs(config), publicUrl: redactSecrets(config.publicUrl) },
     "reference server listening",
   );
-
-  let grpc: Awaited<ReturnType<typeof startGrpcServerWith>> | undefined;
-  try {
-    grpc = config.grpc ? await startGrpcServerWith(app.handler, config.grpc, logger) : undefined;
-  } catch (error) {
-    await app.close();
-    server.close();
-    await closeControl();
-    await db.close();
-    throw error;
-  }
+  const grpc = config.grpc ? await startGrpcServerWith(app.handler, config.grpc, logger).catch(undo) : undefined;
 
   const pruner = config.taskRetentionMs === undefined ? undefined : startTaskPruner(db, config.taskRetentionMs, logger);
 

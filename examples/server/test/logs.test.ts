@@ -75,7 +75,8 @@ describe("the server's log, as an operator reads it", () => {
 
 describe("the log format", () => {
   const logOneLine =
-    'import { createLogger } from "./src/logger.ts"; createLogger("info").info({ taskId: "t-1" }, "hello operator");';
+    'import { createPinoLogger } from "@a2a-partner/a2a-core/node-runtime"; ' +
+    'createPinoLogger({ level: "info", service: "a2a-reference-server" }).info({ taskId: "t-1" }, "hello operator");';
 
   it("is pino-pretty's readable line when stderr is a terminal", async () => {
     // util-linux `script` runs the command on a pseudo-terminal and copies what it prints.

@@ -10,6 +10,7 @@
  * command line's table of commands with its exit codes (`runCommandLine`, `EXIT_CODES`).
  */
 
+export { type AgentCardEndpoint, agentCardEndpoint, type DiscoveryAnswer } from "./node-runtime/agent-card-endpoint.js";
 export { type CardSigningSettings, loadCardSigning } from "./node-runtime/card-signing-key.js";
 export {
   type ControlAnswer,
@@ -34,6 +35,7 @@ export {
   heapSettingsForLog,
   SEMI_SPACE_FLAG,
 } from "./node-runtime/heap-defaults.js";
+export { createPinoLogger, type PinoLoggerOptions } from "./node-runtime/pino-logger.js";
 export {
   type CommandLine,
   type CommandLineCommand,
@@ -51,15 +53,31 @@ export {
   type ListenOptions,
   listenHttp,
 } from "./node-runtime/process/http-listen.js";
+export { notFoundAnswer, problemOnError, sendProblem } from "./node-runtime/process/problem-answers.js";
 export { type LevelCheckingLogger, withRequestLog } from "./node-runtime/process/request-log.js";
+export { SECURITY_HEADERS, securityHeaders } from "./node-runtime/process/security-headers.js";
+export { type Stoppable, serveUntilSignalled } from "./node-runtime/process/serve-until-signalled.js";
 export {
   endQuietlyOnClosedPipe,
   type SignalledShutdown,
   stopOnSignals,
 } from "./node-runtime/process/shutdown-signals.js";
 export { ThrottledLog, type ThrottledLogOptions } from "./node-runtime/process/throttled-log.js";
+export { durationOption, pastInstantOption } from "./node-runtime/process/time-options.js";
+export { type PushSettings, pushSettings } from "./node-runtime/push-settings.js";
 export type { RuntimeLogger } from "./node-runtime/runtime-logger.js";
 export { sdkDiagnosticsLevel, sdkDiagnosticsLogger } from "./node-runtime/sdk-diagnostics.js";
+export {
+  assertPublicUrlFits,
+  cardSigningSettings,
+  type HandlerLimitSettings,
+  type HttpSettings,
+  handlerLimitSettings,
+  handlerLimits,
+  httpSettings,
+  type TelemetrySettings,
+  telemetrySettings,
+} from "./node-runtime/server-settings.js";
 export {
   ConfigError,
   type DurationSettingSpec,

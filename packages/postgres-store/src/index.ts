@@ -29,6 +29,7 @@ export {
   pgliteDatabase,
 } from "./pglite/pglite-database.js";
 export type { PGliteWorkerEvents } from "./pglite/pglite-worker-database.js";
+export { type RetryWhileLockedOptions, retryWhileLocked } from "./pglite/retry-while-locked.js";
 export { PostgresPushConfigStore } from "./push/postgres-push-config-store.js";
 export {
   PostgresPushDeliveryQueue,

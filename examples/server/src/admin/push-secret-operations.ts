@@ -1,4 +1,4 @@
-import { parseDuration, UsageError } from "@a2a-partner/a2a-core/node-runtime";
+import { durationOption, UsageError } from "@a2a-partner/a2a-core/node-runtime";
 import type { Database } from "@a2a-partner/postgres-store";
 import {
   currentSigningSecret,
@@ -56,11 +56,5 @@ export async function pushSecret(db: Database, input: unknown): Promise<PushSecr
 
 function graceOf(value: unknown): number {
   if (value === "0") return 0;
-  const seconds = typeof value === "string" ? parseDuration(value) : undefined;
-  if (seconds === undefined) {
-    throw new UsageError(
-      `--grace must be a number and a unit (s, m, h, d, w), e.g. 24h, or 0 to stop the old secret at once; got "${String(value)}"`,
-    );
-  }
-  return seconds;
+  return durationOption(String(value), "--grace", "24h, or 0 to stop the old secret at once");
 }

@@ -4,15 +4,16 @@ import type { Queryable } from "@a2a-partner/postgres-store";
 // How the operator operations read their request (the CLI's, or the control socket's JSON) and find the
 // workspace it names: one place, so every operation refuses the same mistakes with the same words.
 
-export async function workspaceIdOf(db: Queryable, slug: string): Promise<string> {
+/** The id of the workspace with this slug; a NotFoundError (exit 1) when there is none, with `hint`. */
+export async function workspaceIdOf(db: Queryable, slug: string, hint?: string): Promise<string> {
   const { rows } = await db.query<{ id: string }>("select id from workspaces where slug = $1", [slug]);
   const id = rows[0]?.id;
-  if (!id) throw noSuchWorkspace(slug);
+  if (!id) throw noSuchWorkspace(slug, hint);
   return id;
 }
 
-export function noSuchWorkspace(slug: string): NotFoundError {
-  return new NotFoundError(`no workspace with slug "${slug}" (see \`pnpm cli workspace list\`)`);
+export function noSuchWorkspace(slug: string, hint = "see `pnpm cli workspace list`"): NotFoundError {
+  return new NotFoundError(`no workspace with slug "${slug}" (${hint})`);
 }
 
 export function record(input: unknown): Record<string, unknown> {
@@ -30,4 +31,12 @@ export function one<T>(rows: T[]): T {
   const row = rows[0];
   if (row === undefined) throw new Error("the row just written was not found");
   return row;
+}
+
+/** A listing's row as the database answers it: its `created` a Date. */
+export type Stored<Listing extends { created: string }> = Omit<Listing, "created"> & { created: Date };
+
+/** The row as an operation answers it: `created` in ISO-8601 (UTC), like every time the CLI prints. */
+export function listed<Listing extends { created: string }>(row: Stored<Listing>): Listing {
+  return { ...row, created: row.created.toISOString() } as Listing;
 }

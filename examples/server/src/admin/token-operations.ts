@@ -1,6 +1,7 @@
-import { NotFoundError, parseDuration, UsageError } from "@a2a-partner/a2a-core/node-runtime";
+import { durationOption, NotFoundError, UsageError } from "@a2a-partner/a2a-core/node-runtime";
 import { type Database, isUuid } from "@a2a-partner/postgres-store";
 import { type IssuedToken, issueToken } from "../auth/tokens.ts";
+import { workspaceIdOf } from "./request-fields.ts";
 
 /** A request to `token create`, as the CLI and the control socket receive it. */
 export interface TokenRequest {
@@ -21,16 +22,11 @@ export interface TokenRequest {
 export async function createWorkspaceToken(db: Database, request: TokenRequest): Promise<IssuedToken> {
   if (request.kind !== "partner" && request.kind !== "user") throw new UsageError("--kind must be partner or user");
   if (request.kind === "user" && !request.user) throw new UsageError("a user token needs --user <email>");
-  const expiresInSeconds = request.expiresIn === undefined ? undefined : parseDuration(request.expiresIn);
-  if (request.expiresIn !== undefined && expiresInSeconds === undefined) {
-    throw new UsageError(
-      `--expires-in must be a number and a unit (s, m, h, d, w), e.g. 30d or 12h, up to ten years; got "${request.expiresIn}"`,
-    );
-  }
-  const lifetime = expiresInSeconds === undefined ? {} : { expiresInSeconds };
-  const workspace = await db.query<{ id: string }>("select id from workspaces where slug = $1", [request.workspace]);
-  const workspaceId = workspace.rows[0]?.id;
-  if (!workspaceId) throw noSuchWorkspace(request.workspace);
+  const lifetime =
+    request.expiresIn === undefined
+      ? {}
+      : { expiresInSeconds: durationOption(request.expiresIn, "--expires-in", "30d or 12h, up to ten years") };
+  const workspaceId = await workspaceIdOf(db, request.workspace, SEED_HINT);
   if (request.kind === "partner") return issueToken(db, { kind: "partner", workspaceId, label: "cli", ...lifetime });
   return db.transaction(async (tx) => {
     const user = await tx.query<{ id: string }>(
@@ -78,10 +74,8 @@ export interface TokenListing {
   hash: string;
 }
 
-/** A workspace named on the command line that does not exist: the operator mistyped it, or has not seeded. */
-function noSuchWorkspace(slug: string): NotFoundError {
-  return new NotFoundError(`no workspace with slug "${slug}" (run \`pnpm cli seed\` first?)`);
-}
+/** A workspace a token command names that does not exist: mistyped, or the demo was not seeded yet. */
+const SEED_HINT = "run `pnpm cli seed` first?";
 
 /**
  * Every token, oldest first; with a workspace, the tokens that act in it: its partner tokens and the user
@@ -89,22 +83,14 @@ function noSuchWorkspace(slug: string): NotFoundError {
  */
 export async function listTokens(db: Database, filter: { workspace?: string } = {}): Promise<TokenListing[]> {
   // A mistyped slug is an error, not an empty list that looks like a workspace without tokens.
-  if (filter.workspace !== undefined) {
-    const known = await db.query("select 1 from workspaces where slug = $1", [filter.workspace]);
-    if (known.rows.length === 0) throw noSuchWorkspace(filter.workspace);
-  }
-  const { rows } = await db.query<{
-    id: string;
-    kind: "partner" | "user";
-    workspace: string | null;
+  if (filter.workspace !== undefined) await workspaceIdOf(db, filter.workspace, SEED_HINT);
+  type Row = Omit<TokenListing, "workspaces" | "created" | "revoked" | "expires"> & {
     workspaces: string | null;
-    user: string | null;
-    label: string | null;
     created: Date;
     revoked: Date | null;
     expires: Date | null;
-    hash: string;
-  }>(
+  };
+  const { rows } = await db.query<Row>(
     `select t.id, t.kind, w.slug as workspace, u.email as user, t.label, t.created_at as created,
             t.revoked_at as revoked, t.expires_at as expires, left(encode(t.token_hash, 'hex'), 12) as hash,
             -- As JSON text: the same value from pg and PGlite, whatever their array parsing.

@@ -2,7 +2,7 @@ import { NotFoundError, UsageError } from "@a2a-partner/a2a-core/node-runtime";
 import type { Database, Queryable } from "@a2a-partner/postgres-store";
 import { pruneTasks } from "../retention/prune-tasks.ts";
 import { pushSecret } from "./push-secret-operations.ts";
-import { noSuchWorkspace, one, record, text, workspaceIdOf } from "./request-fields.ts";
+import { listed, noSuchWorkspace, one, record, type Stored, text, workspaceIdOf } from "./request-fields.ts";
 
 /**
  * What an operator does to a deployment beyond the demo `seed`: workspaces, their Environments (and
@@ -70,26 +70,15 @@ export async function createWorkspace(db: Queryable, input: unknown): Promise<Wo
 /** `workspace list`: every workspace, oldest first. */
 export async function listWorkspaces(db: Queryable, input: unknown = {}): Promise<WorkspaceListing[]> {
   const slug = record(input).slug;
-  const { rows } = await db.query<{
-    id: string;
-    slug: string;
-    name: string;
-    visibility: Visibility;
-    default_environment: string | null;
-    created: Date;
-  }>(
-    `select w.id, w.slug, w.name, w.visibility, e.store_id as default_environment, w.created_at as created
+  const { rows } = await db.query<Stored<WorkspaceListing>>(
+    `select w.id, w.slug, w.name, w.visibility, e.store_id as "defaultEnvironment", w.created_at as created
        from workspaces w
        left join environments e on e.id = w.default_environment_id
       where $1::text is null or w.slug = $1
       order by w.created_at, w.id`,
     [typeof slug === "string" ? slug : null],
   );
-  return rows.map(({ default_environment, created, ...row }) => ({
-    ...row,
-    defaultEnvironment: default_environment,
-    created: created.toISOString(),
-  }));
+  return rows.map(listed);
 }
 
 /** `workspace visibility <slug> public|private`: who may read the workspace's metrics without a membership. */
@@ -144,33 +133,17 @@ export async function listEnvironments(db: Queryable, input: unknown = {}): Prom
   const request = record(input);
   const slug = typeof request.workspace === "string" ? request.workspace : null;
   if (slug !== null) await workspaceIdOf(db, slug);
-  const { rows } = await db.query<{
-    id: string;
-    workspace: string;
-    store_id: string;
-    name: string;
-    robots: number;
-    is_default: boolean;
-    created: Date;
-  }>(
-    `select e.id, w.slug as workspace, e.store_id, e.name,
+  const { rows } = await db.query<Stored<EnvironmentListing>>(
+    `select e.id, w.slug as workspace, e.store_id as "storeId", e.name,
             (select count(*)::int from robots r where r.environment_id = e.id) as robots,
-            coalesce(w.default_environment_id = e.id, false) as is_default, e.created_at as created
+            coalesce(w.default_environment_id = e.id, false) as "default", e.created_at as created
        from environments e
        join workspaces w on w.id = e.workspace_id
       where ($1::text is null or w.slug = $1) and ($2::text is null or e.store_id = $2)
       order by e.created_at, e.id`,
     [slug, typeof request.storeId === "string" ? request.storeId : null],
   );
-  return rows.map((row) => ({
-    id: row.id,
-    workspace: row.workspace,
-    storeId: row.store_id,
-    name: row.name,
-    robots: row.robots,
-    default: row.is_default,
-    created: row.created.toISOString(),
-  }));
+  return rows.map(listed);
 }
 
 /** `environment default --workspace <slug> <storeId>`: the workspace's default Environment. */
@@ -223,14 +196,14 @@ export async function listMembers(db: Queryable, input: unknown): Promise<Member
   const request = record(input);
   const slug = text(request.workspace, "--workspace");
   const workspaceId = await workspaceIdOf(db, slug);
-  const { rows } = await db.query<{ user: string; role: string; status: string; created: Date }>(
-    `select u.email as user, m.role, m.status, m.created_at as created
+  const { rows } = await db.query<Stored<MemberListing>>(
+    `select $3::text as workspace, u.email as user, m.role, m.status, m.created_at as created
        from memberships m join users u on u.id = m.user_id
       where m.workspace_id = $1 and ($2::text is null or u.email = $2)
       order by m.created_at, u.email`,
-    [workspaceId, typeof request.user === "string" ? request.user : null],
+    [workspaceId, typeof request.user === "string" ? request.user : null, slug],
   );
-  return rows.map((row) => ({ workspace: slug, ...row, created: row.created.toISOString() }));
+  return rows.map(listed);
 }
 
 /** The operations a running server runs for the CLI over its control socket, by the socket's name for them. */

@@ -1,8 +1,9 @@
 import { type A2AHandler, createA2AHandler } from "@a2a-partner/a2a-core";
+import { handlerLimits } from "@a2a-partner/a2a-core/node-runtime";
 import type { Database } from "@a2a-partner/postgres-store";
+import type { Logger } from "pino";
 import { partnerAuthenticator } from "../auth/partner-auth.ts";
 import type { ServerConfig } from "../config.ts";
-import type { Logger } from "../logger.ts";
 import { pushHandlerOptions } from "../push/push-handler-options.ts";
 import { usesDispatchThread } from "./push-dispatch.ts";
 import type { ServerStores } from "./stores.ts";
@@ -25,12 +26,7 @@ export function createServerHandler(
     authenticate: partnerAuthenticator(db, invalidation, { logger: logger.child({ component: "auth" }) }),
     logger: logger.child({ component: "a2a" }),
     leaseMs: config.taskLeaseMs,
-    ...(config.rateLimitPerSecond > 0 ? { rateLimit: { requestsPerSecond: config.rateLimitPerSecond } } : {}),
-    ...(config.maxStreamsPerToken > 0 ? { maxOpenStreamsPerCaller: config.maxStreamsPerToken } : {}),
-    ...(config.maxRequestsInFlight > 0 ? { maxRequestsInFlight: config.maxRequestsInFlight } : {}),
-    ...(config.maxRequestsInFlightPerToken > 0
-      ? { maxRequestsInFlightPerCaller: config.maxRequestsInFlightPerToken }
-      : {}),
+    ...handlerLimits(config),
     push: pushHandlerOptions(config.push, db, invalidation, { dispatch: !usesDispatchThread(config) }),
     // The contract (docs/contract.md): tasks are started and followed over streams only.
     methods: { sendMessage: false, continueTask: false },

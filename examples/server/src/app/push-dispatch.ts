@@ -1,7 +1,7 @@
 import type { PostgresPushStores } from "@a2a-partner/postgres-store";
 import { PushDispatchThread } from "@a2a-partner/postgres-store/dispatch-thread";
+import type { Logger } from "pino";
 import type { ServerConfig } from "../config.ts";
-import type { Logger } from "../logger.ts";
 import type { DispatchWorkerData } from "../push/dispatch-worker.ts";
 
 /**

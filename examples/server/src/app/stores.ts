@@ -7,9 +7,9 @@ import {
   type PostgresStores,
   ReplicaFence,
 } from "@a2a-partner/postgres-store";
+import type { Logger } from "pino";
 import type { ServerConfig } from "../config.ts";
 import { SimulatedRobotFleet } from "../fleet/simulated-robot-fleet.ts";
-import type { Logger } from "../logger.ts";
 
 /** The channel the reference server migration's triggers NOTIFY on; the payload is the changed table's name. */
 export const CACHE_CHANGES_CHANNEL = "a2a_cache_changes";

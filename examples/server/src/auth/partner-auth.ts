@@ -1,6 +1,6 @@
 import type { Authenticate, AuthOutcome } from "@a2a-partner/a2a-core";
 import { type CacheInvalidation, InvalidatedCache, type Queryable, sharedLoads } from "@a2a-partner/postgres-store";
-import type { Logger } from "../logger.ts";
+import type { Logger } from "pino";
 import { RefusalLog } from "./refusal-log.ts";
 import { missingTokenReason, type RefusalReason } from "./refusal-reason.ts";
 import { bearerToken, hashToken, resolveToken } from "./tokens.ts";

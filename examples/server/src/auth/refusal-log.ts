@@ -1,5 +1,5 @@
 import { ThrottledLog } from "@a2a-partner/a2a-core/node-runtime";
-import type { Logger } from "../logger.ts";
+import type { Logger } from "pino";
 import type { RefusalReason } from "./refusal-reason.ts";
 
 /** One refused credential, as the log says it (never the token). */

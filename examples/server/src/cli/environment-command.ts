@@ -27,12 +27,12 @@ export async function environmentCommand(config: ServerConfig, args: string[]): 
       return runOperatorOperation(config, "environment-create", {
         workspace,
         storeId: positionals[0],
-        ...(values.name === undefined ? {} : { name: values.name }),
-        ...(values.robots === undefined ? {} : { robots: values.robots }),
+        name: values.name,
+        robots: values.robots,
       });
     case "list":
       expectPositionals(positionals, 0, "environment list takes no arguments but --workspace", ENVIRONMENT_USAGE);
-      return runOperatorOperation(config, "environment-list", typeof workspace === "string" ? { workspace } : {});
+      return runOperatorOperation(config, "environment-list", { workspace });
     case "default":
       expectPositionals(positionals, 1, "environment default needs one store id", ENVIRONMENT_USAGE);
       if (typeof workspace !== "string") throw new UsageError(`environment default needs --workspace <slug>`);

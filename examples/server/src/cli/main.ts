@@ -1,17 +1,14 @@
 import {
-  appliedHeapSettings,
   type CommandLineCommand,
+  createPinoLogger,
   EXIT_CODES,
-  heapSettingsForLog,
   runCommandLine,
-  startTelemetry,
-  stopOnSignals,
+  serveUntilSignalled,
 } from "@a2a-partner/a2a-core/node-runtime";
 import type { GenerateProgress } from "@a2a-partner/metrics-generator";
 import { isDataDirectoryLockedError } from "@a2a-partner/postgres-store";
 import { generateMetrics, generateOptions } from "../admin/generate-metrics.ts";
-import { loadConfig, type ServerConfig } from "../config.ts";
-import { createLogger } from "../logger.ts";
+import { loadConfig, SERVICE_NAME, type ServerConfig } from "../config.ts";
 import { migrateReferenceSchema } from "../migrations.ts";
 import { seed } from "../seed.ts";
 import { ENVIRONMENT_USAGE, environmentCommand } from "./environment-command.ts";
@@ -51,7 +48,7 @@ const COMMANDS: Record<string, CommandLineCommand<ServerConfig>> = {
       runAdminCommand(config, {
         name: "migrate",
         request: {},
-        run: (db) => migrateReferenceSchema(db),
+        run: migrateReferenceSchema,
         print: printLine,
       }),
   },
@@ -83,27 +80,15 @@ const COMMANDS: Record<string, CommandLineCommand<ServerConfig>> = {
   generate: { arguments: true, run: generateCommand },
 };
 
-async function serveCommand(config: ServerConfig): Promise<number> {
-  const logger = createLogger(config.logLevel, { format: config.logFormat });
-  // cli.ts applied them before loading this module (it may have run the process again to).
-  const heap = appliedHeapSettings();
-  if (heap) logger.info(heapSettingsForLog(heap), "V8 heap settings");
-  // The handlers are in place before the server listens: SIGTERM and SIGINT stop it gracefully (exit 0).
-  const signals = stopOnSignals(logger);
-  // Loaded here: the admin commands need neither the HTTP stack nor OpenTelemetry's SDK (a second of CPU
-  // each start; startTelemetry loads the SDK only when it is switched on).
-  const { startServer } = await import("../server.ts");
-  // First: the cores report through the global OpenTelemetry API the SDK registers.
-  const telemetry = await startTelemetry({ ...config, serviceName: "a2a-reference-server" }, logger);
-  const running = await startServer(config, logger).catch(async (error: unknown) => {
-    await telemetry?.stop();
-    throw error;
+function serveCommand(config: ServerConfig): Promise<number> {
+  const logger = createPinoLogger({ level: config.logLevel, format: config.logFormat, service: SERVICE_NAME });
+  // cli.ts applied the heap settings before loading this module (it may have run the process again to).
+  return serveUntilSignalled(logger, { ...config, serviceName: SERVICE_NAME }, async () => {
+    // Loaded here: the admin commands need neither the HTTP stack nor OpenTelemetry's SDK (a second of CPU
+    // each start; the SDK is loaded only when telemetry is switched on).
+    const { startServer } = await import("../server.ts");
+    return startServer(config, logger);
   });
-  signals.started(async () => {
-    await running.stop();
-    await telemetry?.stop();
-  });
-  return -1; // keep running
 }
 
 function generateCommand(config: ServerConfig, args: string[]): Promise<number> {

@@ -21,11 +21,7 @@ export async function memberCommand(config: ServerConfig, args: string[]): Promi
   if (typeof workspace !== "string") throw new UsageError(`member ${verb} needs --workspace <slug>`);
   if (verb === "add") {
     expectPositionals(positionals, 1, "member add needs one email", MEMBER_USAGE);
-    return runOperatorOperation(config, "member-add", {
-      workspace,
-      user: positionals[0],
-      ...(values.role === undefined ? {} : { role: values.role }),
-    });
+    return runOperatorOperation(config, "member-add", { workspace, user: positionals[0], role: values.role });
   }
   expectPositionals(positionals, 0, "member list takes no arguments but --workspace", MEMBER_USAGE);
   return runOperatorOperation(config, "member-list", { workspace });

@@ -19,6 +19,6 @@ export function pruneCommand(config: ServerConfig, args: string[]): Promise<numb
   return runOperatorOperation(config, "prune", {
     endedBefore: values["ended-before"],
     dryRun: values["dry-run"] === true,
-    ...(values["batch-size"] === undefined ? {} : { batchSize: values["batch-size"] }),
+    batchSize: values["batch-size"],
   });
 }

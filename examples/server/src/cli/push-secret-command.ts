@@ -26,6 +26,6 @@ export function pushSecretCommand(config: ServerConfig, args: string[]): Promise
     workspace: values.workspace,
     rotate: values.rotate === true,
     retireOld: values["retire-old"] === true,
-    ...(values.grace === undefined ? {} : { grace: values.grace }),
+    grace: values.grace,
   });
 }

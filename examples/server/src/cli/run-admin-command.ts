@@ -1,14 +1,19 @@
-import { setTimeout as sleep } from "node:timers/promises";
-import { controlSocketPaths, EXIT_CODES, NotFoundError, UsageError } from "@a2a-partner/a2a-core/node-runtime";
-import { type Database, isDataDirectoryLockedError } from "@a2a-partner/postgres-store";
+import {
+  controlSocketPaths,
+  EXIT_CODES,
+  NotFoundError,
+  sendControlCommand,
+  UsageError,
+} from "@a2a-partner/a2a-core/node-runtime";
+import { type Database, retryWhileLocked } from "@a2a-partner/postgres-store";
 import type { ServerConfig } from "../config.ts";
 import { openConfiguredDatabase, SERVER_LOCK_OWNER } from "../configured-database.ts";
-import { type ControlCommand, sendControlCommand } from "../control/control-socket.ts";
+import type { ControlCommand } from "../control/control-socket.ts";
 
 /** One admin command: what to ask a running server, what to do without one, how to show the result. */
 export interface AdminCommand<Result> {
   /** The control socket's name for it (and the CLI's lock owner: `cli <name>`). */
-  name: Exclude<ControlCommand, "ping">;
+  name: ControlCommand;
   /** What the running server receives (JSON). */
   request: unknown;
   /** Run here, on a store this process opened. */
@@ -29,25 +34,20 @@ const WAIT_FOR_SERVER_MS = 30_000;
 export async function runAdminCommand<Result>(config: ServerConfig, command: AdminCommand<Result>): Promise<number> {
   if (config.databaseUrl) return runLocally(config, command);
   const paths = controlSocketPaths(config.dataDir);
-  const deadline = Date.now() + WAIT_FOR_SERVER_MS;
-  for (;;) {
+  const inServerOrHere = async () => {
     const answer = await sendControlCommand(paths, command.name, command.request);
-    if (answer) {
-      if (answer.status !== 200) {
-        process.stderr.write(`${answer.body.error ?? "the command failed"}\n`);
-        return answer.status === 400 ? EXIT_CODES.usage : EXIT_CODES.failure;
-      }
-      command.print(answer.body.result as Result);
-      return EXIT_CODES.ok;
+    if (!answer) return runLocally(config, command);
+    if (answer.status !== 200) {
+      process.stderr.write(`${answer.body.error ?? "the command failed"}\n`);
+      return answer.status === 400 ? EXIT_CODES.usage : EXIT_CODES.failure;
     }
-    try {
-      return await runLocally(config, command);
-    } catch (error) {
-      const serverStarting = isDataDirectoryLockedError(error) && error.holder.owner === SERVER_LOCK_OWNER;
-      if (!serverStarting || Date.now() > deadline) throw error;
-    }
-    await sleep(100);
-  }
+    command.print(answer.body.result as Result);
+    return EXIT_CODES.ok;
+  };
+  return retryWhileLocked(inServerOrHere, {
+    waitFor: (holder) => holder.owner === SERVER_LOCK_OWNER,
+    timeoutMs: WAIT_FOR_SERVER_MS,
+  });
 }
 
 async function runLocally<Result>(config: ServerConfig, command: AdminCommand<Result>): Promise<number> {

@@ -22,18 +22,15 @@ export async function workspaceCommand(config: ServerConfig, args: string[]): Pr
       expectPositionals(positionals, 1, "workspace create needs one slug", WORKSPACE_USAGE);
       return runOperatorOperation(config, "workspace-create", {
         slug: positionals[0],
-        ...(values.name === undefined ? {} : { name: values.name }),
-        ...(values.visibility === undefined ? {} : { visibility: values.visibility }),
+        name: values.name,
+        visibility: values.visibility,
       });
     case "list":
       expectPositionals(positionals, 0, "workspace list takes no arguments", WORKSPACE_USAGE);
       return runOperatorOperation(config, "workspace-list", {});
     case "visibility":
       expectPositionals(positionals, 2, "workspace visibility needs a slug and public or private", WORKSPACE_USAGE);
-      return runOperatorOperation(config, "workspace-visibility", {
-        slug: positionals[0],
-        visibility: positionals[1],
-      });
+      return runOperatorOperation(config, "workspace-visibility", { slug: positionals[0], visibility: positionals[1] });
     default:
       throw new UsageError(`workspace needs create, list or visibility\n\n${WORKSPACE_USAGE}`);
   }

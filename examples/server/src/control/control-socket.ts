@@ -1,32 +1,20 @@
 import type { Server } from "node:http";
 import {
-  type ControlAnswer,
   type ControlSocketPaths as ControlPaths,
   startControlSocket as listenForCommands,
   NotFoundError,
-  sendControlCommand as sendCommand,
   UsageError,
 } from "@a2a-partner/a2a-core/node-runtime";
 import type { Database } from "@a2a-partner/postgres-store";
+import type { Logger } from "pino";
 import { generateMetrics } from "../admin/generate-metrics.ts";
 import { createWorkspaceToken, listTokens, revokeToken, type TokenRequest } from "../admin/token-operations.ts";
 import { OPERATOR_OPERATIONS, type OperatorOperation } from "../admin/workspace-operations.ts";
-import type { Logger } from "../logger.ts";
 import { migrateReferenceSchema } from "../migrations.ts";
 import { seed } from "../seed.ts";
 
-export type ControlCommand =
-  | "ping"
-  | "migrate"
-  | "seed"
-  | "token"
-  | "tokens"
-  | "revoke"
-  | "generate"
-  | OperatorOperation;
-
 /** The admin commands a running server runs for the CLI, each on the store it holds. */
-function controlCommands(db: Database): Record<Exclude<ControlCommand, "ping">, (input: unknown) => Promise<unknown>> {
+function controlCommands(db: Database) {
   const operations = Object.fromEntries(
     Object.entries(OPERATOR_OPERATIONS).map(([name, operation]) => [name, (input: unknown) => operation(db, input)]),
   ) as Record<OperatorOperation, (input: unknown) => Promise<unknown>>;
@@ -43,7 +31,7 @@ function controlCommands(db: Database): Record<Exclude<ControlCommand, "ping">, 
     migrate: () => migrateReferenceSchema(db),
     seed: () => seed(db),
     token: (input) => createWorkspaceToken(db, input as TokenRequest),
-  };
+  } satisfies Record<string, (input: unknown) => Promise<unknown>>;
 }
 
 /**
@@ -61,11 +49,5 @@ export function startControlSocket(db: Database, paths: ControlPaths, logger: Lo
   });
 }
 
-/** Runs an admin command in the running server, or answers `undefined` when no server listens. */
-export function sendControlCommand(
-  paths: ControlPaths,
-  command: ControlCommand,
-  body: unknown = {},
-): Promise<ControlAnswer | undefined> {
-  return sendCommand(paths, command, body);
-}
+/** The admin commands a running server answers on its control socket, by name. */
+export type ControlCommand = keyof ReturnType<typeof controlCommands>;

@@ -1,8 +1,8 @@
+import { createPinoLogger, type PushSettings } from "@a2a-partner/a2a-core/node-runtime";
 import { CacheInvalidation, openDatabase, postgresPoolOptions } from "@a2a-partner/postgres-store";
 import { runPushDispatchWorker } from "@a2a-partner/postgres-store/dispatch-thread";
-import { createLogger } from "../logger.ts";
+import { SERVICE_NAME } from "../config.ts";
 import { pushHandlerOptions } from "./push-handler-options.ts";
-import type { PushSettings } from "./push-settings.ts";
 
 /** What the server starts its push dispatch thread with (app.ts). */
 export interface DispatchWorkerData {
@@ -24,7 +24,8 @@ const POOL_SIZE = 4;
 // database, the same signing secrets, SSRF guard, horizon and retry wait as the handler would use, its
 // log lines on stderr as the server's.
 await runPushDispatchWorker(async (data: DispatchWorkerData) => {
-  const logger = createLogger(data.logLevel, { format: data.logFormat }).child({ component: "push" });
+  const options = { level: data.logLevel, format: data.logFormat, service: SERVICE_NAME };
+  const logger = createPinoLogger(options).child({ component: "push" });
   const db = await openDatabase({
     url: data.databaseUrl,
     pool: postgresPoolOptions(POOL_SIZE),

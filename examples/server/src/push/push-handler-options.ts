@@ -1,7 +1,7 @@
 import type { A2APushOptions } from "@a2a-partner/a2a-core";
 import { guardedPushFetch, nodePushDestinationCheck } from "@a2a-partner/a2a-core/node";
+import type { PushSettings } from "@a2a-partner/a2a-core/node-runtime";
 import type { CacheInvalidation, Queryable } from "@a2a-partner/postgres-store";
-import type { PushSettings } from "./push-settings.ts";
 import { workspaceSigningSecrets } from "./workspace-signing-secrets.ts";
 
 /**

@@ -1,5 +1,6 @@
-import { parseDuration, UsageError } from "@a2a-partner/a2a-core/node-runtime";
+import { pastInstantOption, UsageError } from "@a2a-partner/a2a-core/node-runtime";
 import { type Database, type PruneEndedTasksResult, pruneEndedTasks } from "@a2a-partner/postgres-store";
+import { record } from "../admin/request-fields.ts";
 import { MIN_RETENTION_MS } from "./min-retention.ts";
 
 /**
@@ -7,13 +8,7 @@ import { MIN_RETENTION_MS } from "./min-retention.ts";
  * ISO-8601 instant, at least `MIN_RETENTION_MS` in the past.
  */
 export function pruneCutoff(text: string, now: number): Date {
-  const seconds = parseDuration(text);
-  const at = seconds !== undefined ? now - seconds * 1000 : isoInstant(text);
-  if (at === undefined) {
-    throw new UsageError(
-      `--ended-before must be a duration (a number and a unit: s, m, h, d, w, e.g. 30d) or an ISO-8601 time with a zone (2026-01-31T00:00:00Z); got "${text}"`,
-    );
-  }
+  const at = pastInstantOption(text, "--ended-before", now);
   if (at > now - MIN_RETENTION_MS) {
     throw new UsageError(
       `--ended-before must be at least 1h ago: a stream or a reattaching client may still be reading a task that ended since; got "${text}"`,
@@ -22,25 +17,14 @@ export function pruneCutoff(text: string, now: number): Date {
   return new Date(at);
 }
 
-/** Only an instant with a date, a time and a zone: `2026-01-31` alone would be read as local midnight by some. */
-function isoInstant(text: string): number | undefined {
-  if (!/^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d{1,9})?)?(Z|[+-]\d\d:\d\d)$/.test(text)) return undefined;
-  const at = Date.parse(text);
-  return Number.isNaN(at) ? undefined : at;
-}
-
 /** The `prune` operation, from the CLI or the control socket: `{ endedBefore, dryRun?, batchSize? }`. */
 export async function pruneTasks(db: Database, input: unknown, now = Date.now()): Promise<PruneEndedTasksResult> {
-  const request = (typeof input === "object" && input !== null ? input : {}) as Record<string, unknown>;
+  const request = record(input);
   if (typeof request.endedBefore !== "string") throw new UsageError("prune needs --ended-before");
   const endedBefore = pruneCutoff(request.endedBefore, now);
   const batchSize = request.batchSize === undefined ? undefined : Number(request.batchSize);
   if (batchSize !== undefined && !(Number.isInteger(batchSize) && batchSize >= 1 && batchSize <= 10_000)) {
     throw new UsageError(`--batch-size must be an integer from 1 to 10000; got "${String(request.batchSize)}"`);
   }
-  return pruneEndedTasks(db, {
-    endedBefore,
-    dryRun: request.dryRun === true,
-    ...(batchSize === undefined ? {} : { batchSize }),
-  });
+  return pruneEndedTasks(db, { endedBefore, dryRun: request.dryRun === true, batchSize });
 }

@@ -1,6 +1,6 @@
 import type { PeriodicJob } from "@a2a-partner/a2a-core";
 import { type Database, startTaskPruning, TASK_PRUNING_INTERVAL_MS } from "@a2a-partner/postgres-store";
-import type { Logger } from "../logger.ts";
+import type { Logger } from "pino";
 
 /**
  * `TASK_RETENTION`: postgres-store's `startTaskPruning` on every instance (together they prune once),

@@ -1,9 +1,9 @@
 import type { RequestListener } from "node:http";
 import type { A2AHandler } from "@a2a-partner/a2a-core";
 import { toNodeHandler } from "@a2a-partner/a2a-core/node";
+import { SECURITY_HEADERS as headers } from "@a2a-partner/a2a-core/node-runtime";
 import type { Express } from "express";
 import { A2A_PATH } from "../agent-card.ts";
-import { SECURITY_HEADERS } from "./security-headers.ts";
 
 /**
  * Mounts the A2A endpoint on `app` (for anyone mounting `app` elsewhere) and returns the request listener
@@ -14,7 +14,6 @@ import { SECURITY_HEADERS } from "./security-headers.ts";
  */
 export function mountA2AEndpoint(app: Express, handler: A2AHandler): RequestListener {
   // The core handler reads the raw body itself (size limit, UTF-8, JSON): no body parser in front of it.
-  const headers = Object.fromEntries(SECURITY_HEADERS);
   const a2a = toNodeHandler(handler, { headers, basePath: A2A_PATH });
   const a2aAtRoot = toNodeHandler(handler, { headers, basePath: "/" });
   const endpointOf = (url: string | undefined) =>

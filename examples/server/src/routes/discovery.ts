@@ -1,45 +1,26 @@
-import { buildAgentCardV1, buildAgentCardV03, requestedProtocolVersion } from "@a2a-partner/a2a-core";
-import { loadCardSigning } from "@a2a-partner/a2a-core/node-runtime";
-import type { Express } from "express";
+import { agentCardEndpoint, type DiscoveryAnswer, loadCardSigning } from "@a2a-partner/a2a-core/node-runtime";
+import type { Express, Response } from "express";
 import { agentCardInput } from "../agent-card.ts";
 import type { ServerConfig } from "../config.ts";
 
 /** Where the public keys of the card's signatures are published (A2A §8.4: the JWKS a verifier fetches). */
 const JWKS_PATH = "/.well-known/jwks.json";
 
-/** The agent card at /.well-known/agent-card.json (the dialect A2A-Version asks for) and, when signed, its JWKS. */
+/**
+ * The agent card at /.well-known/agent-card.json (the dialect A2A-Version asks for) and, when signed, its
+ * JWKS (a2a-core/node-runtime's agentCardEndpoint). Express adds the ETag and answers 304 to a client whose
+ * copy is current.
+ */
 export function discoveryRoutes(app: Express, config: ServerConfig, pushNotifications: boolean): void {
   const card = agentCardInput(config.publicUrl, {
     pushNotifications,
     ...(config.grpc ? { grpcUrl: config.grpc.publicAddress } : {}),
   });
-  // Both cards once: the request picks one, and a signed card is signed once.
-  const cards = { v03: buildAgentCardV03(card), v1: buildAgentCardV1(card) };
   // AGENT_CARD_SIGNING_KEY_FILE, _KID, _ALG; a bad key stops the start.
   const signing = loadCardSigning(config.agentCardSigning, `${config.publicUrl}${JWKS_PATH}`);
-  // The cards are made at start: Express adds the ETag, and answers 304 to a client whose copy is current.
-  const lastModified = new Date().toUTCString();
-
-  app.get("/.well-known/agent-card.json", async (req, res) => {
-    const asked = requestedProtocolVersion(toHeaders(req.headers), req.originalUrl);
-    const chosen = asked.ok && asked.version === "1.0" ? cards.v1 : cards.v03;
-    // The dialect depends on A2A-Version, so caches must key on it.
-    res
-      .set({ "cache-control": "public, max-age=300", vary: "A2A-Version", "last-modified": lastModified })
-      .json(signing ? await signing.signed(chosen) : chosen);
-  });
-  if (signing) {
-    app.get(JWKS_PATH, async (_req, res) => {
-      res.set({ "cache-control": "public, max-age=300" }).json(await signing.jwks());
-    });
-  }
-}
-
-function toHeaders(raw: Record<string, string | string[] | undefined>): Headers {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(raw)) {
-    if (typeof value === "string") headers.set(name, value);
-    else if (Array.isArray(value)) for (const v of value) headers.append(name, v);
-  }
-  return headers;
+  const discovery = agentCardEndpoint(card, signing);
+  const send = (res: Response, answer: DiscoveryAnswer) => res.set(answer.headers).json(answer.body);
+  app.get("/.well-known/agent-card.json", async (req, res) => send(res, await discovery.card(req, req.originalUrl)));
+  const { jwks } = discovery;
+  if (jwks) app.get(JWKS_PATH, async (_req, res) => send(res, await jwks()));
 }

@@ -6,9 +6,9 @@ import {
 } from "@a2a-partner/metrics-core";
 import type { CacheInvalidation, Database, ReplicaFence } from "@a2a-partner/postgres-store";
 import { type Response, Router } from "express";
+import type { Logger } from "pino";
 import { RefusalLog } from "../auth/refusal-log.ts";
 import { findReadableWorkspace, userAuthenticator } from "../auth/user-auth.ts";
-import type { Logger } from "../logger.ts";
 
 function send(res: Response, answer: MetricsAnswer): void {
   res.status(answer.status).set(answer.headers);
@@ -44,7 +44,7 @@ export function metricsRouter({
   refusalLog?: RefusalLog;
 }): Router {
   const log = logger.child({ component: "metrics" });
-  const authenticate = userAuthenticator(db, invalidation, accessFence ? { accessFence } : {});
+  const authenticate = userAuthenticator(db, invalidation, { accessFence });
   const refusals = refusalLog ?? new RefusalLog(log);
   const events = createMetricsEventsEndpoint({
     db,

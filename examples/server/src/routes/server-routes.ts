@@ -1,14 +1,13 @@
-import { type RequestListener, STATUS_CODES } from "node:http";
+import type { RequestListener } from "node:http";
 import type { A2AHandler } from "@a2a-partner/a2a-core";
-import { withRequestLog } from "@a2a-partner/a2a-core/node-runtime";
+import { notFoundAnswer, problemOnError, securityHeaders, withRequestLog } from "@a2a-partner/a2a-core/node-runtime";
 import type { CacheInvalidation, Database, ReplicaFence } from "@a2a-partner/postgres-store";
-import express, { type ErrorRequestHandler, type Express } from "express";
+import express, { type Express } from "express";
+import type { Logger } from "pino";
 import type { ServerConfig } from "../config.ts";
-import type { Logger } from "../logger.ts";
 import { mountA2AEndpoint } from "./a2a-mount.ts";
 import { discoveryRoutes } from "./discovery.ts";
 import { metricsRouter } from "./metrics.ts";
-import { securityHeaders } from "./security-headers.ts";
 
 /**
  * Every route of the server on one Express app: health, discovery, the A2A endpoint, metrics, then 404
@@ -40,41 +39,10 @@ export function serverRoutes(
   const route = mountA2AEndpoint(app, handler);
   app.use(
     "/api/v1/metrics",
-    metricsRouter({
-      db,
-      logger,
-      ratePerSecond: config.metricsRateLimitPerSecond,
-      invalidation,
-      ...(accessFence ? { accessFence } : {}),
-    }),
+    metricsRouter({ db, logger, ratePerSecond: config.metricsRateLimitPerSecond, invalidation, accessFence }),
   );
 
-  app.use((_req, res) => {
-    res.status(404).type("application/problem+json").json({ type: "about:blank", title: "Not Found", status: 404 });
-  });
-  app.use(errorHandler(logger));
+  app.use(notFoundAnswer);
+  app.use(problemOnError(logger));
   return { app, listener: withRequestLog(route, logger.child({ component: "http" })) };
-}
-
-/**
- * Errors that carry an HTTP status (e.g. from Express itself) keep it. Anything else is a store failure
- * (an outage) or a bug: 503 + Retry-After so clients retry, with nothing of the cause in the body.
- */
-function errorHandler(logger: Logger): ErrorRequestHandler {
-  return (error, _req, res, _next) => {
-    const known = typeof error?.status === "number" && error.status >= 400 && error.status < 600;
-    const status: number = known ? error.status : 503;
-    if (!known) logger.error({ err: error }, "request failed");
-    if (res.headersSent) return res.end();
-    if (status === 503) res.set("retry-after", "1");
-    res
-      .status(status)
-      .type("application/problem+json")
-      .json({
-        type: "about:blank",
-        title: STATUS_CODES[status] ?? "Error",
-        status,
-        ...(status === 503 ? { detail: "Temporarily unavailable; retry the request" } : {}),
-      });
-  };
 }

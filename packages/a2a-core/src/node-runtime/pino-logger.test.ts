@@ -1,7 +1,7 @@
-import { startTelemetry, type Telemetry } from "@a2a-partner/a2a-core/node-runtime";
 import { context, TraceFlags, trace } from "@opentelemetry/api";
 import { afterAll, describe, expect, it } from "vitest";
-import { createLogger } from "./logger.ts";
+import { createPinoLogger } from "./pino-logger.js";
+import { startTelemetry, type Telemetry } from "./start-telemetry.js";
 
 const TRACE_ID = "0af7651916cd43dd8448eb211c80319c";
 const SPAN_ID = "b7ad6b7169203331";
@@ -12,7 +12,8 @@ describe("log lines", () => {
 
   it("written while a span is active carry its trace_id and span_id, across awaits; others carry none", async () => {
     const lines: Array<Record<string, unknown>> = [];
-    const logger = createLogger("info", { destination: { write: (line: string) => lines.push(JSON.parse(line)) } });
+    const destination = { write: (line: string) => lines.push(JSON.parse(line)) };
+    const logger = createPinoLogger({ level: "info", service: "test", destination });
     // The server's own start-up with telemetry on (here the scrape port only): what keeps the context.
     telemetry = await startTelemetry({ metricsPort: 0, metricsHost: "127.0.0.1", serviceName: "test" }, logger, {});
     // A span as a request continuing a caller's traceparent has it (recorded or not).
@@ -31,5 +32,7 @@ describe("log lines", () => {
     }
     expect(byMessage.get("after an await")).toMatchObject({ taskId: "t-1" });
     expect(byMessage.get("outside any span")).not.toHaveProperty("trace_id");
+    expect(byMessage.get("outside any span")).toMatchObject({ service: "test", level: 30 });
+    expect(byMessage.get("outside any span")?.time).toMatch(/^\d{4}-\d\d-\d\dT/);
   });
 });

@@ -1,7 +1,7 @@
-import { AllowedHostsError, parseAllowedHosts } from "@a2a-partner/a2a-core";
-import { ConfigError, durationSetting, onOffSetting } from "@a2a-partner/a2a-core/node-runtime";
+import { AllowedHostsError, parseAllowedHosts } from "../runtime/push/parse-allowed-hosts.js";
+import { ConfigError, durationSetting, onOffSetting } from "./settings.js";
 
-/** The push-notification settings of the reference server (docs/operations.md, Configuration). */
+/** A server's push-notification settings, read by `pushSettings` (the handler's `push` options take them). */
 export interface PushSettings {
   /** PUSH_NOTIFICATIONS: `on` (default) or `off` (the push methods answer -32003, the card says false). */
   enabled: boolean;
@@ -17,12 +17,6 @@ export interface PushSettings {
    * notifications to a receiver sooner after a long outage, at the price of more attempts while it is down.
    */
   maxRetryWaitMs: number;
-  /**
-   * PUSH_DISPATCH_THREAD: `on` (default) or `off`. On PostgreSQL, deliveries go out from a worker thread of
-   * their own (app/push-dispatch.ts) rather than the event loop that answers requests; PGlite always
-   * delivers from the server's thread (its database lives in this process).
-   */
-  dispatchThread: boolean;
 }
 
 const DEFAULT_HORIZON = "24h";
@@ -30,6 +24,10 @@ const DEFAULT_MAX_RETRY_WAIT = "1h";
 /** Shorter, and a receiver that restarts would lose notifications to the first retries' backoff. */
 const MIN_HORIZON = "1m";
 
+/**
+ * PUSH_NOTIFICATIONS, PUSH_ALLOWED_HOSTS, PUSH_HORIZON (default 24h, at least 1m) and PUSH_MAX_RETRY_WAIT
+ * (default 1h). A mistake is a ConfigError naming the variable.
+ */
 export function pushSettings(env: NodeJS.ProcessEnv): PushSettings {
   return {
     enabled: onOffSetting(env.PUSH_NOTIFICATIONS, "PUSH_NOTIFICATIONS"),
@@ -44,14 +42,13 @@ export function pushSettings(env: NodeJS.ProcessEnv): PushSettings {
       { name: "PUSH_MAX_RETRY_WAIT", example: DEFAULT_MAX_RETRY_WAIT },
       DEFAULT_MAX_RETRY_WAIT,
     ),
-    dispatchThread: onOffSetting(env.PUSH_DISPATCH_THREAD, "PUSH_DISPATCH_THREAD"),
   };
 }
 
 /**
- * `hooks.internal, 10.1.2.3, 10.20.0.0/16, fd00::/8`, read by the core's `parseAllowedHosts` (the rules
- * the SSRF guard itself reads the list by). An entry it cannot read stops the start, naming the entry: one
- * the guard misread would silently allow nothing, or something else.
+ * `hooks.internal, 10.1.2.3, 10.20.0.0/16, fd00::/8`, read by `parseAllowedHosts` (the rules the SSRF
+ * guard itself reads the list by). An entry it cannot read stops the start, naming the entry: one the
+ * guard misread would silently allow nothing, or something else.
  */
 function allowedHosts(value: string | undefined): string[] {
   try {
