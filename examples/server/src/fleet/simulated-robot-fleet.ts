@@ -156,49 +156,42 @@ export class SimulatedRobotFleet implements EnvironmentExecutor {
   }
 
   /** The Environment and its robots (one query), from memory while nothing changed them. */
-  private async environment(workspaceId: string, storeId: string): Promise<Environment | undefined> {
-    const key = `${workspaceId}\u0000${storeId}`;
-    const cached = this.environments?.get(key);
-    if (cached) return cached;
-    const ticket = this.environments?.ticket();
-    const { rows } = await this.db.query<{ id: string; robots: RobotRow[] }>(
-      `select e.id,
-              coalesce((select json_agg(json_build_object('id', r.id, 'name', r.name) order by r.name)
-                          from robots r where r.environment_id = e.id), '[]') as robots
-         from environments e where e.workspace_id = $1 and e.store_id = $2`,
-      [workspaceId, storeId],
-    );
-    const row = rows[0];
-    if (!row) return undefined;
-    const environment: Environment = { id: row.id, robots: row.robots };
-    this.environments?.remember(key, environment, ticket);
-    return environment;
+  private environment(workspaceId: string, storeId: string): Promise<Environment | undefined> {
+    const load = async (): Promise<Environment | undefined> => {
+      const { rows } = await this.db.query<{ id: string; robots: RobotRow[] }>(
+        `select e.id,
+                coalesce((select json_agg(json_build_object('id', r.id, 'name', r.name) order by r.name)
+                            from robots r where r.environment_id = e.id), '[]') as robots
+           from environments e where e.workspace_id = $1 and e.store_id = $2`,
+        [workspaceId, storeId],
+      );
+      const row = rows[0];
+      return row && { id: row.id, robots: row.robots };
+    };
+    return this.environments?.lookup(`${workspaceId}\u0000${storeId}`, load) ?? load();
   }
 
   /** The workflow's id in the workspace, created on first use; from memory after that. */
-  private async workflowId(workspaceId: string, name: string): Promise<string> {
-    const key = `${workspaceId}\u0000${name}`;
-    const cached = this.workflows?.get(key);
-    if (cached) return cached;
-    const ticket = this.workflows?.ticket();
-    // Looked up first: an INSERT, even one that inserts nothing, fires the statement trigger that
-    // announces a change to workflows, and would empty this very cache on every task.
-    const found = await this.db.query<{ id: string }>(
-      "select id from workflows where workspace_id = $1 and name = $2",
-      [workspaceId, name],
-    );
-    const rows = found.rows.length
-      ? found.rows
-      : (
-          await this.db.query<{ id: string }>(
-            `insert into workflows (workspace_id, name) values ($1, $2)
-             on conflict (workspace_id, name) do update set name = excluded.name returning id`,
-            [workspaceId, name],
-          )
-        ).rows;
-    const id = rows[0]?.id as string;
-    this.workflows?.remember(key, id, ticket);
-    return id;
+  private workflowId(workspaceId: string, name: string): Promise<string> {
+    const load = async (): Promise<string> => {
+      // Looked up first: an INSERT, even one that inserts nothing, fires the statement trigger that
+      // announces a change to workflows, and would empty this very cache on every task.
+      const found = await this.db.query<{ id: string }>(
+        "select id from workflows where workspace_id = $1 and name = $2",
+        [workspaceId, name],
+      );
+      const rows = found.rows.length
+        ? found.rows
+        : (
+            await this.db.query<{ id: string }>(
+              `insert into workflows (workspace_id, name) values ($1, $2)
+               on conflict (workspace_id, name) do update set name = excluded.name returning id`,
+              [workspaceId, name],
+            )
+          ).rows;
+      return rows[0]?.id as string;
+    };
+    return this.workflows?.lookup(`${workspaceId}\u0000${name}`, load) ?? load();
   }
 
   /**
