@@ -22,6 +22,7 @@ export {
   type LockHolder,
   lockDataDirectory,
 } from "./pglite/data-directory-lock.js";
+export { type OpenAsServerOptions, openAsServer } from "./pglite/open-as-server.js";
 export {
   type PGliteAutovacuumOptions,
   type PGliteCheckpointsOptions,
