@@ -1,15 +1,10 @@
 // The client against a2a-core's real request handler (in-memory stores, a scripted executor), in process:
 // the resume logic meets the server's actual replay rules (snapshot id 1, Last-Event-ID, idempotency).
-import {
-  type AuthOutcome,
-  createA2AHandler,
-  createInMemoryStores,
-  toFetchHandler,
-} from "@a2a-partner/a2a-core";
+import { type AuthOutcome, createA2AHandler, createInMemoryStores, toFetchHandler } from "@a2a-partner/a2a-core";
 import { afterEach, describe, expect, it } from "vitest";
 // The typed errors, by the names a caller checks them with.
 import * as errors from "../src/index.js";
-import { A2AClient, } from "../src/index.js";
+import { A2AClient } from "../src/index.js";
 import { collect, followToCompleted, StepExecutor } from "./support/step-executor.js";
 
 const TOKENS: Record<string, AuthOutcome> = {

@@ -1,9 +1,4 @@
-import {
-  A2A_LIMITS,
-  isTerminalState,
-  type TaskListPage,
-  type TaskListQuery,
-} from "@a2a-partner/a2a-core";
+import { A2A_LIMITS, isTerminalState, type TaskListPage, type TaskListQuery } from "@a2a-partner/a2a-core";
 import type { MessageV03, TaskV03 } from "@a2a-partner/a2a-core/protocol";
 import type { Queryable } from "../database.js";
 import { isUuid } from "../is-uuid.js";
