@@ -21,13 +21,9 @@ const invalidation = new CacheInvalidation(db, {
 void invalidation.start();
 const tokens = new InvalidatedCache<Token>(invalidation, ["api_tokens"], 10_000); // tables, capacity
 
-async function token(hash: string): Promise<Token | undefined> {
-  const cached = tokens.get(hash);
-  if (cached) return cached;
-  const ticket = tokens.ticket(); // before the read: a change announced during it voids the answer
-  const found = await readToken(db, hash);
-  if (found) tokens.remember(hash, found, ticket);
-  return found;
+// From memory, else read and remembered (unless a change was announced during the read).
+function token(hash: string): Promise<Token | undefined> {
+  return tokens.lookup(hash, () => readToken(db, hash));
 }
 // on shutdown, before db.close():
 await invalidation.close();

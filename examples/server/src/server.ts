@@ -8,12 +8,7 @@ import {
   listenHttp,
   redactSecrets,
 } from "@a2a-partner/a2a-core/node-runtime";
-import {
-  type Database,
-  DataDirectoryLockedError,
-  isDataDirectoryLockedError,
-  retryWhileLocked,
-} from "@a2a-partner/postgres-store";
+import { type Database, openAsServer } from "@a2a-partner/postgres-store";
 import type { Logger } from "pino";
 import { createApp, type ServerApp } from "./app.ts";
 import type { ServerConfig } from "./config.ts";
@@ -40,33 +35,21 @@ function whereTheDataIs(config: ServerConfig): string {
 }
 
 /**
- * Opens the store for the server. Another server holding the embedded data directory is an error at once;
- * a CLI command holding it (a `seed` started at the same moment) is waited for, up to WAIT_FOR_CLI_MS.
+ * Opens the store for the server (postgres-store's openAsServer). Another server holding the embedded data
+ * directory is an error at once; a CLI command holding it (a `seed` started at the same moment) is waited
+ * for, up to WAIT_FOR_CLI_MS.
  */
-async function openServerDatabase(config: ServerConfig, logger: Logger): Promise<Database> {
-  try {
-    return await retryWhileLocked(() => openConfiguredDatabase(config, SERVER_LOCK_OWNER, logger), {
-      waitFor: (holder) => holder.owner !== SERVER_LOCK_OWNER,
-      timeoutMs: WAIT_FOR_CLI_MS,
-      onWait: (holder) => logger.info({ holder }, "waiting for a CLI command to release the data directory"),
-    });
-  } catch (error) {
-    throw isDataDirectoryLockedError(error) && error.holder.owner === SERVER_LOCK_OWNER ? anotherServer(error) : error;
-  }
-}
-
-/**
- * Another server on the same data directory: most often the `pnpm start` of another terminal. Still exit
- * 75, but saying what to do: one server per data directory, a second one needs its own.
- */
-function anotherServer(error: DataDirectoryLockedError): DataDirectoryLockedError {
-  return new DataDirectoryLockedError(
-    error.dataDir,
-    error.lockPath,
-    error.holder,
-    "Another reference server is running on it (a `pnpm start` in another terminal?): use that one (its log " +
+function openServerDatabase(config: ServerConfig, logger: Logger): Promise<Database> {
+  return openAsServer(() => openConfiguredDatabase(config, SERVER_LOCK_OWNER, logger), {
+    serverOwner: SERVER_LOCK_OWNER,
+    waitMs: WAIT_FOR_CLI_MS,
+    onWait: (holder) => logger.info({ holder }, "waiting for a CLI command to release the data directory"),
+    // Most often the `pnpm start` of another terminal. Still exit 75, but saying what to do: one server
+    // per data directory, a second one needs its own.
+    anotherServerHint:
+      "Another reference server is running on it (a `pnpm start` in another terminal?): use that one (its log " +
       "line says where it listens), stop it, or start this one with a DATA_DIR and a PORT of its own.",
-  );
+  });
 }
 
 export async function startServer(config: ServerConfig, logger: Logger): Promise<RunningServer> {

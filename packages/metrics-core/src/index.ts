@@ -19,6 +19,15 @@ export { parseMetricsTimestamp } from "./internal/window/parse-timestamp.js";
 export { metricsMigrations, metricsMigrationsDir } from "./migrations-dir.js";
 export { type MetricsQueryable, type QueryEventMetricsOptions, queryEventMetrics } from "./query-event-metrics.js";
 export {
+  type AlertRecord,
+  MetricsRecords,
+  type MetricsRowWriter,
+  type NodeExecutionRecord,
+  type RecordSource,
+  type TelemetryEventRecord,
+  type WorkflowExecutionStart,
+} from "./records/metrics-records.js";
+export {
   ROLLUP_COMPACTION_INTERVAL_MS,
   type RollupCompaction,
   type RollupCompactionOptions,

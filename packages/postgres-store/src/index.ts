@@ -22,6 +22,7 @@ export {
   type LockHolder,
   lockDataDirectory,
 } from "./pglite/data-directory-lock.js";
+export { type OpenAsServerOptions, openAsServer } from "./pglite/open-as-server.js";
 export {
   type PGliteAutovacuumOptions,
   type PGliteCheckpointsOptions,
@@ -49,6 +50,7 @@ export {
   postgresPoolOptions,
 } from "./settings/configured-database.js";
 export { type DatabaseConnections, databaseConnections, postgresUrlSetting } from "./settings/database-settings.js";
+export { runStoreCommand, type StoreCommand, type StoreCommandOptions } from "./settings/store-command.js";
 export { PostgresEventLog, type PostgresEventLogOptions } from "./stores/postgres-event-log.js";
 export { PostgresIdempotencyStore, type PostgresIdempotencyStoreOptions } from "./stores/postgres-idempotency-store.js";
 export { PostgresTaskStore } from "./stores/postgres-task-store.js";

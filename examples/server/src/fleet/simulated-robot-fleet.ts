@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { EnvironmentExecutor, EnvironmentTaskContext, TaskOutcome } from "@a2a-partner/a2a-core";
+import { MetricsRecords } from "@a2a-partner/metrics-core";
 import {
   type CacheInvalidation,
   type Database,
@@ -25,35 +26,6 @@ export interface SimulatedRobotFleetOptions {
   obstacleRate?: number;
 }
 
-// The columns the fleet writes; rows are objects keyed by them (see GroupCommitWriter).
-const EXECUTION_COLUMNS = ["id", "workspace_id", "workflow_id", "task_id", "status", "started_at"] as const;
-const NODE_COLUMNS = [
-  "workspace_id",
-  "workflow_execution_id",
-  "workflow_id",
-  "node_name",
-  "status",
-  "started_at",
-  "finished_at",
-] as const;
-const TELEMETRY_COLUMNS = [
-  "workspace_id",
-  "environment_id",
-  "robot_id",
-  "event_type",
-  "payload",
-  "occurred_at",
-] as const;
-const ALERT_COLUMNS = [
-  "workspace_id",
-  "environment_id",
-  "robot_id",
-  "alert_type",
-  "severity",
-  "message",
-  "occurred_at",
-] as const;
-
 const rejected = (message: string): TaskOutcome => ({ state: "TASK_STATE_REJECTED", message });
 
 /**
@@ -64,7 +36,8 @@ const rejected = (message: string): TaskOutcome => ({ state: "TASK_STATE_REJECTE
  */
 export class SimulatedRobotFleet implements EnvironmentExecutor {
   private readonly db: Database;
-  private readonly writer: GroupCommitWriter;
+  /** The metrics records, through the group-commit writer. */
+  private readonly records: MetricsRecords;
   private readonly stepMs: number;
   private readonly now: () => Date;
   private readonly obstacleRate: number;
@@ -75,7 +48,7 @@ export class SimulatedRobotFleet implements EnvironmentExecutor {
 
   constructor(options: SimulatedRobotFleetOptions) {
     this.db = options.db;
-    this.writer = options.writer ?? new GroupCommitWriter(options.db);
+    this.records = new MetricsRecords(options.writer ?? new GroupCommitWriter(options.db));
     this.stepMs = options.stepMs;
     this.now = options.now ?? (() => new Date());
     this.obstacleRate = options.obstacleRate ?? 0.15;
@@ -123,16 +96,14 @@ export class SimulatedRobotFleet implements EnvironmentExecutor {
     // node execution (which refers to it; keys are checked at the end of each commit), and the task saves
     // a commit's wait. The run awaits it with its other writes: a step that could not be stored fails
     // the task.
-    const started = this.writer.insertRows("workflow_executions", EXECUTION_COLUMNS, [
-      {
-        id: executionId,
-        workspace_id: workspaceId,
-        workflow_id: workflowId,
-        task_id: taskId,
-        status: "running",
-        started_at: this.now(),
-      },
-    ]);
+    const started = this.records.startExecution({
+      id: executionId,
+      workspaceId,
+      workflowId,
+      taskId,
+      status: "running",
+      startedAt: this.now(),
+    });
     return new RobotRun(this.runHost, context, {
       environment,
       plan,
@@ -148,109 +119,79 @@ export class SimulatedRobotFleet implements EnvironmentExecutor {
    * fail, the periodic reconcile settles the execution from the task's final state.
    */
   private completeExecution(executionId: string): void {
-    this.writer
-      .updateRows(
-        "workflow_executions",
-        "id",
-        ["status", "finished_at"],
-        [{ id: executionId, status: "completed", finished_at: this.now() }],
-      )
-      .catch(() => undefined);
+    this.records.finishExecution(executionId, "completed", this.now()).catch(() => undefined);
   }
 
   /** A step's records: its node execution, its telemetry and, if the robot met an obstacle, an alert. */
   private stepRecords(run: RobotRun, step: StepRecord): Promise<void>[] {
     const at = this.now();
-    const { workspaceId } = run.context;
-    const environmentId = run.environment.id;
     const { robot, node } = step;
+    const source = { workspaceId: run.context.workspaceId, environmentId: run.environment.id, robotId: robot.id };
     const records = [
-      this.writer.insertRows("workflow_node_executions", NODE_COLUMNS, [
-        {
-          workspace_id: workspaceId,
-          workflow_execution_id: run.executionId,
-          workflow_id: run.workflowId,
-          node_name: node.name,
-          status: "completed",
-          started_at: step.startedAt,
-          finished_at: at,
-        },
-      ]),
-      this.writer.insertRows(
-        "telemetry_events",
-        TELEMETRY_COLUMNS,
+      this.records.nodeExecution({
+        workspaceId: source.workspaceId,
+        workflowExecutionId: run.executionId,
+        workflowId: run.workflowId,
+        nodeName: node.name,
+        status: "completed",
+        startedAt: step.startedAt,
+        finishedAt: at,
+      }),
+      this.records.telemetryEvents(
         [...node.telemetry, "battery.level"].map((eventType) => ({
-          workspace_id: workspaceId,
-          environment_id: environmentId,
-          robot_id: robot.id,
-          event_type: eventType,
+          ...source,
+          eventType,
           payload: telemetryPayload(eventType, run.random),
-          occurred_at: at,
+          occurredAt: at,
         })),
       ),
     ];
     if (step.obstacle) {
+      const message = `${robot.name} rerouted around an obstacle`;
       records.push(
-        this.writer.insertRows("alerts", ALERT_COLUMNS, [
-          {
-            workspace_id: workspaceId,
-            environment_id: environmentId,
-            robot_id: robot.id,
-            alert_type: "obstacle_detected",
-            severity: "warning",
-            message: `${robot.name} rerouted around an obstacle`,
-            occurred_at: at,
-          },
-        ]),
+        this.records.alert({ ...source, alertType: "obstacle_detected", severity: "warning", message, occurredAt: at }),
       );
     }
     return records;
   }
 
   /** The Environment and its robots (one query), from memory while nothing changed them. */
-  private async environment(workspaceId: string, storeId: string): Promise<Environment | undefined> {
-    const key = `${workspaceId}\u0000${storeId}`;
-    const cached = this.environments?.get(key);
-    if (cached) return cached;
-    const ticket = this.environments?.ticket();
-    const { rows } = await this.db.query<{ id: string; robots: RobotRow[] }>(
-      `select e.id,
-              coalesce((select json_agg(json_build_object('id', r.id, 'name', r.name) order by r.name)
-                          from robots r where r.environment_id = e.id), '[]') as robots
-         from environments e where e.workspace_id = $1 and e.store_id = $2`,
-      [workspaceId, storeId],
-    );
-    const row = rows[0];
-    if (!row) return undefined;
-    const environment: Environment = { id: row.id, robots: row.robots };
-    this.environments?.remember(key, environment, ticket);
-    return environment;
+  private environment(workspaceId: string, storeId: string): Promise<Environment | undefined> {
+    const load = async (): Promise<Environment | undefined> => {
+      const { rows } = await this.db.query<{ id: string; robots: RobotRow[] }>(
+        `select e.id,
+                coalesce((select json_agg(json_build_object('id', r.id, 'name', r.name) order by r.name)
+                            from robots r where r.environment_id = e.id), '[]') as robots
+           from environments e where e.workspace_id = $1 and e.store_id = $2`,
+        [workspaceId, storeId],
+      );
+      const row = rows[0];
+      return row && { id: row.id, robots: row.robots };
+    };
+    return this.environments?.lookup(`${workspaceId}\u0000${storeId}`, load) ?? load();
   }
 
   /** The workflow's id in the workspace, created on first use; from memory after that. */
-  private async workflowId(workspaceId: string, name: string): Promise<string> {
-    const key = `${workspaceId}\u0000${name}`;
-    const cached = this.workflows?.get(key);
-    if (cached) return cached;
-    const ticket = this.workflows?.ticket();
-    // Looked up first: an INSERT, even one that inserts nothing, fires the statement trigger that
-    // announces a change to workflows, and would empty this very cache on every task.
-    const found = await this.db.query<{ id: string }>(
-      "select id from workflows where workspace_id = $1 and name = $2",
-      [workspaceId, name],
-    );
-    const rows = found.rows.length
-      ? found.rows
-      : (
-          await this.db.query<{ id: string }>(
-            `insert into workflows (workspace_id, name) values ($1, $2)
-             on conflict (workspace_id, name) do update set name = excluded.name returning id`,
-            [workspaceId, name],
-          )
-        ).rows;
-    const id = rows[0]?.id as string;
-    this.workflows?.remember(key, id, ticket);
-    return id;
+  private workflowId(workspaceId: string, name: string): Promise<string> {
+    const load = async (): Promise<string> => {
+      // Looked up first: an INSERT, even one that inserts nothing, fires the statement trigger that
+      // announces a change to workflows, and would empty this very cache on every task.
+      const found = await this.db.query<{ id: string }>(
+        "select id from workflows where workspace_id = $1 and name = $2",
+        [workspaceId, name],
+      );
+      const rows = found.rows.length
+        ? found.rows
+        : (
+            await this.db.query<{ id: string }>(
+              `insert into workflows (workspace_id, name) values ($1, $2)
+               on conflict (workspace_id, name) do update set name = excluded.name returning id`,
+              [workspaceId, name],
+            )
+          ).rows;
+      return rows[0]?.id as string;
+    };
+    return this.workflows?.lookup(`${workspaceId}\u0000${name}`, load) ?? load();
   }
 
   /**

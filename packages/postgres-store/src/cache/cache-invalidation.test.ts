@@ -54,4 +54,32 @@ describe("CacheInvalidation", () => {
     expect(cache.get("store-001")).toBeUndefined();
     await invalidation.close();
   });
+
+  it("looks a key up once, serves it from memory while fresh, and keeps no load that a change overtook", async () => {
+    const { db, notify } = flakyListenDb(0);
+    const invalidation = new CacheInvalidation(db, { channel: "cache_changes" });
+    const cache = new InvalidatedCache<{ id: string; fresh: boolean }>(invalidation, ["workflows"], 10);
+    await invalidation.start();
+    let loads = 0;
+    const load = async () => ({ id: `id-${++loads}`, fresh: true });
+    expect(await cache.lookup("restock", load)).toEqual({ id: "id-1", fresh: true });
+    expect(await cache.lookup("restock", load)).toEqual({ id: "id-1", fresh: true });
+    expect(loads).toBe(1);
+
+    notify("workflows");
+    const overtaken = cache.lookup("restock", async () => {
+      notify("workflows"); // a change announced while the database is being read
+      return { id: "stale", fresh: true };
+    });
+    expect(await overtaken).toEqual({ id: "stale", fresh: true });
+    expect(await cache.lookup("restock", load)).toEqual({ id: "id-2", fresh: true });
+
+    const stale = await cache.lookup("expiring", async () => ({ id: "old", fresh: false }));
+    expect(stale.id).toBe("old");
+    const renewed = await cache.lookup("expiring", load, (value) => value.fresh);
+    expect(renewed.id).toBe("id-3"); // not fresh any more: loaded again
+    expect(await cache.lookup("missing", async () => undefined)).toBeUndefined();
+    expect(await cache.lookup("missing", load)).toEqual({ id: "id-4", fresh: true }); // a miss was not kept
+    await invalidation.close();
+  });
 });

@@ -129,4 +129,22 @@ export class InvalidatedCache<V> {
     if (this.entries.size >= this.capacity) this.entries.clear();
     this.entries.set(key, value);
   }
+
+  /**
+   * `get`, `ticket` and `remember` in one: the cached value of `key` while `fresh(value)` holds (default:
+   * always), else what `load` reads from the database, remembered unless the tables changed (or the feed
+   * dropped) during the load. An undefined answer is not remembered.
+   */
+  async lookup<R extends V | undefined>(
+    key: string,
+    load: () => Promise<R>,
+    fresh?: (value: V) => boolean,
+  ): Promise<V | R> {
+    const cached = this.get(key);
+    if (cached !== undefined && (!fresh || fresh(cached))) return cached;
+    const ticket = this.ticket();
+    const value = await load();
+    if (value !== undefined) this.remember(key, value, ticket);
+    return value;
+  }
 }
