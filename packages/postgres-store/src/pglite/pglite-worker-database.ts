@@ -197,7 +197,7 @@ class PGliteWorkerConnection {
       ready,
       exited: new Promise<void>((resolve) => worker.once("exit", () => resolve())),
     };
-    thread.replies.on("message", (message: WorkerReply) => {
+    const onMessage = (message: WorkerReply) => {
       if (!("ready" in message)) return this.onReply(message);
       // Kept alive only while it has requests to answer (see `send`): an idle database keeps no process
       // running, as PGlite on the calling thread does not.
@@ -205,7 +205,8 @@ class PGliteWorkerConnection {
       // PGlite could not open (a damaged data directory …): the worker serves nothing, so it goes now.
       if (message.error) void worker.terminate();
       opened(message.error && restoreError(message.error));
-    });
+    };
+    thread.replies.on("message", onMessage);
     const died = (error: Error) => {
       opened(error); // a worker that dies while opening did not open
       if (this.thread === thread) this.lost(error);
@@ -213,7 +214,14 @@ class PGliteWorkerConnection {
     worker.on("error", (error) =>
       died(new Error(`the embedded database's worker failed: ${error.message}`, { cause: error })),
     );
-    worker.on("exit", (code) => died(new Error(`the embedded database's worker exited (code ${code})`)));
+    worker.on("exit", (code) => {
+      // A reply the thread posted just before it ended (PGlite's own error when it cannot open) may still
+      // wait on the port, behind this event: it is read first, so it is what the open fails with.
+      for (let queued = receiveMessageOnPort(thread.replies); queued; queued = receiveMessageOnPort(thread.replies)) {
+        onMessage(queued.message as WorkerReply);
+      }
+      died(new Error(`the embedded database's worker exited (code ${code})`));
+    });
     thread.replies.unref();
     return thread;
   }
