@@ -5,15 +5,16 @@ import {
   type Authenticate,
   createA2AHandler,
   createInMemoryStores,
+  environmentExecutor,
   type FetchHandler,
-  type TaskExecutor,
   toFetchHandler,
 } from "@a2a-partner/a2a-core";
 
 export const A2A_PATH = "/api/v1/a2a";
 export const TOKEN = "partner-a";
 
-const executor: TaskExecutor = {
+// Each task runs in an Environment its start names (params.metadata.storeId): environmentExecutor checks it.
+const executor = environmentExecutor({
   async hasEnvironment(_workspaceId, storeId) {
     return storeId.startsWith("store-");
   },
@@ -28,7 +29,7 @@ const executor: TaskExecutor = {
     }
     return { state: "TASK_STATE_COMPLETED", message: "Done" };
   },
-};
+});
 
 const authenticate: Authenticate = async (headers) =>
   headers.get("authorization") === `Bearer ${TOKEN}`
