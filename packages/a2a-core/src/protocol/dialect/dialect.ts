@@ -1,5 +1,5 @@
 import type { MethodName } from "../method-table.js";
-import type { Message, Task } from "../schemas/a2a.js";
+import type { Message, Task, TaskEventResult } from "../schemas/a2a.js";
 import type { AgentCardInput } from "../schemas/agent-card-input.js";
 import type { JsonRpcErrorObject } from "../schemas/jsonrpc.js";
 import type { ListedTask } from "../schemas/list-tasks.js";
@@ -7,10 +7,13 @@ import type { TaskPushConfig } from "../schemas/push-config.js";
 import type { ProtocolVersion } from "./protocol-version.js";
 
 /**
- * A logged event on its way to streams, its result serialised once in the model (A2A v1.0). Every stream
- * of a task is handed the same object, so a dialect that writes another shape converts it once.
+ * A logged event on its way to streams. Every stream of a task is handed the same object, so each JSON
+ * text of its result is made once, by the first stream that writes that dialect.
  */
 export interface SerialisedEvent {
+  /** The result in the model (A2A v1.0); shared by every stream, never to be written to. */
+  readonly result: TaskEventResult;
+  /** The result's JSON in the model (its v1.0 `StreamResponse`), made at the first read. */
   readonly resultJson: string;
   /** Its v0.3 JSON, once made (by the store that logged it in v0.3, or by the first v0.3 stream). */
   v03Json?: string;

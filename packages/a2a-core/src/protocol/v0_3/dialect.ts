@@ -2,12 +2,12 @@ import type { Dialect, StreamRenderer } from "../dialect/dialect.js";
 import { methodWire } from "../method-table.js";
 import { buildAgentCardV03 } from "./agent-card.js";
 import { withV03FieldNames } from "./error-fields.js";
-import { toV03Event, toV03Message, toV03Task } from "./mapping.js";
+import { toV03Message, toV03Task, v03EventJson } from "./mapping.js";
 import { toV03PushConfig } from "./push-config.js";
 
 const V03_STREAM: StreamRenderer = {
   eventJson(event) {
-    event.v03Json ??= JSON.stringify(toV03Event(JSON.parse(event.resultJson)));
+    event.v03Json ??= v03EventJson(event.result);
     return event.v03Json;
   },
   taskJson: (task) => JSON.stringify(toV03Task(task)),

@@ -3,7 +3,7 @@ import type { LiveEvent } from "./live-event.js";
 export interface RecentEventBounds {
   /** Events kept at most. */
   maxEvents: number;
-  /** Their serialised `result`s, in characters, at most. */
+  /** Their `result`s' JSON, in characters, at most (whichever text each event has made). */
   maxChars: number;
 }
 
@@ -18,6 +18,8 @@ export const RECENT_EVENTS: RecentEventBounds = { maxEvents: 64, maxChars: 64 * 
  */
 export class RecentEvents {
   private readonly events: LiveEvent[] = [];
+  /** What each event in the window was counted as (its JSON may be made in another dialect later). */
+  private readonly sizes: number[] = [];
   private chars = 0;
   /** The sequence number after which every event is in the window. */
   private after: number;
@@ -30,14 +32,16 @@ export class RecentEvents {
   }
 
   push(event: LiveEvent): void {
+    const size = event.jsonLength;
     this.events.push(event);
-    this.chars += event.resultJson.length;
+    this.sizes.push(size);
+    this.chars += size;
     while (
       this.events.length > this.bounds.maxEvents ||
       (this.chars > this.bounds.maxChars && this.events.length > 0)
     ) {
       const dropped = this.events.shift() as LiveEvent;
-      this.chars -= dropped.resultJson.length;
+      this.chars -= this.sizes.shift() as number;
       this.after = dropped.seq;
     }
   }
@@ -54,6 +58,7 @@ export class RecentEvents {
 
   clear(lastSeq: number): void {
     this.events.length = 0;
+    this.sizes.length = 0;
     this.chars = 0;
     this.after = lastSeq;
   }

@@ -1,7 +1,7 @@
 import type { SseSink } from "../../ports/handler-response.js";
 import type { TaskRecord } from "../../ports/task-records.js";
 import type { SerialisedEvent, StreamRenderer } from "../../protocol/dialect/dialect.js";
-import type { Message, TaskUpdateResult } from "../../protocol/schemas/a2a.js";
+import type { Message, TaskEventResult } from "../../protocol/schemas/a2a.js";
 import { BARE_FRAMES } from "../hub/live-event.js";
 import type { TaskHub } from "../hub/task-hub.js";
 import { TaskSubscription } from "../streams/task-subscription.js";
@@ -31,7 +31,7 @@ export class FollowUps {
       taskJson: () => "",
       messageJson: () => "",
       eventJson: (event: SerialisedEvent) => {
-        this.take(event.resultJson);
+        this.take(event.result);
         return "";
       },
     };
@@ -66,10 +66,7 @@ export class FollowUps {
     this.waiting = undefined;
   }
 
-  private take(resultJson: string): void {
-    // Cheap test first: only a follow-up carries a user message.
-    if (!resultJson.includes('"ROLE_USER"')) return;
-    const result = JSON.parse(resultJson) as TaskUpdateResult;
+  private take(result: TaskEventResult): void {
     if (!("statusUpdate" in result)) return;
     const { message } = result.statusUpdate.status;
     if (message?.role !== "ROLE_USER") return;

@@ -1,7 +1,13 @@
 import type { SseSink } from "../../ports/handler-response.js";
 import type { TaskRecord } from "../../ports/task-records.js";
 import type { SerialisedEvent, StreamRenderer } from "../../protocol/dialect/dialect.js";
-import { isInterruptedState, isTerminalState, type Task, type TaskState } from "../../protocol/schemas/a2a.js";
+import {
+  isInterruptedState,
+  isTerminalState,
+  type Task,
+  type TaskEventResult,
+  type TaskState,
+} from "../../protocol/schemas/a2a.js";
 import type { A2ARuntime } from "../a2a-runtime.js";
 import { BARE_FRAMES } from "../hub/live-event.js";
 import { TaskSubscription } from "./task-subscription.js";
@@ -30,7 +36,7 @@ export function awaitSettled(runtime: A2ARuntime, record: TaskRecord, maxWaitMs:
       messageJson: () => "",
       eventJson(event: SerialisedEvent) {
         // A `finished` event ends the subscription by itself; a status asking for input ends it here.
-        if (interrupts(event.resultJson)) queueMicrotask(() => subscription.end());
+        if (interrupts(event.result)) queueMicrotask(() => subscription.end());
         return "";
       },
     };
@@ -54,10 +60,6 @@ export function awaitSettled(runtime: A2ARuntime, record: TaskRecord, maxWaitMs:
   }).then(() => runtime.findTask(workspaceId, task.id).then((current) => current.task));
 }
 
-function interrupts(resultJson: string): boolean {
-  // Cheap test first: most events are progress or artifacts.
-  if (!resultJson.includes("_REQUIRED")) return false;
-  const result = JSON.parse(resultJson) as { statusUpdate?: { status?: { state?: TaskState } } };
-  const state = result.statusUpdate?.status?.state;
-  return state !== undefined && isInterruptedState(state);
+function interrupts(result: TaskEventResult): boolean {
+  return "statusUpdate" in result && isInterruptedState(result.statusUpdate.status.state);
 }
