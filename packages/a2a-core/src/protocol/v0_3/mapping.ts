@@ -12,6 +12,7 @@ import {
   type TaskStatus,
 } from "../schemas/a2a.js";
 import type { ListedTask } from "../schemas/list-tasks.js";
+import { keptMapping, keptMappingOf } from "./kept-mapping.js";
 import {
   type ArtifactV03,
   MessageV03,
@@ -59,77 +60,74 @@ export function fromV03State(state: TaskStateV03): TaskState {
 
 // ---- the model → v0.3 -----------------------------------------------------------------------------------
 
+// The builders below assign optional fields one by one instead of spreading `{}` or `{ field }`: they
+// run for every event of every task, and each spread allocates. The insertion order is the wire's key
+// order.
+
 export function toV03Task(task: ListedTask): TaskV03 | (Omit<TaskV03, "artifacts"> & { artifacts?: ArtifactV03[] }) {
-  return {
+  const mapped: Partial<TaskV03> = {
     kind: "task",
     id: task.id,
     contextId: task.contextId,
     status: toV03Status(task.status),
     history: task.history.map(toV03Message),
-    ...(task.artifacts === undefined ? {} : { artifacts: task.artifacts.map(toV03Artifact) }),
-    metadata: task.metadata,
   };
+  if (task.artifacts !== undefined) mapped.artifacts = task.artifacts.map(toV03Artifact);
+  mapped.metadata = task.metadata;
+  return mapped as TaskV03;
 }
 
 export function toV03Status(status: TaskStatus): TaskStatusV03 {
-  return {
-    state: STATE_TO_V03[status.state],
-    timestamp: status.timestamp,
-    ...(status.message ? { message: toV03Message(status.message) } : {}),
-  };
-}
-
-// A running task's snapshot is mapped on every event it stores (the PostgreSQL store writes v0.3), and
-// its history and artifacts keep their objects from one snapshot to the next: each is mapped once. A
-// frozen message is a compacted one (runtime/hub/compact-message.ts), held as JSON text on purpose, and is
-// never kept mapped beside it.
-const v03Messages = new WeakMap<Message, MessageV03>();
-const v03Artifacts = new WeakMap<Artifact, ArtifactV03>();
-
-export function toV03Message(message: Message): MessageV03 {
-  if (Object.isFrozen(message)) return mapMessage(message);
-  let mapped = v03Messages.get(message);
-  if (mapped === undefined) {
-    mapped = mapMessage(message);
-    v03Messages.set(message, mapped);
-  }
+  const mapped: TaskStatusV03 = { state: STATE_TO_V03[status.state], timestamp: status.timestamp };
+  if (status.message) mapped.message = toV03Message(status.message);
   return mapped;
 }
 
+// A running task's snapshot is mapped on every event it stores (the PostgreSQL store writes v0.3), and
+// its history and artifacts keep their objects from one snapshot to the next: each is mapped once.
+const V03_MESSAGE = Symbol("v0.3 message");
+const V03_ARTIFACT = Symbol("v0.3 artifact");
+
+export function toV03Message(message: Message): MessageV03 {
+  return keptMapping(message, V03_MESSAGE, mapMessage);
+}
+
 function mapMessage(message: Message): MessageV03 {
-  return {
-    kind: "message" as const,
-    role: message.role === "ROLE_USER" ? ("user" as const) : ("agent" as const),
-    ...(message.messageId === undefined ? {} : { messageId: message.messageId }),
-    parts: message.parts.map(toV03Part),
-    ...(message.taskId === undefined ? {} : { taskId: message.taskId }),
-    ...(message.contextId === undefined ? {} : { contextId: message.contextId }),
-    ...(message.metadata ? { metadata: message.metadata } : {}),
-  };
+  const mapped: Partial<MessageV03> = { kind: "message", role: message.role === "ROLE_USER" ? "user" : "agent" };
+  if (message.messageId !== undefined) mapped.messageId = message.messageId;
+  mapped.parts = message.parts.map(toV03Part);
+  if (message.taskId !== undefined) mapped.taskId = message.taskId;
+  if (message.contextId !== undefined) mapped.contextId = message.contextId;
+  if (message.metadata) mapped.metadata = message.metadata;
+  return mapped as MessageV03;
 }
 
 function toV03Part(part: Part): PartV03 {
-  const metadata = part.metadata ? { metadata: part.metadata } : {};
-  if (part.text !== undefined) return { kind: "text", text: part.text, ...metadata };
+  const mapped = partContent(part);
+  if (part.metadata) mapped.metadata = part.metadata;
+  return mapped;
+}
+
+function partContent(part: Part): PartV03 {
+  if (part.text !== undefined) return { kind: "text", text: part.text };
   const file = {
     ...(part.mediaType ? { mimeType: part.mediaType } : {}),
     ...(part.filename ? { name: part.filename } : {}),
   };
-  if (part.raw !== undefined) return { kind: "file", file: { bytes: part.raw, ...file }, ...metadata };
-  if (part.url !== undefined) return { kind: "file", file: { uri: part.url, ...file }, ...metadata };
+  if (part.raw !== undefined) return { kind: "file", file: { bytes: part.raw, ...file } };
+  if (part.url !== undefined) return { kind: "file", file: { uri: part.url, ...file } };
   // v1.0 data is any JSON value; v0.3 data is an object, so anything else travels as { value }.
   const data = part.data;
   const object = typeof data === "object" && data !== null && !Array.isArray(data);
-  return { kind: "data", data: object ? (data as Record<string, unknown>) : { value: data }, ...metadata };
+  return { kind: "data", data: object ? (data as Record<string, unknown>) : { value: data } };
 }
 
 function toV03Artifact(artifact: Artifact): ArtifactV03 {
-  let mapped = v03Artifacts.get(artifact);
-  if (mapped === undefined) {
-    mapped = withPartsMapped(artifact, toV03Part);
-    v03Artifacts.set(artifact, mapped);
-  }
-  return mapped;
+  return keptMapping(artifact, V03_ARTIFACT, mapArtifact);
+}
+
+function mapArtifact(artifact: Artifact): ArtifactV03 {
+  return withPartsMapped(artifact, toV03Part);
 }
 
 /** A logged event's result in v0.3: the task, or a `kind`-tagged update whose `final` says the task ended. */
@@ -137,35 +135,35 @@ export function toV03Event(result: TaskEventResult): TaskV03 | TaskUpdateResultV
   if ("task" in result) return toV03Task(result.task) as TaskV03;
   if ("statusUpdate" in result) {
     const update = result.statusUpdate;
-    return {
+    const mapped: TaskUpdateResultV03 = {
       kind: "status-update",
       taskId: update.taskId,
       contextId: update.contextId,
       status: toV03Status(update.status),
       final: isTerminalState(update.status.state),
-      ...(update.metadata ? { metadata: update.metadata } : {}),
     };
+    if (update.metadata) mapped.metadata = update.metadata;
+    return mapped;
   }
   return { kind: "artifact-update", ...withArtifactMapped(result.artifactUpdate, toV03Artifact) };
 }
 
 // Every stream of a task, and the store that logged it, share one result object per event: its v0.3 JSON
 // is made once.
-const v03Json = new WeakMap<object, string>();
+const V03_EVENT_JSON = Symbol("v0.3 event JSON");
 
 /** The v0.3 JSON of a logged event's result, made once per result object. */
 export function v03EventJson(result: TaskEventResult): string {
-  let json = v03Json.get(result);
-  if (json === undefined) {
-    json = JSON.stringify(toV03Event(result));
-    v03Json.set(result, json);
-  }
-  return json;
+  return keptMapping(result, V03_EVENT_JSON, stringifyV03Event);
+}
+
+function stringifyV03Event(result: TaskEventResult): string {
+  return JSON.stringify(toV03Event(result));
 }
 
 /** The v0.3 JSON of a result if `v03EventJson` already made it (a store that logged it in v0.3). */
 export function madeV03EventJson(result: TaskEventResult): string | undefined {
-  return v03Json.get(result);
+  return keptMappingOf(result, V03_EVENT_JSON);
 }
 
 // ---- v0.3 → the model -----------------------------------------------------------------------------------

@@ -59,15 +59,18 @@ const MESSAGE_KEYS = [
 export function withMessageFields(message: Message, fields: Partial<Message>): Message {
   const compact = isCompact(message);
   const copy: Record<string, unknown> = {};
-  const descriptors = Object.getOwnPropertyDescriptors(message) as Record<string | symbol, PropertyDescriptor>;
+  // Only a compacted message's fields are getters worth carrying over as they are.
+  const descriptors = compact
+    ? (Object.getOwnPropertyDescriptors(message) as Record<string | symbol, PropertyDescriptor>)
+    : undefined;
   const keys = new Set([...MESSAGE_KEYS, ...Object.keys(message), ...Object.keys(fields)]);
   for (const key of keys) {
     if (key in fields) copy[key] = fields[key as keyof Message];
     else if (!Object.hasOwn(message, key)) continue;
-    else if (compact) Object.defineProperty(copy, key, descriptors[key] as PropertyDescriptor);
+    else if (descriptors) Object.defineProperty(copy, key, descriptors[key] as PropertyDescriptor);
     else copy[key] = message[key as keyof Message];
   }
-  if (!compact) return copy as Message;
+  if (!descriptors) return copy as Message;
   Object.defineProperty(copy, HELD_BYTES, { value: descriptors[HELD_BYTES]?.value });
   return Object.freeze(copy) as unknown as Message;
 }
