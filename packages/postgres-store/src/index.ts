@@ -36,7 +36,21 @@ export {
   PostgresPushDeliveryQueue,
   type PostgresPushDeliveryQueueOptions,
 } from "./push/postgres-push-delivery-queue.js";
+export { PUSH_SIGNING_SECRETS_TABLE_SQL } from "./push/push-signing-secrets-table.js";
 export { PUSH_DELIVERIES_CHANNEL } from "./push/push-wakeups.js";
+export {
+  currentSigningSecret,
+  newSigningSecret,
+  retireOldSigningSecrets,
+  rotateSigningSecret,
+  type StoredSigningSecret,
+  signingSecretsOf,
+} from "./push/signing-secrets.js";
+export {
+  SIGNING_SECRETS_MAX_AGE_MS,
+  type WorkspaceSigningSecretsOptions,
+  workspaceSigningSecrets,
+} from "./push/workspace-signing-secrets.js";
 export {
   type PruneEndedTasksOptions,
   type PruneEndedTasksResult,

@@ -1,11 +1,11 @@
 import { durationOption, UsageError } from "@a2a-partner/a2a-core/node-runtime";
-import type { Database } from "@a2a-partner/postgres-store";
 import {
   currentSigningSecret,
+  type Database,
   retireOldSigningSecrets,
   rotateSigningSecret,
   signingSecretsOf,
-} from "../push/signing-secrets.ts";
+} from "@a2a-partner/postgres-store";
 import { record, text, workspaceIdOf } from "./request-fields.ts";
 
 /** How long a replaced secret keeps signing after `--rotate` unless told: receivers have a day to switch. */

@@ -1,8 +1,7 @@
 import type { A2APushOptions } from "@a2a-partner/a2a-core";
 import { guardedPushFetch, nodePushDestinationCheck } from "@a2a-partner/a2a-core/node";
 import type { PushSettings } from "@a2a-partner/a2a-core/node-runtime";
-import type { CacheInvalidation, Queryable } from "@a2a-partner/postgres-store";
-import { workspaceSigningSecrets } from "./workspace-signing-secrets.ts";
+import { type CacheInvalidation, type Queryable, workspaceSigningSecrets } from "@a2a-partner/postgres-store";
 
 /**
  * `createA2AHandler({ push })` for the reference server: `false` with PUSH_NOTIFICATIONS=off (the push

@@ -1,19 +1,21 @@
 import { randomBytes } from "node:crypto";
-import type { Database, Queryable } from "@a2a-partner/postgres-store";
+import type { Database, Queryable } from "../database.js";
 
-/**
- * A workspace's Standard Webhooks signing secrets in `push_signing_secrets` (migration 0003): the current
- * one, and during a rotation's grace the one it replaced. Every function here returns secret values:
- * callers print them to the operator or sign with them, and never log them.
- */
+// A workspace's Standard Webhooks signing secrets in `push_signing_secrets` (your migration applies
+// PUSH_SIGNING_SECRETS_TABLE_SQL): the current one, and during a rotation's grace the one it replaced.
+// Every function here returns secret values: callers show them to the operator or sign with them, and
+// never log them.
 
 /** A new secret: `whsec_` and the base64 of 32 random bytes (the Standard Webhooks format). */
 export function newSigningSecret(): string {
   return `whsec_${randomBytes(32).toString("base64")}`;
 }
 
+/** A signing secret of a workspace, as stored. The value is a secret: never log it. */
 export interface StoredSigningSecret {
+  /** The secret itself (`whsec_…`). */
   secret: string;
+  /** When it was made. */
   createdAt: Date;
   /** When it stops signing; null for the current secret. */
   retiresAt: Date | null;

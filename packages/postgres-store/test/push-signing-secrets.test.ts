@@ -1,34 +1,46 @@
-import { CacheInvalidation, type Queryable } from "@a2a-partner/postgres-store";
+import { randomUUID } from "node:crypto";
+import { postgresAvailable } from "@a2a-partner/test-support/postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CACHE_CHANGES_CHANNEL } from "../src/app.ts";
-import { currentSigningSecret, rotateSigningSecret, signingSecretsOf } from "../src/push/signing-secrets.ts";
-import { workspaceSigningSecrets } from "../src/push/workspace-signing-secrets.ts";
-import { type Backend, createTestDatabase, postgresAvailable, type TestDatabase } from "./support/backends.ts";
+import {
+  CacheInvalidation,
+  currentSigningSecret,
+  PUSH_SIGNING_SECRETS_TABLE_SQL,
+  type Queryable,
+  rotateSigningSecret,
+  signingSecretsOf,
+  workspaceSigningSecrets,
+} from "../src/index.js";
+import { type MigratedBackend, openMigratedBackend } from "./support/migrated-backend.js";
 
 // Under CI=true postgresAvailable() is true, so an unreachable PostgreSQL fails this file instead of skipping.
-const backends: Backend[] = ["pglite", ...((await postgresAvailable()) ? (["postgres"] as const) : [])];
+const backends = ["pglite", ...((await postgresAvailable()) ? (["postgres"] as const) : [])] as const;
+
+// A channel of this file's own: NOTIFY is database-wide, and other suites share the PostgreSQL server.
+const channel = `signing_secrets_${randomUUID().replaceAll("-", "").slice(0, 16)}`;
+
+/** The table as an embedder creates it: the exported DDL, and the trigger the README asks for. */
+const EMBEDDER_MIGRATION = `${PUSH_SIGNING_SECRETS_TABLE_SQL}
+create function push_signing_secrets_changed() returns trigger language plpgsql as $$
+begin
+  perform pg_notify('${channel}', tg_table_name);
+  return null;
+end $$;
+create trigger push_signing_secrets_changed after insert or update or delete or truncate on push_signing_secrets
+  for each statement execute function push_signing_secrets_changed();`;
 
 describe.each(backends)("the push signing secrets on %s", (backend) => {
-  let database: TestDatabase;
+  let database: MigratedBackend;
   let invalidation: CacheInvalidation;
   beforeAll(async () => {
-    database = await createTestDatabase(backend);
-    invalidation = new CacheInvalidation(database.db, { channel: CACHE_CHANGES_CHANNEL });
+    database = await openMigratedBackend(backend, "signing_secrets");
+    await database.db.exec(EMBEDDER_MIGRATION);
+    invalidation = new CacheInvalidation(database.db, { channel });
     await invalidation.start();
   });
   afterAll(async () => {
     await invalidation?.close();
     await database?.drop();
   });
-
-  async function newWorkspace(): Promise<string> {
-    const slug = `ws-${Math.random().toString(36).slice(2, 10)}`;
-    const { rows } = await database.db.query<{ id: string }>(
-      "insert into workspaces (slug, name, visibility) values ($1, $1, 'private') returning id",
-      [slug],
-    );
-    return rows[0]?.id as string;
-  }
 
   /** The database with a count of the statements that read the secrets table. */
   function counting(): { db: Queryable; reads: () => number } {
@@ -44,7 +56,7 @@ describe.each(backends)("the push signing secrets on %s", (backend) => {
   }
 
   it("gives a workspace one current secret, whoever asks first and however many at once", async () => {
-    const workspace = await newWorkspace();
+    const workspace = randomUUID();
     const answers = await Promise.all([1, 2, 3, 4].map(() => currentSigningSecret(database.db, workspace)));
     expect(new Set(answers.map((a) => a.secret)).size).toBe(1);
     expect(answers.filter((a) => a.created)).toHaveLength(1);
@@ -53,7 +65,7 @@ describe.each(backends)("the push signing secrets on %s", (backend) => {
   });
 
   it("signs with the new and the old secret during the grace, the new one first, and the new one alone after", async () => {
-    const workspace = await newWorkspace();
+    const workspace = randomUUID();
     const first = await currentSigningSecret(database.db, workspace);
     const second = await rotateSigningSecret(database.db, workspace, 3600);
     expect((await signingSecretsOf(database.db, workspace)).map((s) => s.secret)).toEqual([
@@ -66,7 +78,7 @@ describe.each(backends)("the push signing secrets on %s", (backend) => {
   });
 
   it("answers deliveries from memory, sees a rotation at once, and drops a retiring secret at its time", async () => {
-    const workspace = await newWorkspace();
+    const workspace = randomUUID();
     const { db, reads } = counting();
     // A long maximum age: what this test sees comes from the change announcements and retires_at alone.
     const secretsOf = workspaceSigningSecrets(db, invalidation, { maxAgeMs: 600_000 });
@@ -93,7 +105,7 @@ describe.each(backends)("the push signing secrets on %s", (backend) => {
   });
 
   it("reads the database on every delivery when it has no change announcements to trust", async () => {
-    const workspace = await newWorkspace();
+    const workspace = randomUUID();
     const { db, reads } = counting();
     const secretsOf = workspaceSigningSecrets(db, undefined);
     await secretsOf(workspace);
