@@ -4,6 +4,7 @@ import { POSTGRES_URL, postgresAvailable } from "@a2a-partner/test-support/postg
 import { PGlite } from "@electric-sql/pglite";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { CacheInvalidation, type Database, InvalidatedCache, openDatabase, pgliteDatabase } from "../src/index.js";
+import { cacheChangeTriggerSql } from "./support/cache-change-trigger.js";
 
 // A channel of this file's own: NOTIFY is database-wide, and other suites share the PostgreSQL server.
 const suffix = randomUUID().replaceAll("-", "").slice(0, 16);
@@ -12,13 +13,7 @@ const channel = `cache_test_${suffix}`;
 /** A table whose committed changes NOTIFY `channel` with its name, as the README shows. */
 const SCHEMA = `
 create table prices (sku text primary key, cents integer not null);
-create function prices_changed() returns trigger language plpgsql as $$
-begin
-  perform pg_notify('${channel}', tg_table_name);
-  return null;
-end $$;
-create trigger prices_changed after insert or update or delete or truncate on prices
-  for each statement execute function prices_changed();
+${cacheChangeTriggerSql("prices", channel)}
 insert into prices values ('apple', 100);`;
 
 interface Instances {

@@ -10,6 +10,7 @@ import {
   signingSecretsOf,
   workspaceSigningSecrets,
 } from "../src/index.js";
+import { cacheChangeTriggerSql } from "./support/cache-change-trigger.js";
 import { type MigratedBackend, openMigratedBackend } from "./support/migrated-backend.js";
 
 // Under CI=true postgresAvailable() is true, so an unreachable PostgreSQL fails this file instead of skipping.
@@ -19,14 +20,7 @@ const backends = ["pglite", ...((await postgresAvailable()) ? (["postgres"] as c
 const channel = `signing_secrets_${randomUUID().replaceAll("-", "").slice(0, 16)}`;
 
 /** The table as an embedder creates it: the exported DDL, and the trigger the README asks for. */
-const EMBEDDER_MIGRATION = `${PUSH_SIGNING_SECRETS_TABLE_SQL}
-create function push_signing_secrets_changed() returns trigger language plpgsql as $$
-begin
-  perform pg_notify('${channel}', tg_table_name);
-  return null;
-end $$;
-create trigger push_signing_secrets_changed after insert or update or delete or truncate on push_signing_secrets
-  for each statement execute function push_signing_secrets_changed();`;
+const EMBEDDER_MIGRATION = `${PUSH_SIGNING_SECRETS_TABLE_SQL}${cacheChangeTriggerSql("push_signing_secrets", channel)}`;
 
 describe.each(backends)("the push signing secrets on %s", (backend) => {
   let database: MigratedBackend;
