@@ -11,12 +11,11 @@
 
 import type { AddressInfo } from "node:net";
 import { environmentExecutor } from "@a2a-partner/a2a-core";
-import { createHttpServer } from "@a2a-partner/a2a-core/node-runtime";
-import { createApp } from "../../examples/server/src/app.ts";
-import { loadConfig } from "../../examples/server/src/config.ts";
-import { openConfiguredDatabase } from "../../examples/server/src/configured-database.ts";
-import { createLogger } from "../../examples/server/src/logger.ts";
-import { migrateReferenceSchema } from "../../examples/server/src/migrations.ts";
+import { createHttpServer, createPinoLogger } from "@a2a-partner/a2a-core/node-runtime";
+import { createApp } from "@a2a-partner/example-server/app";
+import { loadConfig } from "@a2a-partner/example-server/config";
+import { openConfiguredDatabase } from "@a2a-partner/example-server/configured-database";
+import { migrateReferenceSchema } from "@a2a-partner/example-server/migrations";
 import { sleepUnlessAborted } from "./sleep-unless-aborted.ts";
 
 const stepMs = Number(process.env.STEP_MS ?? 400);
@@ -45,7 +44,7 @@ const timeline = environmentExecutor({
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  const logger = createLogger(config.logLevel);
+  const logger = createPinoLogger({ level: config.logLevel, format: "json", service: "bench" });
   const db = await openConfiguredDatabase(config);
   await migrateReferenceSchema(db);
   const app = createApp({ db, config, logger, executor: timeline });

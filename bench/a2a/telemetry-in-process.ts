@@ -31,13 +31,12 @@ const BATCHES = 7;
 
 async function child(setting: Setting, sink: string): Promise<void> {
   const config = SETTINGS[setting] as { metricsPort?: number; traces?: string };
-  const { startTelemetry } = await import("../../examples/server/src/telemetry/start-telemetry.ts");
-  const { createLogger } = await import("../../examples/server/src/logger.ts");
+  const { createPinoLogger, startTelemetry } = await import("@a2a-partner/a2a-core/node-runtime");
   // The Node SDK reads its settings (sampler, endpoint) from process.env, as in the server.
   if (config.traces) Object.assign(process.env, otlpTracesEnv(sink, config.traces));
   const telemetry = await startTelemetry(
-    { metricsPort: config.metricsPort, metricsHost: "127.0.0.1" },
-    createLogger("error"),
+    { metricsPort: config.metricsPort, metricsHost: "127.0.0.1", serviceName: "bench" },
+    createPinoLogger({ level: "error", format: "json", service: "bench" }),
   );
   // Loaded after the SDK, as the server loads its app after `startTelemetry`.
   const core = (await import(

@@ -21,7 +21,7 @@
 import { randomUUID } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
-import { migrateReferenceSchema } from "../../examples/server/src/migrations.ts";
+import { migrateReferenceSchema } from "@a2a-partner/example-server/migrations";
 import { benchFlags } from "../flags.ts";
 import { createWorkspace, databaseUrl, dropDatabase, metrics, recreateDatabase, store } from "./setup.ts";
 import { median } from "./stats.ts";

@@ -1,10 +1,10 @@
+import { workflowMix } from "@a2a-partner/example-server/fleet/workflow-mix";
 import {
   type GenerateHooks,
   type GenerateOptions,
   type GenerateSummary,
   generateMetricsData,
-} from "../../examples/metrics-generator/src/index.ts";
-import { workflowMix } from "../../examples/server/src/fleet/workflow-mix.ts";
+} from "@a2a-partner/metrics-generator";
 import type { Database } from "./setup.ts";
 
 /** The metrics generator as the reference server runs it: with the fleet's workflows. */

@@ -15,8 +15,8 @@
  * database pays on top).
  */
 
-import { ALERTS_PER_EVENT, EXECUTIONS_PER_EVENT } from "../../examples/server/src/generate/profile.ts";
-import { migrateReferenceSchema } from "../../examples/server/src/migrations.ts";
+import { migrateReferenceSchema } from "@a2a-partner/example-server/migrations";
+import { ALERTS_PER_EVENT, EXECUTIONS_PER_EVENT } from "@a2a-partner/metrics-generator";
 import { generateMetrics } from "./generate.ts";
 import {
   createWorkspace,

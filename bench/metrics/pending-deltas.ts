@@ -6,7 +6,8 @@
  * current hour), checks the answer against a raw count, and times the query with that backlog, the fold
  * and the query again.
  */
-import { generateMetricsData } from "../../examples/server/src/generate/generate-metrics-data.ts";
+import { workflowMix } from "@a2a-partner/example-server/fleet/workflow-mix";
+import { generateMetricsData } from "@a2a-partner/metrics-generator";
 import { type Database, metrics } from "./setup.ts";
 import { median, quantile, time } from "./stats.ts";
 
@@ -36,7 +37,7 @@ export async function measurePendingDeltas(options: PendingDeltasOptions): Promi
   await generateMetricsData(
     db,
     { workspace: workspace.slug, events: options.events, days: options.days, end: options.end, seed: 2 },
-    { batchSize: 1_000, foldRollups: false },
+    { batchSize: 1_000, foldRollups: false, workflows: workflowMix() },
   );
   const { rows } = await db.query<{ n: number }>(
     `select ((select count(*) from metrics_deltas_telemetry_events) + (select count(*) from metrics_deltas_alerts)

@@ -32,12 +32,12 @@ import { createRequire } from "node:module";
 import type { AddressInfo } from "node:net";
 import { cpus, totalmem } from "node:os";
 import { parseArgs } from "node:util";
-import type { GenerateSummary } from "../../examples/metrics-generator/src/index.ts";
-import { createApp } from "../../examples/server/src/app.ts";
-import { createToken } from "../../examples/server/src/auth/tokens.ts";
-import { loadConfig } from "../../examples/server/src/config.ts";
-import { createLogger } from "../../examples/server/src/logger.ts";
-import { migrateReferenceSchema } from "../../examples/server/src/migrations.ts";
+import { createPinoLogger } from "@a2a-partner/a2a-core/node-runtime";
+import { createApp } from "@a2a-partner/example-server/app";
+import { createToken } from "@a2a-partner/example-server/auth/tokens";
+import { loadConfig } from "@a2a-partner/example-server/config";
+import { migrateReferenceSchema } from "@a2a-partner/example-server/migrations";
+import type { GenerateSummary } from "@a2a-partner/metrics-generator";
 import { generateMetrics } from "./generate.ts";
 import { type IngestRun, measureIngest } from "./ingest.ts";
 import { measurePendingDeltas, type PendingDeltasRun } from "./pending-deltas.ts";
@@ -283,7 +283,11 @@ async function main(): Promise<void> {
       [target, userRows[0]?.id],
     );
     const token = await createToken(db, { kind: "user", userId: userRows[0]?.id as string });
-    const app = createApp({ db, config: loadConfig({}), logger: createLogger("silent") });
+    const app = createApp({
+      db,
+      config: loadConfig({}),
+      logger: createPinoLogger({ level: "silent", format: "json", service: "bench" }),
+    });
     const http = createServer(app.app);
     await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
     stopHttp = async () => {

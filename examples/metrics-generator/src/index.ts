@@ -12,4 +12,4 @@ export {
   parseGenerateArgs,
   type WorkflowShare,
 } from "./generate-options.ts";
-export { ALERT_TYPES, buildTimeline, EVENT_TYPES, timeAt } from "./profile.ts";
+export { ALERT_TYPES, ALERTS_PER_EVENT, buildTimeline, EVENT_TYPES, EXECUTIONS_PER_EVENT, timeAt } from "./profile.ts";
