@@ -72,7 +72,7 @@ describe("docs/embedding.md's node:http server, and the clients of README.md and
   });
 });
 
-describe("README.md's partner client over gRPC", () => {
+describe("README.md's partner client and docs/interop.md's gRPC-only SDK client over gRPC", () => {
   it("reads the card, dials its GRPC interface and follows a task to its end", async () => {
     const handler = createA2AHandler({ stores: createInMemoryStores(), executor, authenticate });
     const grpc = await startA2AGrpcServer({ handler, host: "127.0.0.1" });
@@ -97,6 +97,9 @@ describe("README.md's partner client over gRPC", () => {
         A2A_TOKEN: TOKEN,
       });
       expect(printed).toEqual(["task 1", "update 2", "update 3", "finished 4", address]);
+      // docs/interop.md's gRPC-only SDK client, from the same card.
+      const env = { A2A_URL: `http://127.0.0.1:${port}`, A2A_TOKEN: TOKEN };
+      expect(await importPrinting("./interop/grpc-only.ts", env)).toEqual(["GRPC"]);
     } finally {
       http.close();
       await handler.close({ graceMs: 0 });
