@@ -17,6 +17,13 @@ export interface QueryOptions {
    */
   name?: string;
   /**
+   * What to send instead of a named statement's text where statements cannot be named (behind a
+   * transaction pooler): the same statement as a call of a database function (created by a migration),
+   * whose plan PostgreSQL keeps for the server session, so it is not parsed and planned on every call.
+   * Same parameters, same result rows. Ignored where `name` is used, and on PGlite.
+   */
+  pooledSql?: string;
+  /**
    * No reply waits on this statement at once (a group commit, a vacuum pass). PGlite in a worker thread
    * (`openDatabase`'s default) then never makes the calling thread sleep for it: other statements on an
    * idle worker are waited for synchronously, quicker than a trip through the event loop but holding up

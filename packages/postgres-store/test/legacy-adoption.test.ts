@@ -106,16 +106,7 @@ describe("a database migrated by the legacy series", () => {
     expect(after.filter((row) => row.startsWith("legacy/"))).toEqual(legacyRows.map((r) => `legacy/${r.row}`));
     expect(
       after.filter((row) => !row.startsWith("legacy/")).map((row) => row.split("/").slice(0, 2).join("/")),
-    ).toEqual([
-      "a2a-store/1",
-      "a2a-store/2",
-      "a2a-store/3",
-      "a2a-store/4",
-      "a2a-store/5",
-      "a2a-store/6",
-      "a2a-store/7",
-      "a2a-store/8",
-    ]);
+    ).toEqual(STORE_MIGRATION_FILES.map((file) => `a2a-store/${Number(/\/(\d+)_/.exec(file)?.[1])}`));
     const stored = must(await stores.tasks.get(workspaceId, running.id));
     expect(stored.task).toEqual(running);
     expect(stored.lastSeq).toBe(1);

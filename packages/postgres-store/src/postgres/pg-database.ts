@@ -12,7 +12,7 @@ export interface PgDatabaseOptions {
 function clientQueryable(client: ClientBase | Pool, named: boolean): Queryable {
   return {
     async query<Row>(sql: string, params: readonly unknown[] = [], options?: QueryOptions): Promise<QueryResult<Row>> {
-      const result = await client.query(queryConfig(sql, params, named ? options : undefined));
+      const result = await client.query(queryConfig(sql, params, options, named));
       return { rows: result.rows as Row[], rowCount: result.rowCount ?? result.rows.length };
     },
     async exec(sql: string) {
@@ -35,7 +35,7 @@ export function pgDatabase(pool: Pool, createListenerClient: () => Client, optio
     kind: "postgres",
     ...(replicaPool ? { replica: failingFast(clientQueryable(replicaPool, named)) } : {}),
     async query<Row>(sql: string, params: readonly unknown[] = [], options?: QueryOptions): Promise<QueryResult<Row>> {
-      const result = await pool.query(queryConfig(sql, params, named ? options : undefined));
+      const result = await pool.query(queryConfig(sql, params, options, named));
       // The pool reached the server: if LISTEN is still waiting out its reconnect backoff, it need not.
       listener.reconnectSoon();
       return { rows: result.rows as Row[], rowCount: result.rowCount ?? result.rows.length };
@@ -108,6 +108,8 @@ function replicaUnreachable(error: unknown): boolean {
   return code.startsWith("08") || code.startsWith("57");
 }
 
-function queryConfig(sql: string, params: readonly unknown[], options: QueryOptions | undefined) {
-  return options?.name ? { name: options.name, text: sql, values: [...params] } : { text: sql, values: [...params] };
+/** A statement as node-pg sends it: named where it may be, else its pooled form if it has one. */
+function queryConfig(sql: string, params: readonly unknown[], options: QueryOptions | undefined, named: boolean) {
+  if (named && options?.name) return { name: options.name, text: sql, values: [...params] };
+  return { text: (!named && options?.pooledSql) || sql, values: [...params] };
 }

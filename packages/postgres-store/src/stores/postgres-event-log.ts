@@ -27,6 +27,8 @@ export interface PostgresEventLogOptions {
 }
 
 const DEFAULT_READ_LIMIT = 1000;
+/** A task's events after a sequence number; behind a pooler, migration 0009's `a2a_read_events` runs it. */
+export const READ_EVENTS_AFTER = `select ${TASK_EVENT_READ_COLUMNS} from task_events e where e.task_id = $1 and e.seq > $2 order by e.seq limit $3`;
 
 /**
  * The task event log in PostgreSQL (or PGlite). Events numbered by a task's runner go through the
@@ -87,11 +89,10 @@ export class PostgresEventLog implements EventLog {
     const after = Number.isFinite(afterSeq) ? Math.max(0, Math.floor(afterSeq)) : 0;
     const max = Number.isFinite(limit) ? Math.max(0, Math.floor(limit)) : DEFAULT_READ_LIMIT;
     if (max === 0) return [];
-    const { rows } = await this.db.query<TaskEventRow>(
-      `select ${TASK_EVENT_READ_COLUMNS} from task_events e where e.task_id = $1 and e.seq > $2 order by e.seq limit $3`,
-      [taskId, after, max],
-      { name: "a2a_read_events" },
-    );
+    const { rows } = await this.db.query<TaskEventRow>(READ_EVENTS_AFTER, [taskId, after, max], {
+      name: "a2a_read_events",
+      pooledSql: "select * from a2a_read_events($1, $2, $3)",
+    });
     return rows.map(toStoredEvent);
   }
 

@@ -82,7 +82,13 @@ select false as created, ${TASK_COLUMNS}${pushed} from tasks
  where workspace_id = $2 and message_id = $4 and not exists (select 1 from created)`;
 }
 
-const START_TASK = startTaskSql(false);
+export const START_TASK = startTaskSql(false);
+/**
+ * START_TASK behind a transaction pooler: the same statement in a PL/pgSQL function (migration 0009,
+ * whose body is START_TASK with `$n` as `pn`), so its plan is kept for the server session instead of
+ * the unnamed statement being parsed and planned on every start.
+ */
+const START_TASK_POOLED = `select * from a2a_start_task(${Array.from({ length: 11 }, (_, i) => `$${i + 1}`).join(", ")})`;
 const START_TASK_WITH_PUSH = startTaskSql(true);
 const START_TASK_WITH_PUSH_NOTIFY = startTaskSql(true, "notify");
 const START_TASK_WITH_PUSH_HAND_OFF = startTaskSql(true, "hand-off");
@@ -189,7 +195,7 @@ async function startStatement(db: Queryable, input: NewTask, messageId: string |
       ...(configs === undefined ? [] : [configs]),
       ...(taker ? [taker.owner, taker.leaseMs] : []),
     ],
-    { name },
+    configs === undefined ? { name, pooledSql: START_TASK_POOLED } : { name },
   );
   const row = rows[0];
   if (row && Number(row.pushed ?? 0) > 0) wakeLocalDeliveries(db);

@@ -11,4 +11,5 @@ export const STORE_MIGRATION_FILES = [
   "a2a-store/0006_first_message_written_once",
   "a2a-store/0007_ended_tasks_by_end",
   "a2a-store/0008_push_notifications",
+  "a2a-store/0009_pooled_statements",
 ] as const;
