@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { toFetchHandler } from "../src/adapters/fetch.js";
 import type { AgentCardInput } from "../src/index.js";
+import { cardInput } from "../src/protocol/card-input.fixture.js";
 import { AgentCardV1 } from "../src/protocol/schemas/agent-card.js";
 import { AgentCardV03 } from "../src/protocol/v0_3/agent-card.js";
 import { harnessPerTest } from "./support/handler-harness.js";
@@ -9,13 +10,8 @@ import { harnessPerTest } from "./support/handler-harness.js";
 
 const harness = harnessPerTest();
 
-const card = (workspaceId: string): AgentCardInput => ({
-  name: `Agent for ${workspaceId}`,
-  description: "Everything a partner may do",
-  endpointUrl: "https://agent.example.com/a2a",
-  version: "1.0.0",
-  skills: [{ id: "restock", name: "Restock", description: "Restocks an aisle", tags: ["retail"] }],
-});
+const card = (workspaceId: string): AgentCardInput =>
+  cardInput({ name: `Agent for ${workspaceId}`, endpointUrl: "https://agent.example.com/a2a" });
 
 describe("GetExtendedAgentCard", () => {
   it("answers the caller's workspace's card in each dialect, and over HTTP+JSON", async () => {

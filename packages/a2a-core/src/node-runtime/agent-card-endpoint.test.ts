@@ -2,16 +2,10 @@ import { generateKeyPairSync } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { createCardSigning } from "../adapters/node-card-signing/card-signing.js";
 import { verifyAgentCardSignature } from "../protocol/card/card-signature.js";
-import type { AgentCardInput } from "../protocol/schemas/agent-card-input.js";
+import { cardInput } from "../protocol/card-input.fixture.js";
 import { agentCardEndpoint } from "./agent-card-endpoint.js";
 
-const input: AgentCardInput = {
-  name: "Robots",
-  description: "Robots that restock shelves.",
-  endpointUrl: "https://robots.example.com/a2a",
-  version: "1.0.0",
-  skills: [{ id: "restock", name: "Restock", description: "Restock a shelf.", tags: ["store"] }],
-};
+const input = cardInput({ endpointUrl: "https://robots.example.com/a2a" });
 
 describe("agentCardEndpoint", () => {
   it("answers v0.3's card unless the request asks for 1.0, by header or query, cacheable per A2A-Version", async () => {

@@ -1,14 +1,9 @@
 import { describe, expect, it } from "vitest";
+import { cardInput } from "../card-input.fixture.js";
 import { AgentCardV03 } from "../v0_3/agent-card.js";
 import { AgentCardV1, agentCardForRequest } from "./agent-card.js";
 
-const input = {
-  name: "Store robots",
-  description: "Robots that carry out store operations",
-  endpointUrl: "http://localhost:8080/api/v1/a2a",
-  version: "1.0.0",
-  skills: [{ id: "restock", name: "Restock", description: "Restock a shelf", tags: ["store"] }],
-};
+const input = cardInput();
 
 describe("agent cards", () => {
   it("lists the HTTP+JSON binding after JSON-RPC when it has a URL", () => {

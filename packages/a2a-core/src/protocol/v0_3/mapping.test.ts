@@ -147,6 +147,18 @@ describe("logged events in v0.3", () => {
     expect(JSON.parse(json)).toEqual(toV03Event(working));
     expect(madeV03EventJson(result)).toBe(json);
     expect(madeV03EventJson(structuredClone(result))).toBeUndefined();
+    // Kept out of sight: JSON and a copy of the object do not carry it.
+    expect(JSON.stringify(result)).toBe(JSON.stringify(working));
+    expect(madeV03EventJson({ ...result })).toBeUndefined();
+  });
+
+  it("map a message once, and a changed copy of it afresh, a frozen one every time", () => {
+    const message = structuredClone(task.history[0]) as NonNullable<(typeof task.history)[0]>;
+    expect(toV03Message(message)).toBe(toV03Message(message));
+    expect(toV03Message({ ...message, taskId: "another" }).taskId).toBe("another");
+    expect(toV03Message(message).taskId).toBe(message.taskId);
+    const frozen = Object.freeze({ ...message });
+    expect(toV03Message(frozen)).toEqual(toV03Message(message));
   });
 });
 
