@@ -18,9 +18,21 @@ export interface NumberedAppend {
 /**
  * Told when a task may have events beyond what the watcher has seen: with the task's newest sequence
  * number when the store knows it, or `undefined` when it does not (e.g. after a lost connection, or the
- * task no longer exists): then read and see.
+ * task no longer exists): then read and see. A store whose change notifications can carry the new events
+ * (the PostgreSQL store's do when they are small) passes them as `carried`, so a watcher on another
+ * process need not read the log for them.
  */
-export type TaskChangeListener = (newestSeq: number | undefined) => void;
+export type TaskChangeListener = (newestSeq: number | undefined, carried?: CarriedEvents) => void;
+
+/**
+ * The events a change notification carried: exactly the log's events `fromSeq..newestSeq`, as
+ * `readAfter` would return them. `read()` parses them at its first call (most notifications reach a
+ * process that does not need them); an empty list means they could not be read: read the log instead.
+ */
+export interface CarriedEvents {
+  readonly fromSeq: number;
+  read(): readonly StoredTaskEvent[];
+}
 
 /**
  * The ordered, durable log of a task's stream events. Sequence numbers start at 1 (the `task` event,

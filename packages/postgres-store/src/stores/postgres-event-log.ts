@@ -1,4 +1,5 @@
 import type {
+  CarriedEvents,
   EventLog,
   NewTaskEvent,
   NumberedAppend,
@@ -34,7 +35,9 @@ export const READ_EVENTS_AFTER = `select ${TASK_EVENT_READ_COLUMNS} from task_ev
  * The task event log in PostgreSQL (or PGlite). Events numbered by a task's runner go through the
  * process's group-commit writer; other appends serialise per task on the task row's lock. Every write
  * NOTIFYs inside its transaction, so the wake-up goes out exactly when the event becomes visible, to
- * every process listening on this database. Each instance shares one LISTEN among all its watchers.
+ * every process listening on this database; a group commit's notification carries the events themselves
+ * when they are small (task-events-channel.ts), and a watcher on another process sends them on without
+ * reading the log. Each instance shares one LISTEN among all its watchers.
  */
 export class PostgresEventLog implements EventLog {
   /** Per task, its one watcher (the common case: a Set costs ~0.2 KiB per running task), or a Set. */
@@ -213,15 +216,18 @@ export class PostgresEventLog implements EventLog {
   }
 
   private onNotification(payload: string): void {
-    for (const [taskId, seq] of parseTaskEventsPayload(payload)) this.tell(taskId, seq);
+    for (const { taskId, seq, carried } of parseTaskEventsPayload(payload)) this.tell(taskId, seq, carried);
   }
 
-  /** Tells a task's watchers, if it has any, its newest sequence number (undefined: no such task). */
-  private tell(taskId: string, newest: number | undefined): void {
+  /**
+   * Tells a task's watchers, if it has any, its newest sequence number (undefined: no such task), and the
+   * events the notification carried, if it did.
+   */
+  private tell(taskId: string, newest: number | undefined, carried?: CarriedEvents): void {
     const watching = this.watchers.get(taskId);
     if (!watching) return;
     if (newest !== undefined && newest > (this.told.get(taskId) ?? 0)) this.told.set(taskId, newest);
-    notifyAll(watching, newest);
+    notifyAll(watching, newest, carried);
   }
 
   private notifyEveryone(): void {
@@ -231,10 +237,10 @@ export class PostgresEventLog implements EventLog {
 
 type Watchers = TaskChangeListener | Set<TaskChangeListener>;
 
-function notifyAll(watchers: Watchers, newest: number | undefined): void {
+function notifyAll(watchers: Watchers, newest: number | undefined, carried?: CarriedEvents): void {
   for (const listener of watchers instanceof Set ? [...watchers] : [watchers]) {
     try {
-      listener(newest);
+      listener(newest, carried);
     } catch {
       // A watcher's failure is its own; the others still hear of the change.
     }

@@ -10,7 +10,7 @@ import {
 } from "../push/push-write-sql.js";
 import { setStatusAt, snapshotAfterEventsSql, statusAtOf, withoutFirstMessage } from "../tasks/rows.js";
 import { storedEventJson, storedState, storedTask } from "../tasks/stored-shapes.js";
-import { TASK_EVENTS_CHANNEL } from "../tasks/task-events-channel.js";
+import { CARRIED_ENTRY_MAX_BYTES, TASK_EVENTS_CHANNEL, taskEventsEntry } from "../tasks/task-events-channel.js";
 import {
   type BatchedStart,
   NO_TASK_COLUMNS,
@@ -28,7 +28,13 @@ const IDENTIFIER = /^[a-z_][a-z0-9_]{0,62}$/;
 /**
  * The events part of a batch: the snapshot moves only where the task is still at the runner's
  * `prev_seq` (nobody else wrote to it and it has not ended), events are inserted only for the tasks
- * that moved, and one NOTIFY names them all. The unique (task_id, seq) stays the guard.
+ * that moved, and the NOTIFY names them all. The unique (task_id, seq) stays the guard.
+ *
+ * The NOTIFY's entries (task-events-channel.ts; one per append, carrying its events when small, joined
+ * by line breaks, which JSON text never holds raw) are made here and sent only for the tasks that moved:
+ * an append refused for its stale `prev_seq` never announces events the log does not hold. Consecutive
+ * entries share a payload up to twice `CARRIED_ENTRY_MAX_BYTES`: each one ends in the window of the
+ * payload it joins, and starts at most one window earlier.
  *
  * Rows to update are also named by `= any(array(...))` of their keys: the planner guesses 100 rows for
  * any `jsonb_to_recordset`, and with that guess a hash join over a sequential scan of the whole table
@@ -61,7 +67,7 @@ const IDENTIFIER = /^[a-z_][a-z0-9_]{0,62}$/;
  * pending is all there is; a delivery that changed since (completed, given back) only makes it careful:
  * the dispatcher sends one handed behind an older one (`after`) only once it has delivered that one.
  */
-function eventCtes(handOff: HandOffSql | undefined): string {
+function eventCtes(handOff: HandOffSql | undefined, entriesParam: string): string {
   return `
 batch as (
   select * from jsonb_to_recordset($1::jsonb)
@@ -82,8 +88,11 @@ batch as (
     join moved m on m.id = e.task_id
   returning 1
 ), ${handOff ? handedDeliveriesCte(handOff) : PLAIN_DELIVERIES_CTE}, notified as (
-  select pg_notify('${TASK_EVENTS_CHANNEL}', string_agg(m.id::text || ' ' || m.last_seq, ',')) as sent
-    from moved m having count(*) > 0
+  select pg_notify('${TASK_EVENTS_CHANNEL}', string_agg(n.entry, ',' order by n.ord)) as sent
+    from (select p.entry, p.ord, sum(octet_length(p.entry) + 1) over (order by p.ord) as upto
+            from unnest(string_to_array(${entriesParam}, chr(10))) with ordinality as p(entry, ord)
+            join moved m on m.id::text = split_part(p.entry, ' ', 1)) n
+   group by (n.upto - 1) / ${CARRIED_ENTRY_MAX_BYTES}
 )`;
 }
 
@@ -230,11 +239,16 @@ export function batchStatement(
   // Appends always have their deliveries inserted (a config may be stored at any time); starts only when given configs.
   const handing = handOff && (appends.length > 0 || startsWithPush) ? handOff : undefined;
   if (appends.length > 0) {
-    // First: the event CTEs name their parameters $1 and $2 (and the hand-off's $3 and $4).
-    params.push(JSON.stringify(appends.map(taskRowOf)), `[${appends.flatMap(eventRowsJson).join(",")}]`);
+    // First: the event CTEs name their parameters $1 to $3 (and the hand-off's $4 and $5).
+    const rows = appends.map(eventRowsJson);
+    params.push(
+      JSON.stringify(appends.map(taskRowOf)),
+      `[${rows.flat().join(",")}]`,
+      appends.map((append, index) => notifiedEntry(append, rows[index] ?? [])).join("\n"),
+    );
   }
   const handOffSql = handing && pushHandOffParams(params, handing);
-  if (appends.length > 0) ctes.push(eventCtes(handOffSql));
+  if (appends.length > 0) ctes.push(eventCtes(handOffSql, "$3"));
   if (starts.length > 0) {
     params.push(startsParameter(starts));
     ctes.push(startCtes(params.length, startsWithPush, handOffSql));
@@ -325,6 +339,13 @@ function eventRowsJson(append: NumberedAppend): string[] {
     });
     return `${row.slice(0, -1)},"result":${storedEventJson(event.result)}}`;
   });
+}
+
+/** The append's entry in the commit's NOTIFY: its events carried, unless too large (or not on one line). */
+function notifiedEntry(append: NumberedAppend, rows: readonly string[]): string {
+  const lastSeq = append.prevSeq + append.events.length;
+  const entry = taskEventsEntry(append.taskId, lastSeq, append.prevSeq + 1, rows);
+  return entry.includes("\n") ? `${append.taskId.toLowerCase()} ${lastSeq}` : entry;
 }
 
 function pick(row: GroupCommitRow, columns: readonly string[]): Record<string, unknown> {

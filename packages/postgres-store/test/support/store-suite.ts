@@ -32,6 +32,7 @@ import {
 } from "../../src/index.js";
 import { loadMigrations } from "../../src/migrations/migration-files.js";
 import { listTasksPage } from "../../src/stores/list-tasks-query.js";
+import { defineCarriedEventsTests } from "./carried-events.js";
 import { STORE_MIGRATION_FILES } from "./store-migration-files.js";
 
 /** The store's migrations, then an embedder's own (tables for the writer and query tests). */
@@ -138,6 +139,7 @@ export function defineStoreSuite(name: string, makeTarget: () => Promise<SuiteTa
     });
 
     defineStoreContractTests(() => ({ ...context, fixtures }));
+    defineCarriedEventsTests(() => context);
 
     describe("migrations", () => {
       it("applies every migration of every source exactly once when several processes start together", async () => {

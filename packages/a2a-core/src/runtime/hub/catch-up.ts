@@ -1,5 +1,5 @@
 import type { TaskSubscription } from "../streams/task-subscription.js";
-import { BACKLOG_POLL_MS, type FeedContext, READ_LIMIT } from "./feed-context.js";
+import { type FeedContext, READ_LIMIT, untilDrained } from "./feed-context.js";
 import { toLiveEvent } from "./live-event.js";
 import { SubscriberSet } from "./subscriber-set.js";
 
@@ -68,8 +68,7 @@ export class CatchingUp {
       }
       // Every published event is durable, so a read after the cursor never comes back short of the window.
       if (subscription.cursor === before && !subscription.isEnded) throw new Error("the event log is behind the feed");
-      // A client reading slowly is read for no faster than it takes the events (as a watched feed does).
-      while (subscription.overBacklog) await new Promise((resolve) => setTimeout(resolve, BACKLOG_POLL_MS));
+      await untilDrained(() => subscription.overBacklog);
     }
   }
 

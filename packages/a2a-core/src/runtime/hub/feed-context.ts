@@ -22,3 +22,12 @@ export interface FeedContext {
 export const READ_LIMIT = 100;
 /** How often a catching-up read looks whether a client behind has drained. */
 export const BACKLOG_POLL_MS = 5;
+
+/**
+ * A client catching up reads the log no faster than it takes it: the next read waits while `behind()`
+ * (a client's socket holds more than its bound). One that never drains is dropped by the keep-alive
+ * tick, and the wait ends with it.
+ */
+export async function untilDrained(behind: () => boolean): Promise<void> {
+  while (behind()) await new Promise((resolve) => setTimeout(resolve, BACKLOG_POLL_MS));
+}

@@ -1,10 +1,12 @@
 import { applyTaskEvent } from "../../ports/apply-task-event.js";
+import type { CarriedEvents } from "../../ports/event-log.js";
 import type { NewTaskEvent, StoredTaskEvent, TaskRecord } from "../../ports/task-records.js";
 import { isTerminalState, type Task, type TaskUpdateResult } from "../../protocol/schemas/a2a.js";
 import type { TaskSubscription } from "../streams/task-subscription.js";
 import { AppendQueue } from "./append-queue.js";
+import { deliverCarried } from "./carried-delivery.js";
 import { CatchingUp } from "./catch-up.js";
-import { BACKLOG_POLL_MS, type FeedContext, READ_LIMIT } from "./feed-context.js";
+import { type FeedContext, READ_LIMIT, untilDrained } from "./feed-context.js";
 import { type LiveEvent, toLiveEvent } from "./live-event.js";
 import { numberEvents } from "./number-events.js";
 import { RecentEvents } from "./recent-events.js";
@@ -14,8 +16,8 @@ import { SubscriberSet } from "./subscriber-set.js";
  * One task's events on their way to this process's streams. Two modes:
  * - owned (this process runs the task): it numbers the task's events, and each one reaches the streams
  *   from memory as soon as its write committed: no read-back.
- * - watched (another process runs it, or nobody does): the store's change notifications wake it, and it
- *   reads the new events from the log once for all of its streams.
+ * - watched (another process runs it, or nobody does): the store's change notifications wake it; it sends
+ *   the events they carry, or reads the new events from the log, once for all of its streams.
  * A feed that learns somebody else wrote to its owned task (a cancel on another instance, a takeover)
  * re-reads the log and continues as a watched feed.
  */
@@ -52,7 +54,7 @@ export class TaskFeed {
     this.record = record;
     this.owned = owned;
     this.recent = new RecentEvents(record.lastSeq);
-    this.unwatch = context.events.watch(this.taskId, (newest) => this.onChange(newest));
+    this.unwatch = context.events.watch(this.taskId, (newest, carried) => this.onChange(newest, carried));
   }
 
   get isOwned(): boolean {
@@ -176,7 +178,7 @@ export class TaskFeed {
     if (this.isIdle) this.close();
   }
 
-  private onChange(newest: number | undefined): void {
+  private onChange(newest: number | undefined, carried?: CarriedEvents): void {
     if (this.owned) {
       // Our own commits announce themselves too; only a sequence number beyond ours is news.
       const known = Math.max(this.inFlight, this.record.lastSeq);
@@ -187,6 +189,8 @@ export class TaskFeed {
     }
     if (newest === undefined) this.checkExistence = true;
     else if (!this.anyBehind(newest)) return;
+    // Carried events go out now, unless a read is under way (it reads again after) or streams join (they need one).
+    if (carried && !this.reading && !this.joining?.size && deliverCarried(this.subscribers, carried)) return;
     void this.read();
   }
 
@@ -262,11 +266,7 @@ export class TaskFeed {
         }
         if (batch.length >= READ_LIMIT) {
           this.readAgain = true;
-          // A client catching up reads the log no faster than it takes it: the next read waits until its
-          // socket has drained below the bound. One that never drains is dropped by the keep-alive tick,
-          // and the wait ends with it.
-          while (this.subscribers.some((s) => s.overBacklog))
-            await new Promise((resolve) => setTimeout(resolve, BACKLOG_POLL_MS));
+          await untilDrained(() => this.subscribers.some((s) => s.overBacklog));
         }
       } while (this.readAgain || (this.joining?.size ?? 0) > 0);
     } catch (error) {

@@ -1,0 +1,135 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import { applyTaskEvent, type NewTaskEvent, type StoredTaskEvent, type Task } from "@a2a-partner/a2a-core";
+import { within } from "@a2a-partner/a2a-core/testing";
+import { describe, expect, it } from "vitest";
+import { TASK_EVENTS_CHANNEL } from "../../src/stores/postgres-event-log.js";
+import type { SuiteContext } from "./store-suite.js";
+
+interface Heard {
+  seq: number | undefined;
+  fromSeq?: number;
+  events?: readonly StoredTaskEvent[];
+}
+
+/**
+ * A group commit's notification carries the events it stored to a watcher on another instance (another
+ * Database, as another process would have): exactly what a read of the log returns, only for appends
+ * that were stored, and never a payload PostgreSQL refuses.
+ */
+export function defineCarriedEventsTests(context: () => SuiteContext): void {
+  describe("events carried by the commit's notification", () => {
+    /** Watches `task` from the other instance; what it hears, in order. */
+    async function hear(taskId: string): Promise<{ heard: Heard[]; stop: () => void }> {
+      const heard: Heard[] = [];
+      const stop = context().otherStores.events.watch(taskId, (seq, carried) => {
+        heard.push(carried ? { seq, fromSeq: carried.fromSeq, events: carried.read() } : { seq });
+      });
+      await context().otherStores.events.listen();
+      return { heard, stop };
+    }
+
+    async function append(task: Task, prevSeq: number, entries: readonly NewTaskEvent[]): Promise<boolean> {
+      let snapshot = task;
+      const events = entries.map((entry, index) => {
+        snapshot = applyTaskEvent(snapshot, entry.result);
+        return { taskId: task.id, seq: prevSeq + 1 + index, ...entry };
+      });
+      return context().stores.events.appendNumbered({ taskId: task.id, prevSeq, events, snapshot });
+    }
+
+    const padded = (entry: NewTaskEvent, bytes: number): NewTaskEvent => {
+      if (!("statusUpdate" in entry.result)) throw new Error("not a status update");
+      const statusUpdate = { ...entry.result.statusUpdate, metadata: { pad: "é".repeat(bytes / 2) } };
+      return { ...entry, result: { statusUpdate } };
+    };
+
+    async function until(heard: Heard[], seq: number): Promise<Heard> {
+      return within(
+        5_000,
+        (async () => {
+          for (;;) {
+            const found = heard.find((entry) => entry.seq === seq);
+            if (found) return found;
+            await sleep(10);
+          }
+        })(),
+      );
+    }
+
+    it("carries a small append's events, as the log holds them; names a large one's task only", async () => {
+      const { stores, workspaceA, update } = context();
+      const { task } = await stores.tasks.create(context().newTask(workspaceA));
+      const { heard, stop } = await hear(task.id);
+      try {
+        expect(await append(task, 1, [update(task, 10), update(task, 20)])).toBe(true);
+        const carried = await until(heard, 3);
+        expect(carried.fromSeq).toBe(2);
+        expect(carried.events).toEqual(await stores.events.readAfter(task.id, 1));
+
+        // 5,000 bytes of two-byte characters: past what one notification entry may carry.
+        expect(await append(task, 3, [padded(update(task, 30), 5_000)])).toBe(true);
+        const named = await until(heard, 4);
+        expect(named).toEqual({ seq: 4 });
+      } finally {
+        stop();
+      }
+    });
+
+    it("announces nothing for an append refused for its stale sequence number", async () => {
+      const { stores, workspaceA, update } = context();
+      const { task } = await stores.tasks.create(context().newTask(workspaceA));
+      const { heard, stop } = await hear(task.id);
+      try {
+        expect(await append(task, 1, [update(task, 10)])).toBe(true);
+        await until(heard, 2);
+        // Another writer's event 2 was stored already: this one is refused, and must not reach a stream,
+        // though the commit it shares with another task's append (queued together) notifies.
+        const { task: other } = await stores.tasks.create(context().newTask(workspaceA));
+        const otherHeard = await hear(other.id);
+        try {
+          expect(
+            await Promise.all([append(task, 1, [update(task, 99)]), append(other, 1, [update(other, 5)])]),
+          ).toEqual([false, true]);
+          await until(otherHeard.heard, 2);
+        } finally {
+          otherHeard.stop();
+        }
+        expect(await append(task, 2, [update(task, 20)])).toBe(true);
+        await until(heard, 3);
+        expect(heard.map((entry) => entry.seq)).toEqual([2, 3]);
+        expect(heard.flatMap((entry) => entry.events ?? [])).toEqual(await stores.events.readAfter(task.id, 1));
+      } finally {
+        stop();
+      }
+    });
+
+    it("spreads one commit's many carried entries over notifications PostgreSQL accepts", async () => {
+      const { stores, workspaceA, update } = context();
+      const tasks = await Promise.all(
+        Array.from({ length: 12 }, async () => (await stores.tasks.create(context().newTask(workspaceA))).task),
+      );
+      const hearing = await Promise.all(tasks.map((task) => hear(task.id)));
+      const payloadBytes: number[] = [];
+      const stopRaw = await context().other.listen(TASK_EVENTS_CHANNEL, (payload) => {
+        if (tasks.some((task) => payload.includes(task.id))) payloadBytes.push(Buffer.byteLength(payload));
+      });
+      try {
+        // About 3,300 bytes of entry each, queued together: one commit with 40,000 bytes of entries.
+        const stored = await Promise.all(tasks.map((task) => append(task, 1, [padded(update(task, 50), 2_900)])));
+        expect(stored).toEqual(tasks.map(() => true));
+        for (const [index, task] of tasks.entries()) {
+          const carried = await until(hearing[index]?.heard ?? [], 2);
+          expect(carried.events).toEqual(await stores.events.readAfter(task.id, 1));
+        }
+        // Packed two to a payload, each under PostgreSQL's limit (a refused payload would have failed the
+        // commit, and its appends would have been committed one by one, a payload each).
+        expect(payloadBytes.length).toBeGreaterThan(0);
+        expect(payloadBytes.length).toBeLessThan(tasks.length);
+        expect(Math.max(...payloadBytes)).toBeLessThan(8_000);
+      } finally {
+        await stopRaw();
+        for (const { stop } of hearing) stop();
+      }
+    });
+  });
+}
