@@ -16,7 +16,7 @@ export type { EnvironmentExecutor, EnvironmentTaskContext } from "./environments
 export type { A2APushStores, A2AStores } from "./ports/a2a-stores.js";
 export { applyTaskEvent } from "./ports/apply-task-event.js";
 export type { Authenticate, AuthOutcome } from "./ports/authenticate.js";
-export type { CarriedEvents, EventLog, NumberedAppend, TaskChangeListener } from "./ports/event-log.js";
+export type { CarriedEvents, EventLog, NumberedAppend, TaskChangeListener, WatchOptions } from "./ports/event-log.js";
 export { checkNumberedAppend } from "./ports/event-log.js";
 export type { A2AHandler, A2AHandlerRequest } from "./ports/handler.js";
 export type {

@@ -19,10 +19,20 @@ export interface NumberedAppend {
  * Told when a task may have events beyond what the watcher has seen: with the task's newest sequence
  * number when the store knows it, or `undefined` when it does not (e.g. after a lost connection, or the
  * task no longer exists): then read and see. A store whose change notifications can carry the new events
- * (the PostgreSQL store's do when they are small) passes them as `carried`, so a watcher on another
- * process need not read the log for them.
+ * (the PostgreSQL store's do for a task a watcher follows from another process, when they are small)
+ * passes them as `carried`, so that watcher need not read the log for them.
  */
 export type TaskChangeListener = (newestSeq: number | undefined, carried?: CarriedEvents) => void;
+
+/** How a watcher watches a task. */
+export interface WatchOptions {
+  /**
+   * The watcher follows the task for streams while another process may be running it: a store whose
+   * notifications can carry events (`CarriedEvents`) carries this task's. Other watchers (the process
+   * running the task, a push dispatcher) are told of changes only.
+   */
+  following?: boolean;
+}
 
 /**
  * The events a change notification carried: exactly the log's events `fromSeq..newestSeq`, as
@@ -59,7 +69,7 @@ export interface EventLog {
    * returned function is called. Spurious calls are allowed. Events committed before `watch` returned
    * are not announced: register first, then read.
    */
-  watch(taskId: string, listener: TaskChangeListener): () => void;
+  watch(taskId: string, listener: TaskChangeListener, options?: WatchOptions): () => void;
 }
 
 /** Throws for a numbered append whose events do not follow `prevSeq` one by one: a caller's bug. */

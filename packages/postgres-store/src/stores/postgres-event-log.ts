@@ -5,6 +5,7 @@ import type {
   NumberedAppend,
   StoredTaskEvent,
   TaskChangeListener,
+  WatchOptions,
 } from "@a2a-partner/a2a-core";
 import type { Database } from "../database.js";
 import { isUuid } from "../is-uuid.js";
@@ -12,6 +13,7 @@ import { wakeLocalDeliveries } from "../push/push-wakeups.js";
 import { appendEvent } from "../tasks/append-event.js";
 import { sqlTimestamp, TASK_EVENT_READ_COLUMNS, type TaskEventRow, toStoredEvent } from "../tasks/rows.js";
 import { parseTaskEventsPayload, TASK_EVENTS_CHANNEL } from "../tasks/task-events-channel.js";
+import { taskFollowersOf } from "../tasks/task-followers.js";
 import { storeTelemetry } from "../telemetry/store-telemetry.js";
 import { GroupCommitWriter } from "../writer/group-commit-writer.js";
 
@@ -36,8 +38,9 @@ export const READ_EVENTS_AFTER = `select ${TASK_EVENT_READ_COLUMNS} from task_ev
  * process's group-commit writer; other appends serialise per task on the task row's lock. Every write
  * NOTIFYs inside its transaction, so the wake-up goes out exactly when the event becomes visible, to
  * every process listening on this database; a group commit's notification carries the events themselves
- * when they are small (task-events-channel.ts), and a watcher on another process sends them on without
- * reading the log. Each instance shares one LISTEN among all its watchers.
+ * for a task whose streams another process follows, when they are small (task-events-channel.ts,
+ * task-followers.ts), and that process sends them on without reading the log. Each instance shares one
+ * LISTEN among all its watchers.
  */
 export class PostgresEventLog implements EventLog {
   /** Per task, its one watcher (the common case: a Set costs ~0.2 KiB per running task), or a Set. */
@@ -99,8 +102,10 @@ export class PostgresEventLog implements EventLog {
     return rows.map(toStoredEvent);
   }
 
-  watch(taskId: string, listener: TaskChangeListener): () => void {
+  watch(taskId: string, listener: TaskChangeListener, options?: WatchOptions): () => void {
     const key = taskId.toLowerCase(); // notifications carry the canonical (lower-case) spelling
+    // Streams following a task another process may run: that process carries its events to us.
+    const unfollow = options?.following && isUuid(key) ? taskFollowersOf(this.db).follow(key) : undefined;
     const current = this.watchers.get(key);
     if (current === undefined) this.watchers.set(key, listener);
     else if (current instanceof Set) current.add(listener);
@@ -114,6 +119,7 @@ export class PostgresEventLog implements EventLog {
     return () => {
       if (stopped) return;
       stopped = true;
+      unfollow?.();
       const current = this.watchers.get(key);
       if (current === listener || (current instanceof Set && current.delete(listener) && current.size === 0)) {
         this.watchers.delete(key);
@@ -195,6 +201,8 @@ export class PostgresEventLog implements EventLog {
   }
 
   private ensureListening(): Promise<void> {
+    // Which tasks other processes follow, so that this one's commits carry their events (whoever runs them).
+    void taskFollowersOf(this.db).listen();
     this.listening ??= this.db
       .listen(TASK_EVENTS_CHANNEL, (payload) => this.onNotification(payload), {
         // Notifications may be missed from the moment the connection drops: every watched task is

@@ -11,6 +11,7 @@ import {
 import { setStatusAt, snapshotAfterEventsSql, statusAtOf, withoutFirstMessage } from "../tasks/rows.js";
 import { storedEventJson, storedState, storedTask } from "../tasks/stored-shapes.js";
 import { CARRIED_ENTRY_MAX_BYTES, TASK_EVENTS_CHANNEL, taskEventsEntry } from "../tasks/task-events-channel.js";
+import type { TaskFollowers } from "../tasks/task-followers.js";
 import {
   type BatchedStart,
   NO_TASK_COLUMNS,
@@ -30,9 +31,10 @@ const IDENTIFIER = /^[a-z_][a-z0-9_]{0,62}$/;
  * `prev_seq` (nobody else wrote to it and it has not ended), events are inserted only for the tasks
  * that moved, and the NOTIFY names them all. The unique (task_id, seq) stays the guard.
  *
- * The NOTIFY's entries (task-events-channel.ts; one per append, carrying its events when small, joined
- * by line breaks, which JSON text never holds raw) are made here and sent only for the tasks that moved:
- * an append refused for its stale `prev_seq` never announces events the log does not hold. Consecutive
+ * The NOTIFY's entries (task-events-channel.ts: one per append, carrying its events when another process
+ * follows the task (task-followers.ts) and they are small; joined by line breaks, which JSON text never
+ * holds raw) are made here and sent only for the tasks that moved: an append refused for its stale
+ * `prev_seq` never announces events the log does not hold. Consecutive
  * entries share a payload up to twice `CARRIED_ENTRY_MAX_BYTES`: each one ends in the window of the
  * payload it joins, and starts at most one window earlier.
  *
@@ -225,6 +227,7 @@ having count(*) > 0`;
 export function batchStatement(
   batch: readonly BatchEntry[],
   handOff?: BatchHandOff,
+  followers?: Pick<TaskFollowers, "followedElsewhere">,
 ): { sql: string; params: unknown[] } {
   // Task rows in id order: two group commits over the same rows (two instances' writers) then tend to
   // lock them in the same order. A lease renewal never waits for a row (`skip locked`), so it cannot
@@ -244,7 +247,11 @@ export function batchStatement(
     params.push(
       JSON.stringify(appends.map(taskRowOf)),
       `[${rows.flat().join(",")}]`,
-      appends.map((append, index) => notifiedEntry(append, rows[index] ?? [])).join("\n"),
+      appends
+        .map((append, index) =>
+          notifiedEntry(append, followers?.followedElsewhere(append.taskId.toLowerCase()) ? rows[index] : undefined),
+        )
+        .join("\n"),
     );
   }
   const handOffSql = handing && pushHandOffParams(params, handing);
@@ -341,11 +348,16 @@ function eventRowsJson(append: NumberedAppend): string[] {
   });
 }
 
-/** The append's entry in the commit's NOTIFY: its events carried, unless too large (or not on one line). */
-function notifiedEntry(append: NumberedAppend, rows: readonly string[]): string {
+/**
+ * The append's entry in the commit's NOTIFY: its events carried when given `rows` (another process
+ * follows the task) and they fit (and are on one line), else the task named only.
+ */
+function notifiedEntry(append: NumberedAppend, rows: readonly string[] | undefined): string {
   const lastSeq = append.prevSeq + append.events.length;
+  const named = `${append.taskId.toLowerCase()} ${lastSeq}`;
+  if (rows === undefined) return named;
   const entry = taskEventsEntry(append.taskId, lastSeq, append.prevSeq + 1, rows);
-  return entry.includes("\n") ? `${append.taskId.toLowerCase()} ${lastSeq}` : entry;
+  return entry.includes("\n") ? named : entry;
 }
 
 function pick(row: GroupCommitRow, columns: readonly string[]): Record<string, unknown> {

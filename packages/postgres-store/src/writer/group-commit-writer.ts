@@ -8,6 +8,7 @@ import { deliveryTakerOf, handDeliveries, wakeLocalDeliveries } from "../push/pu
 import { isRowError } from "../tasks/data-error.js";
 import type { StartTaskResult } from "../tasks/insert-task.js";
 import { sqlTimestamp } from "../tasks/rows.js";
+import { type TaskFollowers, taskFollowersOf } from "../tasks/task-followers.js";
 import { storeTelemetry } from "../telemetry/store-telemetry.js";
 import { cutBatch } from "./batch-cut.js";
 import { type AnswerRow, batchSize, batchStatement, checkIdentifiers, type GroupCommitRow } from "./batch-statement.js";
@@ -58,6 +59,8 @@ export class GroupCommitWriter {
   private splitting: Promise<void> = Promise.resolve();
   private splitsUnderWay = 0;
   private readonly named = new Map<string, string>();
+  /** Tasks whose streams another process follows: their events ride the commit's notification. */
+  private readonly followers: TaskFollowers;
   private readonly telemetry = storeTelemetry();
 
   constructor(
@@ -65,6 +68,7 @@ export class GroupCommitWriter {
     options: GroupCommitWriterOptions = {},
   ) {
     this.maxInFlight = Math.max(1, options.maxCommitsInFlight ?? (db.inWorker ? 2 : 1));
+    this.followers = taskFollowersOf(db);
     // Answering a commit's callers (their SSE frames, their executors' next steps) takes this thread a while;
     // a database on a worker thread would sit idle through it. On this thread's own database (PGlite on
     // the main thread) the next commit would instead run before those answers and hold them up.
@@ -233,7 +237,7 @@ export class GroupCommitWriter {
     // This process's dispatcher, if it takes deliveries: the batch claims the free ones for it.
     const taker = deliveryTakerOf(this.db);
     try {
-      statement = batchStatement(batch, taker && { owner: taker.owner, leaseMs: taker.leaseMs });
+      statement = batchStatement(batch, taker && { owner: taker.owner, leaseMs: taker.leaseMs }, this.followers);
     } catch (error) {
       throw new UnserializableItemError(error);
     }

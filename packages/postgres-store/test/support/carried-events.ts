@@ -3,6 +3,7 @@ import { applyTaskEvent, type NewTaskEvent, type StoredTaskEvent, type Task } fr
 import { within } from "@a2a-partner/a2a-core/testing";
 import { describe, expect, it } from "vitest";
 import { TASK_EVENTS_CHANNEL } from "../../src/stores/postgres-event-log.js";
+import { taskFollowersOf } from "../../src/tasks/task-followers.js";
 import type { SuiteContext } from "./store-suite.js";
 
 interface Heard {
@@ -18,14 +19,29 @@ interface Heard {
  */
 export function defineCarriedEventsTests(context: () => SuiteContext): void {
   describe("events carried by the commit's notification", () => {
-    /** Watches `task` from the other instance; what it hears, in order. */
-    async function hear(taskId: string): Promise<{ heard: Heard[]; stop: () => void }> {
+    /**
+     * Watches `task` from the other instance (following it for streams, unless told otherwise); what it
+     * hears, in order. Resolves once the writing instance knows of a follow.
+     */
+    async function hear(taskId: string, following = true): Promise<{ heard: Heard[]; stop: () => void }> {
       const heard: Heard[] = [];
-      const stop = context().otherStores.events.watch(taskId, (seq, carried) => {
-        heard.push(carried ? { seq, fromSeq: carried.fromSeq, events: carried.read() } : { seq });
-      });
+      await context().stores.events.listen();
+      const stop = context().otherStores.events.watch(
+        taskId,
+        (seq, carried) => heard.push(carried ? { seq, fromSeq: carried.fromSeq, events: carried.read() } : { seq }),
+        { following },
+      );
       await context().otherStores.events.listen();
+      if (following)
+        await within(
+          5_000,
+          until(() => taskFollowersOf(context().db).followedElsewhere(taskId)),
+        );
       return { heard, stop };
+    }
+
+    async function until(check: () => boolean): Promise<void> {
+      while (!check()) await sleep(5);
     }
 
     async function append(task: Task, prevSeq: number, entries: readonly NewTaskEvent[]): Promise<boolean> {
@@ -43,17 +59,12 @@ export function defineCarriedEventsTests(context: () => SuiteContext): void {
       return { ...entry, result: { statusUpdate } };
     };
 
-    async function until(heard: Heard[], seq: number): Promise<Heard> {
-      return within(
+    async function heardOf(heard: Heard[], seq: number): Promise<Heard> {
+      await within(
         5_000,
-        (async () => {
-          for (;;) {
-            const found = heard.find((entry) => entry.seq === seq);
-            if (found) return found;
-            await sleep(10);
-          }
-        })(),
+        until(() => heard.some((entry) => entry.seq === seq)),
       );
+      return heard.find((entry) => entry.seq === seq) as Heard;
     }
 
     it("carries a small append's events, as the log holds them; names a large one's task only", async () => {
@@ -62,14 +73,26 @@ export function defineCarriedEventsTests(context: () => SuiteContext): void {
       const { heard, stop } = await hear(task.id);
       try {
         expect(await append(task, 1, [update(task, 10), update(task, 20)])).toBe(true);
-        const carried = await until(heard, 3);
+        const carried = await heardOf(heard, 3);
         expect(carried.fromSeq).toBe(2);
         expect(carried.events).toEqual(await stores.events.readAfter(task.id, 1));
 
         // 5,000 bytes of two-byte characters: past what one notification entry may carry.
         expect(await append(task, 3, [padded(update(task, 30), 5_000)])).toBe(true);
-        const named = await until(heard, 4);
+        const named = await heardOf(heard, 4);
         expect(named).toEqual({ seq: 4 });
+      } finally {
+        stop();
+      }
+    });
+
+    it("names only the task's number to a watcher that does not follow it for streams", async () => {
+      const { stores, workspaceA, update } = context();
+      const { task } = await stores.tasks.create(context().newTask(workspaceA));
+      const { heard, stop } = await hear(task.id, false);
+      try {
+        expect(await append(task, 1, [update(task, 10)])).toBe(true);
+        expect(await heardOf(heard, 2)).toEqual({ seq: 2 });
       } finally {
         stop();
       }
@@ -81,7 +104,7 @@ export function defineCarriedEventsTests(context: () => SuiteContext): void {
       const { heard, stop } = await hear(task.id);
       try {
         expect(await append(task, 1, [update(task, 10)])).toBe(true);
-        await until(heard, 2);
+        await heardOf(heard, 2);
         // Another writer's event 2 was stored already: this one is refused, and must not reach a stream,
         // though the commit it shares with another task's append (queued together) notifies.
         const { task: other } = await stores.tasks.create(context().newTask(workspaceA));
@@ -90,12 +113,12 @@ export function defineCarriedEventsTests(context: () => SuiteContext): void {
           expect(
             await Promise.all([append(task, 1, [update(task, 99)]), append(other, 1, [update(other, 5)])]),
           ).toEqual([false, true]);
-          await until(otherHeard.heard, 2);
+          await heardOf(otherHeard.heard, 2);
         } finally {
           otherHeard.stop();
         }
         expect(await append(task, 2, [update(task, 20)])).toBe(true);
-        await until(heard, 3);
+        await heardOf(heard, 3);
         expect(heard.map((entry) => entry.seq)).toEqual([2, 3]);
         expect(heard.flatMap((entry) => entry.events ?? [])).toEqual(await stores.events.readAfter(task.id, 1));
       } finally {
@@ -118,7 +141,7 @@ export function defineCarriedEventsTests(context: () => SuiteContext): void {
         const stored = await Promise.all(tasks.map((task) => append(task, 1, [padded(update(task, 50), 2_900)])));
         expect(stored).toEqual(tasks.map(() => true));
         for (const [index, task] of tasks.entries()) {
-          const carried = await until(hearing[index]?.heard ?? [], 2);
+          const carried = await heardOf(hearing[index]?.heard ?? [], 2);
           expect(carried.events).toEqual(await stores.events.readAfter(task.id, 1));
         }
         // Packed two to a payload, each under PostgreSQL's limit (a refused payload would have failed the

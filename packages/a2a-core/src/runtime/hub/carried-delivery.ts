@@ -7,7 +7,8 @@ import type { SubscriberSet } from "./subscriber-set.js";
  * A watched task's streams get the events a change notification carried, with no read of the log, when
  * none of them lacks an event before the first one. A `finished` among them is left to a read, which
  * fetches the ended task for the `final` frame. False: what is left must be read from the log. The
- * caller makes sure no read is under way (its batch may be older than these events).
+ * caller makes sure no read is under way (its batch may be older than these events; it reads again
+ * after) and no stream is joining (it needs a read).
  */
 export function deliverCarried(subscribers: SubscriberSet<TaskSubscription>, carried: CarriedEvents): boolean {
   if (subscribers.size === 0 || subscribers.some((subscription) => subscription.cursor < carried.fromSeq - 1)) {

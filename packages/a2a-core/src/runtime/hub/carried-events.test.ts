@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { NumberedAppend, TaskChangeListener } from "../../ports/event-log.js";
+import type { NumberedAppend, TaskChangeListener, WatchOptions } from "../../ports/event-log.js";
 import type { SseSink } from "../../ports/handler-response.js";
 import type { StoredTaskEvent, TaskRecord } from "../../ports/task-records.js";
 import { InMemoryEventLog } from "../../stores/in-memory.js";
@@ -12,8 +12,8 @@ import { TaskHub } from "./task-hub.js";
 // the log, and still every event once and in order.
 
 /**
- * One log both processes share, whose notifications carry the events of the append that caused them
- * (as the PostgreSQL store's do), but for the one announcing `lostSeq`, which nobody hears; it counts reads.
+ * One log both processes share, whose notifications carry the events of the append that caused them to
+ * the watchers that follow the task for streams (as the PostgreSQL store's do), but for the one announcing `lostSeq`, which nobody hears; it counts reads.
  */
 class CarryingEventLog extends InMemoryEventLog {
   reads = 0;
@@ -35,10 +35,11 @@ class CarryingEventLog extends InMemoryEventLog {
     }
   }
 
-  override watch(taskId: string, listener: TaskChangeListener): () => void {
+  override watch(taskId: string, listener: TaskChangeListener, options?: WatchOptions): () => void {
     return super.watch(taskId, (newest) => {
       if (newest === this.lostSeq) return;
-      const events = this.appending;
+      // Carried only to watchers that follow the task for streams (not to the process running it).
+      const events = options?.following ? this.appending : undefined;
       listener(newest, events && { fromSeq: events[0]?.seq ?? 0, read: () => events });
     });
   }

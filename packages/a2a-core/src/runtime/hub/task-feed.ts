@@ -54,7 +54,8 @@ export class TaskFeed {
     this.record = record;
     this.owned = owned;
     this.recent = new RecentEvents(record.lastSeq);
-    this.unwatch = context.events.watch(this.taskId, (newest, carried) => this.onChange(newest, carried));
+    const listener = (newest: number | undefined, carried?: CarriedEvents) => this.onChange(newest, carried);
+    this.unwatch = context.events.watch(this.taskId, listener, owned ? undefined : { following: true });
   }
 
   get isOwned(): boolean {
@@ -189,7 +190,6 @@ export class TaskFeed {
     }
     if (newest === undefined) this.checkExistence = true;
     else if (!this.anyBehind(newest)) return;
-    // Carried events go out now, unless a read is under way (it reads again after) or streams join (they need one).
     if (carried && !this.reading && !this.joining?.size && deliverCarried(this.subscribers, carried)) return;
     void this.read();
   }
