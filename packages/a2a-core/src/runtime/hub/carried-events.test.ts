@@ -1,10 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { NumberedAppend, TaskChangeListener, WatchOptions } from "../../ports/event-log.js";
-import type { SseSink } from "../../ports/handler-response.js";
-import type { StoredTaskEvent, TaskRecord } from "../../ports/task-records.js";
+import type { StoredTaskEvent } from "../../ports/task-records.js";
 import { InMemoryEventLog } from "../../stores/in-memory.js";
-import { TaskSubscription } from "../streams/task-subscription.js";
-import { hubOwningATask, progress } from "./owned-task.fixture.js";
+import { hubOwningATask, progress, streamOn, until } from "./owned-task.fixture.js";
 import { TaskHub } from "./task-hub.js";
 
 // A stream on another process than the task's runner follows the task through the store's change
@@ -45,29 +43,6 @@ class CarryingEventLog extends InMemoryEventLog {
   }
 }
 
-class RecordingClient implements SseSink {
-  backlog = 0;
-  readonly ids: number[] = [];
-  readonly events: string[] = [];
-  ended = false;
-  write(chunk: string): void {
-    const id = /^id: (\d+)\nevent: (\w+)/.exec(chunk);
-    if (!id) return;
-    this.ids.push(Number(id[1]));
-    this.events.push(id[2] as string);
-  }
-  end(): void {
-    this.ended = true;
-  }
-  abort(): void {}
-}
-
-const render = {
-  eventJson: (event: { resultJson: string }) => event.resultJson,
-  taskJson: JSON.stringify,
-  messageJson: JSON.stringify,
-};
-
 /** A task run by one hub, and a second hub (another instance) over the same stores, with a stream. */
 async function followedElsewhere() {
   const { hub, events, stores, taskId } = await hubOwningATask((stores) => new CarryingEventLog(stores.tasks));
@@ -81,27 +56,8 @@ async function followedElsewhere() {
   });
   const append = (step: number, final = false) => hub.append(taskId, [progress(taskId, step, final)]);
   /** A stream on the other instance, positioned after `cursor` (a reattach with Last-Event-ID). */
-  const follow = async (cursor: number) => {
-    const client = new RecordingClient();
-    const subscription = new TaskSubscription(
-      taskId,
-      "1",
-      client,
-      { maxBytes: 1 << 20, hardMaxBytes: 8 << 20 },
-      cursor,
-      0,
-      (s) => elsewhere.unsubscribe(s),
-      render,
-    );
-    elsewhere.subscribe((await stores.tasks.get("ws", taskId)) as TaskRecord, subscription);
-    return client;
-  };
+  const follow = (cursor: number) => streamOn(elsewhere, stores, taskId, cursor);
   return { events, append, follow };
-}
-
-async function until(check: () => boolean): Promise<void> {
-  for (let i = 0; i < 2_000 && !check(); i++) await new Promise((resolve) => setTimeout(resolve, 1));
-  expect(check()).toBe(true);
 }
 
 describe("TaskHub: a stream on another instance, with events carried by the notifications", () => {

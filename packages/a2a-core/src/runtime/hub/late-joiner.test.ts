@@ -1,9 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { SseSink } from "../../ports/handler-response.js";
-import type { TaskRecord } from "../../ports/task-records.js";
 import { InMemoryEventLog } from "../../stores/in-memory.js";
-import { TaskSubscription } from "../streams/task-subscription.js";
-import { hubOwningATask, progress } from "./owned-task.fixture.js";
+import { hubOwningATask, progress, streamOn, until } from "./owned-task.fixture.js";
 import { RECENT_EVENTS } from "./recent-events.js";
 
 // A task this process runs keeps only its newest events in memory; a stream joining further back reads
@@ -18,56 +15,12 @@ class CountingEventLog extends InMemoryEventLog {
   }
 }
 
-/** A client that reads everything at once, keeping the `id:` of every frame. */
-class RecordingClient implements SseSink {
-  backlog = 0;
-  readonly ids: number[] = [];
-  readonly events: string[] = [];
-  ended = false;
-  write(chunk: string): void {
-    const id = /^id: (\d+)\nevent: (\w+)/.exec(chunk);
-    if (!id) return;
-    this.ids.push(Number(id[1]));
-    this.events.push(id[2] as string);
-  }
-  end(): void {
-    this.ended = true;
-  }
-  abort(): void {}
-}
-
-const render = {
-  eventJson: (event: { resultJson: string }) => event.resultJson,
-  taskJson: JSON.stringify,
-  messageJson: JSON.stringify,
-};
-
 async function runningTask() {
   const { hub, events, stores, taskId } = await hubOwningATask((stores) => new CountingEventLog(stores.tasks));
   const append = (step: number, final = false) => hub.append(taskId, [progress(taskId, step, final)]);
-  const snapshot = async () => (await stores.tasks.get("ws", taskId)) as TaskRecord;
   /** A stream positioned after `cursor`, as a reattach with Last-Event-ID would be. */
-  const join = async (cursor: number) => {
-    const client = new RecordingClient();
-    const subscription = new TaskSubscription(
-      taskId,
-      "1",
-      client,
-      { maxBytes: 1 << 20, hardMaxBytes: 8 << 20 },
-      cursor,
-      0,
-      (s) => hub.unsubscribe(s),
-      render,
-    );
-    hub.subscribe(await snapshot(), subscription);
-    return { client, subscription };
-  };
+  const join = async (cursor: number) => ({ client: await streamOn(hub, stores, taskId, cursor) });
   return { events, append, join };
-}
-
-async function until(check: () => boolean): Promise<void> {
-  for (let i = 0; i < 2_000 && !check(); i++) await new Promise((resolve) => setTimeout(resolve, 1));
-  expect(check()).toBe(true);
 }
 
 describe("TaskHub: a stream joining a running task late", () => {

@@ -1,7 +1,10 @@
+import { expect } from "vitest";
 import type { EventLog } from "../../ports/event-log.js";
+import type { SseSink } from "../../ports/handler-response.js";
 import type { NewTaskEvent, TaskRecord } from "../../ports/task-records.js";
 import type { Task, TaskUpdateResult } from "../../protocol/schemas/a2a.js";
 import { createInMemoryStores, type InMemoryStores } from "../../stores/in-memory.js";
+import { TaskSubscription } from "../streams/task-subscription.js";
 import { TaskHub } from "./task-hub.js";
 
 // Test set-up shared by the hub's tests (imported by nothing else): a hub that owns one working task.
@@ -54,4 +57,51 @@ export function progress(taskId: string, step: number, final = false): NewTaskEv
     },
   };
   return { event: final ? "finished" : "update", result, createdAt: new Date().toISOString() };
+}
+
+/** A client that reads everything at once, keeping the `id:` and event name of every frame. */
+export class RecordingClient implements SseSink {
+  backlog = 0;
+  readonly ids: number[] = [];
+  readonly events: string[] = [];
+  ended = false;
+  write(chunk: string): void {
+    const id = /^id: (\d+)\nevent: (\w+)/.exec(chunk);
+    if (!id) return;
+    this.ids.push(Number(id[1]));
+    this.events.push(id[2] as string);
+  }
+  end(): void {
+    this.ended = true;
+  }
+  abort(): void {}
+}
+
+const render = {
+  eventJson: (event: { resultJson: string }) => event.resultJson,
+  taskJson: JSON.stringify,
+  messageJson: JSON.stringify,
+};
+
+/** A stream of the task on `hub`, positioned after `cursor`, as a reattach with Last-Event-ID would be. */
+export async function streamOn(hub: TaskHub, stores: InMemoryStores, taskId: string, cursor: number) {
+  const client = new RecordingClient();
+  const subscription = new TaskSubscription(
+    taskId,
+    "1",
+    client,
+    { maxBytes: 1 << 20, hardMaxBytes: 8 << 20 },
+    cursor,
+    0,
+    (s) => hub.unsubscribe(s),
+    render,
+  );
+  hub.subscribe((await stores.tasks.get("ws", taskId)) as TaskRecord, subscription);
+  return client;
+}
+
+/** Waits (up to about 2 s) until `check` holds, and fails the test if it never does. */
+export async function until(check: () => boolean): Promise<void> {
+  for (let i = 0; i < 2_000 && !check(); i++) await new Promise((resolve) => setTimeout(resolve, 1));
+  expect(check()).toBe(true);
 }
