@@ -41,11 +41,11 @@ describe("PostgresEventLog.watch", () => {
     const log = new PostgresEventLog(db, { recheckIntervalMs: 60_000 });
     const stops = Array.from({ length: 25 }, () => log.watch(TASK, () => {}));
     await tick();
-    const onEvents = () => listeners.filter((listener) => listener.channel === TASK_EVENTS_CHANNEL);
-    expect(onEvents()).toHaveLength(1);
+    // One on the task events' channel, one on the followers' (task-followers.ts).
+    expect(listeners.map((listener) => listener.channel).sort()).toEqual([TASK_EVENTS_CHANNEL, "a2a_task_followers"]);
     for (const stop of stops) stop();
     await log.close();
-    expect(onEvents()).toHaveLength(0);
+    expect(listeners).toHaveLength(0);
   });
 
   it("tells each watcher of a notified task its newest seq, in single and batched payloads", async () => {

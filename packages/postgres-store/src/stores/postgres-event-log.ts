@@ -56,6 +56,8 @@ export class PostgresEventLog implements EventLog {
   readonly writer: GroupCommitWriter;
   private listening: Promise<void> | undefined;
   private stopListening: (() => Promise<void>) | undefined;
+  /** Hearing which tasks other processes follow: what stops it. */
+  private followersHeard: Promise<() => Promise<void>> | undefined;
   private sweepTimer: ReturnType<typeof setInterval> | undefined;
   private sweeping = false;
   private sweepAgain = false;
@@ -140,7 +142,10 @@ export class PostgresEventLog implements EventLog {
     const stop = this.stopListening;
     this.stopListening = undefined;
     this.listening = undefined;
+    const followersHeard = this.followersHeard;
+    this.followersHeard = undefined;
     await stop?.();
+    await (await followersHeard)?.();
   }
 
   /** One periodic re-check for all watched tasks, running only while there are any. */
@@ -202,7 +207,7 @@ export class PostgresEventLog implements EventLog {
 
   private ensureListening(): Promise<void> {
     // Which tasks other processes follow, so that this one's commits carry their events (whoever runs them).
-    void taskFollowersOf(this.db).listen();
+    this.followersHeard ??= taskFollowersOf(this.db).listen();
     this.listening ??= this.db
       .listen(TASK_EVENTS_CHANNEL, (payload) => this.onNotification(payload), {
         // Notifications may be missed from the moment the connection drops: every watched task is
@@ -216,7 +221,11 @@ export class PostgresEventLog implements EventLog {
           this.stopListening = stop;
         },
         (error: unknown) => {
-          this.listening = undefined; // the next watcher tries again
+          // The next watcher tries again, both channels.
+          this.listening = undefined;
+          const followersHeard = this.followersHeard;
+          this.followersHeard = undefined;
+          void followersHeard?.then((stop) => stop());
           throw error;
         },
       );

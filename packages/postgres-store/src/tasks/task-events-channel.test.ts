@@ -73,5 +73,10 @@ describe("the task events channel's payload", () => {
     expect(parseTaskEventsPayload("")).toEqual([]);
     expect(parseTaskEventsPayload(",,,")).toEqual([]);
     expect(parseTaskEventsPayload(`${A} x`)).toEqual([{ taskId: A, seq: undefined }]);
+    // An empty entry: the scan would take ",<B>" for a task id; the earlier reading finds both.
+    expect(parseTaskEventsPayload(`${A} 3,,${B} 4`)).toEqual([
+      { taskId: A, seq: 3 },
+      { taskId: B, seq: 4 },
+    ]);
   });
 });

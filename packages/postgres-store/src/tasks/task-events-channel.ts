@@ -70,7 +70,7 @@ function scanEntries(payload: string): TaskEventsEntry[] | undefined {
   };
   while (at < payload.length) {
     const space = payload.indexOf(" ", at);
-    if (space <= at) return undefined;
+    if (space <= at || payload.lastIndexOf(",", space) >= at) return undefined;
     const taskId = payload.slice(at, space).toLowerCase();
     at = space + 1;
     const seq = integer();

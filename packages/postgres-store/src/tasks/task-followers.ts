@@ -31,8 +31,9 @@ export class TaskFollowers {
   private readonly unannounced = new Set<string>();
   private announcing = false;
   private timer: ReturnType<typeof setInterval> | undefined;
-  /** LISTEN, shared by every event log on the Database; it ends with the Database's listening connection. */
-  private listening: Promise<unknown> | undefined;
+  /** LISTEN, shared by the event logs on the Database that listen, until the last of them closes. */
+  private listening: Promise<(() => Promise<void>) | undefined> | undefined;
+  private listeners = 0;
 
   constructor(private readonly db: Database) {}
 
@@ -62,8 +63,13 @@ export class TaskFollowers {
     return false;
   }
 
-  /** Starts hearing other processes' announcements (resolves once LISTEN runs, or could not start). */
-  async listen(): Promise<void> {
+  /**
+   * Hears other processes' announcements until the returned function is called (by every caller: the
+   * LISTEN stops with the last). Resolves once LISTEN runs, or could not start: then this process's
+   * commits carry no events, and followers elsewhere read the log.
+   */
+  async listen(): Promise<() => Promise<void>> {
+    this.listeners++;
     this.listening ??= this.db
       .listen(TASK_FOLLOWERS_CHANNEL, (payload) => this.heard(payload))
       .catch(() => {
@@ -71,6 +77,16 @@ export class TaskFollowers {
         return undefined;
       });
     await this.listening;
+    let stopped = false;
+    return async () => {
+      if (stopped) return;
+      stopped = true;
+      if (--this.listeners > 0) return;
+      const stop = await this.listening;
+      this.listening = undefined;
+      this.theirs.clear();
+      await stop?.();
+    };
   }
 
   private heard(payload: string): void {
@@ -78,6 +94,7 @@ export class TaskFollowers {
     if (space <= 0 || payload.slice(0, space) === this.announcer) return;
     const until = Date.now() + FOLLOWED_FOR_MS;
     for (const taskId of payload.slice(space + 1).split(",")) if (taskId !== "") this.theirs.set(taskId, until);
+    this.start(); // forgets them once their announcements stop
   }
 
   /** Announces `taskId` with whatever else starts being followed in this turn of the event loop. */
@@ -93,7 +110,7 @@ export class TaskFollowers {
     });
   }
 
-  /** Repeats what this process follows, and forgets what others stopped announcing. */
+  /** Repeats what this process follows, and forgets what others stopped announcing, while there is either. */
   private start(): void {
     if (this.timer) return;
     this.timer = setInterval(() => {

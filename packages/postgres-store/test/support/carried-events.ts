@@ -137,8 +137,12 @@ export function defineCarriedEventsTests(context: () => SuiteContext): void {
         if (tasks.some((task) => payload.includes(task.id))) payloadBytes.push(Buffer.byteLength(payload));
       });
       try {
-        // About 3,300 bytes of entry each, queued together: one commit with 40,000 bytes of entries.
-        const stored = await Promise.all(tasks.map((task) => append(task, 1, [padded(update(task, 50), 2_900)])));
+        // Queued together, one commit with 40,000 bytes of entries: a short one first, then entries of
+        // about 3,750 bytes, so a payload may hold a short entry and two of the largest that are carried.
+        const pads = tasks.map((_, index) => (index === 0 ? 100 : 3_300));
+        const stored = await Promise.all(
+          tasks.map((task, index) => append(task, 1, [padded(update(task, 50), pads[index] ?? 0)])),
+        );
         expect(stored).toEqual(tasks.map(() => true));
         for (const [index, task] of tasks.entries()) {
           const carried = await heardOf(hearing[index]?.heard ?? [], 2);
