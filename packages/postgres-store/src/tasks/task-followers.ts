@@ -53,13 +53,13 @@ export class TaskFollowers {
     };
   }
 
-  /** Whether another process has said, lately, that its streams follow `taskId` (lower case). */
+  /** Whether another process has said, lately, that its streams follow `taskId` (any case). */
   followedElsewhere(taskId: string): boolean {
-    if (this.theirs.size === 0) return false;
-    const until = this.theirs.get(taskId);
+    if (this.theirs.size === 0) return false; // the common case, on every commit: nothing followed
+    const until = this.theirs.get(taskId.toLowerCase());
     if (until === undefined) return false;
     if (until > Date.now()) return true;
-    this.theirs.delete(taskId);
+    this.theirs.delete(taskId.toLowerCase());
     return false;
   }
 

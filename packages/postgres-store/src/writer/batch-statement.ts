@@ -34,9 +34,9 @@ const IDENTIFIER = /^[a-z_][a-z0-9_]{0,62}$/;
  * The NOTIFY's entries (task-events-channel.ts: one per append, carrying its events when another process
  * follows the task (task-followers.ts) and they are small; joined by line breaks, which JSON text never
  * holds raw) are made here and sent only for the tasks that moved: an append refused for its stale
- * `prev_seq` never announces events the log does not hold. Consecutive
- * entries share a payload up to twice `CARRIED_ENTRY_MAX_BYTES`: each one ends in the window of the
- * payload it joins, and starts at most one window earlier.
+ * `prev_seq` never announces events the log does not hold. Consecutive entries share a payload up to
+ * twice `CARRIED_ENTRY_MAX_BYTES`: each one ends in the window of the payload it joins, and starts at
+ * most one window earlier.
  *
  * Rows to update are also named by `= any(array(...))` of their keys: the planner guesses 100 rows for
  * any `jsonb_to_recordset`, and with that guess a hash join over a sequential scan of the whole table
@@ -249,7 +249,7 @@ export function batchStatement(
       `[${rows.flat().join(",")}]`,
       appends
         .map((append, index) =>
-          notifiedEntry(append, followers?.followedElsewhere(append.taskId.toLowerCase()) ? rows[index] : undefined),
+          notifiedEntry(append, followers?.followedElsewhere(append.taskId) ? rows[index] : undefined),
         )
         .join("\n"),
     );

@@ -21,7 +21,7 @@ export interface FeedContext {
  * puts a client over its hard backlog bound; the socket drains between reads. */
 export const READ_LIMIT = 100;
 /** How often a catching-up read looks whether a client behind has drained. */
-export const BACKLOG_POLL_MS = 5;
+const BACKLOG_POLL_MS = 5;
 
 /**
  * A client catching up reads the log no faster than it takes it: the next read waits while `behind()`
