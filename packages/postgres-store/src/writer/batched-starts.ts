@@ -3,11 +3,12 @@ import { pushConfigsJson } from "../push/push-config-rows.js";
 import { type HandOffSql, pushConfigIdsSql, startPushCtes } from "../push/push-write-sql.js";
 import { type StartTaskResult, startedRecord, startRowValues } from "../tasks/insert-task.js";
 import { firstMessageSql, snapshotApartSql, type TaskRow } from "../tasks/rows.js";
+import { storedTask } from "../tasks/stored-shapes.js";
 
 /**
  * A task start as it rides a group commit (PGlite, whose one connection is the writer): the values of the
  * start statement (insert-task.ts) as one element of the batch's `starts` parameter, its snapshot already
- * JSON (the created record is parsed from it, as a start on its own does).
+ * JSON in the stored shape (the created record is parsed from it, as a start on its own does).
  */
 export interface BatchedStart {
   input: NewTask;
@@ -26,7 +27,7 @@ export function batchedStart(input: NewTask, messageId: string | undefined): Bat
   const withPush = (input.pushConfigs?.length ?? 0) > 0;
   let members = JSON.stringify(startRowValues(input, messageId)).slice(1, -1);
   if (withPush) members += `,"push_configs":${pushConfigsJson(input.pushConfigs ?? [])}`;
-  return { input, members, snapshotJson: JSON.stringify(input.task), withPush };
+  return { input, members, snapshotJson: JSON.stringify(storedTask(input.task)), withPush };
 }
 
 /** The batch's `starts` parameter: each start numbered by its place (`ord`), which the answers name. */
