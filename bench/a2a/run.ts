@@ -107,6 +107,9 @@ const TARGET_IDS: TargetId[] = [
   "ours-otel",
   "ours-otel-sampled",
   "ours-otel-metrics",
+  // The server of the checkout A2A_BENCH_BASE names: to profile it the same way (--cpu-prof).
+  "ours-base",
+  "ours-embedded-base",
   "sdk",
   "sdk-pg",
   "sdk-grpc",
