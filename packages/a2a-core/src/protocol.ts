@@ -60,6 +60,7 @@ export {
   toV03Status,
   toV03Task,
   v03EventJson,
+  v03TaskJson,
 } from "./protocol/v0_3/mapping.js";
 export {
   fromV03CreatePushParams,

@@ -11,7 +11,7 @@ import {
   taskOfRow,
   toStoredEvent,
 } from "./rows.js";
-import { storedEventJson, storedState, storedTask } from "./stored-shapes.js";
+import { storedEventJson, storedState, storedTaskJson } from "./stored-shapes.js";
 import { TASK_EVENTS_CHANNEL } from "./task-events-channel.js";
 
 /**
@@ -61,7 +61,7 @@ export function appendEvent(
         where t.id = $1`,
       [
         taskId,
-        JSON.stringify(storedTask(snapshot)),
+        storedTaskJson(snapshot),
         storedState(snapshot.status.state),
         isTerminalState(snapshot.status.state),
         seq,

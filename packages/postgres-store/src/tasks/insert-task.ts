@@ -22,7 +22,7 @@ import {
   type TaskRow,
   toTaskRecord,
 } from "./rows.js";
-import { storedState, storedTask } from "./stored-shapes.js";
+import { storedState, storedTaskJson } from "./stored-shapes.js";
 
 /**
  * The created row as the start statement returns it: its snapshot is the caller's own task, so it is
@@ -164,7 +164,7 @@ export async function startTask(
 
 async function startStatement(db: Queryable, input: NewTask, messageId: string | undefined): Promise<StartTaskResult> {
   const v = startRowValues(input, messageId);
-  const snapshot = JSON.stringify(storedTask(input.task));
+  const snapshot = storedTaskJson(input.task);
   const configs = input.pushConfigs?.length ? pushConfigsJson(input.pushConfigs) : undefined;
   const taker = configs === undefined ? undefined : deliveryTakerOf(db);
   const notify = configs !== undefined && !taker && !hasLocalDeliveryWatchers(db);

@@ -65,11 +65,6 @@ export function storedSnapshotSql(json: string, row = "t"): string {
   return `case when ${row}.first_message is null then ${json} else ${json} #- '{history,0}' end`;
 }
 
-/** The stored task without its first message (a shallow copy: nothing else is copied). */
-export function withoutFirstMessage(task: TaskV03): TaskV03 {
-  return task.history.length === 0 ? task : { ...task, history: task.history.slice(1) };
-}
-
 /**
  * The snapshot an event's commit stores, from one sent without its first message: as sent where the row
  * keeps that message apart (`first_message`), else (a row an older release wrote) with the first message

@@ -7,8 +7,8 @@ import {
   type TaskUpdateResultV03,
   type TaskV03,
   toV03State,
-  toV03Task,
   v03EventJson,
+  v03TaskJson,
 } from "@a2a-partner/a2a-core/protocol";
 
 /**
@@ -20,9 +20,13 @@ import {
  * once no reader of v0.3 rows is left.
  */
 
-/** A task as a row's `snapshot` holds it. */
-export function storedTask(task: Task): TaskV03 {
-  return toV03Task(task) as TaskV03;
+/**
+ * A task as a row's `snapshot` holds it, as JSON: the text of `JSON.stringify(toV03Task(task))`, joined
+ * from the JSON each message and artifact keeps (`v03TaskJson`). `withoutFirstMessage` for a snapshot whose
+ * row keeps that message apart (rows.ts).
+ */
+export function storedTaskJson(task: Task, options?: { withoutFirstMessage: true }): string {
+  return v03TaskJson(task, options ? 1 : 0);
 }
 
 /** `tasks.state`: the state in v0.3's spelling (what the list filter and earlier releases compare). */

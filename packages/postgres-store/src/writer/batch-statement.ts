@@ -8,8 +8,8 @@ import {
   type HandOffSql,
   pushNotifiedCte,
 } from "../push/push-write-sql.js";
-import { setStatusAt, snapshotAfterEventsSql, statusAtOf, withoutFirstMessage } from "../tasks/rows.js";
-import { storedEventJson, storedState, storedTask } from "../tasks/stored-shapes.js";
+import { setStatusAt, snapshotAfterEventsSql, statusAtOf } from "../tasks/rows.js";
+import { storedEventJson, storedState, storedTaskJson } from "../tasks/stored-shapes.js";
 import { CARRIED_ENTRY_MAX_BYTES, TASK_EVENTS_CHANNEL, taskEventsEntry } from "../tasks/task-events-channel.js";
 import type { TaskFollowers } from "../tasks/task-followers.js";
 import {
@@ -245,7 +245,7 @@ export function batchStatement(
     // First: the event CTEs name their parameters $1 to $3 (and the hand-off's $4 and $5).
     const rows = appends.map(eventRowsJson);
     params.push(
-      JSON.stringify(appends.map(taskRowOf)),
+      `[${appends.map(taskRowJson).join(",")}]`,
       `[${rows.flat().join(",")}]`,
       appends
         .map((append, index) =>
@@ -317,19 +317,23 @@ function pushHandOffParams(params: unknown[], handOff: BatchHandOff): HandOffSql
   return { owner: `$${params.length - 1}`, leaseMs: `$${params.length}` };
 }
 
-/** The task row moves from the append's `prev_seq` to its last event (several events move it once). */
-function taskRowOf(append: NumberedAppend) {
-  return {
+/**
+ * The task row as JSON: it moves from the append's `prev_seq` to its last event (several events move it
+ * once). Its snapshot is spliced in without its first message: the row keeps that apart (or, an older
+ * row, in the snapshot it already has), so an event never serialises and sends the partner's message
+ * again (up to 48 KiB of JSON).
+ */
+function taskRowJson(append: NumberedAppend): string {
+  const { snapshot } = append;
+  const row = JSON.stringify({
     task_id: append.taskId,
     prev_seq: append.prevSeq,
     last_seq: append.prevSeq + append.events.length,
-    // Without its first message: the row keeps that apart (or, an older row, in the snapshot it already
-    // has), so an event never serialises and sends the partner's message again (up to 48 KiB of JSON).
-    snapshot: withoutFirstMessage(storedTask(append.snapshot)),
-    state: storedState(append.snapshot.status.state),
-    terminal: isTerminalState(append.snapshot.status.state),
-    status_at: statusAtOf(append.snapshot),
-  };
+    state: storedState(snapshot.status.state),
+    terminal: isTerminalState(snapshot.status.state),
+    status_at: statusAtOf(snapshot),
+  });
+  return `${row.slice(0, -1)},"snapshot":${storedTaskJson(snapshot, { withoutFirstMessage: true })}}`;
 }
 
 /**

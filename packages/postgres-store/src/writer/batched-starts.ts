@@ -3,7 +3,7 @@ import { pushConfigsJson } from "../push/push-config-rows.js";
 import { type HandOffSql, pushConfigIdsSql, startPushCtes } from "../push/push-write-sql.js";
 import { type StartTaskResult, startedRecord, startRowValues } from "../tasks/insert-task.js";
 import { firstMessageSql, snapshotApartSql, type TaskRow } from "../tasks/rows.js";
-import { storedTask } from "../tasks/stored-shapes.js";
+import { storedTaskJson } from "../tasks/stored-shapes.js";
 
 /**
  * A task start as it rides a group commit (PGlite, whose one connection is the writer): the values of the
@@ -27,7 +27,7 @@ export function batchedStart(input: NewTask, messageId: string | undefined): Bat
   const withPush = (input.pushConfigs?.length ?? 0) > 0;
   let members = JSON.stringify(startRowValues(input, messageId)).slice(1, -1);
   if (withPush) members += `,"push_configs":${pushConfigsJson(input.pushConfigs ?? [])}`;
-  return { input, members, snapshotJson: JSON.stringify(storedTask(input.task)), withPush };
+  return { input, members, snapshotJson: storedTaskJson(input.task), withPush };
 }
 
 /** The batch's `starts` parameter: each start numbered by its place (`ord`), which the answers name. */

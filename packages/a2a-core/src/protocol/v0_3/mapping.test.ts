@@ -13,6 +13,7 @@ import {
   toV03State,
   toV03Task,
   v03EventJson,
+  v03TaskJson,
 } from "./mapping.js";
 import { TASK_STATES_V03, type TaskV03 } from "./schemas.js";
 
@@ -72,6 +73,33 @@ describe("a task in v0.3", () => {
     const written = toV03Task(listed);
     expect(written).not.toHaveProperty("artifacts");
     expect(written.history).toHaveLength(1);
+  });
+
+  it("is serialised by v03TaskJson to the very text of JSON.stringify, from any history message on", () => {
+    const { artifacts: _, ...listed } = task;
+    const bare = { ...task, status: { state: task.status.state, timestamp: task.status.timestamp } };
+    const longer = { ...task, history: [...task.history, ...(task.status.message ? [task.status.message] : [])] };
+    for (const variant of [task, listed, bare, longer]) {
+      for (let from = 0; from <= variant.history.length; from++) {
+        const expected = toV03Task({ ...variant, history: variant.history.slice(from) });
+        expect(v03TaskJson(variant, from)).toBe(JSON.stringify(expected));
+      }
+    }
+  });
+
+  it("is serialised again when it changes: a new status, a message or artifact added", () => {
+    const before = v03TaskJson(task);
+    const working = {
+      ...task,
+      status: { state: "TASK_STATE_WORKING" as const, timestamp: "2025-01-01T00:00:01.000Z" },
+    };
+    const more = {
+      ...working,
+      artifacts: [...(task.artifacts ?? []), { artifactId: "a-2", parts: [{ text: "more" }] }],
+    };
+    expect(JSON.parse(v03TaskJson(working))).toEqual(toV03Task(working));
+    expect(JSON.parse(v03TaskJson(more))).toEqual(toV03Task(more));
+    expect(v03TaskJson(task)).toBe(before);
   });
 
   it("carries data that is no object as { value }, since v0.3 data is an object", () => {
