@@ -18,9 +18,12 @@ import { pack, publicPackages, ROOT } from "../../scripts/packages/public-packag
 
 const run = promisify(execFile);
 const TEMPLATE = join(import.meta.dirname, "app");
-/** docs/embedding.md's store contract test and the stores it opens: run under the app's Vitest as they are. */
-const DOCS_FILES = ["store-contract.test.ts", "my-stores.ts"].map((file) =>
-  join(ROOT, "docs", "examples", "embedding", file),
+/**
+ * docs/embedding.md's store contract test and the stores it opens, run under the app's Vitest as they are;
+ * the executor and token check its snippets take as given, which the app's embedding serves.
+ */
+const DOCS_FILES = ["embedding/store-contract.test.ts", "embedding/my-stores.ts", "context.ts"].map((file) =>
+  join(ROOT, "docs", "examples", file),
 );
 const CACHE_ROOT = join(tmpdir(), "a2a-consumer-apps");
 /** Installs of other builds older than this are removed when a new one is made. */
