@@ -1,14 +1,10 @@
 /**
- * What the doc snippets take as given and do not show (an executor, an authenticate, a handler): the
- * smallest honest versions, so each snippet file compiles and runs as the reader sees it.
+ * What the doc snippets take as given and do not show (an executor, an authenticate; the handler is in
+ * context-handler.ts): the smallest honest versions, so each snippet file compiles and runs as the reader
+ * sees it. Nothing here starts a timer or draws a random value at import, so a Worker can import it too (the
+ * consumer test's app does, on workerd, Bun and Deno).
  */
-import {
-  type Authenticate,
-  createA2AHandler,
-  createInMemoryStores,
-  environmentExecutor,
-  type TaskExecutor,
-} from "@a2a-partner/a2a-core";
+import { type Authenticate, environmentExecutor, type TaskExecutor } from "@a2a-partner/a2a-core";
 
 export const TOKEN = "partner-a";
 export const WORKSPACE_ID = "5b0b3a4e-8f3c-4d0e-9a57-3c1f2d7e6a10";
@@ -32,9 +28,6 @@ export const authenticate: Authenticate = async (headers) =>
   headers.get("authorization") === `Bearer ${TOKEN}`
     ? { ok: true, workspaceId: WORKSPACE_ID }
     : { ok: false, status: 401, message: "Missing or invalid bearer token" };
-
-export const stores = createInMemoryStores();
-export const handler = createA2AHandler({ stores, executor, authenticate });
 
 /** A workspace's push signing secrets, newest first (a fixed one here). */
 export async function secretsOf(_workspaceId: string): Promise<string[]> {

@@ -1,9 +1,10 @@
 /**
  * The consumer app: the four packages packed as npm would publish them, installed with npm (not pnpm)
- * into a folder outside the workspace, with the files of app/ beside them.
+ * into a folder outside the workspace, with the files of app/ beside them, and the docs' examples the app
+ * runs as a reader copies them (DOCS_FILES).
  *
- * The install is cached: its folder is named by a hash of the tarballs, of app/ and of this checkout's
- * path, so an unchanged build reuses the last install (a changed package or app file installs afresh; A2A_CONSUMER_FRESH=1
+ * The install is cached: its folder is named by a hash of the tarballs, of app/, of those examples and of
+ * this checkout's path, so an unchanged build reuses the last install (a changed package or app file installs afresh; A2A_CONSUMER_FRESH=1
  * always does). npm keeps its own download cache (~/.npm) and is asked to prefer it.
  */
 import { execFile } from "node:child_process";
@@ -17,11 +18,18 @@ import { pack, publicPackages, ROOT } from "../../scripts/packages/public-packag
 
 const run = promisify(execFile);
 const TEMPLATE = join(import.meta.dirname, "app");
+/**
+ * docs/embedding.md's store contract test and the stores it opens, run under the app's Vitest as they are;
+ * the executor and token check its snippets take as given, which the app's embedding serves.
+ */
+const DOCS_FILES = ["embedding/store-contract.test.ts", "embedding/my-stores.ts", "context.ts"].map((file) =>
+  join(ROOT, "docs", "examples", file),
+);
 const CACHE_ROOT = join(tmpdir(), "a2a-consumer-apps");
 /** Installs of other builds older than this are removed when a new one is made. */
 const STALE_MS = 60 * 60_000;
 /** Bumped when the recipe below changes, so an install made by an older recipe is not reused. */
-const RECIPE = "2";
+const RECIPE = "3";
 
 export interface ConsumerApp {
   dir: string;
@@ -41,6 +49,7 @@ export async function prepareConsumerApp(): Promise<ConsumerApp> {
     const hash = createHash("sha256").update(RECIPE).update(ROOT);
     for (const pkg of packed) hash.update(pkg.name).update(await readFile(pkg.tarball));
     for (const file of (await readdir(TEMPLATE)).sort()) hash.update(file).update(await readFile(join(TEMPLATE, file)));
+    for (const file of DOCS_FILES) hash.update(basename(file)).update(await readFile(file));
     const dir = join(CACHE_ROOT, hash.digest("hex").slice(0, 16));
     if (existsSync(join(dir, ".installed")) && process.env.A2A_CONSUMER_FRESH !== "1") {
       return { dir, installed: false, installMs: 0 };
@@ -52,6 +61,7 @@ export async function prepareConsumerApp(): Promise<ConsumerApp> {
     await mkdir(join(staging, "tarballs"));
     for (const pkg of packed) await rename(pkg.tarball, join(staging, "tarballs", basename(pkg.tarball)));
     await cp(TEMPLATE, staging, { recursive: true });
+    for (const file of DOCS_FILES) await cp(file, join(staging, basename(file)));
     await writeFile(join(staging, "package.json"), JSON.stringify(manifest(dependencies), null, 2));
     await npmInstall(staging);
     await linkWorkspaceVitest(staging);

@@ -122,9 +122,9 @@ describe.concurrent("the packed packages on Node", () => {
     }
   });
 
-  it("runs the store contract kit (@a2a-partner/a2a-core/testing) under the app's own Vitest", async () => {
+  it("runs docs/embedding.md's store contract test (@a2a-partner/a2a-core/testing) under the app's own Vitest", async () => {
     const vitest = join(app, "node_modules", "vitest", "vitest.mjs");
-    const ran = await node([vitest, "run", "contract.test.mts", "--root", app], 120_000);
+    const ran = await node([vitest, "run", "store-contract.test.ts", "--root", app], 120_000);
     expect(stripVTControlCharacters(ran.stdout)).toMatch(/Tests\s+\d+ passed/);
     expect(ran.code).toBe(0);
   });

@@ -1,4 +1,4 @@
-import { handler } from "../context.ts";
+import { handler } from "../context-handler.ts";
 
 const card = {
   name: "Robots",

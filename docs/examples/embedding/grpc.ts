@@ -1,4 +1,5 @@
-import { authenticate, executor, stores } from "../context.ts";
+import { authenticate, executor } from "../context.ts";
+import { stores } from "../context-handler.ts";
 
 // #region snippet
 import { createServer } from "node:http";

@@ -1,4 +1,5 @@
-import { authenticate, executor, secretsOf, stores } from "../context.ts";
+import { authenticate, executor, secretsOf } from "../context.ts";
+import { stores } from "../context-handler.ts";
 
 // #region snippet
 import { createA2AHandler } from "@a2a-partner/a2a-core/node";

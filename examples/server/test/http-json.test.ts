@@ -6,6 +6,7 @@ import { ClientFactory, ClientFactoryOptions, RestTransportFactory } from "@a2a-
 import { TaskNotCancelableError, TaskNotFoundError } from "@a2a-js/sdk/errors";
 import { decodeSseStream } from "@a2a-partner/a2a-core";
 import { bearerInterceptor, listContextRequest, taskStart } from "@a2a-partner/test-support/a2a-sdk";
+import { sseFrames } from "@a2a-partner/test-support/sse-frames";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setDefaultEnvironment } from "../src/admin/workspace-operations.ts";
 import { type Backend, createTestDatabase, postgresAvailable, type TestDatabase } from "./support/backends.ts";
@@ -14,15 +15,7 @@ import { startTestServer, type TestServer } from "./support/test-server.ts";
 
 const backends: Backend[] = ["pglite", ...((await postgresAvailable()) ? (["postgres"] as const) : [])];
 
-async function framesOf(res: Response, limit = Number.POSITIVE_INFINITY) {
-  expect(res.headers.get("content-type")).toMatch(/^text\/event-stream/);
-  const frames: Array<{ id: string | undefined; event: string; data: any }> = [];
-  for await (const event of decodeSseStream(res.body as ReadableStream<Uint8Array>)) {
-    frames.push({ id: event.id, event: event.event, data: JSON.parse(event.data) });
-    if (frames.length >= limit) break;
-  }
-  return frames;
-}
+const framesOf = (res: Response, limit?: number) => sseFrames(decodeSseStream, res, limit);
 
 describe.each(backends)("HTTP+JSON on the reference server (%s)", (backend) => {
   let database: TestDatabase;

@@ -1,5 +1,6 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
+import { sseFrames } from "@a2a-partner/test-support/sse-frames";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { type A2AHandler, createA2AHandler, toFetchHandler } from "../src/index.js";
@@ -72,15 +73,7 @@ function start(text = "restock aisle 5", messageId = crypto.randomUUID(), storeI
   return JSON.stringify({ message: { messageId, role: "ROLE_USER", parts: [{ text }] }, metadata: { storeId } });
 }
 
-async function frames(res: Response, limit = Number.POSITIVE_INFINITY) {
-  expect(res.headers.get("content-type")).toMatch(/^text\/event-stream/);
-  const out: Array<{ id: string | undefined; event: string; data: any }> = [];
-  for await (const event of decodeSseStream(res.body as ReadableStream<Uint8Array>)) {
-    out.push({ id: event.id, event: event.event, data: JSON.parse(event.data) });
-    if (out.length >= limit) break;
-  }
-  return out;
-}
+const frames = (res: Response, limit?: number) => sseFrames(decodeSseStream, res, limit);
 
 describe.each([
   ["node adapter", nodeBed],

@@ -26,6 +26,11 @@ export function emptyDataset(workflowNames: string[] = []): Dataset {
   };
 }
 
+/** Telemetry events of one type (`e` unless named) at each of `times`. */
+export function telemetryAt(times: readonly string[], eventType = "e"): Dataset["telemetry"] {
+  return times.map((at) => ({ eventType, at }));
+}
+
 /** Microseconds since the epoch; exact for every year the tests use. */
 export function micros(at: string | Date): bigint {
   if (at instanceof Date) return BigInt(at.getTime()) * 1000n;

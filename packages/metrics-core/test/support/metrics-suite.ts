@@ -22,6 +22,7 @@ import {
   naiveMetrics,
   pendingDeltas,
   readRollups,
+  telemetryAt,
 } from "./dataset.js";
 
 const window = (start: string | null, end: string | null): MetricsWindow => ({
@@ -192,7 +193,7 @@ export function defineMetricsSuite(open: () => Promise<TestDatabase>): void {
         "2026-01-03T20:00:00Z", // = end of the hour-aligned windows
         "2026-01-04T00:00:00Z", // = end of the day-aligned window
       ];
-      ds.telemetry = times.map((at) => ({ eventType: "e", at }));
+      ds.telemetry = telemetryAt(times);
       await insertDataset(db, ds);
       const cases: [MetricsWindow, number][] = [
         [window("2026-01-02T00:00:00Z", "2026-01-04T00:00:00Z"), 3], // daily rollups only
@@ -228,10 +229,7 @@ export function defineMetricsSuite(open: () => Promise<TestDatabase>): void {
 
     it("supports only start, only end, no bounds, and a window with no records", async () => {
       const ds = emptyDataset();
-      ds.telemetry = ["2026-01-01T12:00:00Z", "2026-01-02T12:00:00Z", "2026-01-03T12:00:00Z"].map((at) => ({
-        eventType: "e",
-        at,
-      }));
+      ds.telemetry = telemetryAt(["2026-01-01T12:00:00Z", "2026-01-02T12:00:00Z", "2026-01-03T12:00:00Z"]);
       await insertDataset(db, ds);
       const totals = async (w: MetricsWindow) => (await queryEventMetrics(db, ds.workspaceId, w)).telemetry.total;
       expect(await totals(window("2026-01-02T12:00:00Z", null))).toBe(2);
@@ -243,11 +241,11 @@ export function defineMetricsSuite(open: () => Promise<TestDatabase>): void {
 
     it("handles very old and far-future records and bounds", async () => {
       const ds = emptyDataset();
-      ds.telemetry = [
-        { eventType: "e", at: "0001-01-01T00:00:00Z" },
-        { eventType: "e", at: "1969-12-31T23:59:59.999999Z" },
-        { eventType: "e", at: "9999-12-31T23:59:59.999999Z" },
-      ];
+      ds.telemetry = telemetryAt([
+        "0001-01-01T00:00:00Z",
+        "1969-12-31T23:59:59.999999Z",
+        "9999-12-31T23:59:59.999999Z",
+      ]);
       await insertDataset(db, ds);
       const cases: [MetricsWindow, number][] = [
         [window(null, null), 3],
@@ -269,7 +267,7 @@ export function defineMetricsSuite(open: () => Promise<TestDatabase>): void {
 
     it("refuses a record whose time no window can name (infinity, BC, past 9999), and keeps answering", async () => {
       const ds = emptyDataset(["pick"]);
-      ds.telemetry = [{ eventType: "e", at: "2026-01-01T00:00:00Z" }];
+      ds.telemetry = telemetryAt(["2026-01-01T00:00:00Z"]);
       ds.executions = [
         { id: randomUUID(), workflowId: (ds.workflows[0] as { id: string }).id, at: "2026-01-01T00:00:00Z" },
       ];
@@ -404,14 +402,14 @@ export function defineMetricsSuite(open: () => Promise<TestDatabase>): void {
       const ds = emptyDataset(["pick"]);
       const pick = ds.workflows[0] as Dataset["workflows"][0];
       // Around the bounds below: in whole days, in whole hours of a partial day, in partial hours.
-      ds.telemetry = [
+      ds.telemetry = telemetryAt([
         "2026-01-01T05:05:00Z",
         "2026-01-01T05:40:00Z",
         "2026-01-01T06:30:00Z",
         "2026-01-02T12:00:00Z",
         "2026-01-03T19:50:00Z",
         "2026-01-03T20:05:00Z",
-      ].map((at) => ({ eventType: "e", at }));
+      ]);
       ds.executions = [{ id: randomUUID(), workflowId: pick.id, at: "2026-01-02T00:00:00Z" }];
       ds.alerts = [{ alertType: "a", at: "2026-01-03T19:59:59.999999Z" }];
       await insertDataset(db, ds);

@@ -1,5 +1,6 @@
-import { type PeriodicJob, startPeriodicJob } from "@a2a-partner/a2a-core";
+import type { PeriodicJob } from "@a2a-partner/a2a-core";
 import type { Queryable } from "../database.js";
+import { startPGlitePasses } from "./pglite-passes.js";
 
 /** The store's stand-in for PostgreSQL's autovacuum on PGlite (see `PGliteDatabaseOptions.autovacuum`). */
 export interface PGliteAutovacuumOptions {
@@ -84,11 +85,7 @@ export class PGliteAutovacuum {
     /** False once the instance was closed by whoever owns it: the timer then stops instead of failing. */
     isOpen: () => boolean = () => true,
   ) {
-    this.passes = startPeriodicJob(() => this.runOnce(), {
-      intervalMs: options.intervalMs ?? DEFAULT_AUTOVACUUM_INTERVAL_MS,
-      onError: options.onError,
-      stopWhen: () => !isOpen(),
-    });
+    this.passes = startPGlitePasses(() => this.runOnce(), options, DEFAULT_AUTOVACUUM_INTERVAL_MS, isOpen);
   }
 
   /** One pass now: the tables that were due, and what was run on each. */

@@ -1,5 +1,6 @@
-import { type PeriodicJob, startPeriodicJob } from "@a2a-partner/a2a-core";
+import type { PeriodicJob } from "@a2a-partner/a2a-core";
 import type { Queryable } from "../database.js";
+import { startPGlitePasses } from "./pglite-passes.js";
 
 /** The store's stand-in for PostgreSQL's checkpointer on PGlite (see `PGliteDatabaseOptions.checkpoints`). */
 export interface PGliteCheckpointsOptions {
@@ -48,11 +49,7 @@ export class PGliteCheckpointer {
     /** False once the instance was closed by whoever owns it: the timer then stops instead of failing. */
     isOpen: () => boolean = () => true,
   ) {
-    this.passes = startPeriodicJob(() => this.runOnce(), {
-      intervalMs: options.intervalMs ?? DEFAULT_CHECKPOINT_INTERVAL_MS,
-      onError: options.onError,
-      stopWhen: () => !isOpen(),
-    });
+    this.passes = startPGlitePasses(() => this.runOnce(), options, DEFAULT_CHECKPOINT_INTERVAL_MS, isOpen);
   }
 
   /** Checks now, and checkpoints if due: why it did, or undefined. */
