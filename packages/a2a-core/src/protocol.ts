@@ -51,7 +51,6 @@ export {
   fromV03State,
   fromV03Status,
   fromV03Task,
-  madeV03EventJson,
   readV03Message,
   STATE_FROM_V03,
   toV03Event,
@@ -59,8 +58,6 @@ export {
   toV03State,
   toV03Status,
   toV03Task,
-  v03EventJson,
-  v03TaskJson,
 } from "./protocol/v0_3/mapping.js";
 export {
   fromV03CreatePushParams,
@@ -93,3 +90,4 @@ export {
   TerminalTaskStateV03,
   TextPartV03,
 } from "./protocol/v0_3/schemas.js";
+export { madeV03EventJson, v03EventJson, v03TaskJson } from "./protocol/v0_3/v03-json.js";

@@ -2,8 +2,9 @@ import type { Dialect, StreamRenderer } from "../dialect/dialect.js";
 import { methodWire } from "../method-table.js";
 import { buildAgentCardV03 } from "./agent-card.js";
 import { withV03FieldNames } from "./error-fields.js";
-import { toV03Message, toV03Task, v03EventJson } from "./mapping.js";
+import { toV03Message, toV03Task } from "./mapping.js";
 import { toV03PushConfig } from "./push-config.js";
+import { v03EventJson } from "./v03-json.js";
 
 const V03_STREAM: StreamRenderer = {
   eventJson(event) {

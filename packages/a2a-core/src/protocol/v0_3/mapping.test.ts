@@ -6,16 +6,14 @@ import {
   fromV03Event,
   fromV03State,
   fromV03Task,
-  madeV03EventJson,
   readV03Message,
   toV03Event,
   toV03Message,
   toV03State,
   toV03Task,
-  v03EventJson,
-  v03TaskJson,
 } from "./mapping.js";
 import { TASK_STATES_V03, type TaskV03 } from "./schemas.js";
+import { madeV03EventJson, v03EventJson, v03TaskJson } from "./v03-json.js";
 
 /** The same task as A2A v0.3 writes it (what a v0.3 client reads, and what earlier releases stored). */
 const taskV03: TaskV03 = {

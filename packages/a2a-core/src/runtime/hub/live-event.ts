@@ -2,7 +2,7 @@ import type { StoredTaskEvent } from "../../ports/task-records.js";
 import type { SerialisedEvent } from "../../protocol/dialect/dialect.js";
 import type { TaskEventResult } from "../../protocol/schemas/a2a.js";
 import type { StreamEventName } from "../../protocol/sse/event-names.js";
-import { madeV03EventJson } from "../../protocol/v0_3/mapping.js";
+import { madeV03EventJson } from "../../protocol/v0_3/v03-json.js";
 
 /**
  * An event on its way to streams. Every stream of the task is handed this one object, so each JSON text

@@ -1,7 +1,7 @@
 import { Webhook } from "standardwebhooks";
 import type { PushDelivery } from "../../ports/push-deliveries.js";
 import { toV1StreamResult } from "../../protocol/dialect/v1-wire.js";
-import { v03EventJson } from "../../protocol/v0_3/mapping.js";
+import { v03EventJson } from "../../protocol/v0_3/v03-json.js";
 
 /** What one attempt sends: the same body and id on every attempt; timestamp and signatures of the moment. */
 export interface PushRequest {
