@@ -6,8 +6,8 @@ import { describe, expect, it } from "vitest";
 // The layers of src/, bottom first (docs/architecture.md draws them). A module imports only from its own
 // layer or one below: contracts never import their users, and nothing below the assembly imports an adapter.
 const LAYERS = [
-  // ../generated: protobuf-es code of the vendored a2a.proto (`pnpm generate:grpc`), below everything.
-  ["../generated"],
+  // ../third_party/generated: protobuf-es code of the vendored a2a.proto (`pnpm generate:grpc`), below everything.
+  ["../third_party/generated"],
   ["protocol"],
   ["ports"],
   ["telemetry", "stores", "environments"],
@@ -33,7 +33,7 @@ function sourceFiles(dir: string): string[] {
 
 function layerOf(file: string): number {
   const path = relative(src, file);
-  const top = path.startsWith("../generated/") ? "../generated" : (path.split("/")[0] ?? "");
+  const top = path.startsWith("../third_party/generated/") ? "../third_party/generated" : (path.split("/")[0] ?? "");
   const folder = top.endsWith(".ts") ? "(entry)" : top;
   const index = LAYERS.findIndex((names) => names.includes(folder));
   if (index < 0) throw new Error(`${relative(src, file)} is in no layer: add its folder to LAYERS`);

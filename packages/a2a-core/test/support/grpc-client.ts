@@ -8,9 +8,9 @@ import {
   Metadata,
   type ServiceError,
 } from "@grpc/grpc-js";
-import { A2AService } from "../../generated/a2a_pb.js";
-import { ErrorInfoSchema } from "../../generated/google/rpc/error_details_pb.js";
-import { StatusSchema } from "../../generated/google/rpc/status_pb.js";
+import { A2AService } from "../../third_party/generated/a2a_pb.js";
+import { ErrorInfoSchema } from "../../third_party/generated/google/rpc/error_details_pb.js";
+import { StatusSchema } from "../../third_party/generated/google/rpc/status_pb.js";
 
 /** A bare grpc-js client of a2a.proto's service that speaks ProtoJSON, for tests. */
 export class A2AGrpcTestClient {

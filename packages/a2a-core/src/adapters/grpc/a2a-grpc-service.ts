@@ -7,7 +7,7 @@ import {
   type ServiceDefinition,
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
-import { A2AService } from "../../../generated/a2a_pb.js";
+import { A2AService } from "../../../third_party/generated/a2a_pb.js";
 import type { PipelineFor } from "../../bindings/binding-access.js";
 import { GRPC_CODEC, type GrpcCall, type GrpcErrorBody } from "../../bindings/grpc/grpc-codec.js";
 import { messageOfJson } from "../../bindings/grpc/proto-json.js";

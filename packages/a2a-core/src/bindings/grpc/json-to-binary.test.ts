@@ -1,6 +1,6 @@
 import { type DescMessage, fromJson, type JsonValue, toBinary } from "@bufbuild/protobuf";
 import { describe, expect, it } from "vitest";
-import { A2AService } from "../../../generated/a2a_pb.js";
+import { A2AService } from "../../../third_party/generated/a2a_pb.js";
 import { binaryOfJson } from "./json-to-binary.js";
 
 // The answers' shapes, encoded directly: the bytes must be protobuf-es's, to the byte.

@@ -1,5 +1,5 @@
 import { type DescMethod, fromBinary, fromJson, type JsonValue, toBinary, toJson } from "@bufbuild/protobuf";
-import { A2AService } from "../../../generated/a2a_pb.js";
+import { A2AService } from "../../../third_party/generated/a2a_pb.js";
 import type { MethodName } from "../method-table.js";
 
 /**

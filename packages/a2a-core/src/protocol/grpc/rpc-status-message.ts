@@ -1,6 +1,6 @@
 import { createRegistry, fromBinary, fromJson, type JsonValue, toBinary, toJson } from "@bufbuild/protobuf";
-import { BadRequestSchema, ErrorInfoSchema } from "../../../generated/google/rpc/error_details_pb.js";
-import { StatusSchema } from "../../../generated/google/rpc/status_pb.js";
+import { BadRequestSchema, ErrorInfoSchema } from "../../../third_party/generated/google/rpc/error_details_pb.js";
+import { StatusSchema } from "../../../third_party/generated/google/rpc/status_pb.js";
 
 /**
  * The `google.rpc.Status` a failed gRPC call carries (`grpc-status-details-bin`), both ways: the server
