@@ -1,8 +1,9 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync, statSync } from "node:fs";
-import { dirname, relative, resolve } from "node:path";
+import { basename, dirname, relative, resolve } from "node:path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
+import { CONSUMER_DOCS_FILES } from "./consumer/docs-files.ts";
 
 // Every relative import in the repository names a file that exists, and none reaches into another
 // workspace package's `src/`: a bench, script or test that needs a package's code imports it by the
@@ -41,8 +42,18 @@ function specifiersIn(file: string): string[] {
   return found.filter((specifier) => specifier.startsWith("./") || specifier.startsWith("../"));
 }
 
-/** The file a relative specifier loads: as written, or the `.ts` source its `.js` name stands for. */
+/** Files the consumer app's install copies in beside those of app/ (their sources, by where they land). */
+const copiedIn = new Map(
+  CONSUMER_DOCS_FILES.map((file) => [resolve(root, "test", "consumer", "app", basename(file)), file]),
+);
+
+/**
+ * The file a relative specifier loads: as written, or the `.ts` source its `.js` name stands for, or the
+ * source of a file the consumer app's install copies in.
+ */
 function target(path: string): string | undefined {
+  const source = copiedIn.get(path);
+  if (source !== undefined) return existsSync(source) ? source : undefined;
   const candidates = [
     path,
     path.replace(/\.js$/, ".ts"),

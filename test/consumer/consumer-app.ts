@@ -1,7 +1,7 @@
 /**
  * The consumer app: the four packages packed as npm would publish them, installed with npm (not pnpm)
  * into a folder outside the workspace, with the files of app/ beside them, and the docs' examples the app
- * runs as a reader copies them (DOCS_FILES).
+ * runs as a reader copies them (CONSUMER_DOCS_FILES, docs-files.ts).
  *
  * The install is cached: its folder is named by a hash of the tarballs, of app/, of those examples and of
  * this checkout's path, so an unchanged build reuses the last install (a changed package or app file installs afresh; A2A_CONSUMER_FRESH=1
@@ -15,16 +15,10 @@ import { tmpdir } from "node:os";
 import { basename, join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { pack, publicPackages, ROOT } from "../../scripts/packages/public-packages.ts";
+import { CONSUMER_DOCS_FILES } from "./docs-files.ts";
 
 const run = promisify(execFile);
 const TEMPLATE = join(import.meta.dirname, "app");
-/**
- * docs/embedding.md's store contract test and the stores it opens, run under the app's Vitest as they are;
- * the executor and token check its snippets take as given, which the app's embedding serves.
- */
-const DOCS_FILES = ["embedding/store-contract.test.ts", "embedding/my-stores.ts", "context.ts"].map((file) =>
-  join(ROOT, "docs", "examples", file),
-);
 const CACHE_ROOT = join(tmpdir(), "a2a-consumer-apps");
 /** Installs of other builds older than this are removed when a new one is made. */
 const STALE_MS = 60 * 60_000;
@@ -49,7 +43,7 @@ export async function prepareConsumerApp(): Promise<ConsumerApp> {
     const hash = createHash("sha256").update(RECIPE).update(ROOT);
     for (const pkg of packed) hash.update(pkg.name).update(await readFile(pkg.tarball));
     for (const file of (await readdir(TEMPLATE)).sort()) hash.update(file).update(await readFile(join(TEMPLATE, file)));
-    for (const file of DOCS_FILES) hash.update(basename(file)).update(await readFile(file));
+    for (const file of CONSUMER_DOCS_FILES) hash.update(basename(file)).update(await readFile(file));
     const dir = join(CACHE_ROOT, hash.digest("hex").slice(0, 16));
     if (existsSync(join(dir, ".installed")) && process.env.A2A_CONSUMER_FRESH !== "1") {
       return { dir, installed: false, installMs: 0 };
@@ -61,7 +55,7 @@ export async function prepareConsumerApp(): Promise<ConsumerApp> {
     await mkdir(join(staging, "tarballs"));
     for (const pkg of packed) await rename(pkg.tarball, join(staging, "tarballs", basename(pkg.tarball)));
     await cp(TEMPLATE, staging, { recursive: true });
-    for (const file of DOCS_FILES) await cp(file, join(staging, basename(file)));
+    for (const file of CONSUMER_DOCS_FILES) await cp(file, join(staging, basename(file)));
     await writeFile(join(staging, "package.json"), JSON.stringify(manifest(dependencies), null, 2));
     await npmInstall(staging);
     await linkWorkspaceVitest(staging);
