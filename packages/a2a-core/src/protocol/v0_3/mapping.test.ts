@@ -166,6 +166,23 @@ describe("logged events in v0.3", () => {
     }
   });
 
+  it("are serialised to the very text of JSON.stringify, whether or not their message's JSON was kept", () => {
+    const cases = [
+      { task },
+      working,
+      completed,
+      artifact,
+      { statusUpdate: { ...completed.statusUpdate, metadata: {} } },
+    ];
+    for (const result of cases) {
+      expect(v03EventJson(structuredClone(result))).toBe(JSON.stringify(toV03Event(result)));
+    }
+    // The completed status's message, its JSON kept by a snapshot first, then the event made from it.
+    const ended = structuredClone(completed) as Extract<TaskEventResult, { statusUpdate: unknown }>;
+    v03TaskJson({ ...task, status: ended.statusUpdate.status });
+    expect(v03EventJson(ended)).toBe(JSON.stringify(toV03Event(completed)));
+  });
+
   it("are serialised once per result object", () => {
     const result: TaskEventResult = structuredClone(working);
     expect(madeV03EventJson(result)).toBeUndefined();

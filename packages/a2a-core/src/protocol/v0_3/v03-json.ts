@@ -1,4 +1,4 @@
-import type { Artifact, Message, TaskEventResult, TaskStatus } from "../schemas/a2a.js";
+import { type Artifact, isTerminalState, type Message, type TaskEventResult, type TaskStatus } from "../schemas/a2a.js";
 import type { ListedTask } from "../schemas/list-tasks.js";
 import { keptMapping, keptMappingOf } from "./kept-mapping.js";
 import { toV03Artifact, toV03Event, toV03Message, toV03State } from "./mapping.js";
@@ -61,8 +61,16 @@ export function v03EventJson(result: TaskEventResult): string {
   return keptMapping(result, V03_EVENT_JSON, stringifyV03Event);
 }
 
+// A status update's status (with its message) and a task event's task are the objects the task's next
+// snapshot holds: their JSON is joined from the same kept pieces, so the store's commit does not make it
+// again. The text is `JSON.stringify(toV03Event(result))`'s.
 function stringifyV03Event(result: TaskEventResult): string {
-  return JSON.stringify(toV03Event(result));
+  if ("task" in result) return v03TaskJson(result.task);
+  if (!("statusUpdate" in result)) return JSON.stringify(toV03Event(result));
+  const { taskId, contextId, status, metadata } = result.statusUpdate;
+  const head = JSON.stringify({ kind: "status-update", taskId, contextId });
+  const tail = JSON.stringify({ final: isTerminalState(status.state), metadata });
+  return `${head.slice(0, -1)},"status":${v03StatusJson(status)},${tail.slice(1)}`;
 }
 
 /** The v0.3 JSON of a result if `v03EventJson` already made it (a store that logged it in v0.3). */
