@@ -219,10 +219,31 @@ function handedAnswer(appends: boolean, starts: boolean): string {
 having count(*) > 0`;
 }
 
+/** The SQL of each batch shape seen, built once: shapes are few (which parts, which tables and columns). */
+const SQL_BY_SHAPE = new Map<string, string>();
+/** Past this many shapes (a bug making endless ones), the SQL is built again each time, not remembered. */
+const MAX_REMEMBERED_SHAPES = 256;
+
+/** A batch's insert or update rows of one table and column list. */
+type RowGroup = { item: Extract<BatchEntry, { kind: "insert" | "update" }>; rows: GroupCommitRow[] };
+
+/** What a batch's SQL text depends on: which parts it has, and its row groups in the order first asked for. */
+interface BatchShape {
+  appends: boolean;
+  handOff: boolean;
+  starts: boolean;
+  startsWithPush: boolean;
+  groups: readonly RowGroup["item"][];
+}
+
 /**
  * The whole batch as one statement: the events' CTEs (when there are events), then one CTE per table
  * and column list, in the order they were first asked for. Data-modifying CTEs always run, and all of
  * them form one atomic statement; foreign keys are checked at its end.
+ *
+ * The SQL text depends only on the batch's shape, so each shape's text is built once and the same string
+ * is returned again: a commit then skips building and hashing a few KiB of SQL (the writer names its
+ * prepared statement by the text, and pg compares the text with the one it prepared).
  */
 export function batchStatement(
   batch: readonly BatchEntry[],
@@ -236,13 +257,12 @@ export function batchStatement(
     .flatMap((item) => (item.kind === "append" ? [item.append] : []))
     .sort((a, b) => (a.taskId < b.taskId ? -1 : a.taskId > b.taskId ? 1 : 0));
   const params: unknown[] = [];
-  const ctes: string[] = [];
   const starts = batch.flatMap((item) => (item.kind === "start" ? [item.start] : []));
   const startsWithPush = starts.some((start) => start.withPush);
   // Appends always have their deliveries inserted (a config may be stored at any time); starts only when given configs.
   const handing = handOff && (appends.length > 0 || startsWithPush) ? handOff : undefined;
+  // The parameters in the order shapeSql numbers them: the events' $1 to $3, the hand-off, the starts, the rows.
   if (appends.length > 0) {
-    // First: the event CTEs name their parameters $1 to $3 (and the hand-off's $4 and $5).
     const rows = appends.map(eventRowsJson);
     params.push(
       `[${appends.map(taskRowJson).join(",")}]`,
@@ -254,18 +274,32 @@ export function batchStatement(
         .join("\n"),
     );
   }
-  const handOffSql = handing && pushHandOffParams(params, handing);
-  if (appends.length > 0) ctes.push(eventCtes(handOffSql, "$3"));
-  if (starts.length > 0) {
-    params.push(startsParameter(starts));
-    ctes.push(startCtes(params.length, startsWithPush, handOffSql));
+  if (handing) params.push(handing.owner, handing.leaseMs);
+  if (starts.length > 0) params.push(startsParameter(starts));
+  const groups = rowGroups(batch);
+  for (const { item, rows } of groups.values()) {
+    const columns = item.kind === "update" ? [item.key, ...item.columns] : item.columns;
+    params.push(JSON.stringify(rows.map((row) => pick(row, columns))));
   }
-  const deliveries = [...(appends.length > 0 ? ["delivered"] : []), ...(startsWithPush ? ["start_deliveries"] : [])];
-  if (deliveries.length > 0) ctes.push(pushNotifiedCte(deliveries));
-  const groups = new Map<
-    string,
-    { item: Extract<BatchEntry, { kind: "insert" | "update" }>; rows: GroupCommitRow[] }
-  >();
+  const parts = `${appends.length > 0 ? "a" : ""}${handing ? "h" : ""}${starts.length > 0 ? "s" : ""}${startsWithPush ? "p" : ""}`;
+  const key = `${parts} ${[...groups.keys()].join(";")}`;
+  let sql = SQL_BY_SHAPE.get(key);
+  if (sql === undefined) {
+    sql = shapeSql({
+      appends: appends.length > 0,
+      handOff: handing !== undefined,
+      starts: starts.length > 0,
+      startsWithPush,
+      groups: [...groups.values()].map((group) => group.item),
+    });
+    if (SQL_BY_SHAPE.size < MAX_REMEMBERED_SHAPES) SQL_BY_SHAPE.set(key, sql);
+  }
+  return { sql, params };
+}
+
+/** The batch's inserts and updates, one group per table and column list, in the order first asked for. */
+function rowGroups(batch: readonly BatchEntry[]): Map<string, RowGroup> {
+  const groups = new Map<string, RowGroup>();
   for (const item of batch) {
     if (item.kind === "append" || item.kind === "start") continue;
     const key = `${item.kind} ${item.table} ${item.kind === "update" ? item.key : ""} ${item.columns.join(",")}`;
@@ -273,10 +307,23 @@ export function batchStatement(
     if (group) group.rows.push(...item.rows);
     else groups.set(key, { item, rows: [...item.rows] });
   }
-  for (const { item, rows } of groups.values()) {
-    const columns = item.kind === "update" ? [item.key, ...item.columns] : item.columns;
-    params.push(JSON.stringify(rows.map((row) => pick(row, columns))));
-    const source = `jsonb_populate_recordset(null::${item.table}, $${params.length}::jsonb)`;
+  return groups;
+}
+
+/** The statement of a batch shape, its parameters numbered as batchStatement pushes them. */
+function shapeSql(shape: BatchShape): string {
+  let param = shape.appends ? 3 : 0;
+  const handOffSql: HandOffSql | undefined = shape.handOff
+    ? { owner: `$${param + 1}`, leaseMs: `$${param + 2}` }
+    : undefined;
+  if (handOffSql) param += 2;
+  const ctes: string[] = [];
+  if (shape.appends) ctes.push(eventCtes(handOffSql, "$3"));
+  if (shape.starts) ctes.push(startCtes(++param, shape.startsWithPush, handOffSql));
+  const deliveries = [...(shape.appends ? ["delivered"] : []), ...(shape.startsWithPush ? ["start_deliveries"] : [])];
+  if (deliveries.length > 0) ctes.push(pushNotifiedCte(deliveries));
+  for (const item of shape.groups) {
+    const source = `jsonb_populate_recordset(null::${item.table}, $${++param}::jsonb)`;
     const name = `rows_${ctes.length}`;
     if (item.kind === "insert") {
       const columns = item.columns.join(", ");
@@ -291,14 +338,14 @@ export function batchStatement(
     }
   }
   const answers: string[] = [];
-  if (appends.length > 0) {
+  if (shape.appends) {
     // Naming `notified` here is what runs its NOTIFY (a plain CTE runs only when read).
     answers.push(
       "select 'moved' as kind, m.id::text as id, null::integer as ord, (select count(*) from notified) as notified, " +
         `${NO_TASK_COLUMNS}, ${NO_HANDED} from moved m`,
     );
   }
-  if (starts.length > 0) answers.push(START_ANSWERS);
+  if (shape.starts) answers.push(START_ANSWERS);
   if (deliveries.length > 0) {
     // Reading `push_notified` runs its NOTIFY; the row tells this process to wake its own dispatchers.
     answers.push(
@@ -306,15 +353,9 @@ export function batchStatement(
         `${NO_HANDED} from push_notified having count(*) > 0`,
     );
   }
-  if (handOffSql) answers.push(handedAnswer(appends.length > 0, startsWithPush));
+  if (handOffSql) answers.push(handedAnswer(shape.appends, shape.startsWithPush));
   const select = answers.length > 0 ? answers.join("\nunion all\n") : "select null::text as kind where false";
-  return { sql: `with ${ctes.join(",\n")}\n${select}`, params };
-}
-
-/** Adds the hand-off's owner and lease to `params`; their SQL references. */
-function pushHandOffParams(params: unknown[], handOff: BatchHandOff): HandOffSql {
-  params.push(handOff.owner, handOff.leaseMs);
-  return { owner: `$${params.length - 1}`, leaseMs: `$${params.length}` };
+  return `with ${ctes.join(",\n")}\n${select}`;
 }
 
 /**
