@@ -89,12 +89,15 @@ export class TaskRunner {
       return;
     }
     this.options.hub.own(record);
-    this.options.logger.info(taskFields(record), "task started");
     const running: Running = { record, controller: new AbortController(), done: Promise.resolve(), span };
     this.running.set(record.task.id, running);
     // The executor starts on the next turn of the event loop, once the request's first frame is written:
-    // started at once, its first writes would be prepared before that frame goes out.
-    running.done = nextTurn().then(() => telemetry.within(span, () => this.run(running, message)));
+    // started at once, its first writes would be prepared before that frame goes out. The log line waits
+    // for that turn too: a logger writing synchronously (pino's default) would delay the first frame.
+    running.done = nextTurn().then(() => {
+      this.options.logger.info(taskFields(record), "task started");
+      return telemetry.within(span, () => this.run(running, message));
+    });
   }
 
   /** Stops the local executor of a task that was canceled (its `finished` is already written). */
