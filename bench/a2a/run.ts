@@ -56,6 +56,7 @@ import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { POSTGRES_URL } from "../../examples/server/test/support/backends.ts";
 import { median, ms, quantile } from "../metrics/stats.ts";
+import { type CommitFloor, commitFloor } from "./commit-floor.ts";
 import { GrpcLoadClient, grpcGetTaskThroughput, grpcSustainedTasks, grpcTimeToFirstEvent } from "./grpc-load.ts";
 import { createPool, type Endpoint, getTaskThroughput, type Lane, sustainedTasks, timeToFirstEvent } from "./load.ts";
 import { cpuInWindow } from "./proc.ts";
@@ -107,6 +108,7 @@ const TARGET_IDS: TargetId[] = [
   "ours-otel",
   "ours-otel-sampled",
   "ours-otel-metrics",
+  "ours-v8-heap",
   // The server of the checkout A2A_BENCH_BASE names: to profile it the same way (--cpu-prof).
   "ours-base",
   "ours-embedded-base",
@@ -457,7 +459,13 @@ async function main(): Promise<void> {
     for (const target of made) await target.dispose().catch(() => undefined);
   }
   const scaleOutRows = scaleOut(results);
-  const verdicts = targetVerdicts(results);
+  // The first event's floor on PostgreSQL, measured now: the SDK's answer plus one start-sized commit.
+  let floor: CommitFloor | undefined;
+  if (streamingStart && targets.includes("ours") && targets.includes("sdk")) {
+    log("\ncommit floor: one start-sized commit on this PostgreSQL server");
+    floor = await commitFloor(POSTGRES_URL);
+  }
+  const verdicts = targetVerdicts(results, floor ? { commitMs: floor.p50 } : {});
   const lines = [
     "",
     `A2A bench on ${machine}; load average at the end ${loadavg()
@@ -474,6 +482,12 @@ async function main(): Promise<void> {
     `Load from this process (undici Pools, keep-alive). GetTask and tasks/s: ${concurrency} concurrent clients, ` +
       `${durationMs / 1000} s after ${warmupMs / 1000} s warm-up; first event: ${starts} sequential starts; ` +
       `robot step ${STEP_MS.load} ms, 5 steps per task. Server CPU of the embedded target includes its database.`,
+    ...(floor
+      ? [
+          `Commit floor: one autocommitted insert of a start's size (two ${floor.bytes}-byte JSON documents) on this ` +
+            `PostgreSQL server, median of ${floor.samples}: ${ms(floor.p50)} ms (bench/a2a/commit-floor.ts).`,
+        ]
+      : []),
     ...(phases.has("send-message")
       ? [
           `SendMessage (blocking, to completed; ${concurrency} clients, same window): ours is an agent on the core ` +
@@ -493,7 +507,8 @@ async function main(): Promise<void> {
           "",
         ]
       : []),
-    "Targets (against the SDK's default in-memory server of this run; the OpenTelemetry ones against ours):",
+    "Targets (against the SDK's default in-memory server of this run unless named; medians of the rounds' ratios; " +
+      "the OpenTelemetry ones against ours):",
     ...verdictLines(verdicts),
     "",
     `Total bench time ${((Date.now() - started) / 1000).toFixed(0)} s.`,
@@ -515,7 +530,9 @@ async function main(): Promise<void> {
       openParallel,
       idleCpuMs,
     };
-    process.stdout.write(`${JSON.stringify({ machine, settings, results, scaleOut: scaleOutRows, verdicts })}\n`);
+    process.stdout.write(
+      `${JSON.stringify({ machine, settings, results, scaleOut: scaleOutRows, floor, verdicts })}\n`,
+    );
   }
 }
 

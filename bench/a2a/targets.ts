@@ -35,6 +35,7 @@ export type TargetId =
   | "ours-otel"
   | "ours-otel-sampled"
   | "ours-otel-metrics"
+  | "ours-v8-heap"
   | "ours-base"
   | "ours-embedded-base"
   | "sdk"
@@ -88,12 +89,20 @@ export interface StartOptions {
   inspect?: boolean;
   /** Write a V8 CPU profile of the process into this folder when it exits (`--cpu-prof`). */
   cpuProfileDir?: string;
+  /** The profile's sampling interval in µs (V8's default is 1,000). */
+  cpuProfileIntervalUs?: number;
+  /** More NODE_OPTIONS for an investigation (e.g. `--import` of a timing hook). */
+  nodeOptions?: readonly string[];
 }
 
 export function nodeOptions(options: StartOptions | undefined): Record<string, string> {
   const flags = [
     ...(options?.inspect ? ["--inspect=127.0.0.1:0"] : []),
     ...(options?.cpuProfileDir ? ["--cpu-prof", `--cpu-prof-dir=${options.cpuProfileDir}`] : []),
+    ...(options?.cpuProfileDir && options.cpuProfileIntervalUs
+      ? [`--cpu-prof-interval=${options.cpuProfileIntervalUs}`]
+      : []),
+    ...(options?.nodeOptions ?? []),
   ];
   return flags.length > 0 ? { NODE_OPTIONS: flags.join(" ") } : {};
 }
@@ -102,6 +111,8 @@ export function nodeOptions(options: StartOptions | undefined): Record<string, s
 export const STEP_MS: Record<ProcessRole, string> = { load: "1", streams: "3600000" };
 
 const A2A_PATH = "/api/v1/a2a";
+/** V8's own largest semi-space on a host with a 2 GiB old-space limit or more (heap-defaults.ts). */
+const V8_OWN_SEMI_SPACE = "--max-semi-space-size=64";
 
 export async function createTarget(id: TargetId): Promise<Target> {
   if (id === "sdk" || id === "sdk-pg" || id === "sdk-grpc") return sdk(id);
@@ -130,6 +141,11 @@ const OURS_VARIANTS: Record<OursId, { label: string; store: string }> = {
   },
   "ours-2x": { label: "ours ×2", store: "two server processes on one PostgreSQL database" },
   "ours-lean": { label: "ours, no fleet", store: "PostgreSQL, the SDK twin's executor instead of the robot fleet" },
+  "ours-v8-heap": {
+    label: "ours, V8's heap sizing",
+    store:
+      "PostgreSQL, as ours but with V8's own heap sizing (--max-semi-space-size=64: serve leaves an operator's flags)",
+  },
   "ours-otel-metrics": {
     label: "ours + OpenTelemetry metrics",
     store: "PostgreSQL, OpenTelemetry SDK on with metrics only: a Prometheus reader (METRICS_PORT), no traces",
@@ -213,7 +229,12 @@ async function ours(id: OursId): Promise<Target> {
           {
             ...env,
             ...(grpcPort === undefined ? {} : { GRPC_PORT: String(grpcPort), GRPC_HOST: "127.0.0.1" }),
-            ...nodeOptions(options),
+            // `ours-v8-heap`: any heap flag of the operator's turns serve's own heap defaults off.
+            ...nodeOptions(
+              id === "ours-v8-heap"
+                ? { ...options, nodeOptions: [V8_OWN_SEMI_SPACE, ...(options?.nodeOptions ?? [])] }
+                : options,
+            ),
             ROBOT_STEP_MS: STEP_MS[role],
             LOG_LEVEL: "info", // the helper finds the URL in the info-level "listening" line
           },
