@@ -6,7 +6,9 @@
  * of the same kind, since the reference server answers -32004 by contract), and memory and idle CPU
  * per idle open stream at 1,000 and 5,000 concurrent streams; for two instances of our server on one
  * database, tasks/s against one instance; and the same over A2A's gRPC binding (`ours-grpc`, `sdk-grpc`). Prints a table with every figure, the ratios, the scale-out
- * figure and a verdict on each performance target in docs/performance.md (judged against `sdk` of the same run).
+ * figure and a verdict on each performance target in docs/performance.md (judged against `sdk` of the same run,
+ * on the median of the rounds' ratios), with the first event's floor beside its verdict: the SDK's first
+ * event plus one commit of a start's size on the same PostgreSQL server (commit-floor.ts).
  *
  *   pnpm bench:a2a                                          # about 9–10 minutes (estimated)
  *   pnpm bench:a2a --duration 30 --streams 1000,5000,10000 --stream-targets ours,sdk,sdk-pg

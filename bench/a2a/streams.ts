@@ -10,7 +10,7 @@
  */
 
 import { GrpcLoadClient } from "./grpc-load.ts";
-import { collectGarbage } from "./inspector.ts";
+import { collectGarbage, processMemory } from "./inspector.ts";
 import { createPool, type Endpoint, type OpenedStream, openMany, openStream } from "./load.ts";
 import { cpuShare, settledRssKiB } from "./proc.ts";
 import type { RunningServer, Target } from "./targets.ts";
@@ -62,6 +62,15 @@ async function sampleMemory(server: RunningServer): Promise<MemorySample> {
   if (!server.inspector) throw new Error("the streams process was started without the inspector");
   const heap = await collectGarbage(server.inspector);
   const rssAfterGcKiB = await settledRssKiB(server.pid, { settleMs: 500, samples: 3, everyMs: 250 });
+  // A2A_BENCH_MEMORY_DETAIL=1: where the RSS is after the GC (V8's spaces as committed, memory outside them).
+  if (process.env.A2A_BENCH_MEMORY_DETAIL) {
+    const { usage, spaces } = await processMemory(server.inspector);
+    const mib = (bytes: number) => (bytes / 2 ** 20).toFixed(1);
+    process.stderr.write(
+      `      after GC: external ${mib(usage.external)} MiB (array buffers ${mib(usage.arrayBuffers)}), ` +
+        `heap committed ${mib(usage.heapTotal)}: ${spaces.map((space) => `${space.name} ${mib(space.committed)}`).join(", ")}\n`,
+    );
+  }
   return { rssKiB, rssAfterGcKiB, heapKiB: heap.usedBytes / 1024 };
 }
 
