@@ -3,7 +3,7 @@ import type { Logger } from "../../ports/logger.js";
 import type { ArtifactUpdate, ExecutorUpdate, TaskExecutor, TaskOutcome } from "../../ports/task-executor.js";
 import type { NewLease, StoredTaskEvent, TaskRecord } from "../../ports/task-records.js";
 import type { TaskStore } from "../../ports/task-store.js";
-import { type Message, stateLabel, type TaskState, type TaskUpdateResult } from "../../protocol/schemas/a2a.js";
+import type { Message, TaskState, TaskUpdateResult } from "../../protocol/schemas/a2a.js";
 import type { HandlerTelemetry, RequestTrace } from "../../telemetry/handler-telemetry.js";
 import type { TaskHub } from "../hub/task-hub.js";
 import { everyOneRenewed } from "./every-one-renewed.js";
@@ -13,6 +13,7 @@ import { FollowUps } from "./follow-ups.js";
 import { nextTurn } from "./next-turn.js";
 import { sweepOrphans } from "./orphan-sweep.js";
 import { ORPHANED_REASON, SHUTDOWN_REASON, TaskEndedElsewhere } from "./task-end-reasons.js";
+import { logTaskEnded, logTaskStarted } from "./task-log.js";
 import { TaskResults } from "./task-results.js";
 
 export interface TaskRunnerOptions {
@@ -95,7 +96,7 @@ export class TaskRunner {
     // started at once, its first writes would be prepared before that frame goes out. The log line waits
     // for that turn too: a logger writing synchronously (pino's default) would delay the first frame.
     running.done = nextTurn().then(() => {
-      this.options.logger.info(taskFields(record), "task started");
+      logTaskStarted(this.options.logger, record);
       return telemetry.within(span, () => this.run(running, message));
     });
   }
@@ -148,11 +149,7 @@ export class TaskRunner {
     if (!stored) return undefined;
     telemetry.eventsStored(stored, span);
     telemetry.taskEnded(record, state, endedAt.getTime(), span);
-    const durationMs = Math.max(0, endedAt.getTime() - Date.parse(record.createdAt));
-    this.options.logger.info(
-      { ...taskFields(record), state: stateLabel(state), ...(Number.isFinite(durationMs) ? { durationMs } : {}) },
-      "task ended",
-    );
+    logTaskEnded(this.options.logger, record, state, endedAt.getTime());
     return stored.at(-1);
   }
 
@@ -293,10 +290,4 @@ export class TaskRunner {
       this.renewing = false;
     }
   }
-}
-
-/** What an operator's log line says of a task: never its text (a partner's words) or a credential. */
-function taskFields(record: TaskRecord): { taskId: string; workspaceId: string; storeId?: string } {
-  const { storeId } = record.task.metadata;
-  return { taskId: record.task.id, workspaceId: record.workspaceId, ...(storeId === undefined ? {} : { storeId }) };
 }
