@@ -541,6 +541,18 @@ function streamsHeld(scenario: StreamScenario, heldStreams: number) {
   };
 }
 
+/**
+ * RSS after GC per stream between the scenario's first count and `point`: what each further stream costs,
+ * whatever the baseline read before the streams opened (it moves by megabytes between builds whose heap
+ * is the same). Undefined with one count only.
+ */
+function marginalRssKiB(scenario: StreamScenario, point: StreamPoint): { from: number; kib: number } | undefined {
+  const first = scenario.points[0];
+  if (!first || first === point || point.streams <= first.streams) return undefined;
+  const held = (p: StreamPoint) => p.perStream.rssAfterGcKiB * p.streams;
+  return { from: first.streams, kib: (held(point) - held(first)) / (point.streams - first.streams) };
+}
+
 /** The first point at ≥ 5,000 requested streams of a scenario. */
 function pointAt(scenario: StreamScenario | undefined): StreamPoint | undefined {
   return scenario?.points.find((p) => p.requested >= STREAMS_AT);
@@ -723,14 +735,22 @@ export function targetVerdicts(results: Result[], floors: Floors = {}): Verdict[
     } else {
       const health = streamsHeld(scenario, point.streams);
       const kib = point.perStream.rssAfterGcKiB;
+      const marginal = marginalRssKiB(scenario, point);
       verdicts.push(
         judged(
           id,
           target,
           health.held && kib <= RSS_KIB_PER_STREAM,
-          `${kib.toFixed(1)} KiB each (${point.perStream.rssKiB.toFixed(1)} settled, ${point.perStream.heapKiB.toFixed(1)} heap); ` +
+          `${kib.toFixed(1)} KiB each (${point.perStream.rssKiB.toFixed(1)} settled, ${point.perStream.heapKiB.toFixed(1)} heap)` +
+            `${marginal ? `; each stream past the first ${at(marginal.from)}: ${marginal.kib.toFixed(1)} KiB` : ""}; ` +
             health.detail,
-          { ours: kib, threshold: RSS_KIB_PER_STREAM, streams: point.streams, ...health.figures },
+          {
+            ours: kib,
+            threshold: RSS_KIB_PER_STREAM,
+            streams: point.streams,
+            ...(marginal ? { marginalKiB: marginal.kib } : {}),
+            ...health.figures,
+          },
         ),
       );
     }
