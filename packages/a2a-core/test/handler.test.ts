@@ -707,6 +707,10 @@ describe("recovery and shutdown", () => {
     expect(started?.obj).toEqual({ taskId, workspaceId: "ws-a", storeId: "store-001" });
     expect(ended?.obj).toMatchObject({ taskId, workspaceId: "ws-a", storeId: "store-001", state: "completed" });
     expect(ended?.obj.durationMs).toEqual(expect.any(Number));
+    // Written on the turn after the first frame, the start's line still comes before the end's.
+    expect(lines.indexOf(started as (typeof lines)[number])).toBeLessThan(
+      lines.indexOf(ended as (typeof lines)[number]),
+    );
     expect(JSON.stringify(lines)).not.toContain("secret aisle");
   });
 

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import type { NumberedAppend } from "@a2a-partner/a2a-core";
 import { isTerminalState } from "@a2a-partner/a2a-core";
 import type { HandedRow } from "../push/handed-deliveries.js";
@@ -219,10 +220,16 @@ function handedAnswer(appends: boolean, starts: boolean): string {
 having count(*) > 0`;
 }
 
-/** The SQL of each batch shape seen, built once: shapes are few (which parts, which tables and columns). */
-const SQL_BY_SHAPE = new Map<string, string>();
-/** Past this many shapes (a bug making endless ones), the SQL is built again each time, not remembered. */
-const MAX_REMEMBERED_SHAPES = 256;
+/** A batch shape's statement: its SQL, and the name it is prepared under (planned once per connection). */
+interface ShapeStatement {
+  sql: string;
+  name: string;
+}
+
+/** Each batch shape seen, its statement built and named once: shapes are few (which parts, tables, columns). */
+const STATEMENT_BY_SHAPE = new Map<string, ShapeStatement>();
+/** Past this many shapes (a bug making endless ones), a batch's SQL is built each time and run unnamed. */
+const MAX_NAMED_SHAPES = 64;
 
 /** A batch's insert or update rows of one table and column list. */
 type RowGroup = { item: Extract<BatchEntry, { kind: "insert" | "update" }>; rows: GroupCommitRow[] };
@@ -241,15 +248,15 @@ interface BatchShape {
  * and column list, in the order they were first asked for. Data-modifying CTEs always run, and all of
  * them form one atomic statement; foreign keys are checked at its end.
  *
- * The SQL text depends only on the batch's shape, so each shape's text is built once and the same string
- * is returned again: a commit then skips building and hashing a few KiB of SQL (the writer names its
- * prepared statement by the text, and pg compares the text with the one it prepared).
+ * The SQL text depends only on the batch's shape, so each shape's text is built and named once and the
+ * same string returned again: a commit then skips building and hashing a few KiB of SQL (and pg, which
+ * compares the text with the one it prepared under that name, finds the very same string).
  */
 export function batchStatement(
   batch: readonly BatchEntry[],
   handOff?: BatchHandOff,
   followers?: Pick<TaskFollowers, "followedElsewhere">,
-): { sql: string; params: unknown[] } {
+): { sql: string; params: unknown[]; name?: string } {
   // Task rows in id order: two group commits over the same rows (two instances' writers) then tend to
   // lock them in the same order. A lease renewal never waits for a row (`skip locked`), so it cannot
   // deadlock with a group commit whatever order either takes.
@@ -283,18 +290,19 @@ export function batchStatement(
   }
   const parts = `${appends.length > 0 ? "a" : ""}${handing ? "h" : ""}${starts.length > 0 ? "s" : ""}${startsWithPush ? "p" : ""}`;
   const key = `${parts} ${[...groups.keys()].join(";")}`;
-  let sql = SQL_BY_SHAPE.get(key);
-  if (sql === undefined) {
-    sql = shapeSql({
-      appends: appends.length > 0,
-      handOff: handing !== undefined,
-      starts: starts.length > 0,
-      startsWithPush,
-      groups: [...groups.values()].map((group) => group.item),
-    });
-    if (SQL_BY_SHAPE.size < MAX_REMEMBERED_SHAPES) SQL_BY_SHAPE.set(key, sql);
-  }
-  return { sql, params };
+  const known = STATEMENT_BY_SHAPE.get(key);
+  if (known) return { ...known, params };
+  const sql = shapeSql({
+    appends: appends.length > 0,
+    handOff: handing !== undefined,
+    starts: starts.length > 0,
+    startsWithPush,
+    groups: [...groups.values()].map((group) => group.item),
+  });
+  if (STATEMENT_BY_SHAPE.size >= MAX_NAMED_SHAPES) return { sql, params };
+  const statement = { sql, name: `a2a_batch_${createHash("sha1").update(sql).digest("hex").slice(0, 16)}` };
+  STATEMENT_BY_SHAPE.set(key, statement);
+  return { ...statement, params };
 }
 
 /** The batch's inserts and updates, one group per table and column list, in the order first asked for. */

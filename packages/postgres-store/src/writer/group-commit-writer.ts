@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import { type CreateOrGetResult, checkNumberedAppend, type NewTask, type NumberedAppend } from "@a2a-partner/a2a-core";
 import type { SpanContext } from "@opentelemetry/api";
 import type { Database } from "../database.js";
@@ -17,9 +16,6 @@ import { DEADLOCK_ATTEMPTS, isDeadlock, UnserializableItemError } from "./commit
 import type { GroupCommitWriterOptions } from "./group-commit-writer-options.js";
 
 export type { GroupCommitWriterOptions } from "./group-commit-writer-options.js";
-
-/** Distinct batch shapes given a name (planned once per connection); more are run unnamed. */
-const MAX_NAMED_SHAPES = 64;
 
 interface Waiting<T> {
   resolve(value: T): void;
@@ -58,7 +54,6 @@ export class GroupCommitWriter {
   /** The failed batches being committed item by item, in the order they failed (see `commitOneByOne`). */
   private splitting: Promise<void> = Promise.resolve();
   private splitsUnderWay = 0;
-  private readonly named = new Map<string, string>();
   /** Tasks whose streams another process follows: their events ride the commit's notification. */
   private readonly followers: TaskFollowers;
   private readonly telemetry = storeTelemetry();
@@ -233,7 +228,7 @@ export class GroupCommitWriter {
   }
 
   private async commit(batch: Item[], committed?: () => void): Promise<void> {
-    let statement: { sql: string; params: unknown[] };
+    let statement: { sql: string; params: unknown[]; name?: string };
     // This process's dispatcher, if it takes deliveries: the batch claims the free ones for it.
     const taker = deliveryTakerOf(this.db);
     try {
@@ -241,7 +236,7 @@ export class GroupCommitWriter {
     } catch (error) {
       throw new UnserializableItemError(error);
     }
-    const { sql, params } = statement;
+    const { sql, params, name } = statement;
     const span = this.telemetry.startWrite(
       "group_commit",
       this.db.kind,
@@ -250,7 +245,7 @@ export class GroupCommitWriter {
     const startedAt = performance.now();
     let rows: AnswerRow[];
     try {
-      ({ rows } = await this.db.query<AnswerRow>(sql, params, { name: this.nameOf(sql), background: true }));
+      ({ rows } = await this.db.query<AnswerRow>(sql, params, { name, background: true }));
     } catch (error) {
       this.telemetry.endWrite("group_commit", span, startedAt, undefined, error);
       throw error;
@@ -285,16 +280,6 @@ export class GroupCommitWriter {
       // Queued behind the callers' continuations, which the answers above have just queued.
       queueMicrotask(() => handDeliveries(taker, () => handedDeliveries(handed, appends, starts)));
     }
-  }
-
-  /** A stable name per batch shape (which tables, which columns), so each is planned once per connection. */
-  private nameOf(sql: string): string | undefined {
-    let name = this.named.get(sql);
-    if (!name && this.named.size < MAX_NAMED_SHAPES) {
-      name = `a2a_batch_${createHash("sha1").update(sql).digest("hex").slice(0, 16)}`;
-      this.named.set(sql, name);
-    }
-    return name;
   }
 }
 
