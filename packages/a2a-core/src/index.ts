@@ -14,6 +14,12 @@ export type { A2APushOptions } from "./assembly/push-options.js";
 export { environmentExecutor } from "./environments/environment-executor.js";
 export type { EnvironmentExecutor, EnvironmentTaskContext } from "./environments/environment-executor-types.js";
 export type { A2APushStores, A2AStores } from "./ports/a2a-stores.js";
+export {
+  type AppendDependencies,
+  DependencyFailedError,
+  dependenciesSucceeded,
+  isDependencyFailed,
+} from "./ports/append-dependencies.js";
 export { applyTaskEvent } from "./ports/apply-task-event.js";
 export type { Authenticate, AuthOutcome } from "./ports/authenticate.js";
 export type { CarriedEvents, EventLog, NumberedAppend, TaskChangeListener, WatchOptions } from "./ports/event-log.js";

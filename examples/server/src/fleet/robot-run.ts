@@ -27,8 +27,8 @@ export interface RobotRunHost {
   now(): Date;
   /** The step's records, handed to the group-commit writer (each promise settles at its commit). */
   recordStep(run: RobotRun, step: StepRecord): Promise<unknown>[];
-  /** Marks the workflow execution completed (riding with the task's last commit). */
-  completeExecution(executionId: string): void;
+  /** Marks the workflow execution completed once every write of its run (the task's end among them) is stored. */
+  completeExecution(executionId: string, writes: readonly Promise<unknown>[]): void;
   /** The run stopped early: let the queued writes land, then settle the execution from the task's state. */
   stopped(writes: readonly Promise<unknown>[]): Promise<TaskOutcome>;
 }
@@ -169,11 +169,14 @@ export class RobotRun {
     );
   }
 
-  /** Every write stored, the report returned with the outcome (so it and `finished` share one commit). */
+  /**
+   * The report returned with the outcome (so it and `finished` share one commit), which depends on every
+   * write of the run: the task's end is stored with the last of them, in their commit rather than the one
+   * after, and if one of them fails the task fails instead.
+   */
   private async completed(): Promise<TaskOutcome> {
-    await Promise.all(this.writes);
     if (this.context.signal.aborted) return this.host.stopped(this.writes);
-    this.host.completeExecution(this.executionId);
+    this.host.completeExecution(this.executionId, this.writes);
     const { workflowName, target, nodes } = this.plan;
     const summary = `${workflowName}${target ? ` at ${target}` : ""}: ${nodes.length} steps by ${this.robotsUsed.size} robot(s)`;
     const report: ArtifactUpdate = {
@@ -194,7 +197,7 @@ export class RobotRun {
       },
       lastChunk: true,
     };
-    return { state: "TASK_STATE_COMPLETED", message: `Done: ${summary}.`, artifacts: [report] };
+    return { state: "TASK_STATE_COMPLETED", message: `Done: ${summary}.`, artifacts: [report], dependsOn: this.writes };
   }
 
   /** The first way the run ends wins; the listener goes with it. */

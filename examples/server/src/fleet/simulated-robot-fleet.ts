@@ -60,7 +60,7 @@ export class SimulatedRobotFleet implements EnvironmentExecutor {
       obstacleRate: this.obstacleRate,
       now: this.now,
       recordStep: (run, step) => this.stepRecords(run, step),
-      completeExecution: (executionId) => this.completeExecution(executionId),
+      completeExecution: (executionId, writes) => this.completeExecution(executionId, writes),
       stopped: (writes) => this.stopped(writes),
     };
   }
@@ -115,11 +115,15 @@ export class SimulatedRobotFleet implements EnvironmentExecutor {
   }
 
   /**
-   * Rides with the task's last commit (the writer keeps the order things were asked for). Should it
-   * fail, the periodic reconcile settles the execution from the task's final state.
+   * Once every write of the run is stored (its last progress is stored with the task's end), in the commit
+   * after the end's. A run with a write that failed ends its task failed instead; then, or should this
+   * update fail, the periodic reconcile settles the execution from the task's final state.
    */
-  private completeExecution(executionId: string): void {
-    this.records.finishExecution(executionId, "completed", this.now()).catch(() => undefined);
+  private completeExecution(executionId: string, writes: readonly Promise<unknown>[]): void {
+    Promise.all(writes).then(
+      () => this.records.finishExecution(executionId, "completed", this.now()).catch(() => undefined),
+      () => undefined,
+    );
   }
 
   /** A step's records: its node execution, its telemetry and, if the robot met an obstacle, an alert. */

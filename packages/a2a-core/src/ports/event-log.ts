@@ -1,4 +1,5 @@
 import type { Task } from "../protocol/schemas/a2a.js";
+import type { AppendDependencies } from "./append-dependencies.js";
 import type { NewTaskEvent, StoredTaskEvent } from "./task-records.js";
 
 /**
@@ -60,8 +61,13 @@ export interface EventLog {
    * Stores an event the task's runner numbered (see `NumberedAppend`). Resolves `true` once it is
    * durable, `false` when it was refused because the task moved on. Implementations may commit many
    * concurrent appends together (group commit); each resolves when its own commit does.
+   *
+   * With `dependsOn`, the append is stored only if every one of those writes succeeds: a store waits for
+   * them first (`dependenciesSucceeded`), or one that commits in batches may store the append in the same
+   * commit as the last of them (so a task's end need not wait a commit for its executor's last records).
+   * When one fails, it rejects with a `DependencyFailedError` and stores nothing.
    */
-  appendNumbered(append: NumberedAppend): Promise<boolean>;
+  appendNumbered(append: NumberedAppend, dependsOn?: AppendDependencies): Promise<boolean>;
   /** Events with `seq > afterSeq`, in order, at most `limit`. */
   readAfter(taskId: string, afterSeq: number, limit?: number): Promise<StoredTaskEvent[]>;
   /**

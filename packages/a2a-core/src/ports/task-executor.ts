@@ -1,4 +1,5 @@
 import type { Artifact, Message, Part, Task } from "../protocol/schemas/a2a.js";
+import type { AppendDependencies } from "./append-dependencies.js";
 
 /** Non-terminal states an executor may report while it works. */
 export type ProgressState = "TASK_STATE_WORKING" | "TASK_STATE_INPUT_REQUIRED" | "TASK_STATE_AUTH_REQUIRED";
@@ -35,6 +36,15 @@ export interface TaskOutcome {
    * same commit (so returning a report here instead of emitting it spares the task one commit's wait).
    */
   artifacts?: ArtifactUpdate[];
+  /**
+   * Writes of your own the outcome depends on (rows you store beside the task's events, say), not yet
+   * awaited: the task's end is stored only if every one of them succeeds, and the updates you emitted
+   * count too (the end is refused if one of them could not be stored). A store that commits in batches
+   * (postgres-store's group commit) stores the end in the same commit as the last of them instead of
+   * after it, so returning them here rather than awaiting them spares the task one commit's wait. When
+   * one fails, the task ends `TASK_STATE_FAILED` instead.
+   */
+  dependsOn?: AppendDependencies;
 }
 
 export interface TaskExecutionContext {
@@ -53,7 +63,7 @@ export interface TaskExecutionContext {
   /**
    * Persists and publishes one progress event. Resolves once it is stored. Need not be awaited before
    * the next step: events emitted while the task's previous commit is under way are stored together, in
-   * order, in the next one. Await them all before returning.
+   * order, in the next one. Await them all before returning, or return the outcome with `dependsOn`.
    */
   emit(update: ExecutorUpdate): Promise<void>;
   /**

@@ -1,3 +1,4 @@
+import { type AppendDependencies, dependenciesSucceeded } from "../ports/append-dependencies.js";
 import { applyTaskEvent } from "../ports/apply-task-event.js";
 import {
   checkNumberedAppend,
@@ -141,7 +142,8 @@ export class InMemoryEventLog implements EventLog {
     return structuredClone(event);
   }
 
-  async appendNumbered(append: NumberedAppend): Promise<boolean> {
+  async appendNumbered(append: NumberedAppend, dependsOn?: AppendDependencies): Promise<boolean> {
+    if (dependsOn?.length) await dependenciesSucceeded(dependsOn);
     const stored = this.tasks.entries.get(append.taskId);
     if (!stored) throw new Error(`unknown task ${append.taskId}`);
     checkNumberedAppend(append);

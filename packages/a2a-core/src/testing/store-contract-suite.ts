@@ -1,4 +1,5 @@
 import { describe } from "vitest";
+import { defineAppendDependencyCases } from "./append-dependency-cases.js";
 import { defineEventLogCases } from "./event-log-cases.js";
 import { defineIdempotencyStoreCases } from "./idempotency-store-cases.js";
 import { defineListTasksCases } from "./list-tasks-cases.js";
@@ -29,6 +30,7 @@ export function defineStoreContractTests(current: () => StoreContractContext): v
   describe("store contract", () => {
     defineTaskStoreCases(current);
     defineEventLogCases(current);
+    defineAppendDependencyCases(current);
     defineIdempotencyStoreCases(current);
     defineRecordCopiesCases(current);
     defineListTasksCases(() => {

@@ -1,4 +1,5 @@
 import type {
+  AppendDependencies,
   CarriedEvents,
   EventLog,
   NewTaskEvent,
@@ -70,8 +71,8 @@ export class PostgresEventLog implements EventLog {
     this.writer = options.writer ?? new GroupCommitWriter(db);
   }
 
-  appendNumbered(append: NumberedAppend): Promise<boolean> {
-    return this.writer.appendNumbered(append);
+  appendNumbered(append: NumberedAppend, dependsOn?: AppendDependencies): Promise<boolean> {
+    return this.writer.appendNumbered(append, dependsOn);
   }
 
   async append(taskId: string, entry: NewTaskEvent): Promise<StoredTaskEvent | undefined> {

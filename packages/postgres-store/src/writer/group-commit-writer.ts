@@ -1,4 +1,11 @@
-import { type CreateOrGetResult, checkNumberedAppend, type NewTask, type NumberedAppend } from "@a2a-partner/a2a-core";
+import {
+  type AppendDependencies,
+  type CreateOrGetResult,
+  checkNumberedAppend,
+  DependencyFailedError,
+  type NewTask,
+  type NumberedAppend,
+} from "@a2a-partner/a2a-core";
 import type { SpanContext } from "@opentelemetry/api";
 import type { Database } from "../database.js";
 import { isUuid } from "../is-uuid.js";
@@ -14,6 +21,7 @@ import { type AnswerRow, batchSize, batchStatement, checkIdentifiers, type Group
 import { type BatchedStart, batchedStart, type StartAnswerRow, startResultOf } from "./batched-starts.js";
 import { DEADLOCK_ATTEMPTS, isDeadlock, UnserializableItemError } from "./commit-errors.js";
 import type { GroupCommitWriterOptions } from "./group-commit-writer-options.js";
+import { ItemDependencies, type ItemOutcome } from "./item-dependencies.js";
 
 export type { GroupCommitWriterOptions } from "./group-commit-writer-options.js";
 
@@ -22,7 +30,13 @@ interface Waiting<T> {
   reject(error: unknown): void;
   /** The span the write was asked for in (when traced): the commit's span links back to it. */
   caller?: SpanContext | undefined;
+  /** Writes the item depends on (`appendNumbered`'s `dependsOn`). */
+  dependsOn?: AppendDependencies | undefined;
+  /** How it ended, once it has: another item may depend on it. */
+  outcome?: ItemOutcome | undefined;
 }
+
+const STORED: ItemOutcome = { ok: true };
 
 type Item =
   | ({ kind: "append"; append: NumberedAppend } & Waiting<boolean>)
@@ -57,6 +71,8 @@ export class GroupCommitWriter {
   /** Tasks whose streams another process follows: their events ride the commit's notification. */
   private readonly followers: TaskFollowers;
   private readonly telemetry = storeTelemetry();
+  /** What the queued items depend on; a dependency that settles lets the items waiting on it go. */
+  private readonly dependencies = new ItemDependencies<Item>(() => this.schedule());
 
   constructor(
     private readonly db: Database,
@@ -70,8 +86,13 @@ export class GroupCommitWriter {
     this.nextBeforeAnswers = db.inWorker === true;
   }
 
-  /** Stores an owner-numbered event (see EventLog.appendNumbered): true once durable, false if refused. */
-  appendNumbered(append: NumberedAppend): Promise<boolean> {
+  /**
+   * Stores an owner-numbered event (see EventLog.appendNumbered): true once durable, false if refused.
+   * With `dependsOn` it goes into a commit only once each of those writes has succeeded or is in the same
+   * commit (the writer's own items, asked for before it); meanwhile later items may pass it. When one of
+   * them fails, it is refused with a `DependencyFailedError`.
+   */
+  appendNumbered(append: NumberedAppend, dependsOn?: AppendDependencies): Promise<boolean> {
     if (!isUuid(append.taskId)) return Promise.reject(new Error(`unknown task ${JSON.stringify(append.taskId)}`));
     try {
       checkNumberedAppend(append);
@@ -79,7 +100,8 @@ export class GroupCommitWriter {
     } catch (error) {
       return Promise.reject(error);
     }
-    return this.enqueue<boolean>((waiting) => ({ kind: "append", append, ...waiting }));
+    const depending = dependsOn?.length ? { dependsOn } : {};
+    return this.enqueue<boolean>((waiting) => ({ kind: "append", append, ...depending, ...waiting }));
   }
 
   /**
@@ -135,23 +157,33 @@ export class GroupCommitWriter {
 
   private enqueue<T>(make: (waiting: Waiting<T>) => Item): Promise<T> {
     const caller = this.telemetry.callerSpanContext();
-    return new Promise<T>((resolve, reject) => {
-      this.queue.push(make({ resolve, reject, caller } as Waiting<T>));
-      if (!this.scheduled && this.inFlight < this.maxInFlight) {
-        this.scheduled = true;
-        // One turn of the event loop lets what is being asked right now join the same commit.
-        setImmediate(() => {
-          this.scheduled = false;
-          this.startCommits();
-        });
-      }
+    let item: Item | undefined;
+    const promise = new Promise<T>((resolve, reject) => {
+      item = make({ resolve, reject, caller } as Waiting<T>);
+      this.queue.push(item);
     });
+    if (item) this.dependencies.own(promise, item);
+    this.schedule();
+    return promise;
+  }
+
+  private schedule(): void {
+    if (!this.scheduled && this.queue.length > 0 && this.inFlight < this.maxInFlight) {
+      this.scheduled = true;
+      // One turn of the event loop lets what is being asked right now join the same commit.
+      setImmediate(() => {
+        this.scheduled = false;
+        this.startCommits();
+      });
+    }
   }
 
   /** Starts commits while there is work and room; each one finished makes room for the next batch. */
   private startCommits(): void {
     while (this.queue.length > 0 && this.inFlight < this.maxInFlight) {
       const batch = this.takeBatch();
+      // Only items waiting on their dependencies: a dependency settling, or a commit ending, looks again.
+      if (batch.length === 0) break;
       this.inFlight++;
       // Room for the next batch once this one is done with: once its callers are answered, or with
       // `nextBeforeAnswers` as soon as it has committed (`commit` calls it then; a batch that fails
@@ -194,7 +226,9 @@ export class GroupCommitWriter {
     this.splitsUnderWay++;
     const mine = this.splitting.then(async () => {
       for (const item of batch) {
-        await this.commitRetryingDeadlocks([item]).catch((alone: unknown) => rejectAll([item], alone));
+        const failed = item.dependsOn && (await this.dependencies.failureOf(item));
+        if (failed) rejectAll([item], new DependencyFailedError(failed.error));
+        else await this.commitRetryingDeadlocks([item]).catch((alone: unknown) => rejectAll([item], alone));
       }
     });
     this.splitting = mine.finally(() => {
@@ -224,7 +258,24 @@ export class GroupCommitWriter {
     const rest: Item[] = [];
     cutBatch(this.queue, batch, rest);
     this.queue = rest;
-    return batch;
+    return batch.some((item) => item.dependsOn) ? this.withDependenciesMet(batch) : batch;
+  }
+
+  /**
+   * The batch without the items whose dependencies are not met: one whose dependency failed is refused,
+   * one whose dependency is still under way waits at the head of the queue for a later commit.
+   */
+  private withDependenciesMet(batch: Item[]): Item[] {
+    const taken = new Set<Item>();
+    const waiting: Item[] = [];
+    for (const item of batch) {
+      const verdict = item.dependsOn ? this.dependencies.verdict(item, taken) : undefined;
+      if (!verdict || verdict.met) taken.add(item);
+      else if (verdict.failed) rejectAll([item], new DependencyFailedError(verdict.failed.error));
+      else waiting.push(item);
+    }
+    if (waiting.length > 0) this.queue = [...waiting, ...this.queue];
+    return [...taken];
   }
 
   private async commit(batch: Item[], committed?: () => void): Promise<void> {
@@ -265,6 +316,8 @@ export class GroupCommitWriter {
       }
     }
     this.telemetry.endWrite("group_commit", span, startedAt, batchSize(batch, created));
+    // Stored, before the next batch is formed (`committed` may form it now): items may depend on these.
+    for (const item of batch) item.outcome = STORED;
     committed?.();
     let ord = 0;
     for (const item of batch) {
@@ -284,5 +337,8 @@ export class GroupCommitWriter {
 }
 
 function rejectAll(items: Item[], error: unknown): void {
-  for (const item of items) item.reject(error);
+  for (const item of items) {
+    item.outcome = { ok: false, error };
+    item.reject(error);
+  }
 }

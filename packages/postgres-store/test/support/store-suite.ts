@@ -524,6 +524,57 @@ export function defineStoreSuite(name: string, makeTarget: () => Promise<SuiteTa
         expect(fine.status).toBe("fulfilled");
       });
 
+      it("stores an append in the same commit as the rows it depends on, and refuses it when one is refused", async () => {
+        const { writer } = context.stores.events;
+        const { task } = await context.stores.tasks.create(newTask(context.workspaceA));
+        const numbered = (seq: number, prev: Task) => {
+          const entry = update(prev, seq * 10);
+          return {
+            taskId: task.id,
+            prevSeq: seq - 1,
+            events: [{ taskId: task.id, seq, ...entry }],
+            snapshot: applyTaskEvent(prev, entry.result),
+          };
+        };
+        const kind = `reading-${randomUUID()}`;
+        const reading = writer.insertRows(
+          "fixture_readings",
+          ["workspace_id", "kind", "payload", "occurred_at"],
+          [{ workspace_id: context.workspaceA, kind, payload: { x: 1 }, occurred_at: new Date() }],
+        );
+        const second = numbered(2, task);
+        await expect(context.stores.events.appendNumbered(second, [reading])).resolves.toBe(true);
+        // Not a commit after the reading's: the one it rode in (one transaction, one xmin).
+        const { rows } = await context.db.query<{ reading: string; event: string }>(
+          `select (select xmin::text from fixture_readings where kind = $1) as reading,
+                  (select xmin::text from task_events where task_id = $2 and seq = 2) as event`,
+          [kind, task.id],
+        );
+        expect(rows[0]?.event).toBe(rows[0]?.reading);
+
+        // One in the commit under way: the append goes once that commit is in, with nothing else asked for.
+        const earlier = writer.insertRows(
+          "fixture_readings",
+          ["workspace_id", "kind", "payload", "occurred_at"],
+          [{ workspace_id: context.workspaceA, kind, payload: { x: 2 }, occurred_at: new Date() }],
+        );
+        await new Promise((resolve) => setImmediate(resolve));
+        const afterIt = numbered(3, second.snapshot);
+        await expect(within(5_000, context.stores.events.appendNumbered(afterIt, [earlier]))).resolves.toBe(true);
+
+        // A step of a run that does not exist violates a foreign key: the append that depends on it is refused.
+        const ghost = writer.insertRows(
+          "fixture_run_steps",
+          ["run_id", "step", "status"],
+          [{ run_id: randomUUID(), step: "ghost", status: "completed" }],
+        );
+        const fourth = context.stores.events.appendNumbered(numbered(4, afterIt.snapshot), [ghost]);
+        await expect(ghost).rejects.toThrow();
+        await expect(fourth).rejects.toMatchObject({ name: "DependencyFailedError" });
+        expect((await context.stores.tasks.get(context.workspaceA, task.id))?.lastSeq).toBe(3);
+        expect((await context.stores.events.readAfter(task.id, 3)).length).toBe(0);
+      });
+
       it("commits rows in the order they were asked for: a row handed over after the one it refers to never lands first", async () => {
         // The order the reference server's fleet relies on (node executions handed over, unawaited, right
         // after their workflow execution), where a batch is cut: the runs do not fit in the first commit

@@ -1,3 +1,4 @@
+import { type AppendDependencies, DependencyFailedError } from "../../ports/append-dependencies.js";
 import type { NewTaskEvent, StoredTaskEvent } from "../../ports/task-records.js";
 
 interface Caller {
@@ -6,6 +7,8 @@ interface Caller {
   ends: boolean;
   /** How many of the task's groups had been lost when this caller asked (see `settle`). */
   lostBefore: number;
+  /** Writes the entries depend on (a task's end: `TaskOutcome.dependsOn`). */
+  dependsOn: AppendDependencies | undefined;
   resolve(stored: StoredTaskEvent[] | undefined): void;
   reject(error: unknown): void;
 }
@@ -26,10 +29,14 @@ export class AppendGroup {
   }
 
   /** `lostBefore`: how many of the task's groups had failed to be stored when these entries were asked for. */
-  add(entries: readonly NewTaskEvent[], lostBefore: number): Promise<StoredTaskEvent[] | undefined> {
+  add(
+    entries: readonly NewTaskEvent[],
+    lostBefore: number,
+    dependsOn?: AppendDependencies,
+  ): Promise<StoredTaskEvent[] | undefined> {
     return new Promise((resolve, reject) => {
       const ends = entries.some((entry) => entry.event === "finished");
-      this.callers.push({ entries, ends, lostBefore, resolve, reject });
+      this.callers.push({ entries, ends, lostBefore, dependsOn, resolve, reject });
       if (ends) this.endsTask = true;
     });
   }
@@ -39,20 +46,28 @@ export class AppendGroup {
    * many of the task's groups have failed to be stored by now: an update asked for before the newest of
    * those failures is refused unstored, so the log never holds progress reported after progress it lost
    * (its caller had not heard of the loss yet). A task's end is stored whenever it was asked for, and so
-   * is whatever was asked for once the loss was known.
+   * is whatever was asked for once the loss was known, except an end that depends on writes: the task's
+   * own updates count among them, so after any loss it is refused (`DependencyFailedError`).
    */
   async settle(
-    store: (entries: readonly NewTaskEvent[]) => Promise<StoredTaskEvent[] | undefined>,
+    store: (entries: readonly NewTaskEvent[], dependsOn?: AppendDependencies) => Promise<StoredTaskEvent[] | undefined>,
     lost: number,
   ): Promise<void> {
     const kept: Caller[] = [];
     for (const caller of this.callers) {
       if (caller.lostBefore < lost && !caller.ends) caller.reject(new EarlierEventLost());
+      else if (caller.dependsOn && lost > 0) caller.reject(new DependencyFailedError(new EarlierEventLost()));
       else kept.push(caller);
     }
     if (kept.length === 0) return;
+    const dependsOn = kept.some((caller) => caller.dependsOn)
+      ? kept.flatMap((caller) => caller.dependsOn ?? [])
+      : undefined;
     try {
-      const stored = await store(kept.flatMap((caller) => caller.entries));
+      const stored = await store(
+        kept.flatMap((caller) => caller.entries),
+        dependsOn,
+      );
       let from = 0;
       for (const caller of kept) {
         const to = from + caller.entries.length;

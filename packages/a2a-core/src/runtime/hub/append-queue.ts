@@ -1,5 +1,9 @@
+import type { AppendDependencies } from "../../ports/append-dependencies.js";
 import type { NewTaskEvent, StoredTaskEvent } from "../../ports/task-records.js";
 import { AppendGroup } from "./append-group.js";
+
+/** An owner's append: its events once stored, or undefined when the task had ended. */
+export type Appended = Promise<StoredTaskEvent[] | undefined>;
 
 /**
  * An owned task's appends, stored one group after another (each numbers from the one before). Appends
@@ -13,19 +17,20 @@ export class AppendQueue {
   private lostGroups = 0;
 
   /** `store` numbers and stores one group; undefined: the task had ended. */
-  constructor(private readonly store: (entries: readonly NewTaskEvent[]) => Promise<StoredTaskEvent[] | undefined>) {}
+  constructor(private readonly store: (entries: readonly NewTaskEvent[], dependsOn?: AppendDependencies) => Appended) {}
 
-  append(entries: readonly NewTaskEvent[]): Promise<StoredTaskEvent[] | undefined> {
-    if (this.waiting?.isOpen) return this.waiting.add(entries, this.lostGroups);
+  /** `dependsOn`: writes the entries depend on (see `EventLog.appendNumbered`). */
+  append(entries: readonly NewTaskEvent[], dependsOn?: AppendDependencies): Appended {
+    if (this.waiting?.isOpen) return this.waiting.add(entries, this.lostGroups, dependsOn);
     const group = new AppendGroup();
     this.waiting = group;
     this.chain = this.chain.then(() => {
       // From here on the group is being stored: later appends form the next one. Progress asked for before
       // an earlier group failed to be stored is refused there (see AppendGroup.settle).
       if (this.waiting === group) this.waiting = undefined;
-      return group.settle((all) => this.storeGroup(all), this.lostGroups);
+      return group.settle((all, groupDependsOn) => this.storeGroup(all, groupDependsOn), this.lostGroups);
     });
-    return group.add(entries, this.lostGroups);
+    return group.add(entries, this.lostGroups, dependsOn);
   }
 
   /** Runs `work` once the appends asked for so far are done; later appends wait for it in turn. */
@@ -35,9 +40,9 @@ export class AppendQueue {
     return run;
   }
 
-  private async storeGroup(entries: readonly NewTaskEvent[]): Promise<StoredTaskEvent[] | undefined> {
+  private async storeGroup(entries: readonly NewTaskEvent[], dependsOn: AppendDependencies | undefined): Appended {
     try {
-      return await this.store(entries);
+      return await this.store(entries, dependsOn);
     } catch (error) {
       this.lostGroups++;
       throw error;

@@ -1,9 +1,10 @@
+import type { AppendDependencies } from "../../ports/append-dependencies.js";
 import { applyTaskEvent } from "../../ports/apply-task-event.js";
 import type { CarriedEvents } from "../../ports/event-log.js";
 import type { NewTaskEvent, StoredTaskEvent, TaskRecord } from "../../ports/task-records.js";
 import { isTerminalState, type Task, type TaskUpdateResult } from "../../protocol/schemas/a2a.js";
 import type { TaskSubscription } from "../streams/task-subscription.js";
-import { AppendQueue } from "./append-queue.js";
+import { type Appended, AppendQueue } from "./append-queue.js";
 import { deliverCarried } from "./carried-delivery.js";
 import { CatchingUp } from "./catch-up.js";
 import { type FeedContext, READ_LIMIT, untilDrained } from "./feed-context.js";
@@ -36,7 +37,7 @@ export class TaskFeed {
   private catchingUp: CatchingUp | undefined;
   private readonly unwatch: () => void;
   /** The owner's appends, one group after another; resyncs queue behind them. */
-  private readonly appends = new AppendQueue((entries) => this.appendNow(entries, false));
+  private readonly appends = new AppendQueue((entries, dependsOn) => this.appendNow(entries, false, dependsOn));
   /** The sequence number of the owner's append under way, 0 when none is. */
   private inFlight = 0;
   private reading = false;
@@ -73,10 +74,10 @@ export class TaskFeed {
 
   /**
    * Owner only: numbers, stores and publishes the task's next events (one, or a few that belong
-   * together: they are stored in one commit or not at all). Undefined: the task had ended.
+   * together: they are stored in one commit or not at all), if `dependsOn` succeeds.
    */
-  append(entries: readonly NewTaskEvent[]): Promise<StoredTaskEvent[] | undefined> {
-    return this.appends.append(entries);
+  append(entries: readonly NewTaskEvent[], dependsOn?: AppendDependencies): Appended {
+    return this.appends.append(entries, dependsOn);
   }
 
   /** A stream joins, positioned after `cursor` (its `task` frame is already written). */
@@ -138,31 +139,30 @@ export class TaskFeed {
     this.context.onIdle(this);
   }
 
-  private async appendNow(entries: readonly NewTaskEvent[], retried: boolean): Promise<StoredTaskEvent[] | undefined> {
+  private async appendNow(entries: readonly NewTaskEvent[], retried: boolean, deps?: AppendDependencies): Appended {
     if (!this.owned || isTerminalState(this.record.task.status.state)) return undefined;
     const prevSeq = this.record.lastSeq;
-    const { stored, snapshot } = numberEvents(this.record, entries);
-    const lastSeq = prevSeq + stored.length;
-    this.inFlight = lastSeq;
+    const { stored: events, snapshot } = numberEvents(this.record, entries);
+    this.inFlight = prevSeq + events.length;
     let storedOk: boolean;
     try {
-      storedOk = await this.context.events.appendNumbered({ taskId: this.taskId, prevSeq, events: stored, snapshot });
+      storedOk = await this.context.events.appendNumbered({ taskId: this.taskId, prevSeq, events, snapshot }, deps);
     } finally {
       this.inFlight = 0;
     }
     if (!storedOk) {
       // Somebody else wrote to the task: learn what, then number after it (or stop, if it ended).
       await this.resync();
-      return retried ? undefined : this.appendNow(entries, true);
+      return retried ? undefined : this.appendNow(entries, true, deps);
     }
     // Each event is published with the snapshot after it, so a `finished` among them ends with the task.
     let published = this.record.task;
-    for (const event of stored) {
+    for (const event of events) {
       published = applyTaskEvent(published, event.result as TaskUpdateResult);
       this.record = { ...this.record, task: published, lastSeq: event.seq };
       this.publish(toLiveEvent(event));
     }
-    return stored;
+    return events;
   }
 
   /** An event of an owned task is durable: every stream gets it now, from memory. */

@@ -1,3 +1,4 @@
+import type { AppendDependencies } from "../../ports/append-dependencies.js";
 import type { EventLog } from "../../ports/event-log.js";
 import type { Logger } from "../../ports/logger.js";
 import type { NewTaskEvent, StoredTaskEvent, TaskRecord } from "../../ports/task-records.js";
@@ -64,12 +65,16 @@ export class TaskHub {
 
   /**
    * Appends events to a task this process runs, in one commit (several: the artifacts a task ends with
-   * and its `finished`); `undefined` when the task has ended (or is not ours).
+   * and its `finished`), once `dependsOn` succeeded; `undefined` when the task has ended (or is not ours).
    */
-  append(taskId: string, entries: readonly NewTaskEvent[]): Promise<StoredTaskEvent[] | undefined> {
+  append(
+    taskId: string,
+    entries: readonly NewTaskEvent[],
+    dependsOn?: AppendDependencies,
+  ): Promise<StoredTaskEvent[] | undefined> {
     const feed = this.feeds.get(taskId);
     if (!feed?.isOwned) return Promise.resolve(undefined);
-    return feed.append(entries);
+    return feed.append(entries, dependsOn);
   }
 
   /**

@@ -1,3 +1,4 @@
+import type { AppendDependencies } from "../../ports/append-dependencies.js";
 import type { EventLog } from "../../ports/event-log.js";
 import type { Logger } from "../../ports/logger.js";
 import type { ArtifactUpdate, ExecutorUpdate, TaskExecutor, TaskOutcome } from "../../ports/task-executor.js";
@@ -12,6 +13,7 @@ import { checkedOutcome } from "./executor-states.js";
 import { FollowUps } from "./follow-ups.js";
 import { nextTurn } from "./next-turn.js";
 import { sweepOrphans } from "./orphan-sweep.js";
+import { emitted, outcomeAfter, writesOf } from "./outcome-dependencies.js";
 import { ORPHANED_REASON, SHUTDOWN_REASON, TaskEndedElsewhere } from "./task-end-reasons.js";
 import { logTaskEnded, logTaskStarted } from "./task-log.js";
 import { TaskResults } from "./task-results.js";
@@ -57,7 +59,6 @@ export class TaskRunner {
   /** The orphan sweep under way, if any. */
   private sweeping: Promise<number> | undefined;
   private renewing = false;
-
   private readonly results: TaskResults;
 
   constructor(private readonly options: TaskRunnerOptions) {
@@ -108,8 +109,8 @@ export class TaskRunner {
 
   /**
    * Ends a task with a terminal status-update unless it already ended, after the artifacts it ends with
-   * (a task this process runs stores them and `finished` in one commit). Returns the stored `finished`
-   * event, or undefined when the task was already terminal.
+   * (a task this process runs stores them and `finished` in one commit, if `dependsOn` succeeds). Returns
+   * the stored `finished` event, or undefined when the task was already terminal.
    */
   async finish(
     record: TaskRecord,
@@ -117,6 +118,7 @@ export class TaskRunner {
     text?: string,
     metadata?: Record<string, unknown>,
     artifacts: readonly ArtifactUpdate[] = [],
+    dependsOn?: AppendDependencies,
   ): Promise<StoredTaskEvent | undefined> {
     const result: TaskUpdateResult = {
       statusUpdate: {
@@ -139,7 +141,7 @@ export class TaskRunner {
         result: this.results.update(record, { kind: "artifact", ...artifact }),
         createdAt,
       }));
-      stored = await hub.append(record.task.id, [...updates, entry]);
+      stored = await hub.append(record.task.id, [...updates, entry], dependsOn);
     } else {
       // Any other (a cancel of a task another instance runs, an orphan, a shutdown) is appended
       // conditionally by the store; such an end carries no artifacts.
@@ -215,7 +217,7 @@ export class TaskRunner {
             record,
             message,
             controller.signal,
-            (update) => this.emit(record, update, controller),
+            (update) => emitted(this.emit(record, update, controller)),
             () => {
               // Every follow-up after the start, in the log's order: each is handed over once.
               running.followUps ??= new FollowUps(this.options.hub, record, record.lastSeq, controller.signal);
@@ -241,15 +243,20 @@ export class TaskRunner {
   /** Stores the executor's outcome (unless the task ended elsewhere meanwhile), then lets go of the task. */
   private async storeOutcome(running: Running, outcome: TaskOutcome): Promise<void> {
     const { record, controller } = running;
+    let end = outcome; // or a failure, once a write it depends on failed (`outcomeAfter`)
     try {
       if (controller.signal.aborted) return;
-      // The robots' outcome is worth a few retries: a brief store outage must not turn a completed task
-      // into a failed one (the recovery sweep's verdict once the lease lapses).
+      // Retried: a brief store outage must not turn a completed task into a failed one (the lease's verdict).
       for (let attempt = 0; ; attempt++) {
         try {
-          await this.finish(record, outcome.state, outcome.message, outcome.metadata, outcome.artifacts);
+          await this.finish(record, end.state, end.message, end.metadata, end.artifacts, writesOf(end));
           return;
         } catch (error) {
+          const instead = outcomeAfter(error, record.task.id, this.options.logger);
+          if (instead) {
+            end = instead;
+            continue;
+          }
           if (attempt >= FINISH_RETRIES || this.closed) {
             this.options.logger.error({ err: error, taskId: record.task.id }, "could not store the end of a task");
             return;

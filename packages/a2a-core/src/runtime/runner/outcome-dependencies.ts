@@ -1,0 +1,30 @@
+import { type AppendDependencies, isDependencyFailed } from "../../ports/append-dependencies.js";
+import type { Logger } from "../../ports/logger.js";
+import type { TaskOutcome } from "../../ports/task-executor.js";
+
+// An outcome's `dependsOn`, as its end is stored. The executor's own emits are left out: each is stored
+// in the end's commit or in an earlier one (whose loss refuses the end, see AppendGroup.settle), and
+// waiting on one would wait on the end itself.
+
+const EMITTED = new WeakSet<PromiseLike<unknown>>();
+
+/** Marks a promise `emit` returned to an executor. */
+export function emitted<T extends PromiseLike<unknown>>(emit: T): T {
+  EMITTED.add(emit);
+  return emit;
+}
+
+/** The writes an outcome's end depends on, undefined when it names none. */
+export function writesOf(outcome: TaskOutcome): AppendDependencies | undefined {
+  return outcome.dependsOn?.filter((write) => !EMITTED.has(write));
+}
+
+/**
+ * The outcome to store instead when a write the executor's outcome depends on failed: the task failed,
+ * as if the executor had thrown. Undefined for any other error (a store outage: the end is retried).
+ */
+export function outcomeAfter(error: unknown, taskId: string, logger: Logger): TaskOutcome | undefined {
+  if (!isDependencyFailed(error)) return undefined;
+  logger.error({ err: error.cause, taskId }, "a write the task's outcome depends on failed");
+  return { state: "TASK_STATE_FAILED", message: "The task failed." };
+}
