@@ -59,6 +59,7 @@ interface TaskOutcome {
   message?: string; // becomes the agent message of the final status
   metadata?: Record<string, unknown>; // becomes the metadata of the `finished` event
   artifacts?: ArtifactUpdate[]; // `update` events just before `finished`, in the same commit
+  dependsOn?: readonly PromiseLike<unknown>[]; // your writes the end depends on, not awaited (below)
 }
 // #endregion snippet
 

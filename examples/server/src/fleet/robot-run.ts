@@ -27,8 +27,8 @@ export interface RobotRunHost {
   now(): Date;
   /** The step's records, handed to the group-commit writer (each promise settles at its commit). */
   recordStep(run: RobotRun, step: StepRecord): Promise<unknown>[];
-  /** Marks the workflow execution completed once every write of its run (the task's end among them) is stored. */
-  completeExecution(executionId: string, writes: readonly Promise<unknown>[]): void;
+  /** Marks the workflow execution completed, in the commit of the run's last `records` (not without them). */
+  completeExecution(executionId: string, records: readonly Promise<unknown>[]): Promise<unknown>;
   /** The run stopped early: let the queued writes land, then settle the execution from the task's state. */
   stopped(writes: readonly Promise<unknown>[]): Promise<TaskOutcome>;
 }
@@ -49,8 +49,10 @@ export class RobotRun {
   readonly random: () => number;
   private readonly host: RobotRunHost;
   private readonly plan: WorkflowPlan;
-  /** Every write of the run (the execution's insert first), awaited before the outcome. */
+  /** Every write of the run (the execution's insert first), its progress events among them. */
   private readonly writes: Promise<unknown>[];
+  /** The rows of the run (the execution's insert and each step's records): its writes but the progress. */
+  private readonly records: Promise<unknown>[];
   private readonly robotsUsed = new Set<string>();
   private settle!: (outcome: Promise<TaskOutcome> | TaskOutcome) => void;
   private settled = false;
@@ -81,6 +83,7 @@ export class RobotRun {
     this.executionId = run.executionId;
     this.random = run.random;
     this.writes = [run.started];
+    this.records = [run.started];
     run.started.catch((error: unknown) => this.writeFailed(error));
     this.outcome = new Promise((resolve) => {
       this.settle = resolve;
@@ -149,6 +152,7 @@ export class RobotRun {
       write.catch((error: unknown) => this.writeFailed(error));
       this.writes.push(write);
     }
+    this.records.push(...records);
     this.index = step;
     if (step < nodes.length) this.beginStep();
     else this.finish(() => this.completed());
@@ -171,12 +175,14 @@ export class RobotRun {
 
   /**
    * The report returned with the outcome (so it and `finished` share one commit), which depends on every
-   * write of the run: the task's end is stored with the last of them, in their commit rather than the one
-   * after, and if one of them fails the task fails instead.
+   * write of the run and on the execution's completion: the task's end is stored with the last of them, in
+   * their commit rather than the one after, and if one of them fails the task fails instead. The completion
+   * depends on the run's rows only (the progress events are stored with the end; the end waits for it).
    */
   private async completed(): Promise<TaskOutcome> {
     if (this.context.signal.aborted) return this.host.stopped(this.writes);
-    this.host.completeExecution(this.executionId, this.writes);
+    const completion = this.host.completeExecution(this.executionId, this.records);
+    completion.catch(() => undefined); // its failure fails the task, through `dependsOn`
     const { workflowName, target, nodes } = this.plan;
     const summary = `${workflowName}${target ? ` at ${target}` : ""}: ${nodes.length} steps by ${this.robotsUsed.size} robot(s)`;
     const report: ArtifactUpdate = {
@@ -197,7 +203,12 @@ export class RobotRun {
       },
       lastChunk: true,
     };
-    return { state: "TASK_STATE_COMPLETED", message: `Done: ${summary}.`, artifacts: [report], dependsOn: this.writes };
+    return {
+      state: "TASK_STATE_COMPLETED",
+      message: `Done: ${summary}.`,
+      artifacts: [report],
+      dependsOn: [...this.writes, completion],
+    };
   }
 
   /** The first way the run ends wins; the listener goes with it. */

@@ -60,7 +60,7 @@ export class SimulatedRobotFleet implements EnvironmentExecutor {
       obstacleRate: this.obstacleRate,
       now: this.now,
       recordStep: (run, step) => this.stepRecords(run, step),
-      completeExecution: (executionId, writes) => this.completeExecution(executionId, writes),
+      completeExecution: (executionId, records) => this.completeExecution(executionId, records),
       stopped: (writes) => this.stopped(writes),
     };
   }
@@ -115,15 +115,12 @@ export class SimulatedRobotFleet implements EnvironmentExecutor {
   }
 
   /**
-   * Once every write of the run is stored (its last progress is stored with the task's end), in the commit
-   * after the end's. A run with a write that failed ends its task failed instead; then, or should this
-   * update fail, the periodic reconcile settles the execution from the task's final state.
+   * In the commit of the run's last records, with the task's end (which depends on this update): not
+   * without them. Should it be refused, the task fails, and the periodic reconcile settles the execution
+   * from the task's final state.
    */
-  private completeExecution(executionId: string, writes: readonly Promise<unknown>[]): void {
-    Promise.all(writes).then(
-      () => this.records.finishExecution(executionId, "completed", this.now()).catch(() => undefined),
-      () => undefined,
-    );
+  private completeExecution(executionId: string, records: readonly Promise<unknown>[]): Promise<unknown> {
+    return this.records.finishExecution(executionId, "completed", this.now(), records);
   }
 
   /** A step's records: its node execution, its telemetry and, if the robot met an obstacle, an alert. */

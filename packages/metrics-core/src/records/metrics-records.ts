@@ -9,11 +9,13 @@ export interface MetricsRowWriter {
     columns: readonly string[],
     rows: readonly Readonly<Record<string, unknown>>[],
   ): Promise<void>;
+  /** `dependsOn`: writes the update must not land without (postgres-store's writer: in their commit or after). */
   updateRows(
     table: string,
     key: string,
     columns: readonly string[],
     rows: readonly Readonly<Record<string, unknown>>[],
+    dependsOn?: readonly PromiseLike<unknown>[],
   ): Promise<void>;
 }
 
@@ -112,11 +114,18 @@ export class MetricsRecords {
     ]);
   }
 
-  /** Sets an execution's final `status` and `finished_at` (its insert must have been committed first). */
-  finishExecution(id: string, status: string, finishedAt: Date): Promise<void> {
-    return this.#writer.updateRows("workflow_executions", "id", EXECUTION_END_COLUMNS, [
-      { id, status, finished_at: finishedAt },
-    ]);
+  /**
+   * Sets an execution's final `status` and `finished_at` (its insert must have been committed first, or be
+   * among `dependsOn`: writes the update waits for, or rides the commit of, with a writer that can).
+   */
+  finishExecution(
+    id: string,
+    status: string,
+    finishedAt: Date,
+    dependsOn?: readonly PromiseLike<unknown>[],
+  ): Promise<void> {
+    const row = { id, status, finished_at: finishedAt };
+    return this.#writer.updateRows("workflow_executions", "id", EXECUTION_END_COLUMNS, [row], dependsOn);
   }
 
   /** A row of `workflow_node_executions`. */

@@ -21,19 +21,15 @@ import { type AnswerRow, batchSize, batchStatement, checkIdentifiers, type Group
 import { type BatchedStart, batchedStart, type StartAnswerRow, startResultOf } from "./batched-starts.js";
 import { DEADLOCK_ATTEMPTS, isDeadlock, UnserializableItemError } from "./commit-errors.js";
 import type { GroupCommitWriterOptions } from "./group-commit-writer-options.js";
-import { ItemDependencies, type ItemOutcome } from "./item-dependencies.js";
+import { type DependentItem, ItemDependencies, type ItemOutcome } from "./item-dependencies.js";
 
 export type { GroupCommitWriterOptions } from "./group-commit-writer-options.js";
 
-interface Waiting<T> {
+interface Waiting<T> extends DependentItem {
   resolve(value: T): void;
   reject(error: unknown): void;
   /** The span the write was asked for in (when traced): the commit's span links back to it. */
   caller?: SpanContext | undefined;
-  /** Writes the item depends on (`appendNumbered`'s `dependsOn`). */
-  dependsOn?: AppendDependencies | undefined;
-  /** How it ended, once it has: another item may depend on it. */
-  outcome?: ItemOutcome | undefined;
 }
 
 const STORED: ItemOutcome = { ok: true };
@@ -146,13 +142,21 @@ export class GroupCommitWriter {
 
   /**
    * Sets `columns` of the rows of `table` whose `key` matches, with the next commit (as `insertRows`).
+   * With `dependsOn`, only once those writes succeeded or in their commit (as `appendNumbered`).
    * A row inserted in the same commit is not seen: await its insert first.
    */
-  updateRows(table: string, key: string, columns: readonly string[], rows: readonly GroupCommitRow[]): Promise<void> {
+  updateRows(
+    table: string,
+    key: string,
+    columns: readonly string[],
+    rows: readonly GroupCommitRow[],
+    dependsOn?: AppendDependencies,
+  ): Promise<void> {
     const invalid = checkIdentifiers([table, key, ...columns]);
     if (invalid) return Promise.reject(invalid);
     if (rows.length === 0) return Promise.resolve();
-    return this.enqueue<void>((waiting) => ({ kind: "update", table, key, columns, rows, ...waiting }));
+    const depending = dependsOn?.length ? { dependsOn } : {};
+    return this.enqueue<void>((waiting) => ({ kind: "update", table, key, columns, rows, ...depending, ...waiting }));
   }
 
   private enqueue<T>(make: (waiting: Waiting<T>) => Item): Promise<T> {
@@ -210,7 +214,7 @@ export class GroupCommitWriter {
       // A batch of one is its item's answer, unless an earlier batch is being retried item by item: its
       // row may be missing only because that batch's rows are not in yet, so it is tried again after them.
       if (!itemsCaused || (batch.length === 1 && this.splitsUnderWay === 0)) {
-        rejectAll(batch, error);
+        this.rejectAll(batch, error);
       } else {
         await this.commitOneByOne(batch);
       }
@@ -227,8 +231,8 @@ export class GroupCommitWriter {
     const mine = this.splitting.then(async () => {
       for (const item of batch) {
         const failed = item.dependsOn && (await this.dependencies.failureOf(item));
-        if (failed) rejectAll([item], new DependencyFailedError(failed.error));
-        else await this.commitRetryingDeadlocks([item]).catch((alone: unknown) => rejectAll([item], alone));
+        if (failed) this.rejectAll([item], new DependencyFailedError(failed.error));
+        else await this.commitRetryingDeadlocks([item]).catch((alone: unknown) => this.rejectAll([item], alone));
       }
     });
     this.splitting = mine.finally(() => {
@@ -271,7 +275,7 @@ export class GroupCommitWriter {
     for (const item of batch) {
       const verdict = item.dependsOn ? this.dependencies.verdict(item, taken) : undefined;
       if (!verdict || verdict.met) taken.add(item);
-      else if (verdict.failed) rejectAll([item], new DependencyFailedError(verdict.failed.error));
+      else if (verdict.failed) this.rejectAll([item], new DependencyFailedError(verdict.failed.error));
       else waiting.push(item);
     }
     if (waiting.length > 0) this.queue = [...waiting, ...this.queue];
@@ -317,7 +321,7 @@ export class GroupCommitWriter {
     }
     this.telemetry.endWrite("group_commit", span, startedAt, batchSize(batch, created));
     // Stored, before the next batch is formed (`committed` may form it now): items may depend on these.
-    for (const item of batch) item.outcome = STORED;
+    for (const item of batch) this.dependencies.ended(item, STORED);
     committed?.();
     let ord = 0;
     for (const item of batch) {
@@ -334,11 +338,12 @@ export class GroupCommitWriter {
       queueMicrotask(() => handDeliveries(taker, () => handedDeliveries(handed, appends, starts)));
     }
   }
-}
 
-function rejectAll(items: Item[], error: unknown): void {
-  for (const item of items) {
-    item.outcome = { ok: false, error };
-    item.reject(error);
+  private rejectAll(items: Item[], error: unknown): void {
+    const failed: ItemOutcome = { ok: false, error };
+    for (const item of items) {
+      this.dependencies.ended(item, failed);
+      item.reject(error);
+    }
   }
 }
