@@ -1,4 +1,3 @@
-import type { AppendDependencies } from "../../ports/append-dependencies.js";
 import type { EventLog } from "../../ports/event-log.js";
 import type { Logger } from "../../ports/logger.js";
 import type { ArtifactUpdate, ExecutorUpdate, TaskExecutor, TaskOutcome } from "../../ports/task-executor.js";
@@ -118,7 +117,7 @@ export class TaskRunner {
     text?: string,
     metadata?: Record<string, unknown>,
     artifacts: readonly ArtifactUpdate[] = [],
-    dependsOn?: AppendDependencies,
+    dependsOn?: TaskOutcome["dependsOn"],
   ): Promise<StoredTaskEvent | undefined> {
     const result: TaskUpdateResult = {
       statusUpdate: {
