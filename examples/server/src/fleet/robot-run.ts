@@ -174,8 +174,8 @@ export class RobotRun {
   }
 
   /**
-   * The report returned with the outcome (so it and `finished` share one commit), which depends on every
-   * write of the run and on the execution's completion: the task's end is stored with the last of them, in
+   * The report returned with the outcome (so it and `finished` share one commit), which depends on the
+   * run's rows and on the execution's completion: the task's end is stored with the last of them, in
    * their commit rather than the one after, and if one of them fails the task fails instead. The completion
    * depends on the run's rows only (the progress events are stored with the end; the end waits for it).
    */
@@ -207,7 +207,8 @@ export class RobotRun {
       state: "TASK_STATE_COMPLETED",
       message: `Done: ${summary}.`,
       artifacts: [report],
-      dependsOn: [...this.writes, completion],
+      // Its progress events need not be named: each is stored with the end or before it (a2a-core).
+      dependsOn: [...this.records, completion],
     };
   }
 

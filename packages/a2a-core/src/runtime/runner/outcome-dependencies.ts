@@ -6,17 +6,21 @@ import type { TaskOutcome } from "../../ports/task-executor.js";
 // in the end's commit or in an earlier one (whose loss refuses the end, see AppendGroup.settle), and
 // waiting on one would wait on the end itself.
 
-const EMITTED = new WeakSet<PromiseLike<unknown>>();
+// A mark on the promise itself rather than a WeakSet of them: a weak entry for every event emitted was
+// work for every garbage collection (bench/NOTES.md, sixth session).
+const EMITTED = Symbol("a2a.emitted");
+
+type Marked = PromiseLike<unknown> & { [EMITTED]?: true };
 
 /** Marks a promise `emit` returned to an executor. */
 export function emitted<T extends PromiseLike<unknown>>(emit: T): T {
-  EMITTED.add(emit);
+  (emit as Marked)[EMITTED] = true;
   return emit;
 }
 
 /** The writes an outcome's end depends on, undefined when it names none. */
 export function writesOf(outcome: TaskOutcome): AppendDependencies | undefined {
-  return outcome.dependsOn?.filter((write) => !EMITTED.has(write));
+  return outcome.dependsOn?.filter((write) => (write as Marked)[EMITTED] !== true);
 }
 
 /**
