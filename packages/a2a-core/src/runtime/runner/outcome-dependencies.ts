@@ -6,8 +6,8 @@ import type { TaskOutcome } from "../../ports/task-executor.js";
 // in the end's commit or in an earlier one (whose loss refuses the end, see AppendGroup.settle), and
 // waiting on one would wait on the end itself.
 
-// A mark on the promise itself rather than a WeakSet of them: a weak entry for every event emitted was
-// work for every garbage collection (bench/NOTES.md, sixth session).
+// A mark on the promise itself rather than a WeakSet of them: no weak table, with an entry for every
+// event emitted, for the garbage collector to go through.
 const EMITTED = Symbol("a2a.emitted");
 
 type Marked = PromiseLike<unknown> & { [EMITTED]?: true };
