@@ -115,8 +115,8 @@ export class MetricsRecords {
   }
 
   /**
-   * Sets an execution's final `status` and `finished_at` (its insert must have been committed first, or be
-   * among `dependsOn`: writes the update waits for, or rides the commit of, with a writer that can).
+   * Sets an execution's final `status` and `finished_at` (its insert must have been committed first: an
+   * update does not see a row inserted in its own commit). `dependsOn`: writes it must not land without.
    */
   finishExecution(
     id: string,
