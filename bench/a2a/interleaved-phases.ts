@@ -7,7 +7,7 @@
  */
 import { median, ms } from "../metrics/stats.ts";
 import { getTaskThroughput, type Lane, sustainedTasks, timeToFirstEvent } from "./load.ts";
-import { cpuInWindow } from "./proc.ts";
+import { cpuInWindow, postgresCpuInWindow } from "./proc.ts";
 import { measureStreams } from "./streams.ts";
 import { createTarget, type RunningServer, type Target, type TargetId } from "./targets.ts";
 
@@ -42,6 +42,8 @@ export interface SliceResult {
   /** Rate phases: operations in the window and the server's CPU seconds in it (pooled over the rounds). */
   operations?: number;
   cpuSeconds?: number;
+  /** Tasks phase: the PostgreSQL cluster's CPU seconds in the window (every target's store shares it). */
+  databaseCpuSeconds?: number;
 }
 
 export interface FigureSpec {
@@ -67,10 +69,13 @@ const pooledRate = (slices: readonly SliceResult[], settings: Settings) =>
   sum(slices, (s) => s.operations) / ((slices.length * settings.sliceMs) / 1000);
 const pooledCpu = (scale: number) => (slices: readonly SliceResult[]) =>
   (sum(slices, (s) => s.cpuSeconds) / sum(slices, (s) => s.operations)) * scale;
+const pooledDatabaseCpu = (slices: readonly SliceResult[]) =>
+  (sum(slices, (s) => s.databaseCpuSeconds) / sum(slices, (s) => s.operations)) * 1e3;
 
 async function rateSlice(phase: "gettask" | "tasks", entry: Entry, settings: Settings): Promise<SliceResult> {
   const options = { concurrency: settings.concurrency, warmupMs: settings.warmupMs, durationMs: settings.sliceMs };
   const cpu = cpuInWindow(entry.server.pid, settings.warmupMs, settings.sliceMs);
+  const databaseCpu = phase === "tasks" ? postgresCpuInWindow(settings.warmupMs, settings.sliceMs) : undefined;
   const run =
     phase === "gettask"
       ? await getTaskThroughput(entry.lane.pool, entry.lane.endpoint, entry.taskIds, options).then((r) => ({
@@ -79,15 +84,18 @@ async function rateSlice(phase: "gettask" | "tasks", entry: Entry, settings: Set
         }))
       : await sustainedTasks([entry.lane], options).then((r) => ({ operations: r.completed, failures: r.failures }));
   const cpuSeconds = await cpu;
+  const databaseCpuSeconds = await databaseCpu;
   const scale = phase === "gettask" ? 1e6 : 1e3;
   return {
     values: {
       rate: run.operations / (settings.sliceMs / 1000),
       cpu: (cpuSeconds / Math.max(1, run.operations)) * scale,
+      ...(databaseCpuSeconds === undefined ? {} : { dbcpu: (databaseCpuSeconds / Math.max(1, run.operations)) * 1e3 }),
     },
     failures: run.failures,
     operations: run.operations,
     cpuSeconds,
+    ...(databaseCpuSeconds === undefined ? {} : { databaseCpuSeconds }),
   };
 }
 
@@ -133,7 +141,18 @@ export const PHASES: Record<PhaseId, PhaseSpec> = {
   },
   tasks: {
     title: "tasks/s",
-    figures: [rateFigure("tasks/s"), cpuFigure("server CPU per task (ms)", 1e3, 3)],
+    figures: [
+      rateFigure("tasks/s"),
+      cpuFigure("server CPU per task (ms)", 1e3, 3),
+      // On PostgreSQL its work per task shares the host's cores with the server's; embedded, it is in the server's.
+      {
+        key: "dbcpu",
+        name: "PostgreSQL CPU per task (ms)",
+        better: "lower",
+        format: (n) => n.toFixed(3),
+        pooled: pooledDatabaseCpu,
+      },
+    ],
     run: (entry, settings) => rateSlice("tasks", entry, settings),
   },
   "first-event": {

@@ -1,6 +1,6 @@
 /** A server process seen from outside, through /proc (Linux): resident memory and CPU time. */
 import { execFileSync } from "node:child_process";
-import { readFile } from "node:fs/promises";
+import { readdir, readFile } from "node:fs/promises";
 import { setTimeout as sleep } from "node:timers/promises";
 import { median } from "../metrics/stats.ts";
 
@@ -35,6 +35,37 @@ export async function cpuSeconds(pid: number): Promise<number> {
   // Fields after the command name (which may contain spaces) start at ") "; utime and stime are 14 and 15.
   const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
   return (Number(fields[11]) + Number(fields[12])) / ticksPerSecond;
+}
+
+/** User + system CPU seconds so far of each process named `postgres` on this host, by pid. */
+async function postgresCpuByPid(): Promise<Map<string, number>> {
+  ticksPerSecond ??= clockTicks();
+  const byPid = new Map<string, number>();
+  for (const entry of await readdir("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    const stat = await readFile(`/proc/${entry}/stat`, "utf8").catch(() => "");
+    if (!stat.includes("(postgres)")) continue;
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    byPid.set(entry, (Number(fields[11]) + Number(fields[12])) / ticksPerSecond);
+  }
+  return byPid;
+}
+
+/**
+ * CPU seconds the PostgreSQL cluster on this host (every process named `postgres`: the backends of every
+ * target sharing it, walwriter, autovacuum …) uses from `delayMs` from now, for `durationMs`. A backend
+ * that exits in the window is not counted (an idle pool connection closing); one that starts is, whole.
+ */
+export async function postgresCpuInWindow(delayMs: number, durationMs: number): Promise<number> {
+  await sleep(delayMs);
+  const before = await postgresCpuByPid();
+  await sleep(durationMs);
+  let used = 0;
+  for (const [pid, seconds] of await postgresCpuByPid()) {
+    const earlier = before.get(pid);
+    used += earlier === undefined ? seconds : Math.max(0, seconds - earlier);
+  }
+  return used;
 }
 
 /** Share of one core the process used over `ms` (1 = one core busy). */
