@@ -18,7 +18,11 @@ export interface OpenDatabaseOptions {
   url?: string;
   /** PGlite's data directory when `url` is unset. Default `./.data/pglite`; `memory://` keeps it in memory. */
   dataDir?: string;
-  /** Extra node-postgres pool settings (`max`, `ssl`, timeouts …), used only with `url`. */
+  /**
+   * Extra node-postgres pool settings (`max`, `ssl`, timeouts …), used only with `url`. Besides `max`
+   * connections, up to two more serve `background` statements alone (the group commit's), opened when
+   * first used.
+   */
   pool?: PoolConfig;
   /**
    * Where the one `LISTEN` connection goes (it needs a session that stays put): default `url`. When `url`
@@ -145,8 +149,8 @@ async function openPostgres(url: string, options: OpenDatabaseOptions): Promise<
   const base: ClientConfig = { ...poolConfig, types: poolConfig.types ?? sameAsPGlite(pg) };
   // A pooler's server sessions are shared: the session's zone is whatever it is, so none is asked for.
   const pooledOptions = pooled ? poolConfig.options : utcSessions(poolConfig.options);
-  const openPool = (connectionString: string) => {
-    const pool = new pg.Pool({ ...base, connectionString, options: pooledOptions });
+  const openPool = (connectionString: string, max?: number) => {
+    const pool = new pg.Pool({ ...base, connectionString, options: pooledOptions, ...(max ? { max } : {}) });
     // Idle clients that fail (server restart, network) emit 'error' on the pool; unhandled it would crash
     // the process. The pool drops such clients itself and the next query reconnects.
     pool.on("error", () => undefined);
@@ -164,8 +168,16 @@ async function openPostgres(url: string, options: OpenDatabaseOptions): Promise<
   return pgDatabase(openPool(url), () => new pg.Client(listenConnection), {
     namedStatements: !pooled,
     ...(options.readUrl ? { replica: openPool(options.readUrl) } : {}),
+    // Opened when first used: a Database nobody runs a group commit on never connects them.
+    background: openPool(url, BACKGROUND_CONNECTIONS),
   });
 }
+
+/**
+ * Connections for `background` statements, beside the pool's `max`: the group commit's one commit in
+ * flight, and a second for a writer allowed more (`PgDatabaseOptions.background`).
+ */
+const BACKGROUND_CONNECTIONS = 2;
 
 /**
  * UTC sessions, like PGlite: `::date`, `date_trunc` and timestamp text must not depend on the server's

@@ -102,6 +102,52 @@ defineStoreSuite(
         }
       });
 
+      it("commits a task's events while requests hold every connection they may use", async () => {
+        // Two connections for requests; the group commit's are its own.
+        const db = await openDatabase({ url, pool: { max: 2, options: `-c search_path=${schema}` } });
+        let release!: () => void;
+        const released = new Promise<void>((resolve) => {
+          release = resolve;
+        });
+        const holding: Promise<void>[] = [];
+        try {
+          const { applyTaskEvent } = await import("@a2a-partner/a2a-core");
+          const { createPostgresStores } = await import("../src/index.js");
+          const stores = createPostgresStores(db);
+          const { task } = await stores.tasks.create(context().newTask(context().workspaceA));
+          // More open transactions than the pool has connections: those that get one hold it.
+          let begun = 0;
+          for (let i = 0; i < 4; i++) {
+            holding.push(
+              db.transaction(async (tx) => {
+                await tx.query("select 1");
+                begun++;
+                await released;
+              }),
+            );
+          }
+          for (let i = 0; i < 100 && begun < 2; i++) await sleep(20);
+          await sleep(200);
+          expect(begun).toBe(2);
+          const event = context().update(task, 30);
+          const stored = stores.events.appendNumbered({
+            taskId: task.id,
+            prevSeq: 1,
+            events: [{ taskId: task.id, seq: 2, ...event }],
+            snapshot: applyTaskEvent(task, event.result),
+          });
+          expect(await within(3_000, stored)).toBe(true);
+          release();
+          await Promise.all(holding);
+          expect((await stores.tasks.get(context().workspaceA, task.id))?.lastSeq).toBe(2);
+          await stores.events.close();
+        } finally {
+          release();
+          await Promise.allSettled(holding);
+          await db.close();
+        }
+      });
+
       it("spreads concurrent starts over several pool connections and still creates one task", async () => {
         const db = await openInSchema("spread");
         const admin = await openDatabase({ url });

@@ -7,6 +7,14 @@ export interface PgDatabaseOptions {
   namedStatements?: boolean;
   /** A pool on a streaming replica: `Database.replica`. Closed with the database. */
   replica?: Pool;
+  /**
+   * A pool of its own for `background` statements (the group commit). On the main pool a commit would
+   * wait for a free connection behind the requests' statements, and each of the few dozen shapes of its
+   * statement would be prepared and planned again on every connection it happened to get (PostgreSQL
+   * plans a prepared statement five times before it may settle on a generic plan). Closed with the
+   * database.
+   */
+  background?: Pool;
 }
 
 function clientQueryable(client: ClientBase | Pool, named: boolean): Queryable {
@@ -24,18 +32,22 @@ function clientQueryable(client: ClientBase | Pool, named: boolean): Queryable {
 
 /**
  * A Database over a node-postgres pool. Transactions check out one pool client each; LISTEN runs on
- * one extra dedicated connection made by `createListenerClient` (see PgListener).
+ * one extra dedicated connection made by `createListenerClient` (see PgListener); `background`
+ * statements on a pool of their own when given one.
  */
 export function pgDatabase(pool: Pool, createListenerClient: () => Client, options: PgDatabaseOptions = {}): Database {
   const listener = new PgListener(createListenerClient);
   const named = options.namedStatements ?? true;
   const replicaPool = options.replica;
+  const backgroundPool = options.background ?? pool;
   let closing: Promise<void> | undefined;
   return {
     kind: "postgres",
     ...(replicaPool ? { replica: failingFast(clientQueryable(replicaPool, named)) } : {}),
     async query<Row>(sql: string, params: readonly unknown[] = [], options?: QueryOptions): Promise<QueryResult<Row>> {
-      const result = await pool.query(queryConfig(sql, params, options, named));
+      const result = await (options?.background ? backgroundPool : pool).query(
+        queryConfig(sql, params, options, named),
+      );
       // The pool reached the server: if LISTEN is still waiting out its reconnect backoff, it need not.
       listener.reconnectSoon();
       return { rows: result.rows as Row[], rowCount: result.rowCount ?? result.rows.length };
@@ -70,7 +82,7 @@ export function pgDatabase(pool: Pool, createListenerClient: () => Client, optio
     close() {
       closing ??= (async () => {
         await listener.close();
-        await Promise.all([pool.end(), replicaPool?.end()]);
+        await Promise.all([pool.end(), replicaPool?.end(), options.background?.end()]);
       })();
       return closing;
     },
