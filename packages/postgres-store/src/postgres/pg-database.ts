@@ -39,15 +39,18 @@ export function pgDatabase(pool: Pool, createListenerClient: () => Client, optio
   const listener = new PgListener(createListenerClient);
   const named = options.namedStatements ?? true;
   const replicaPool = options.replica;
-  const backgroundPool = options.background ?? pool;
+  const backgroundPool = options.background;
   let closing: Promise<void> | undefined;
   return {
     kind: "postgres",
     ...(replicaPool ? { replica: failingFast(clientQueryable(replicaPool, named)) } : {}),
-    async query<Row>(sql: string, params: readonly unknown[] = [], options?: QueryOptions): Promise<QueryResult<Row>> {
-      const result = await (options?.background ? backgroundPool : pool).query(
-        queryConfig(sql, params, options, named),
-      );
+    async query<Row>(
+      sql: string,
+      params: readonly unknown[] = [],
+      queryOptions?: QueryOptions,
+    ): Promise<QueryResult<Row>> {
+      const on = (queryOptions?.background && backgroundPool) || pool;
+      const result = await on.query(queryConfig(sql, params, queryOptions, named));
       // The pool reached the server: if LISTEN is still waiting out its reconnect backoff, it need not.
       listener.reconnectSoon();
       return { rows: result.rows as Row[], rowCount: result.rowCount ?? result.rows.length };
@@ -82,7 +85,7 @@ export function pgDatabase(pool: Pool, createListenerClient: () => Client, optio
     close() {
       closing ??= (async () => {
         await listener.close();
-        await Promise.all([pool.end(), replicaPool?.end(), options.background?.end()]);
+        await Promise.all([pool.end(), replicaPool?.end(), backgroundPool?.end()]);
       })();
       return closing;
     },
