@@ -11,7 +11,7 @@
  * Flags: --targets (single-instance targets of run.ts), --passes, --window (seconds), --warmup (seconds),
  * --concurrency, --last (tasks counted per pass, the newest), --node-options (for the servers, e.g. an `--import`
  * hook such as statement-timing-hook.ts), --alloc-profile (a file: V8's sampling heap profile of every allocation
- * over the window is saved there and summarised, with the bytes allocated per task). Investigation tool, not
+ * over the window is saved there and summarised beside the tasks the window completed). Investigation tool, not
  * part of the bench run.
  */
 import { writeFileSync } from "node:fs";

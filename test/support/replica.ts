@@ -113,9 +113,10 @@ export async function startReplica(primaryUrl: string): Promise<Replica> {
         await psql(admin, "select pg_wal_replay_resume()");
       },
       async catchUp(timeoutMs = 10_000) {
-        // The flush position, not the insert one: right after a WAL switch (as a base backup ends) the insert
-        // position lies past the next segment's header, which nothing replays until the primary writes again.
-        const lsn = await psql(primary, "select pg_current_wal_flush_lsn()");
+        // A record of its own first: right after a WAL switch (as a base backup ends) the insert position lies
+        // past the next segment's header, which nothing replays until the primary writes again.
+        await psql(primary, "select pg_logical_emit_message(false, 'a2a-test', 'catch-up')");
+        const lsn = await psql(primary, "select pg_current_wal_insert_lsn()");
         const until = Date.now() + timeoutMs;
         for (;;) {
           if ((await psql(admin, `select pg_last_wal_replay_lsn() >= '${lsn}'::pg_lsn`)) === "t") return;
