@@ -42,7 +42,7 @@ export interface SliceResult {
   /** Rate phases: operations in the window and the server's CPU seconds in it (pooled over the rounds). */
   operations?: number;
   cpuSeconds?: number;
-  /** Tasks phase: the PostgreSQL cluster's CPU seconds in the window (every target's store shares it). */
+  /** Tasks phase, a target on PostgreSQL: the cluster's CPU seconds in the window (targets share it). */
   databaseCpuSeconds?: number;
 }
 
@@ -75,7 +75,10 @@ const pooledDatabaseCpu = (slices: readonly SliceResult[]) =>
 async function rateSlice(phase: "gettask" | "tasks", entry: Entry, settings: Settings): Promise<SliceResult> {
   const options = { concurrency: settings.concurrency, warmupMs: settings.warmupMs, durationMs: settings.sliceMs };
   const cpu = cpuInWindow(entry.server.pid, settings.warmupMs, settings.sliceMs);
-  const databaseCpu = phase === "tasks" ? postgresCpuInWindow(settings.warmupMs, settings.sliceMs) : undefined;
+  // Only where the store is PostgreSQL: embedded, the database's CPU is the server's own.
+  const onPostgres = entry.target.store.startsWith("PostgreSQL");
+  const databaseCpu =
+    phase === "tasks" && onPostgres ? postgresCpuInWindow(settings.warmupMs, settings.sliceMs) : undefined;
   const run =
     phase === "gettask"
       ? await getTaskThroughput(entry.lane.pool, entry.lane.endpoint, entry.taskIds, options).then((r) => ({
@@ -144,7 +147,7 @@ export const PHASES: Record<PhaseId, PhaseSpec> = {
     figures: [
       rateFigure("tasks/s"),
       cpuFigure("server CPU per task (ms)", 1e3, 3),
-      // On PostgreSQL its work per task shares the host's cores with the server's; embedded, it is in the server's.
+      // Its work per task shares the host's cores with the server's (targets on PostgreSQL only).
       {
         key: "dbcpu",
         name: "PostgreSQL CPU per task (ms)",

@@ -58,38 +58,44 @@ export function compare(
     const values = (id: TargetId) => own(id).map((s) => s.values[figure.key] ?? Number.NaN);
     const pooled = (id: TargetId) => figure.pooled?.(own(id), settings);
     const base = values(baseline.id);
-    return targets.map(({ id, label }) => {
-      const rounds = values(id);
-      const mine = pooled(id);
-      const comparison: Comparison = {
-        phase,
-        figure: figure.key,
-        name: figure.name,
-        target: id,
-        label,
-        rounds,
-        median: median(rounds),
-        ...(mine === undefined ? {} : { pooled: mine }),
-        failures: own(id).reduce((total, s) => total + s.failures, 0),
-      };
-      if (id === baseline.id) return comparison;
-      const roundChanges = rounds.map((v, i) => v / (base[i] as number) - 1);
-      const basePooled = pooled(baseline.id);
-      const pooledChange = mine === undefined || basePooled === undefined ? undefined : mine / basePooled - 1;
-      comparison.versus = {
-        roundChanges,
-        medianChange: median(roundChanges),
-        ...(pooledChange === undefined ? {} : { pooledChange }),
-        reading: reading(roundChanges, figure.better),
-        ...(figure.telemetryBound &&
-        pooledChange !== undefined &&
-        baseline.id === "ours" &&
-        TELEMETRY_TARGETS.includes(id)
-          ? { status: -pooledChange <= COST_BOUND ? ("MET" as const) : ("NOT MET" as const) }
-          : {}),
-      };
-      return comparison;
-    });
+    // A figure some targets do not have (PostgreSQL's CPU of a target without PostgreSQL): their rows are
+    // left out, and the whole figure when the baseline has none.
+    const measured = (id: TargetId) => values(id).some((value) => !Number.isNaN(value));
+    if (!measured(baseline.id)) return [];
+    return targets
+      .filter(({ id }) => measured(id))
+      .map(({ id, label }) => {
+        const rounds = values(id);
+        const mine = pooled(id);
+        const comparison: Comparison = {
+          phase,
+          figure: figure.key,
+          name: figure.name,
+          target: id,
+          label,
+          rounds,
+          median: median(rounds),
+          ...(mine === undefined ? {} : { pooled: mine }),
+          failures: own(id).reduce((total, s) => total + s.failures, 0),
+        };
+        if (id === baseline.id) return comparison;
+        const roundChanges = rounds.map((v, i) => v / (base[i] as number) - 1);
+        const basePooled = pooled(baseline.id);
+        const pooledChange = mine === undefined || basePooled === undefined ? undefined : mine / basePooled - 1;
+        comparison.versus = {
+          roundChanges,
+          medianChange: median(roundChanges),
+          ...(pooledChange === undefined ? {} : { pooledChange }),
+          reading: reading(roundChanges, figure.better),
+          ...(figure.telemetryBound &&
+          pooledChange !== undefined &&
+          baseline.id === "ours" &&
+          TELEMETRY_TARGETS.includes(id)
+            ? { status: -pooledChange <= COST_BOUND ? ("MET" as const) : ("NOT MET" as const) }
+            : {}),
+        };
+        return comparison;
+      });
   });
 }
 
