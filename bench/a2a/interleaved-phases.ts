@@ -76,9 +76,8 @@ async function rateSlice(phase: "gettask" | "tasks", entry: Entry, settings: Set
   const options = { concurrency: settings.concurrency, warmupMs: settings.warmupMs, durationMs: settings.sliceMs };
   const cpu = cpuInWindow(entry.server.pid, settings.warmupMs, settings.sliceMs);
   // Only where the store is PostgreSQL: embedded, the database's CPU is the server's own.
-  const onPostgres = entry.target.store.startsWith("PostgreSQL");
   const databaseCpu =
-    phase === "tasks" && onPostgres ? postgresCpuInWindow(settings.warmupMs, settings.sliceMs) : undefined;
+    phase === "tasks" && entry.target.onPostgres ? postgresCpuInWindow(settings.warmupMs, settings.sliceMs) : undefined;
   const run =
     phase === "gettask"
       ? await getTaskThroughput(entry.lane.pool, entry.lane.endpoint, entry.taskIds, options).then((r) => ({

@@ -30,8 +30,12 @@ let ticksPerSecond: number | undefined;
 
 /** User + system CPU time the process has used so far, in seconds. */
 export async function cpuSeconds(pid: number): Promise<number> {
+  return cpuSecondsOf(await readFile(`/proc/${pid}/stat`, "utf8"));
+}
+
+/** User + system CPU seconds from a `/proc/<pid>/stat` line. */
+function cpuSecondsOf(stat: string): number {
   ticksPerSecond ??= clockTicks();
-  const stat = await readFile(`/proc/${pid}/stat`, "utf8");
   // Fields after the command name (which may contain spaces) start at ") "; utime and stime are 14 and 15.
   const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
   return (Number(fields[11]) + Number(fields[12])) / ticksPerSecond;
@@ -39,14 +43,11 @@ export async function cpuSeconds(pid: number): Promise<number> {
 
 /** User + system CPU seconds so far of each process named `postgres` on this host, by pid. */
 async function postgresCpuByPid(): Promise<Map<string, number>> {
-  ticksPerSecond ??= clockTicks();
   const byPid = new Map<string, number>();
   for (const entry of await readdir("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
     const stat = await readFile(`/proc/${entry}/stat`, "utf8").catch(() => "");
-    if (!stat.includes("(postgres)")) continue;
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    byPid.set(entry, (Number(fields[11]) + Number(fields[12])) / ticksPerSecond);
+    if (stat.includes("(postgres)")) byPid.set(entry, cpuSecondsOf(stat));
   }
   return byPid;
 }

@@ -61,6 +61,8 @@ export interface Target {
   id: TargetId;
   label: string;
   store: string;
+  /** Its store is the PostgreSQL server on this host (embedded or in memory: not). */
+  onPostgres: boolean;
   dialect: Dialect;
   path: string;
   /**
@@ -208,6 +210,7 @@ async function ours(id: OursId): Promise<Target> {
     return {
       id,
       ...OURS_VARIANTS[id],
+      onPostgres: !embedded,
       dialect: (id === "ours-rest" ? oursRestDialect : oursDialect)(seeded.partnerToken, seeded.storeId),
       ...(id === "ours" || id === "ours-embedded" ? { startSendMessage } : {}),
       path: A2A_PATH,
@@ -284,6 +287,7 @@ async function sdk(id: "sdk" | "sdk-pg" | "sdk-grpc"): Promise<Target> {
   const target: Target = {
     id,
     label: { sdk: "SDK", "sdk-pg": "SDK (PostgreSQL)", "sdk-grpc": "SDK, gRPC" }[id],
+    onPostgres: durable,
     store: durable
       ? "PostgreSQL (DatabaseTaskStore)"
       : id === "sdk-grpc"
