@@ -149,8 +149,8 @@ async function openPostgres(url: string, options: OpenDatabaseOptions): Promise<
   const base: ClientConfig = { ...poolConfig, types: poolConfig.types ?? sameAsPGlite(pg) };
   // A pooler's server sessions are shared: the session's zone is whatever it is, so none is asked for.
   const pooledOptions = pooled ? poolConfig.options : utcSessions(poolConfig.options);
-  const openPool = (connectionString: string, max?: number) => {
-    const pool = new pg.Pool({ ...base, connectionString, options: pooledOptions, ...(max ? { max } : {}) });
+  const openPool = (connectionString: string, bounds?: { max: number; min: number }) => {
+    const pool = new pg.Pool({ ...base, connectionString, options: pooledOptions, ...bounds });
     // Idle clients that fail (server restart, network) emit 'error' on the pool; unhandled it would crash
     // the process. The pool drops such clients itself and the next query reconnects.
     pool.on("error", () => undefined);
@@ -169,13 +169,15 @@ async function openPostgres(url: string, options: OpenDatabaseOptions): Promise<
     namedStatements: !pooled,
     ...(options.readUrl ? { replica: openPool(options.readUrl) } : {}),
     // Opened when first used: a Database nobody runs a group commit on never connects them.
-    background: openPool(url, BACKGROUND_CONNECTIONS),
+    background: openPool(url, { max: BACKGROUND_CONNECTIONS, min: BACKGROUND_CONNECTIONS }),
   });
 }
 
 /**
  * Connections for `background` statements, beside the pool's `max`: the group commit's one commit in
- * flight, and a second for a writer allowed more (`PgDatabaseOptions.background`).
+ * flight, and a second for a writer allowed more (`PgDatabaseOptions.background`). Once opened they stay
+ * open through a lull, whatever the pool's idle timeout: the group commit's statements are prepared and
+ * planned on them, and a commit after a lull would otherwise wait for a new session first.
  */
 const BACKGROUND_CONNECTIONS = 2;
 

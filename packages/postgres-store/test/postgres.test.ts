@@ -148,6 +148,53 @@ defineStoreSuite(
         }
       });
 
+      it("keeps two request connections and the group commit's through a lull past the pool's idle timeout", async () => {
+        const { createPostgresStores, postgresPoolOptions } = await import("../src/index.js");
+        const { applyTaskEvent } = await import("@a2a-partner/a2a-core");
+        const idleTimeoutMillis = 200;
+        const db = await openDatabase({
+          url,
+          pool: {
+            ...postgresPoolOptions(8),
+            idleTimeoutMillis,
+            options: `-c search_path=${schema}`,
+            application_name: appName("lull"),
+          },
+        });
+        const admin = await openDatabase({ url });
+        const sessions = async () => {
+          const { rows } = await admin.query<{ n: number }>(
+            "select count(*)::int as n from pg_stat_activity where application_name = $1 and query not ilike 'listen %'",
+            [appName("lull")],
+          );
+          return rows[0]?.n;
+        };
+        try {
+          const stores = createPostgresStores(db);
+          const { task } = await stores.tasks.create(context().newTask(context().workspaceA));
+          await Promise.all(Array.from({ length: 5 }, () => db.query("select pg_sleep(0.05)")));
+          const event = context().update(task, 30);
+          const append = (prevSeq: number, snapshot: typeof task) =>
+            stores.events.appendNumbered({
+              taskId: task.id,
+              prevSeq,
+              events: [{ taskId: task.id, seq: prevSeq + 1, ...event }],
+              snapshot: applyTaskEvent(snapshot, event.result),
+            });
+          await append(1, task);
+          expect(await sessions()).toBeGreaterThanOrEqual(6); // five for requests, the group commit's one
+          await sleep(idleTimeoutMillis * 5);
+          // The pool closed the three past its two; the group commit's stays.
+          expect(await sessions()).toBe(3);
+          await append(2, applyTaskEvent(task, event.result));
+          expect((await stores.tasks.get(context().workspaceA, task.id))?.lastSeq).toBe(3);
+          await stores.events.close();
+        } finally {
+          await db.close();
+          await admin.close();
+        }
+      });
+
       it("spreads concurrent starts over several pool connections and still creates one task", async () => {
         const db = await openInSchema("spread");
         const admin = await openDatabase({ url });

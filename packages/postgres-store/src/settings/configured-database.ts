@@ -72,7 +72,9 @@ export async function openConfiguredDatabase(options: ConfiguredDatabaseOptions)
 /**
  * A server's PostgreSQL pool: fail fast while PostgreSQL is unreachable (requests answer 503 / -32603)
  * instead of queueing forever, and since a query on a connection whose packets vanish would wait forever,
- * bound it and probe idle sockets.
+ * bound it and probe idle sockets. Two connections, once opened, stay through a lull (pg closes the rest
+ * after 10 s idle): a task that comes after one then does not wait for a new session and for its
+ * statements to be prepared and planned again (measured: its first event 1.4-3 ms sooner).
  */
 export function postgresPoolOptions(max: number) {
   return {
@@ -81,6 +83,7 @@ export function postgresPoolOptions(max: number) {
     keepAlive: true,
     keepAliveInitialDelayMillis: 10_000,
     max,
+    min: Math.min(2, max),
   };
 }
 
