@@ -9,6 +9,10 @@
  *
  * It also prints RSS per stream over the first N (after a forced GC, read before any snapshot: taking
  * one inflates RSS); use N ≥ 2000 for a stable figure. Investigation tool, not part of the bench run.
+ *
+ * More detail: A2A_HEAP_ROWS (rows printed, default 30), A2A_HEAP_STRINGS=1 (strings split by shape),
+ * A2A_HEAP_RETAINERS=<regex of bucket keys> (who holds those nodes, to stderr), e.g.
+ *   A2A_HEAP_STRINGS=1 A2A_HEAP_RETAINERS='^Promise$' node bench/a2a/heap-per-stream.ts ours task 1000
  */
 import { fileURLToPath } from "node:url";
 import { sdkDialect } from "./dialects.ts";
@@ -31,6 +35,63 @@ interface HeapSnapshot {
   strings: string[];
 }
 
+/** `A2A_HEAP_STRINGS=1`: strings split by their shape (ids and digits masked, the first 48 characters). */
+const SPLIT_TEXT = process.env.A2A_HEAP_STRINGS === "1";
+
+function textShape(text: string): string {
+  return text
+    .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi, "<uuid>")
+    .replace(/[0-9]+/g, "9")
+    .slice(0, 48);
+}
+
+/** A snapshot node's bucket: its constructor, `closure <name>`, or `(<node type>)` (strings by shape if asked). */
+function nodeKey(type: string, name: string, splitText: boolean): string {
+  if (type === "object") return name;
+  if (type === "closure") return `closure ${name}`;
+  const text = type === "string" || type === "concatenated string" || type === "sliced string";
+  return splitText && text ? `(${type}) ${textShape(name)}` : `(${type})`;
+}
+
+/**
+ * `A2A_HEAP_RETAINERS=<regex>`: who holds the nodes whose bucket key matches, as (holder's key, edge name)
+ * counts over the whole second snapshot, printed to stderr.
+ */
+const RETAINERS_OF = process.env.A2A_HEAP_RETAINERS ? new RegExp(process.env.A2A_HEAP_RETAINERS) : undefined;
+
+function tallyRetainers(snapshot: HeapSnapshot & { edges: number[] }, pattern: RegExp): void {
+  const meta = snapshot.snapshot.meta as HeapSnapshot["snapshot"]["meta"] & {
+    edge_fields: string[];
+    edge_types: [string[]];
+  };
+  const nodeFields = meta.node_fields.length;
+  const [typeAt, nameAt, edgeCountAt] = ["type", "name", "edge_count"].map((f) => meta.node_fields.indexOf(f));
+  const edgeFields = meta.edge_fields.length;
+  const [edgeTypeAt, edgeNameAt, toAt] = ["type", "name_or_index", "to_node"].map((f) => meta.edge_fields.indexOf(f));
+  const keyOf = (at: number) => {
+    const type = meta.node_types[0][snapshot.nodes[at + (typeAt as number)] as number] as string;
+    const name = snapshot.strings[snapshot.nodes[at + (nameAt as number)] as number] as string;
+    return nodeKey(type, name, true);
+  };
+  const tally = new Map<string, number>();
+  let edge = 0;
+  for (let at = 0; at < snapshot.nodes.length; at += nodeFields) {
+    const count = snapshot.nodes[at + (edgeCountAt as number)] as number;
+    for (let k = 0; k < count; k++, edge += edgeFields) {
+      const to = snapshot.edges[edge + (toAt as number)] as number;
+      if (!pattern.test(keyOf(to).slice(0, 80))) continue;
+      const edgeType = meta.edge_types[0][snapshot.edges[edge + (edgeTypeAt as number)] as number];
+      const nameOrIndex = snapshot.edges[edge + (edgeNameAt as number)] as number;
+      const edgeName =
+        edgeType === "element" || edgeType === "hidden" ? `[${edgeType}]` : snapshot.strings[nameOrIndex];
+      const key = `${keyOf(to).slice(0, 40)}  <-  ${keyOf(at).slice(0, 40)} .${edgeName}`;
+      tally.set(key, (tally.get(key) ?? 0) + 1);
+    }
+  }
+  for (const [key, n] of [...tally].sort((a, b) => b[1] - a[1]).slice(0, 40))
+    process.stderr.write(`${String(n).padStart(7)}  ${key}\n`);
+}
+
 /** Takes a heap snapshot over the inspector and sums self sizes by constructor (or node type). */
 async function heapByConstructor(url: string): Promise<Map<string, Bucket>> {
   const ws = new WebSocket(url);
@@ -47,19 +108,20 @@ async function heapByConstructor(url: string): Promise<Map<string, Bucket>> {
   ws.send(JSON.stringify({ id: 2, method: "HeapProfiler.takeHeapSnapshot", params: { reportProgress: false } }));
   await done;
   ws.close();
-  const snapshot = JSON.parse(chunks.join("")) as HeapSnapshot;
+  const snapshot = JSON.parse(chunks.join("")) as HeapSnapshot & { edges: number[] };
   const fields = snapshot.snapshot.meta.node_fields;
   const types = snapshot.snapshot.meta.node_types[0];
   const [typeAt, nameAt, sizeAt] = [fields.indexOf("type"), fields.indexOf("name"), fields.indexOf("self_size")];
   const buckets = new Map<string, Bucket>();
+  if (RETAINERS_OF) tallyRetainers(snapshot, RETAINERS_OF);
   for (let i = 0; i < snapshot.nodes.length; i += fields.length) {
     const type = types[snapshot.nodes[i + typeAt] as number] as string;
     const name = snapshot.strings[snapshot.nodes[i + nameAt] as number] as string;
-    const key = type === "object" ? name : type === "closure" ? `closure ${name}` : `(${type})`;
-    const bucket = buckets.get(key.slice(0, 60)) ?? { count: 0, bytes: 0 };
+    const key = nodeKey(type, name, SPLIT_TEXT);
+    const bucket = buckets.get(key.slice(0, 80)) ?? { count: 0, bytes: 0 };
     bucket.count++;
     bucket.bytes += snapshot.nodes[i + sizeAt] as number;
-    buckets.set(key.slice(0, 60), bucket);
+    buckets.set(key.slice(0, 80), bucket);
   }
   return buckets;
 }
@@ -114,7 +176,7 @@ async function main(): Promise<void> {
         `${(total / 1024).toFixed(1)} KiB of live heap (by constructor below: bytes and objects per stream); ` +
         `${rssPerStream.toFixed(1)} KiB of RSS after GC over the first ${perStep}\n`,
     );
-    for (const r of rows.slice(0, 30)) {
+    for (const r of rows.slice(0, Number(process.env.A2A_HEAP_ROWS ?? 30))) {
       process.stdout.write(`${r.bytes.toFixed(0).padStart(7)} B ${r.count.toFixed(2).padStart(7)}×  ${r.key}\n`);
     }
   } finally {
