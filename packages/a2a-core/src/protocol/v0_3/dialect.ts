@@ -2,7 +2,7 @@ import type { Dialect, StreamRenderer } from "../dialect/dialect.js";
 import { methodWire } from "../method-table.js";
 import { buildAgentCardV03 } from "./agent-card.js";
 import { withV03FieldNames } from "./error-fields.js";
-import { toV03Message, toV03Task } from "./mapping.js";
+import { toV03Message, toV03Task, toV03TaskForText } from "./mapping.js";
 import { toV03PushConfig } from "./push-config.js";
 import { v03EventJson } from "./v03-json.js";
 
@@ -11,7 +11,7 @@ const V03_STREAM: StreamRenderer = {
     event.v03Json ??= v03EventJson(event.result);
     return event.v03Json;
   },
-  taskJson: (task) => JSON.stringify(toV03Task(task)),
+  taskJson: (task) => JSON.stringify(toV03TaskForText(task)),
   messageJson: (message) => JSON.stringify(toV03Message(message)),
 };
 

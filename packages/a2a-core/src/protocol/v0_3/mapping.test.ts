@@ -11,6 +11,7 @@ import {
   toV03Message,
   toV03State,
   toV03Task,
+  toV03TaskForText,
 } from "./mapping.js";
 import { TASK_STATES_V03, type TaskV03 } from "./schemas.js";
 import { madeV03EventJson, v03EventJson, v03TaskJson } from "./v03-json.js";
@@ -202,6 +203,15 @@ describe("logged events in v0.3", () => {
     expect(toV03Message(message).taskId).toBe(message.taskId);
     const frozen = Object.freeze({ ...message });
     expect(toV03Message(frozen)).toEqual(toV03Message(message));
+  });
+
+  it("for a stream's snapshot frame, reuse a message's kept mapping but keep none of their own", () => {
+    const fresh = structuredClone(task);
+    expect(toV03TaskForText(fresh)).toEqual(toV03Task(task));
+    // A running task's messages live as long as the task: a frame sent once must not leave a copy on them.
+    for (const message of fresh.history) expect(Object.getOwnPropertySymbols(message)).toEqual([]);
+    const kept = toV03Message(fresh.history[0] as NonNullable<(typeof fresh.history)[0]>);
+    expect(toV03TaskForText(fresh).history[0]).toBe(kept);
   });
 });
 

@@ -12,7 +12,7 @@ import {
   type TaskStatus,
 } from "../schemas/a2a.js";
 import type { ListedTask } from "../schemas/list-tasks.js";
-import { keptMapping } from "./kept-mapping.js";
+import { keptMapping, keptMappingOf } from "./kept-mapping.js";
 import {
   type ArtifactV03,
   MessageV03,
@@ -64,13 +64,28 @@ export function fromV03State(state: TaskStateV03): TaskState {
 // run for every event of every task, and each spread allocates. The insertion order is the wire's key
 // order.
 
-export function toV03Task(task: ListedTask): TaskV03 | (Omit<TaskV03, "artifacts"> & { artifacts?: ArtifactV03[] }) {
+type MappedTaskV03 = TaskV03 | (Omit<TaskV03, "artifacts"> & { artifacts?: ArtifactV03[] });
+
+export function toV03Task(task: ListedTask): MappedTaskV03 {
+  return mapTask(task, toV03Message);
+}
+
+/**
+ * `toV03Task` for a text made once (a stream's snapshot frame): the history's mappings made here are not
+ * kept on its messages, or a running task's first message would hold its v0.3 copy (~0.25 KiB) for the
+ * task's whole life because a stream once showed it.
+ */
+export function toV03TaskForText(task: ListedTask): MappedTaskV03 {
+  return mapTask(task, (message) => keptMappingOf<MessageV03>(message, V03_MESSAGE) ?? mapMessage(message));
+}
+
+function mapTask(task: ListedTask, mapHistory: (message: Message) => MessageV03): MappedTaskV03 {
   const mapped: Partial<TaskV03> = {
     kind: "task",
     id: task.id,
     contextId: task.contextId,
     status: toV03Status(task.status),
-    history: task.history.map(toV03Message),
+    history: task.history.map(mapHistory),
   };
   if (task.artifacts !== undefined) mapped.artifacts = task.artifacts.map(toV03Artifact);
   mapped.metadata = task.metadata;
