@@ -14,6 +14,11 @@
  *
  *   A2A_BENCH_BASE=main pnpm bench:a2a:ab --targets ours-base,ours   # issue 43's guard: all six figures
  *
+ * Memory (the streams phase) against an earlier commit: give A2A_BENCH_BASE a plain checkout's root (`git
+ * worktree add`, `pnpm install`), not the commit. A commit is run from its export under .cache/releases,
+ * and a server run from there starts ~10 MiB higher than the same code in place (bench/NOTES.md, eighth
+ * session): ~2 KiB a stream at 5,000 in the base's favour.
+ *
  * Flags: --targets (single-instance targets of run.ts, the first is the baseline), --phases (gettask,
  * tasks, first-event, streams; default all), --rounds, --slice and --warmup (seconds per slice; the
  * warm-up is not counted), --concurrency, --starts (sequential starts per first-event slice),
