@@ -162,9 +162,11 @@ defineStoreSuite(
           },
         });
         const admin = await openDatabase({ url });
+        // Every session but the LISTEN connection's (its last query its LISTEN or its heartbeat's `select 1`).
         const sessions = async () => {
           const { rows } = await admin.query<{ n: number }>(
-            "select count(*)::int as n from pg_stat_activity where application_name = $1 and query not ilike 'listen %'",
+            `select count(*)::int as n from pg_stat_activity
+              where application_name = $1 and query not ilike 'listen %' and query <> 'select 1'`,
             [appName("lull")],
           );
           return rows[0]?.n;

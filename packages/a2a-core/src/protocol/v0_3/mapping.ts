@@ -64,9 +64,7 @@ export function fromV03State(state: TaskStateV03): TaskState {
 // run for every event of every task, and each spread allocates. The insertion order is the wire's key
 // order.
 
-type MappedTaskV03 = TaskV03 | (Omit<TaskV03, "artifacts"> & { artifacts?: ArtifactV03[] });
-
-export function toV03Task(task: ListedTask): MappedTaskV03 {
+export function toV03Task(task: ListedTask): TaskV03 | (Omit<TaskV03, "artifacts"> & { artifacts?: ArtifactV03[] }) {
   return mapTask(task, toV03Message);
 }
 
@@ -75,11 +73,11 @@ export function toV03Task(task: ListedTask): MappedTaskV03 {
  * kept on its messages, or a running task's first message would hold its v0.3 copy (~0.25 KiB) for the
  * task's whole life because a stream once showed it.
  */
-export function toV03TaskForText(task: ListedTask): MappedTaskV03 {
+export function toV03TaskForText(task: ListedTask): ReturnType<typeof toV03Task> {
   return mapTask(task, (message) => keptMappingOf<MessageV03>(message, V03_MESSAGE) ?? mapMessage(message));
 }
 
-function mapTask(task: ListedTask, mapHistory: (message: Message) => MessageV03): MappedTaskV03 {
+function mapTask(task: ListedTask, mapHistory: (message: Message) => MessageV03): ReturnType<typeof toV03Task> {
   const mapped: Partial<TaskV03> = {
     kind: "task",
     id: task.id,
