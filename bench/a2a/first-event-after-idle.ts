@@ -2,8 +2,9 @@
  * The first event of a task that arrives after the server sat idle, against one that arrives after a
  * short pause: what a partner who sends a task now and then sees, which the bench's back-to-back starts
  * never show. Each sample is a fresh start after `--idle` seconds (long) or `--pause` seconds (short),
- * alternating; the client's keep-alive connection is kept open between them (undici's own idle timeout is
- * raised past the longest wait), so what differs is the server's side.
+ * alternating. The client keeps its keep-alive connection as long as the server does (undici's own idle
+ * timeout is raised past the longest wait); a server closes an idle one after 5 s (ours, and node's
+ * default the SDK keeps), so a wait past that includes a new TCP connection, for every server alike.
  *
  *   node bench/a2a/first-event-after-idle.ts --target ours --samples 6 --idle 12 --pause 1
  *
