@@ -13,6 +13,7 @@
  */
 import { createRequire } from "node:module";
 import { benchFlags } from "../flags.ts";
+import { median } from "../metrics/stats.ts";
 import { openStream, startBody } from "./load.ts";
 import { createTarget, type TargetId } from "./targets.ts";
 
@@ -35,8 +36,6 @@ async function firstEventMs(): Promise<number> {
   await stream.ended;
   return stream.firstAt - stream.sentAt;
 }
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
 
 try {
   for (let i = 0; i < 20; i++) await firstEventMs(); // warm: JIT, connections, prepared statements

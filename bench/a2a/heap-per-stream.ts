@@ -93,7 +93,7 @@ function tallyRetainers(snapshot: HeapSnapshot & { edges: number[] }, pattern: R
 }
 
 /** Takes a heap snapshot over the inspector and sums self sizes by constructor (or node type). */
-async function heapByConstructor(url: string): Promise<Map<string, Bucket>> {
+async function heapByConstructor(url: string, tallyRetainersOf?: RegExp): Promise<Map<string, Bucket>> {
   const ws = new WebSocket(url);
   await new Promise((resolve) => ws.addEventListener("open", resolve, { once: true }));
   const chunks: string[] = [];
@@ -113,7 +113,7 @@ async function heapByConstructor(url: string): Promise<Map<string, Bucket>> {
   const types = snapshot.snapshot.meta.node_types[0];
   const [typeAt, nameAt, sizeAt] = [fields.indexOf("type"), fields.indexOf("name"), fields.indexOf("self_size")];
   const buckets = new Map<string, Bucket>();
-  if (RETAINERS_OF) tallyRetainers(snapshot, RETAINERS_OF);
+  if (tallyRetainersOf) tallyRetainers(snapshot, tallyRetainersOf);
   for (let i = 0; i < snapshot.nodes.length; i += fields.length) {
     const type = types[snapshot.nodes[i + typeAt] as number] as string;
     const name = snapshot.strings[snapshot.nodes[i + nameAt] as number] as string;
@@ -164,7 +164,7 @@ async function main(): Promise<void> {
     const rssPerStream = ((await rssAfterGc()) - rssBase) / perStep;
     const before = await heapByConstructor(inspector);
     open.push(...(await openIdleStreams(pool, endpoint, perStep, body, 64)).streams);
-    const after = await heapByConstructor(inspector);
+    const after = await heapByConstructor(inspector, RETAINERS_OF);
     const rows = [...after].map(([key, a]) => {
       const b = before.get(key) ?? { count: 0, bytes: 0 };
       return { key, count: (a.count - b.count) / perStep, bytes: (a.bytes - b.bytes) / perStep };

@@ -67,10 +67,11 @@ const sum = (slices: readonly SliceResult[], get: (s: SliceResult) => number | u
   slices.reduce((total, s) => total + (get(s) ?? 0), 0);
 const pooledRate = (slices: readonly SliceResult[], settings: Settings) =>
   sum(slices, (s) => s.operations) / ((slices.length * settings.sliceMs) / 1000);
-const pooledCpu = (scale: number) => (slices: readonly SliceResult[]) =>
-  (sum(slices, (s) => s.cpuSeconds) / sum(slices, (s) => s.operations)) * scale;
-const pooledDatabaseCpu = (slices: readonly SliceResult[]) =>
-  (sum(slices, (s) => s.databaseCpuSeconds) / sum(slices, (s) => s.operations)) * 1e3;
+/** CPU seconds per operation over all slices (the server's, or the `field` named), × `scale`. */
+const pooledCpu =
+  (scale: number, field: "cpuSeconds" | "databaseCpuSeconds" = "cpuSeconds") =>
+  (slices: readonly SliceResult[]) =>
+    (sum(slices, (s) => s[field]) / sum(slices, (s) => s.operations)) * scale;
 
 async function rateSlice(phase: "gettask" | "tasks", entry: Entry, settings: Settings): Promise<SliceResult> {
   const options = { concurrency: settings.concurrency, warmupMs: settings.warmupMs, durationMs: settings.sliceMs };
@@ -152,7 +153,7 @@ export const PHASES: Record<PhaseId, PhaseSpec> = {
         name: "PostgreSQL CPU per task (ms)",
         better: "lower",
         format: (n) => n.toFixed(3),
-        pooled: pooledDatabaseCpu,
+        pooled: pooledCpu(1e3, "databaseCpuSeconds"),
       },
     ],
     run: (entry, settings) => rateSlice("tasks", entry, settings),

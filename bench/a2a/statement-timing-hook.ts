@@ -14,6 +14,7 @@ import { writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { threadId } from "node:worker_threads";
+import { quantile } from "../metrics/stats.ts";
 
 const require = createRequire(new URL("../../packages/postgres-store/package.json", import.meta.url));
 const pg = require("pg") as typeof import("pg");
@@ -57,12 +58,11 @@ pg.Client.prototype.query = function timedQuery(this: import("pg").Client, ...ar
 } as unknown as typeof pg.Client.prototype.query;
 
 process.on("exit", () => {
-  const quantile = (sorted: number[], q: number) => sorted[Math.floor((sorted.length - 1) * q)] ?? Number.NaN;
   const report = Object.fromEntries(
-    [...samples].map(([group, list]) => {
-      const sorted = [...list].sort((a, b) => a - b);
-      return [group, { count: sorted.length, p50: quantile(sorted, 0.5), p90: quantile(sorted, 0.9) }];
-    }),
+    [...samples].map(([group, list]) => [
+      group,
+      { count: list.length, p50: quantile(list, 0.5), p90: quantile(list, 0.9) },
+    ]),
   );
   writeFileSync(join(outDir, `statements-${process.pid}-${threadId}.json`), JSON.stringify(report, null, 1));
 });
