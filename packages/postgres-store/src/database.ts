@@ -24,11 +24,10 @@ export interface QueryOptions {
    */
   pooledSql?: string;
   /**
-   * No reply waits on this statement at once (a group commit, a vacuum pass). PGlite in a worker thread
-   * (`openDatabase`'s default) then never makes the calling thread sleep for it: other statements on an
-   * idle worker are waited for synchronously, quicker than a trip through the event loop but holding up
-   * the thread for as long as they run. On PostgreSQL (`openDatabase`) it runs on connections kept for
-   * such statements, never queued behind the requests' statements for a connection of the pool.
+   * No reply waits on this statement at once (a group commit, a vacuum pass). On PostgreSQL
+   * (`openDatabase`) it runs on connections kept for such statements, never queued behind the requests'
+   * statements for a connection of the pool. PGlite has one connection and runs every statement in the
+   * order asked for, so there it changes nothing.
    */
   background?: boolean;
 }

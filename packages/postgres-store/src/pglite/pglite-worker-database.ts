@@ -5,7 +5,6 @@ import { safely } from "../safely.js";
 import { type PGliteMaintenanceOptions, startPGliteMaintenance } from "./pglite-maintenance.js";
 import {
   CONTROL_SLOTS,
-  POSTED_REPLIES,
   POSTED_REQUESTS,
   restoreError,
   type WorkerInit,
@@ -32,13 +31,6 @@ export interface PGliteWorkerEvents {
   /** A new worker opened the data directory after one was lost: statements run again. */
   onWorkerRestarted?: () => void;
 }
-
-/**
- * How long the calling thread may sleep waiting for a statement it asked for on an idle worker before it
- * goes back to its event loop and takes the answer from there (a statement that runs long, a worker that
- * hangs): the bound on how long this can hold up everything else on that thread.
- */
-const MAX_BLOCKING_WAIT_MS = 20;
 
 /** How long a closed worker may take to end on its own before it is terminated. */
 const CLOSE_GRACE_MS = 5_000;
@@ -80,11 +72,10 @@ interface WorkerThread {
 
 /**
  * Opens PGlite in a worker thread and returns a Database over it. PostgreSQL in WASM then executes on a
- * core of its own while the calling thread serves requests: a group commit no longer stops the server
- * for the milliseconds it takes. A statement asked for while the worker has nothing else to do is waited
- * for synchronously (the calling thread sleeps in `Atomics.wait` and the worker wakes from one: tens of
- * microseconds), unless it is marked `background`; any other is answered through the event loop. The
- * data directory is not locked here (`openDatabase` does that).
+ * core of its own while the calling thread serves requests: no statement holds up the server for the
+ * time it runs. Every answer comes back through the calling thread's event loop (the worker, asleep in
+ * `Atomics.wait` between requests, wakes in tens of microseconds). The data directory is not locked here
+ * (`openDatabase` does that).
  */
 export async function openPGliteWorkerDatabase(
   dataDir: string,
@@ -92,10 +83,9 @@ export async function openPGliteWorkerDatabase(
 ): Promise<Database> {
   const connection = new PGliteWorkerConnection(dataDir, options);
   await connection.ready;
-  // Their statements never hold up the calling thread.
   const maintenance = startPGliteMaintenance(
     {
-      query: (sql, params) => connection.query(sql, params, { background: true }),
+      query: (sql, params) => connection.query(sql, params),
       exec: (sql) => connection.exec(sql),
     },
     options,
@@ -144,8 +134,6 @@ class PGliteWorkerConnection {
   /** The listeners listening in the current worker, by id. */
   private readonly listening = new Map<number, Listener>();
   private nextId = 1;
-  /** Begun and not yet ended: the worker cannot run other statements before their owners go on. */
-  private openTransactions = 0;
   /** Why the worker cannot answer now (it died; a new one is on its way unless closed): requests fail with it. */
   private failure: Error | undefined;
   private restartTimer: NodeJS.Timeout | undefined;
@@ -309,24 +297,16 @@ class PGliteWorkerConnection {
       ...(options?.name ? { name: options.name } : {}),
       ...(tx === undefined ? {} : { tx }),
     };
-    return this.send(request, !options?.background) as Promise<QueryResult<Row>>;
+    return this.send(request) as Promise<QueryResult<Row>>;
   }
 
   async exec(sql: string, tx?: number): Promise<void> {
-    // Scripts (migrations, vacuum) are never waited for with the thread asleep.
-    await this.send(tx === undefined ? { op: "exec", sql } : { op: "exec", sql, tx }, false);
+    await this.send(tx === undefined ? { op: "exec", sql } : { op: "exec", sql, tx });
   }
 
   async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
-    // Counted from the moment it is asked for: a statement asked for in the same turn as the answer to
-    // `begin` arrives must not put this thread to sleep behind it.
-    this.openTransactions++;
-    try {
-      const tx = (await this.send({ op: "begin" }, true)) as number;
-      return await this.runTransaction(tx, fn);
-    } finally {
-      this.openTransactions--;
-    }
+    const tx = (await this.send({ op: "begin" })) as number;
+    return this.runTransaction(tx, fn);
   }
 
   private async runTransaction<T>(tx: number, fn: (tx: Queryable) => Promise<T>): Promise<T> {
@@ -338,10 +318,10 @@ class PGliteWorkerConnection {
       });
     } catch (error) {
       // The caller's error is the one that matters; a failed rollback ends the transaction all the same.
-      await this.send({ op: "end", tx, commit: false }, true).catch(() => undefined);
+      await this.send({ op: "end", tx, commit: false }).catch(() => undefined);
       throw error;
     }
-    await this.send({ op: "end", tx, commit: true }, true);
+    await this.send({ op: "end", tx, commit: true });
     return value;
   }
 
@@ -363,7 +343,7 @@ class PGliteWorkerConnection {
       if (id === undefined) return;
       this.listening.delete(id);
       // Best effort, as on PostgreSQL: a worker that died took its LISTEN with it.
-      await this.send({ op: "unlisten", listener: id }, false).catch(() => undefined);
+      await this.send({ op: "unlisten", listener: id }).catch(() => undefined);
     };
   }
 
@@ -373,7 +353,7 @@ class PGliteWorkerConnection {
     this.listening.set(id, listener);
     listener.id = id;
     try {
-      await this.send({ op: "listen", channel: listener.channel }, false);
+      await this.send({ op: "listen", channel: listener.channel });
     } catch (error) {
       this.listening.delete(id);
       listener.id = undefined;
@@ -398,7 +378,7 @@ class PGliteWorkerConnection {
       try {
         // A restart under way finishes opening first (or fails to), so that it is closed, not cut off.
         await ready.catch(() => undefined);
-        if (!this.failure) await this.send({ op: "close" }, false).catch(() => undefined);
+        if (!this.failure) await this.send({ op: "close" }).catch(() => undefined);
         else void worker.terminate();
         this.closed = true;
         worker.ref(); // until it has gone, as a close awaited by its caller should
@@ -410,7 +390,7 @@ class PGliteWorkerConnection {
     return this.closing;
   }
 
-  private send(request: Request, mayBlock: boolean): Promise<unknown> {
+  private send(request: Request): Promise<unknown> {
     // While closing, only what ends the work under way still goes: an open transaction's end, the close.
     if (this.closing && request.op !== "close" && request.op !== "end") {
       return Promise.reject(new Error("the embedded database is closed"));
@@ -431,30 +411,9 @@ class PGliteWorkerConnection {
     Atomics.add(control, POSTED_REQUESTS, 1);
     Atomics.notify(control, POSTED_REQUESTS);
     if (this.pending.size === 1) worker.ref();
-    // Alone in the worker's queue, the answer is a statement's time away: sleeping for it beats a trip
-    // through the event loop. With others ahead of it, the wait could be a group commit's, and with a
-    // transaction open it could wait for that transaction's next statement from this very thread: never
-    // block then (a statement inside the transaction is its own next statement, and may).
-    const othersOpen = this.openTransactions - (request.op === "begin" ? 1 : 0);
-    const alone = this.pending.size === 1 && (othersOpen === 0 || "tx" in request);
-    if (mayBlock && alone) this.waitBlocking(id);
+    // The answer comes through the event loop, never with this thread asleep for it: under load the
+    // thread has other requests to serve meanwhile.
     return answered;
-  }
-
-  /** Sleeps until the reply to `id` arrives or the bound passes, taking replies straight off the port. */
-  private waitBlocking(id: number): void {
-    const { control, replies } = this.thread;
-    const deadline = performance.now() + MAX_BLOCKING_WAIT_MS;
-    for (;;) {
-      const seen = Atomics.load(control, POSTED_REPLIES);
-      for (let message = receiveMessageOnPort(replies); message; message = receiveMessageOnPort(replies)) {
-        this.onReply(message.message as WorkerReply);
-      }
-      const left = deadline - performance.now();
-      if (!this.pending.has(id) || this.failure || left <= 0) return;
-      // Asleep, not watching: the worker (and on a small machine, whatever else runs) needs the core more.
-      Atomics.wait(control, POSTED_REPLIES, seen, left);
-    }
   }
 
   private onReply(message: WorkerReply): void {

@@ -2,24 +2,24 @@ import type { MessagePort } from "node:worker_threads";
 
 /**
  * What the thread that owns a PGlite worker and the worker say to each other. Messages travel over two
- * MessagePorts (structured clone keeps `Date`, `bigint`, `Uint8Array` and parsed JSON as they are); each
- * side also counts what it posted in shared memory, so the other can sleep in `Atomics.wait` until
- * something arrives and take it with `receiveMessageOnPort`, without a turn of its event loop.
+ * MessagePorts (structured clone keeps `Date`, `bigint`, `Uint8Array` and parsed JSON as they are); the
+ * owner also counts the requests it posted in shared memory, so the worker can sleep in `Atomics.wait`
+ * until one arrives and take it with `receiveMessageOnPort`, without a turn of its event loop. Replies
+ * reach the owner through its event loop.
  */
 export interface WorkerInit {
   /** PGlite's data directory or URL (`memory://`). */
   dataDir: string;
   /** An in-memory database's starting content (a `dumpDataDir()` tarball) instead of initdb. */
   loadDataDir?: Blob;
-  /** Two Int32 counters, `POSTED_REQUESTS` and `POSTED_REPLIES`. */
+  /** One Int32 counter, `POSTED_REQUESTS`. */
   control: SharedArrayBuffer;
   requests: MessagePort;
   replies: MessagePort;
 }
 
 export const POSTED_REQUESTS = 0;
-export const POSTED_REPLIES = 1;
-export const CONTROL_SLOTS = 2;
+export const CONTROL_SLOTS = 1;
 
 /** `tx`: the statement runs inside that open transaction (the id of the `begin` that opened it). */
 export type WorkerRequest =
