@@ -49,7 +49,7 @@ interface OpenTransaction {
 export async function serveDatabase(init: WorkerInit): Promise<void> {
   const control = new Int32Array(init.control);
   /** Replies posted so far: the loop below stays awake after answering something (see there). */
-  let replies = 0;
+  let repliesPosted = 0;
   const reply = (message: WorkerReply) => {
     try {
       init.replies.postMessage(message);
@@ -59,7 +59,7 @@ export async function serveDatabase(init: WorkerInit): Promise<void> {
       if (!("id" in message)) throw error;
       init.replies.postMessage({ id: message.id, ok: false, error: transferError(error) } satisfies WorkerReply);
     }
-    replies++;
+    repliesPosted++;
   };
 
   let db: Database;
@@ -205,7 +205,7 @@ export async function serveDatabase(init: WorkerInit): Promise<void> {
   let runsOfRequests = true;
   for (;;) {
     const seen = Atomics.load(control, POSTED_REQUESTS);
-    const answeredBefore = replies;
+    const answeredBefore = repliesPosted;
     let received = false;
     for (let message = receiveMessageOnPort(init.requests); message; message = receiveMessageOnPort(init.requests)) {
       received = true;
@@ -221,7 +221,7 @@ export async function serveDatabase(init: WorkerInit): Promise<void> {
     // Awake a while after answering something when requests come in runs (the owner's next statement is
     // likely on its way), not while everything left waits for the owner (behind an open transaction).
     idleSince ??= performance.now();
-    const justAnswered = replies !== answeredBefore;
+    const justAnswered = repliesPosted !== answeredBefore;
     if (justAnswered && runsOfRequests && awaitChange(control, POSTED_REQUESTS, seen, STAY_AWAKE_MS)) continue;
     // Something unfinished that waits for neither the owner nor PGlite's synchronous work (a file call
     // PGlite makes asynchronously, say): wake often enough to let the event loop finish it.
