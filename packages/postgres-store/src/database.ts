@@ -30,6 +30,15 @@ export interface QueryOptions {
    * order asked for, so there it changes nothing.
    */
   background?: boolean;
+  /**
+   * A statement a reply waits on, sent alone on a quiet server (a task's start). On PostgreSQL
+   * (`openDatabase`) it runs on a `background` connection while no background statement is running,
+   * else on the pool like any other: on a quiet server those are the connections the last commits used,
+   * and a backend asked again moments after its last statement answers sooner than one idle since the
+   * previous request (a task's first event ~20 % sooner in bench/NOTES.md); under load the group commit
+   * keeps them busy, and such statements never queue behind it. Changes nothing on PGlite.
+   */
+  onWarmConnection?: boolean;
 }
 
 export interface Queryable {

@@ -148,6 +148,47 @@ defineStoreSuite(
         }
       });
 
+      it("runs a lone start on the group commit's idle connection, and a start beside a commit on the pool", async () => {
+        // One connection for requests, held by a transaction throughout: a statement that needs it waits.
+        const db = await openDatabase({ url, pool: { max: 1, options: `-c search_path=${schema}` } });
+        let release!: () => void;
+        const released = new Promise<void>((resolve) => {
+          release = resolve;
+        });
+        let begun = false;
+        const holding = db.transaction(async (tx) => {
+          await tx.query("select 1");
+          begun = true;
+          await released;
+        });
+        try {
+          await db.query("select 1", [], { background: true }); // the group commit's connection, opened
+          for (let i = 0; i < 100 && !begun; i++) await sleep(20);
+          expect(begun).toBe(true);
+          // Nothing of the group commit's running: the start goes on its connection, not behind the pool.
+          const quiet = await within(
+            3_000,
+            db.query<{ one: number }>("select 1 as one", [], { onWarmConnection: true }),
+          );
+          expect(quiet.rows).toEqual([{ one: 1 }]);
+          // A commit running: the start waits for the pool rather than take the commit's spare connection.
+          const commit = db.query("select pg_sleep(0.5)", [], { background: true });
+          let answered = false;
+          const beside = db.query("select 1", [], { onWarmConnection: true }).then(() => {
+            answered = true;
+          });
+          await commit;
+          expect(answered).toBe(false);
+          release();
+          await beside;
+          expect(answered).toBe(true);
+        } finally {
+          release();
+          await holding;
+          await db.close();
+        }
+      });
+
       it("keeps two request connections and the group commit's through a lull past the pool's idle timeout", async () => {
         const { createPostgresStores, postgresPoolOptions } = await import("../src/index.js");
         const { applyTaskEvent } = await import("@a2a-partner/a2a-core");

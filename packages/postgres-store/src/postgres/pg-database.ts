@@ -33,13 +33,21 @@ function clientQueryable(client: ClientBase | Pool, named: boolean): Queryable {
 /**
  * A Database over a node-postgres pool. Transactions check out one pool client each; LISTEN runs on
  * one extra dedicated connection made by `createListenerClient` (see PgListener); `background`
- * statements on a pool of their own when given one.
+ * statements on a pool of their own when given one, and `onWarmConnection` ones there too while it is idle.
  */
 export function pgDatabase(pool: Pool, createListenerClient: () => Client, options: PgDatabaseOptions = {}): Database {
   const listener = new PgListener(createListenerClient);
   const named = options.namedStatements ?? true;
   const replicaPool = options.replica;
   const backgroundPool = options.background;
+  // Counted here, synchronously: the pool marks a connection taken only on a later tick.
+  let backgroundRunning = 0;
+  const laneOf = (queryOptions: QueryOptions | undefined): Pool | undefined => {
+    if (!backgroundPool) return undefined;
+    if (queryOptions?.background) return backgroundPool;
+    const quiet = backgroundRunning === 0 && backgroundPool.idleCount > 0;
+    return queryOptions?.onWarmConnection && quiet ? backgroundPool : undefined;
+  };
   let closing: Promise<void> | undefined;
   return {
     kind: "postgres",
@@ -49,11 +57,16 @@ export function pgDatabase(pool: Pool, createListenerClient: () => Client, optio
       params: readonly unknown[] = [],
       queryOptions?: QueryOptions,
     ): Promise<QueryResult<Row>> {
-      const on = (queryOptions?.background && backgroundPool) || pool;
-      const result = await on.query(queryConfig(sql, params, queryOptions, named));
-      // The pool reached the server: if LISTEN is still waiting out its reconnect backoff, it need not.
-      listener.reconnectSoon();
-      return { rows: result.rows as Row[], rowCount: result.rowCount ?? result.rows.length };
+      const background = laneOf(queryOptions);
+      if (background) backgroundRunning++;
+      try {
+        const result = await (background ?? pool).query(queryConfig(sql, params, queryOptions, named));
+        // The pool reached the server: if LISTEN is still waiting out its reconnect backoff, it need not.
+        listener.reconnectSoon();
+        return { rows: result.rows as Row[], rowCount: result.rowCount ?? result.rows.length };
+      } finally {
+        if (background) backgroundRunning--;
+      }
     },
     async exec(sql: string) {
       await pool.query(sql);

@@ -195,7 +195,9 @@ async function startStatement(db: Queryable, input: NewTask, messageId: string |
       ...(configs === undefined ? [] : [configs]),
       ...(taker ? [taker.owner, taker.leaseMs] : []),
     ],
-    configs === undefined ? { name, pooledSql: START_TASK_POOLED } : { name },
+    configs === undefined
+      ? { name, pooledSql: START_TASK_POOLED, onWarmConnection: true }
+      : { name, onWarmConnection: true },
   );
   const row = rows[0];
   if (row && Number(row.pushed ?? 0) > 0) wakeLocalDeliveries(db);
