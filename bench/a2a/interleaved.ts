@@ -13,6 +13,7 @@
  *   pnpm bench:a2a:ab --json                # one more line: every slice's figures and the verdicts
  *
  *   A2A_BENCH_BASE=main pnpm bench:a2a:ab --targets ours-base,ours   # issue 43's guard: all six figures
+ *   pnpm bench:a2a:ab --targets sdk,floor-durable,ours --phases first-event   # the durable first event's floor
  *
  * Memory (the streams phase) against an earlier commit: give A2A_BENCH_BASE a plain checkout's root (`git
  * worktree add`, `pnpm install`), not the commit. A commit is run from its export under .cache/releases,

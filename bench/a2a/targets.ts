@@ -40,7 +40,8 @@ export type TargetId =
   | "ours-embedded-base"
   | "sdk"
   | "sdk-pg"
-  | "sdk-grpc";
+  | "sdk-grpc"
+  | "floor-durable";
 export type ProcessRole = "load" | "streams";
 
 export interface RunningServer {
@@ -118,13 +119,16 @@ const V8_OWN_SEMI_SPACE = "--max-semi-space-size=64";
 
 export async function createTarget(id: TargetId): Promise<Target> {
   if (id === "sdk" || id === "sdk-pg" || id === "sdk-grpc") return sdk(id);
+  if (id === "floor-durable") return durableFloor();
   return ours(id);
 }
 
 const LEAN_SERVER = fileURLToPath(new URL("./ours-lean-server.ts", import.meta.url));
 const AGENT_SERVER = fileURLToPath(new URL("./ours-agent-server.ts", import.meta.url));
 
-type OursId = Exclude<TargetId, "sdk" | "sdk-pg" | "sdk-grpc">;
+const DURABLE_FLOOR_SERVER = fileURLToPath(new URL("./durable-floor-server.ts", import.meta.url));
+
+type OursId = Exclude<TargetId, "sdk" | "sdk-pg" | "sdk-grpc" | "floor-durable">;
 
 const OURS_VARIANTS: Record<OursId, { label: string; store: string }> = {
   ours: { label: "ours", store: "PostgreSQL" },
@@ -317,7 +321,31 @@ async function sdk(id: "sdk" | "sdk-pg" | "sdk-grpc"): Promise<Target> {
   return target;
 }
 
-/** Starts a bench server script (sdk-server.ts, floor-server.ts) and waits for its "listening" line. */
+/**
+ * The least a durable server can do (durable-floor-server.ts): each event committed on PostgreSQL before
+ * its frame, nothing else. For the first event's floor as a server meets it, not for throughput.
+ */
+async function durableFloor(): Promise<Target> {
+  const store = await createPostgresStore();
+  return {
+    id: "floor-durable",
+    label: "durable floor",
+    onPostgres: true,
+    store: "PostgreSQL, one connection: bare node:http committing each event before its frame",
+    dialect: sdkDialect("store-001"),
+    path: A2A_PATH,
+    instances: 1,
+    start: (role, options) =>
+      startScriptServer(DURABLE_FLOOR_SERVER, {
+        ...nodeOptions(options),
+        ...store.env,
+        STEP_MS: STEP_MS[role],
+      }),
+    dispose: () => store.drop(),
+  };
+}
+
+/** Starts a bench server script (sdk-server.ts, floor-server.ts, durable-floor-server.ts) and waits for its "listening" line. */
 export async function startScriptServer(script: string, env: Record<string, string>): Promise<RunningServer> {
   const child = spawn(process.execPath, [script], {
     env: { PATH: process.env.PATH, HOME: process.env.HOME, PORT: "0", ...env },

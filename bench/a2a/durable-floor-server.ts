@@ -1,0 +1,106 @@
+/**
+ * The floor under a durable first event, as a server: the least a server can do that sends each event
+ * only once it is durable on PostgreSQL. Bare node:http, one pg connection, no framework, no checks,
+ * no auth. Each POST (the SDK's dialect, `SendStreamingMessage`) commits one row of two JSON documents
+ * (the task and its first event, the shape of `commit-floor.ts`) and then writes the `task` frame; then,
+ * as the SDK's bench agent does, a status per step every STEP_MS, each committed before its frame, and
+ * the `completed` status, which ends the stream.
+ *
+ * `commit-floor.ts` adds a commit measured back to back on one connection to the SDK's first event; this
+ * server takes that commit where a real server meets it: after the previous task's last frame, with the
+ * backend, the server and the client each woken in turn, and the task's next commits right behind its
+ * first frame. Its first event is what `ours` would read if everything it does but the commit took no time.
+ *
+ * Env: PORT (0 = ephemeral), DATABASE_URL (a database of its own: the table is created in it),
+ * STEP_MS (default 400), STEPS (default 5). Logs `{"msg":"bench server listening","url":…}` on stderr.
+ */
+import { randomUUID } from "node:crypto";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { createRequire } from "node:module";
+
+const require = createRequire(new URL("../../examples/server/package.json", import.meta.url));
+const pg = require("pg") as typeof import("pg");
+
+const stepMs = Number(process.env.STEP_MS ?? 400);
+const steps = Number(process.env.STEPS ?? 5);
+const db = new pg.Client({ connectionString: process.env.DATABASE_URL });
+await db.connect();
+await db.query(`create table if not exists floor_events (
+  task_id uuid not null, seq int not null, task jsonb not null, event jsonb not null, primary key (task_id, seq))`);
+const INSERT = { name: "floor_insert", text: "insert into floor_events values ($1, $2, $3, $4)" };
+
+function commit(taskId: string, seq: number, task: string, event: string): Promise<unknown> {
+  return db.query({ ...INSERT, values: [taskId, seq, task, event] });
+}
+
+function frame(res: ServerResponse, requestId: unknown, result: unknown): string {
+  const data = JSON.stringify({ jsonrpc: "2.0", id: requestId, result });
+  res.write(`data: ${data}\n\n`);
+  return data;
+}
+
+async function stream(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  let body = "";
+  for await (const chunk of req) body += chunk;
+  const request = JSON.parse(body) as {
+    id?: unknown;
+    method?: unknown;
+    params?: { message?: unknown; metadata?: unknown };
+  };
+  if (request.method !== "SendStreamingMessage") {
+    // A floor for the first event only: GetTask or a subscription would need a store to read.
+    const error = { code: -32601, message: "the durable floor serves SendStreamingMessage only" };
+    res
+      .writeHead(200, { "content-type": "application/json" })
+      .end(JSON.stringify({ jsonrpc: "2.0", id: request.id, error }));
+    return;
+  }
+  const taskId = randomUUID();
+  const contextId = randomUUID();
+  const working = (timestamp: string) => ({ state: "TASK_STATE_WORKING", timestamp });
+  const task = {
+    id: taskId,
+    contextId,
+    status: working(new Date().toISOString()),
+    artifacts: [],
+    history: [request.params?.message],
+    metadata: request.params?.metadata,
+  };
+  const taskJson = JSON.stringify(task);
+  await commit(taskId, 1, taskJson, taskJson);
+  res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+  frame(res, request.id, { task });
+  for (let step = 1; step <= steps; step++) {
+    await new Promise((resolve) => setTimeout(resolve, stepMs));
+    const status = { ...working(new Date().toISOString()), message: { text: `step ${step} of ${steps}` } };
+    const update = { statusUpdate: { taskId, contextId, status, metadata: { step, steps } } };
+    await commit(taskId, step + 1, taskJson, JSON.stringify(update));
+    frame(res, request.id, update);
+  }
+  const completed = { statusUpdate: { taskId, contextId, status: { state: "TASK_STATE_COMPLETED" }, metadata: {} } };
+  await commit(taskId, steps + 2, taskJson, JSON.stringify(completed));
+  frame(res, request.id, completed);
+  res.end();
+}
+
+const server = createServer((req, res) => {
+  if (req.method !== "POST") {
+    res.writeHead(404).end();
+    return;
+  }
+  stream(req, res).catch((error: unknown) => {
+    process.stderr.write(`${JSON.stringify({ msg: "stream failed", error: String(error) })}\n`);
+    res.destroy();
+  });
+});
+server.keepAliveTimeout = 5_000;
+server.listen(Number(process.env.PORT ?? 0), "127.0.0.1", () => {
+  const address = server.address();
+  const port = typeof address === "object" && address ? address.port : 0;
+  process.stderr.write(`${JSON.stringify({ msg: "bench server listening", url: `http://127.0.0.1:${port}` })}\n`);
+});
+process.on("SIGTERM", () => {
+  server.close();
+  server.closeAllConnections();
+  void db.end().finally(() => process.exit(0));
+});
