@@ -1,10 +1,11 @@
 /**
- * The floor under a durable first event, as a server: the least a server can do that sends each event
- * only once it is durable on PostgreSQL. Bare node:http, one pg connection, no framework, no checks,
- * no auth. Each POST (the SDK's dialect, `SendStreamingMessage`) commits one row of two JSON documents
- * (the task and its first event, the shape of `commit-floor.ts`) and then writes the `task` frame; then,
- * as the SDK's bench agent does, a status per step every STEP_MS, each committed before its frame, and
- * the `completed` status, which ends the stream.
+ * The floor under a durable server, as a server: the least a server can do that sends each event only
+ * once it is durable on PostgreSQL. Bare node:http, one pg connection, no framework, no checks, no auth,
+ * no idempotency. Each POST (the SDK's dialect, `SendStreamingMessage`) commits one row of two JSON
+ * documents (the task and its first event, the shape of `commit-floor.ts`) and then writes the `task`
+ * frame; then, as the SDK's bench agent does, a status per step every STEP_MS, each committed before its
+ * frame, and the `completed` status, which ends the stream. Every commit is a group commit: what waits
+ * when one returns goes in the next, one statement (under sequential starts, one row each).
  *
  * `commit-floor.ts` adds a commit measured back to back on one connection to the SDK's first event; this
  * server takes that commit where a real server meets it: after the previous task's last frame, with the
@@ -27,10 +28,37 @@ const db = new pg.Client({ connectionString: process.env.DATABASE_URL });
 await db.connect();
 await db.query(`create table if not exists floor_events (
   task_id uuid not null, seq int not null, task jsonb not null, event jsonb not null, primary key (task_id, seq))`);
-const INSERT = { name: "floor_insert", text: "insert into floor_events values ($1, $2, $3, $4)" };
+// Every commit goes through one group commit on the one connection: whatever waits when a commit returns
+// is the next commit, one multi-row insert (alone, under sequential starts; many tasks' rows under load).
+const INSERT = {
+  name: "floor_insert",
+  text: `insert into floor_events select * from jsonb_to_recordset($1::jsonb)
+           as r(task_id uuid, seq int, task jsonb, event jsonb)`,
+};
+type Row = { task_id: string; seq: number; task: unknown; event: unknown };
+let waiting: { row: Row; done: () => void; failed: (error: unknown) => void }[] = [];
+let committing = false;
 
-function commit(taskId: string, seq: number, task: string, event: string): Promise<unknown> {
-  return db.query({ ...INSERT, values: [taskId, seq, task, event] });
+function commit(taskId: string, seq: number, task: string, event: string): Promise<void> {
+  return new Promise((done, failed) => {
+    waiting.push({ row: { task_id: taskId, seq, task: JSON.parse(task), event: JSON.parse(event) }, done, failed });
+    if (!committing) void commitWaiting();
+  });
+}
+
+async function commitWaiting(): Promise<void> {
+  committing = true;
+  while (waiting.length > 0) {
+    const batch = waiting;
+    waiting = [];
+    try {
+      await db.query({ ...INSERT, values: [JSON.stringify(batch.map((item) => item.row))] });
+      for (const item of batch) item.done();
+    } catch (error) {
+      for (const item of batch) item.failed(error);
+    }
+  }
+  committing = false;
 }
 
 function frame(res: ServerResponse, requestId: unknown, result: unknown): string {
