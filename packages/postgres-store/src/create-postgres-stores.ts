@@ -23,8 +23,8 @@ export interface PostgresPushStores {
 }
 
 /**
- * The stores over one database (migrated first: see `migrate`). On PGlite, whose one connection runs
- * every statement in turn, task starts ride the event log's group commits as well. Push is always there:
+ * The stores over one database (migrated first: see `migrate`). Task starts asked for while the event
+ * log's group commit is busy ride its next commit (see `PostgresIdempotencyStore`). Push is always there:
  * a handler turns it off with `push: false` (then no config is ever stored, and no delivery written).
  */
 export function createPostgresStores(db: Database, options: PostgresEventLogOptions = {}): PostgresStores {
@@ -32,7 +32,7 @@ export function createPostgresStores(db: Database, options: PostgresEventLogOpti
   return {
     tasks: new PostgresTaskStore(db),
     events,
-    idempotency: new PostgresIdempotencyStore(db, db.kind === "pglite" ? { writer: events.writer } : {}),
+    idempotency: new PostgresIdempotencyStore(db, { writer: events.writer }),
     push: { configs: new PostgresPushConfigStore(db), deliveries: new PostgresPushDeliveryQueue(db) },
     checkWorkspaceId: (workspaceId) =>
       isUuid(workspaceId) ? undefined : "must be a UUID (postgres-store keeps workspace ids in uuid columns)",

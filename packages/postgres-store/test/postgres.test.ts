@@ -54,10 +54,29 @@ defineStoreSuite(
   {
     skip: !reachable,
     extra: (context) => {
-      it("keeps task starts off the writer: a start has a connection of its own here", async () => {
-        const { PostgresIdempotencyStore } = await import("../src/index.js");
-        const { db, stores } = context();
-        expect(() => new PostgresIdempotencyStore(db, { writer: stores.events.writer })).toThrow(/for PGlite/);
+      it("lets a start asked for while the group commit is busy ride it: one transaction with the events", async () => {
+        const { applyTaskEvent } = await import("@a2a-partner/a2a-core");
+        const { db, stores, newTask, update, workspaceA } = context();
+        const { task } = await stores.tasks.create(newTask(workspaceA));
+        const event = update(task, 30);
+        const appended = stores.events.appendNumbered({
+          taskId: task.id,
+          prevSeq: 1,
+          events: [{ taskId: task.id, seq: 2, ...event }],
+          snapshot: applyTaskEvent(task, event.result),
+        });
+        expect(stores.events.writer.busy).toBe(true);
+        const started = stores.idempotency.createOrGet(`msg-${randomUUID()}`, newTask(workspaceA));
+        expect(await appended).toBe(true);
+        const { record, created } = await started;
+        expect(created).toBe(true);
+        const { rows } = await db.query<{ task: string; event: string }>(
+          `select (select xmin::text from tasks where id = $1) as task,
+                  (select xmin::text from task_events where task_id = $2 and seq = 2) as event`,
+          [record.task.id, task.id],
+        );
+        expect(rows[0]?.task).toBe(rows[0]?.event);
+        expect((await stores.events.readAfter(record.task.id, 0)).map((stored) => stored.event)).toEqual(["task"]);
       });
 
       it("shares one listening connection among all waiters and survives losing it", async () => {

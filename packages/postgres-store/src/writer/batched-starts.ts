@@ -6,7 +6,7 @@ import { firstMessageSql, snapshotApartSql, type TaskRow } from "../tasks/rows.j
 import { storedTaskJson } from "../tasks/stored-shapes.js";
 
 /**
- * A task start as it rides a group commit (PGlite, whose one connection is the writer): the values of the
+ * A task start as it rides a group commit (one asked for while the writer is busy): the values of the
  * start statement (insert-task.ts) as one element of the batch's `starts` parameter, its snapshot already
  * JSON in the stored shape (the created record is parsed from it, as a start on its own does).
  */
@@ -38,7 +38,8 @@ export function startsParameter(starts: readonly BatchedStart[]): string {
 /**
  * The starts of a batch, given its parameter number: inserted as the start statement inserts one (the task
  * row and its seq-1 `task` event, the first message apart; a key that already names a task inserts nothing),
- * in the order asked for. `withPush` (some start of the batch has inline push configs): their configs and
+ * in key order: two instances' batches starting the same keys then wait for each other in one order, never
+ * in a circle (of two starts of one key in a batch, the first asked for wins). `withPush` (some start of the batch has inline push configs): their configs and
  * seq-1 deliveries too, in `start_configs` and `start_deliveries` (a batch without any runs the statement it
  * ran before migration 0008).
  */
@@ -56,7 +57,7 @@ export function startCtes(param: number, withPush: boolean, handOff?: HandOffSql
          state, terminal, 1, lease_owner,
          now() + lease_ms * interval '1 millisecond', created_at, created_at, status_at::timestamptz,
          case when terminal then status_at::timestamptz end${withPush ? `, ${pushConfigIdsSql("push_configs")}` : ""}
-    from starts order by ord
+    from starts order by workspace_id, message_id, ord
   on conflict (workspace_id, message_id) do nothing
   returning id, workspace_id, message_id, snapshot, last_seq, lease_owner, lease_expires_at, created_at
 ), started_events as (

@@ -112,8 +112,9 @@ export class GroupCommitWriter {
   /**
    * Starts a task with the next commit, as the start statement would: the created task, the one
    * `messageId` already names in the workspace, or undefined when a start of the same key in the same
-   * commit took it (ask again). For a store whose one connection is the writer (PGlite), where a start of
-   * its own would wait for the commit under way and then pay for a statement and a commit of its own.
+   * commit took it (ask again). For a start asked for while the writer is busy: one of its own would wait
+   * for the commit under way (PGlite's one connection; PostgreSQL's WAL flush) and then pay for a
+   * statement and a commit of its own.
    */
   startTask(input: NewTask, messageId: string | undefined): Promise<CreateOrGetResult | undefined> {
     let start: BatchedStart;
