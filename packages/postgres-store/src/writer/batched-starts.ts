@@ -39,9 +39,9 @@ export function startsParameter(starts: readonly BatchedStart[]): string {
  * The starts of a batch, given its parameter number: inserted as the start statement inserts one (the task
  * row and its seq-1 `task` event, the first message apart; a key that already names a task inserts nothing),
  * in key order: two instances' batches starting the same keys then wait for each other in one order, never
- * in a circle (of two starts of one key in a batch, the first asked for wins). `withPush` (some start of the batch has inline push configs): their configs and
- * seq-1 deliveries too, in `start_configs` and `start_deliveries` (a batch without any runs the statement it
- * ran before migration 0008).
+ * in a circle (of two starts of one key in a batch, the first asked for wins). `withPush` (some start of
+ * the batch has inline push configs): their configs and seq-1 deliveries too, in `start_configs` and
+ * `start_deliveries` (a batch without any runs the statement it ran before migration 0008).
  */
 export function startCtes(param: number, withPush: boolean, handOff?: HandOffSql): string {
   const pushColumn = withPush ? ", push_configs jsonb" : "";
