@@ -76,7 +76,7 @@ async function stream(req: IncomingMessage, res: ServerResponse): Promise<void> 
     params?: { message?: unknown; metadata?: unknown };
   };
   if (request.method !== "SendStreamingMessage") {
-    // A floor for the first event only: GetTask or a subscription would need a store to read.
+    // Starts only: GetTask or a subscription would need a store to read from.
     const error = { code: -32601, message: "the durable floor serves SendStreamingMessage only" };
     res
       .writeHead(200, { "content-type": "application/json" })

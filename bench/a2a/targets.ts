@@ -323,7 +323,8 @@ async function sdk(id: "sdk" | "sdk-pg" | "sdk-grpc"): Promise<Target> {
 
 /**
  * The least a durable server can do (durable-floor-server.ts): each event committed on PostgreSQL before
- * its frame, nothing else. For the first event's floor as a server meets it, not for throughput.
+ * its frame through a group commit, nothing else. Its first event is the floor as a server meets it, its
+ * tasks/s what durability alone allows; it answers starts only (no GetTask, no streams phase).
  */
 async function durableFloor(): Promise<Target> {
   const store = await createPostgresStore();
@@ -331,7 +332,7 @@ async function durableFloor(): Promise<Target> {
     id: "floor-durable",
     label: "durable floor",
     onPostgres: true,
-    store: "PostgreSQL, one connection: bare node:http committing each event before its frame",
+    store: "PostgreSQL, one connection: bare node:http group-committing each event before its frame",
     dialect: sdkDialect("store-001"),
     path: A2A_PATH,
     instances: 1,
@@ -345,7 +346,10 @@ async function durableFloor(): Promise<Target> {
   };
 }
 
-/** Starts a bench server script (sdk-server.ts, floor-server.ts, durable-floor-server.ts) and waits for its "listening" line. */
+/**
+ * Starts a bench server script (sdk-server.ts, floor-server.ts, durable-floor-server.ts) and waits for its
+ * "listening" line.
+ */
 export async function startScriptServer(script: string, env: Record<string, string>): Promise<RunningServer> {
   const child = spawn(process.execPath, [script], {
     env: { PATH: process.env.PATH, HOME: process.env.HOME, PORT: "0", ...env },
