@@ -7,9 +7,10 @@
  * streams on tasks that stay `working`).
  */
 import { spawn } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { createServer } from "node:net";
+import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import {
@@ -245,7 +246,7 @@ async function ours(id: OursId): Promise<Target> {
             ROBOT_STEP_MS: STEP_MS[role],
             LOG_LEVEL: "info", // the helper finds the URL in the info-level "listening" line
           },
-          serverDir === undefined ? {} : { serverDir },
+          { ...(serverDir === undefined ? {} : { serverDir }), stderrFile: serverLogFile(id) },
         );
         return {
           origin: server.url,
@@ -400,6 +401,21 @@ export async function startScriptServer(script: string, env: Record<string, stri
       await exited;
     },
   };
+}
+
+let serverLogs: string | undefined;
+
+/**
+ * Where a server of ours writes its log: a file, not a pipe into this process, whose log line per task
+ * start and end would wake the load generator being timed. Removed when this process exits.
+ */
+function serverLogFile(id: string): string {
+  if (serverLogs === undefined) {
+    const dir = mkdtempSync(join(tmpdir(), "a2a-bench-logs-"));
+    serverLogs = dir;
+    process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
+  }
+  return join(serverLogs, `${id}-${process.hrtime.bigint()}.log`);
 }
 
 /** A port free on 127.0.0.1 now (a gRPC port is given to a server, not read back from its log). */

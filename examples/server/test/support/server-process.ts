@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { openSync } from "node:fs";
+import { openSync, readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -84,42 +84,64 @@ export async function startServerProcess(
     nodeArgs?: readonly string[];
     /** A file the process's stdout goes to (where V8's traces are printed); by default it is dropped. */
     stdoutFile?: string;
+    /**
+     * A file the process's stderr (its JSON log) goes to instead of a pipe this process reads: for benches,
+     * where reading a log line per task would wake the load generator being timed, and keep every line.
+     */
+    stderrFile?: string;
   } = {},
 ): Promise<ServerProcess> {
+  const { stderrFile } = options;
   const child = spawn(process.execPath, [...(options.nodeArgs ?? []), CLI, "serve"], {
     // serverDir: another checkout's examples/server (the bench's before-and-after runs); default this one.
     cwd: options.serverDir ?? SERVER_DIR,
     env: childEnv({ PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "info", ...env }),
-    stdio: ["ignore", options.stdoutFile ? openSync(options.stdoutFile, "w") : "ignore", "pipe"],
+    stdio: [
+      "ignore",
+      options.stdoutFile ? openSync(options.stdoutFile, "w") : "ignore",
+      stderrFile ? openSync(stderrFile, "w") : "pipe",
+    ],
   });
   const exited = track(child);
-  let stderr = "";
+  let piped = "";
+  const stderr = (): string => (stderrFile ? readFileSync(stderrFile, "utf8") : piped);
   // Generous: on a busy 2-core machine an embedded store's start (WASM compile, migrations) can take
   // tens of seconds while other suites spawn servers too; only a server that never starts waits it out.
   const startTimeoutMs = options.startTimeoutMs ?? 60_000;
   const url = await new Promise<string>((resolve, reject) => {
     let pending = "";
     const timer = setTimeout(() => {
+      clearInterval(poll);
       child.kill("SIGKILL");
-      reject(new Error(`the server did not start within ${startTimeoutMs} ms:\n${stderr}`));
+      reject(new Error(`the server did not start within ${startTimeoutMs} ms:\n${stderr()}`));
     }, startTimeoutMs);
+    const found = (url: string) => {
+      clearTimeout(timer);
+      clearInterval(poll);
+      resolve(url);
+    };
+    // A file is read again until the line is there; a pipe is read as it comes.
+    const poll = stderrFile
+      ? setInterval(() => {
+          const url = stderr().split("\n").map(listeningUrl).find(Boolean);
+          if (url) found(url);
+        }, 20)
+      : undefined;
     child.stderr?.setEncoding("utf8");
     child.stderr?.on("data", (chunk: string) => {
-      stderr += chunk;
+      piped += chunk;
       pending += chunk;
       const lines = pending.split("\n");
       pending = lines.pop() ?? "";
       for (const line of lines) {
         const url = listeningUrl(line);
-        if (url) {
-          clearTimeout(timer);
-          resolve(url);
-        }
+        if (url) found(url);
       }
     });
     void exited.then((exit) => {
       clearTimeout(timer);
-      reject(new Error(`the server exited (${exit.code ?? exit.signal}) before listening:\n${stderr}`));
+      clearInterval(poll);
+      reject(new Error(`the server exited (${exit.code ?? exit.signal}) before listening:\n${stderr()}`));
     });
   });
   return {
@@ -128,7 +150,7 @@ export async function startServerProcess(
     pid: child.pid as number,
     readyAt: performance.now(),
     exited,
-    log: () => stderr,
+    log: stderr,
     kill(signal) {
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);
       return exited;
