@@ -649,11 +649,23 @@ export function targetVerdicts(results: Result[], floors: Floors = {}): Verdict[
   };
   // The floor of a durable first event: the SDK's in-memory answer plus one commit of the start's size.
   const commitMs = floors.commitMs;
-  const floorNote = (sdkMs: number) =>
+  const commitFloorNote = (sdkMs: number) =>
     commitMs !== undefined && measured(commitMs)
       ? `; floor (the SDK's ${fmt(sdkMs, 2)} ms + one start-sized commit ${fmt(commitMs, 2)} ms) ` +
         `${fmt(sdkMs + commitMs, 2)} ms = ${((sdkMs + commitMs) / sdkMs).toFixed(2)}×`
       : "";
+  // The same figure of the least a durable server does (floor-durable), against the same SDK.
+  const durableFloor = find("floor-durable");
+  const durableFloorNote = (get: (load: LoadResult) => number, unit: string, digits: number) => () => {
+    const figure = durableFloor ? get(durableFloor.load) : Number.NaN;
+    if (!durableFloor || !sdk || !measured(figure)) return "";
+    const ratios = roundRatios(durableFloor, sdk, get);
+    const spread =
+      ratios.length > 1 ? ` (rounds ${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}×)` : "";
+    const ratio = ratios.length > 0 ? median(ratios) : figure / get(sdk.load);
+    return `; a durable server's floor (floor-durable) ${fmt(figure, digits)} ${unit} = ${ratio.toFixed(2)}×${spread}`;
+  };
+  const firstEventDurableFloorNote = durableFloorNote((load) => load.ttfe.median, "ms", 2);
 
   versusSdk(
     "postgres.getTask",
@@ -679,7 +691,7 @@ export function targetVerdicts(results: Result[], floors: Floors = {}): Verdict[
     2,
     "the first-event phase",
     undefined,
-    floorNote,
+    (sdkMs) => commitFloorNote(sdkMs) + firstEventDurableFloorNote(),
   );
   versusSdk(
     "postgres.firstEventDurable",
@@ -705,6 +717,8 @@ export function targetVerdicts(results: Result[], floors: Floors = {}): Verdict[
     "tasks/s",
     0,
     "the tasks phase",
+    undefined,
+    durableFloorNote((load) => load.tasks.perSecond, "tasks/s", 0),
   );
   versusSdk(
     "postgres.cpuPerTask",

@@ -7,8 +7,9 @@
  * per idle open stream at 1,000 and 5,000 concurrent streams; for two instances of our server on one
  * database, tasks/s against one instance; and the same over A2A's gRPC binding (`ours-grpc`, `sdk-grpc`). Prints a table with every figure, the ratios, the scale-out
  * figure and a verdict on each performance target in docs/performance.md (judged against `sdk` of the same run,
- * on the median of the rounds' ratios), with the first event's floor beside its verdict: the SDK's first
- * event plus one commit of a start's size on the same PostgreSQL server (commit-floor.ts).
+ * on the median of the rounds' ratios), with the first event's floors beside its verdict: the SDK's first
+ * event plus one commit of a start's size on the same PostgreSQL server (commit-floor.ts), and the first
+ * event of the least a durable server does (`floor-durable`), which also stands beside the tasks/s verdict.
  *
  *   pnpm bench:a2a                                          # about 9–10 minutes (estimated)
  *   pnpm bench:a2a --duration 30 --streams 1000,5000,10000 --stream-targets ours,sdk,sdk-pg
@@ -19,7 +20,7 @@
  *   pnpm bench:a2a --targets ours --stream-targets "" --phases gettask --cpu-prof /tmp/prof
  *                                                # a V8 CPU profile of the GetTask load (profile-summary.ts)
  *
- * Targets (--targets, default ours,ours-grpc,ours-embedded,ours-2x,sdk,sdk-grpc,sdk-pg; --stream-targets, default ours,ours-grpc,sdk,sdk-grpc):
+ * Targets (--targets, default ours,ours-grpc,ours-embedded,ours-2x,sdk,sdk-grpc,sdk-pg,floor-durable; --stream-targets, default ours,ours-grpc,sdk,sdk-grpc):
  * `ours` (src/cli.ts serve on a PostgreSQL database of its own, seeded with the CLI, dropped at the end;
  * RATE_LIMIT_PER_SECOND=0, MAX_STREAMS_PER_TOKEN=0), `ours-embedded` (the same server as `pnpm start`
  * ships it: no DATABASE_URL, a fresh PGlite DATA_DIR in a temp folder, seeded with the CLI first),
@@ -37,7 +38,9 @@
  * (the same with 10 % of traces sampled, a production setting), `ours-otel-metrics` (metrics only: the
  * Prometheus reader, no traces),
  * `sdk` (bench/a2a/sdk-server.ts with the SDK's default InMemoryTaskStore), `sdk-pg` (the same with the
- * SDK's DatabaseTaskStore on PostgreSQL).
+ * SDK's DatabaseTaskStore on PostgreSQL), `floor-durable` (durable-floor-server.ts: bare node:http that
+ * group-commits each event on PostgreSQL before its frame and does nothing else; first event and tasks/s
+ * only, printed as the floors beside ours's verdicts).
  *
  * Other flags: --duration and --warmup (seconds of each load window), --concurrency (clients; split over
  * the instances of `ours-2x`), --starts (sequential first-event starts), --streams and
@@ -78,7 +81,7 @@ import { createTarget, type RunningServer, STEP_MS, type Target, type TargetId }
 
 const { values: args } = parseArgs({
   options: {
-    targets: { type: "string", default: "ours,ours-grpc,ours-embedded,ours-2x,sdk,sdk-grpc,sdk-pg" },
+    targets: { type: "string", default: "ours,ours-grpc,ours-embedded,ours-2x,sdk,sdk-grpc,sdk-pg,floor-durable" },
     "stream-targets": { type: "string", default: "ours,ours-grpc,sdk,sdk-grpc" },
     duration: { type: "string", default: "10" },
     warmup: { type: "string", default: "2" },
@@ -117,6 +120,7 @@ const TARGET_IDS: TargetId[] = [
   "sdk",
   "sdk-pg",
   "sdk-grpc",
+  "floor-durable",
 ];
 const list = (value: string) =>
   value
@@ -149,6 +153,8 @@ function validate(): void {
   // The idle-stream phases speak JSON-RPC; the HTTP+JSON target is for the load phases.
   if (streamTargets.includes("ours-rest"))
     throw new Error("ours-rest is a load target only, not a --stream-targets one");
+  if (streamTargets.includes("floor-durable"))
+    throw new Error("floor-durable answers starts only: a load target, not a --stream-targets one");
   if (![...phases].every((p) => p === "tasks" || p === "gettask" || p === "send-message")) {
     throw new Error("--phases: tasks, gettask, send-message");
   }
@@ -256,7 +262,7 @@ async function measureLoad(target: Target): Promise<LoadResult> {
         log(`    median ${ms(ttfe.median)} ms, p95 ${ms(ttfe.p95)} ms`);
 
         // GetTask before the write-heavy tasks/s phase, whose dead rows and autovacuum would weigh on it.
-        if (phases.has("gettask")) {
+        if (phases.has("gettask") && !target.startsOnly) {
           log(`  GetTask: ${window}, on ${run.taskIds.length} completed tasks …`);
           getTask = await getTaskFigures(firstServer.pid, () =>
             getTaskThroughput(first.pool, first.endpoint, run.taskIds, { concurrency, warmupMs, durationMs }),

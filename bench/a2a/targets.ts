@@ -77,6 +77,8 @@ export interface Target {
    * and the store a new task names. Its processes serve gRPC on `grpcAddress`.
    */
   grpc?: { metadata: Record<string, string>; storeId: string };
+  /** It answers streaming starts only (`floor-durable`): no GetTask, no idle streams, no SendMessage. */
+  startsOnly?: boolean;
   start(role: ProcessRole, options?: StartOptions): Promise<RunningServer>;
   /**
    * A server that answers a blocking SendMessage (send-message.ts), with load-role steps: the SDK's own
@@ -337,6 +339,7 @@ async function durableFloor(): Promise<Target> {
     dialect: sdkDialect("store-001"),
     path: A2A_PATH,
     instances: 1,
+    startsOnly: true,
     start: (role, options) =>
       startScriptServer(DURABLE_FLOOR_SERVER, {
         ...nodeOptions(options),
