@@ -11,7 +11,7 @@
  * event plus one commit of a start's size on the same PostgreSQL server (commit-floor.ts), and the first
  * event of the least a durable server does (`floor-durable`), which also stands beside the tasks/s verdict.
  *
- *   pnpm bench:a2a                                          # about 9–10 minutes (estimated)
+ *   pnpm bench:a2a                                          # about 20 minutes (1,194 s on a slow host, 2026-12-07)
  *   pnpm bench:a2a --duration 30 --streams 1000,5000,10000 --stream-targets ours,sdk,sdk-pg
  *   pnpm bench:a2a --targets ours,sdk --subscribe-streams 0 --json
  *   pnpm bench:a2a --targets ours-embedded,sdk --stream-targets "" --duration 3 --warmup 1 --starts 30
