@@ -40,7 +40,7 @@
  * `sdk` (bench/a2a/sdk-server.ts with the SDK's default InMemoryTaskStore), `sdk-pg` (the same with the
  * SDK's DatabaseTaskStore on PostgreSQL), `floor-durable` (durable-floor-server.ts: bare node:http that
  * group-commits each event on PostgreSQL before its frame and does nothing else; first event and tasks/s
- * only, printed as the floors beside ours's verdicts).
+ * only, printed as the floors beside our verdicts).
  *
  * Other flags: --duration and --warmup (seconds of each load window), --concurrency (clients; split over
  * the instances of `ours-2x`), --starts (sequential first-event starts), --streams and
