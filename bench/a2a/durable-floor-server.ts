@@ -18,6 +18,7 @@
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { createRequire } from "node:module";
+import { listenAndAnnounce } from "./announce-listening.ts";
 
 const require = createRequire(new URL("../../examples/server/package.json", import.meta.url));
 const pg = require("pg") as typeof import("pg");
@@ -39,9 +40,10 @@ type Row = { task_id: string; seq: number; task: unknown; event: unknown };
 let waiting: { row: Row; done: () => void; failed: (error: unknown) => void }[] = [];
 let committing = false;
 
-function commit(taskId: string, seq: number, task: string, event: string): Promise<void> {
+/** Stores one row with the next group commit: the documents are serialised once, with the batch. */
+function commit(taskId: string, seq: number, task: unknown, event: unknown): Promise<void> {
   return new Promise((done, failed) => {
-    waiting.push({ row: { task_id: taskId, seq, task: JSON.parse(task), event: JSON.parse(event) }, done, failed });
+    waiting.push({ row: { task_id: taskId, seq, task, event }, done, failed });
     if (!committing) void commitWaiting();
   });
 }
@@ -61,10 +63,8 @@ async function commitWaiting(): Promise<void> {
   committing = false;
 }
 
-function frame(res: ServerResponse, requestId: unknown, result: unknown): string {
-  const data = JSON.stringify({ jsonrpc: "2.0", id: requestId, result });
-  res.write(`data: ${data}\n\n`);
-  return data;
+function frame(res: ServerResponse, requestId: unknown, result: unknown): void {
+  res.write(`data: ${JSON.stringify({ jsonrpc: "2.0", id: requestId, result })}\n\n`);
 }
 
 async function stream(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -94,19 +94,18 @@ async function stream(req: IncomingMessage, res: ServerResponse): Promise<void> 
     history: [request.params?.message],
     metadata: request.params?.metadata,
   };
-  const taskJson = JSON.stringify(task);
-  await commit(taskId, 1, taskJson, taskJson);
+  await commit(taskId, 1, task, task);
   res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
   frame(res, request.id, { task });
   for (let step = 1; step <= steps; step++) {
     await new Promise((resolve) => setTimeout(resolve, stepMs));
     const status = { ...working(new Date().toISOString()), message: { text: `step ${step} of ${steps}` } };
     const update = { statusUpdate: { taskId, contextId, status, metadata: { step, steps } } };
-    await commit(taskId, step + 1, taskJson, JSON.stringify(update));
+    await commit(taskId, step + 1, task, update);
     frame(res, request.id, update);
   }
   const completed = { statusUpdate: { taskId, contextId, status: { state: "TASK_STATE_COMPLETED" }, metadata: {} } };
-  await commit(taskId, steps + 2, taskJson, JSON.stringify(completed));
+  await commit(taskId, steps + 2, task, completed);
   frame(res, request.id, completed);
   res.end();
 }
@@ -122,11 +121,7 @@ const server = createServer((req, res) => {
   });
 });
 server.keepAliveTimeout = 5_000;
-server.listen(Number(process.env.PORT ?? 0), "127.0.0.1", () => {
-  const address = server.address();
-  const port = typeof address === "object" && address ? address.port : 0;
-  process.stderr.write(`${JSON.stringify({ msg: "bench server listening", url: `http://127.0.0.1:${port}` })}\n`);
-});
+listenAndAnnounce(server, Number(process.env.PORT ?? 0));
 process.on("SIGTERM", () => {
   server.close();
   server.closeAllConnections();

@@ -6,6 +6,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { createServer, type ServerResponse } from "node:http";
+import { listenAndAnnounce } from "./announce-listening.ts";
 
 const held = new Set<ServerResponse>();
 const server = createServer((req, res) => {
@@ -18,8 +19,4 @@ const server = createServer((req, res) => {
     res.on("close", () => held.delete(res));
   });
 });
-server.listen(Number(process.env.PORT ?? 0), "127.0.0.1", () => {
-  const address = server.address();
-  const port = typeof address === "object" && address ? address.port : 0;
-  process.stderr.write(`${JSON.stringify({ msg: "bench server listening", url: `http://127.0.0.1:${port}` })}\n`);
-});
+listenAndAnnounce(server, Number(process.env.PORT ?? 0));

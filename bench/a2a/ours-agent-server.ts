@@ -7,7 +7,7 @@
  * `{"msg":"bench server listening","url":…}` on stderr once it listens.
  */
 import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
+import { listenAndAnnounce } from "./announce-listening.ts";
 import { sleepUnlessAborted } from "./sleep-unless-aborted.ts";
 
 const core = (await import(
@@ -49,8 +49,5 @@ const handler = core.createA2AHandler({
   logger: { info() {}, warn() {}, error: console.error },
 });
 const server = createServer(node.toNodeHandler(handler, { basePath: "/api/v1/a2a" }));
-server.listen(Number(process.env.PORT ?? 0), "127.0.0.1", () => {
-  const { port } = server.address() as AddressInfo;
-  process.stderr.write(`${JSON.stringify({ msg: "bench server listening", url: `http://127.0.0.1:${port}` })}\n`);
-});
+listenAndAnnounce(server, Number(process.env.PORT ?? 0));
 process.once("SIGTERM", () => void handler.close({ graceMs: 0 }).then(() => process.exit(0)));

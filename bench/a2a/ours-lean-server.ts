@@ -9,13 +9,13 @@
  * `{"msg":"bench server listening","url":…}` on stderr once it listens.
  */
 
-import type { AddressInfo } from "node:net";
 import { environmentExecutor } from "@a2a-partner/a2a-core";
 import { createHttpServer, createPinoLogger } from "@a2a-partner/a2a-core/node-runtime";
 import { createApp } from "@a2a-partner/example-server/app";
 import { loadConfig } from "@a2a-partner/example-server/config";
 import { openConfiguredDatabase } from "@a2a-partner/example-server/configured-database";
 import { migrateReferenceSchema } from "@a2a-partner/example-server/migrations";
+import { listenAndAnnounce } from "./announce-listening.ts";
 import { sleepUnlessAborted } from "./sleep-unless-aborted.ts";
 
 const stepMs = Number(process.env.STEP_MS ?? 400);
@@ -49,10 +49,7 @@ async function main(): Promise<void> {
   await migrateReferenceSchema(db);
   const app = createApp({ db, config, logger, executor: timeline });
   const server = createHttpServer(app.listener, config);
-  server.listen(config.port, config.host, () => {
-    const { port } = server.address() as AddressInfo;
-    process.stderr.write(`${JSON.stringify({ msg: "bench server listening", url: `http://127.0.0.1:${port}` })}\n`);
-  });
+  listenAndAnnounce(server, config.port, config.host);
   process.once("SIGTERM", () => {
     void app.close().then(() => process.exit(0));
   });

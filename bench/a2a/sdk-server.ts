@@ -14,6 +14,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { createRequire } from "node:module";
+import { LISTENING_MESSAGE } from "./announce-listening.ts";
 import { sleepUnlessAborted } from "./sleep-unless-aborted.ts";
 
 // bench/ is not a workspace package: the SDK and Express resolve from the reference server, whose
@@ -196,7 +197,7 @@ async function main(): Promise<void> {
   const http = app.listen(port, "127.0.0.1", () => {
     const address = http.address();
     const listening = typeof address === "object" && address ? address.port : port;
-    log({ msg: "bench server listening", url: `http://127.0.0.1:${listening}`, store: storeKind, stepMs, grpcPort });
+    log({ msg: LISTENING_MESSAGE, url: `http://127.0.0.1:${listening}`, store: storeKind, stepMs, grpcPort });
   });
   const stop = () => {
     grpcServer?.forceShutdown();

@@ -21,6 +21,7 @@ import {
   startServerProcess,
 } from "../../examples/server/test/support/server-process.ts";
 import { releaseCheckout } from "../../scripts/release-checkout.ts";
+import { LISTENING_MESSAGE } from "./announce-listening.ts";
 import { type Dialect, oursDialect, oursRestDialect, sdkDialect } from "./dialects.ts";
 import { inspectorUrl } from "./inspector.ts";
 import { otlpTracesEnv, startOtlpSink } from "./otlp-sink.ts";
@@ -380,7 +381,7 @@ export async function startScriptServer(script: string, env: Record<string, stri
       for (const line of log.split("\n")) {
         try {
           const entry = JSON.parse(line) as { msg?: string; url?: string };
-          if (entry.msg === "bench server listening" && entry.url) {
+          if (entry.msg === LISTENING_MESSAGE && entry.url) {
             clearTimeout(timer);
             listening = true;
             resolve(entry.url);
