@@ -1,9 +1,9 @@
 import { EXIT_CODES } from "@a2a-partner/a2a-core/node-runtime";
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EnvironmentListing, MemberListing, WorkspaceListing } from "../src/admin/workspace-operations.ts";
 import { serverProcessPerSuite } from "./support/process-suite.ts";
 import { envelope, post, readFrames, startParams } from "./support/rpc.ts";
-import { createPgliteStore, pgliteStorePerTest, runCli } from "./support/server-process.ts";
+import { createPgliteStore, runCli } from "./support/server-process.ts";
 
 /** Runs the CLI and reads its stdout as JSON lines; fails the test (with stderr) on another exit code. */
 async function cliJson<T>(args: string[], env: Record<string, string>, code: number = EXIT_CODES.ok): Promise<T[]> {
@@ -21,7 +21,8 @@ describe("the operator's CLI with a running embedded server (through its control
   const suite = serverProcessPerSuite(createPgliteStore, { env: { ROBOT_STEP_MS: "1" } });
   const env = () => suite.store.env;
 
-  it("creates a workspace, an Environment with robots that run a task, a default and a member", async () => {
+  // One operator's session in three steps, in order (each spawns several CLI processes: one budget each).
+  it("creates a workspace, an Environment with robots, and makes it the default", async () => {
     const [workspace] = await cliJson<WorkspaceListing>(
       ["workspace", "create", "acme", "--visibility", "public"],
       env(),
@@ -45,7 +46,9 @@ describe("the operator's CLI with a running embedded server (through its control
       env(),
     );
     expect(chosen).toMatchObject({ storeId: "berlin-01", default: true });
+  });
 
+  it("adds a member, lists what was made and hides the workspace", async () => {
     const [member] = await cliJson<MemberListing>(
       ["member", "add", "--workspace", "acme", "ops@acme.example", "--role", "admin"],
       env(),
@@ -61,8 +64,9 @@ describe("the operator's CLI with a running embedded server (through its control
     expect(await cliJson<MemberListing>(["member", "list", "--workspace", "acme"], env())).toEqual([member]);
     const [hidden] = await cliJson<WorkspaceListing>(["workspace", "visibility", "acme", "private"], env());
     expect(hidden?.visibility).toBe("private");
+  });
 
-    // The new workspace is a real tenant: its token starts a task on the new Environment's robots.
+  it("makes the new workspace a real tenant: its token starts a task on the new Environment's robots", async () => {
     const token = (await runCli(["token", "create", "--workspace", "acme", "--kind", "partner"], env())).stdout.trim();
     const frames = await readFrames(
       await post(
@@ -118,18 +122,29 @@ describe("the operator's CLI with a running embedded server (through its control
 });
 
 describe("the operator's CLI on a store no server holds", () => {
-  const freshStore = pgliteStorePerTest();
+  // One store for the steps below, in order: each CLI process opens the embedded store itself (seconds
+  // each), so each step has a budget of its own.
+  let store: Awaited<ReturnType<typeof createPgliteStore>>;
+  beforeAll(async () => {
+    store = await createPgliteStore();
+  });
+  afterAll(() => store.drop());
 
   it("opens the store itself, brings its schema up to date, and prints the same JSON", async () => {
-    const store = await freshStore();
     const [workspace] = await cliJson<WorkspaceListing>(["workspace", "create", "north"], store.env);
     expect(workspace).toMatchObject({ slug: "north", visibility: "private" });
+  });
+
+  it("creates an Environment there and makes it the default", async () => {
     await cliJson(["environment", "create", "--workspace", "north", "n-1", "--robots", "1"], store.env);
     const [chosen] = await cliJson<EnvironmentListing>(
       ["environment", "default", "--workspace", "north", "n-1"],
       store.env,
     );
     expect(chosen).toMatchObject({ storeId: "n-1", robots: 1, default: true });
+  });
+
+  it("fails on a workspace the store does not have", async () => {
     await cliJson(["member", "list", "--workspace", "south"], store.env, EXIT_CODES.failure);
   });
 

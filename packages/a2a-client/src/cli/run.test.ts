@@ -205,17 +205,26 @@ describe("a2a-task", () => {
 
   it("exits 130 on Ctrl-C and says how to reattach", async () => {
     const interrupt = new AbortController();
-    const { baseUrl } = await serve((_, __, res) => {
-      writeSse(res, taskFrames("task-1", 3).slice(0, 2), "open");
-      setTimeout(() => interrupt.abort(), 20);
+    const { baseUrl } = await serve((_, __, res) => writeSse(res, taskFrames("task-1", 3).slice(0, 2), "open"));
+    // Ctrl-C once the CLI has shown the second event (its first progress line): on a timer, a loaded
+    // machine could press it before that event arrived.
+    const stderr = capture();
+    const code = await runCli({
+      argv: ["Restock", "--store", "s"],
+      env: { A2A_URL: baseUrl, A2A_TOKEN: "t" },
+      stdout: capture(),
+      stderr: {
+        isTTY: false,
+        write: (chunk: string) => {
+          stderr.write(chunk);
+          if (stderr.text.includes("step 1/3")) interrupt.abort();
+        },
+      },
+      clientOptions: { sleep: async () => {} },
+      signal: interrupt.signal,
     });
-    const result = await run(
-      ["Restock", "--store", "s"],
-      { A2A_URL: baseUrl, A2A_TOKEN: "t" },
-      { signal: interrupt.signal },
-    );
-    expect(result.code).toBe(130);
-    expect(result.stderr).toContain("a2a-task --attach task-1 --last-event-id 2");
+    expect(code).toBe(130);
+    expect(stderr.text).toContain("a2a-task --attach task-1 --last-event-id 2");
   });
 
   it("redraws one progress line on a terminal", async () => {
