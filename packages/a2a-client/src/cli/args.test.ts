@@ -57,6 +57,20 @@ describe("parseCliArgs", () => {
     });
   });
 
+  it("leaves the Environment to the workspace's default without --store", () => {
+    expect(parseCliArgs(["Restock", "aisle", "5"], env)).toEqual({
+      ok: true,
+      command: {
+        kind: "run",
+        text: "Restock aisle 5",
+        baseUrl: "http://localhost:8080",
+        token: "a2a_p_env",
+        json: false,
+        legacyMethods: false,
+      },
+    });
+  });
+
   it("attaches to a task without a text or store", () => {
     const parsed = parseCliArgs(["--attach", "task-1", "--last-event-id", "7", "--agent-card", "http://h/card.json"], {
       A2A_TOKEN: "t",
@@ -82,7 +96,8 @@ describe("parseCliArgs", () => {
 
   it.each([
     [[], env, /missing the task text/],
-    [["Restock"], env, /missing --store/],
+    [["Restock", "--store", " "], env, /--store needs an Environment's storeId/],
+    [["--attach", "t", "--store", "s"], env, /--store goes with a task text/],
     [["Restock", "--store", "s"], { A2A_TOKEN: "t" }, /missing the server/],
     [["Restock", "--store", "s"], { A2A_URL: "http://h" }, /missing the partner token/],
     [["Restock", "--store", "s", "--token", ""], { A2A_URL: "http://h" }, /missing the partner token/],

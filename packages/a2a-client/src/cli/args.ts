@@ -7,6 +7,7 @@ export type CliCommand =
       kind: "run";
       /** Start this task (plain text)… */
       text?: string;
+      /** Unset: the server sends the task to the workspace's default Environment, or refuses it. */
       storeId?: string;
       /** …or follow this existing task. */
       attach?: string;
@@ -26,11 +27,12 @@ export type CliCommand =
 export type ParsedArgs = { ok: true; command: CliCommand } | { ok: false; message: string };
 
 export const USAGE = `Usage:
-  a2a-task <task text> --store <storeId> [options]   start a task and follow it to the end
+  a2a-task <task text> [--store <storeId>] [options] start a task and follow it to the end
   a2a-task --attach <taskId> [options]               follow a task that is already running
 
 Options:
   -s, --store <id>           Environment (store) that runs the task
+                             (default: the workspace's default Environment, if it names one)
   -u, --url <url>            server base URL                      (env A2A_URL)
       --agent-card <url>     discover the endpoint from this agent card instead of --url
       --allow-cross-origin-endpoint
@@ -80,7 +82,8 @@ export function parseCliArgs(argv: readonly string[], env: Readonly<Record<strin
   if (attach !== undefined && attach === "") return fail("--attach needs a task id");
   if (attach && text) return fail("give either a task text or --attach <taskId>, not both");
   if (!attach && !text) return fail('missing the task text, e.g. a2a-task "Restock aisle 5" --store store-001');
-  if (!attach && !values.store?.trim()) return fail("missing --store <storeId>");
+  if (values.store !== undefined && !values.store.trim()) return fail("--store needs an Environment's storeId");
+  if (values.store !== undefined && attach) return fail("--store goes with a task text, not with --attach");
   if (values["last-event-id"] !== undefined && !attach) return fail("--last-event-id only goes with --attach");
   if (values["last-event-id"] !== undefined && !/^\d{1,15}$/.test(values["last-event-id"])) {
     return fail("--last-event-id must be a non-negative integer");
@@ -114,7 +117,7 @@ export function parseCliArgs(argv: readonly string[], env: Readonly<Record<strin
     ok: true,
     command: {
       kind: "run",
-      ...(attach ? { attach } : { text, storeId: (values.store as string).trim() }),
+      ...(attach ? { attach } : { text, ...(values.store ? { storeId: values.store.trim() } : {}) }),
       ...(values["last-event-id"] !== undefined ? { lastEventId: values["last-event-id"] } : {}),
       ...(baseUrl ? { baseUrl } : {}),
       ...(agentCardUrl ? { agentCardUrl } : {}),

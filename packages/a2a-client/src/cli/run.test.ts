@@ -155,6 +155,32 @@ describe("a2a-task", () => {
     expect(result.stderr).toContain("InvalidParamsError: Invalid params: params.metadata.storeId: no Environment");
   });
 
+  it("without --store, leaves the Environment to the server and shows the one it chose", async () => {
+    const { baseUrl, seen } = await serve((_, __, res) => writeSse(res, taskFrames("task-1", 1)));
+    const result = await run(["Restock"], { A2A_URL: baseUrl, A2A_TOKEN: "t" });
+    expect(result.code).toBe(0);
+    expect(seen[0]?.params.metadata).toBeUndefined();
+    expect(result.stderr).toContain("task task-1 in store-001: working");
+  });
+
+  it("without --store and no default Environment: exits 2 and says to name one", async () => {
+    const { baseUrl } = await serve((_, __, res) =>
+      writeJson(res, 200, {
+        jsonrpc: "2.0",
+        id: "1",
+        error: {
+          code: -32602,
+          message: "Invalid params: params.metadata.storeId: required (your workspace names no default Environment)",
+          data: { field: "params.metadata.storeId" },
+        },
+      }),
+    );
+    const result = await run(["Restock"], { A2A_URL: baseUrl, A2A_TOKEN: "t" });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("no default Environment");
+    expect(result.stderr).toContain("name an Environment of your workspace with --store <storeId>");
+  });
+
   it("exits 3 with a hint on a rejected token", async () => {
     const { baseUrl, seen } = await serve((_, __, res) =>
       writeJson(

@@ -39,6 +39,9 @@ export interface CliIo {
   clientOptions?: Partial<A2AClientOptions>;
 }
 
+/** The field a server names when it refuses a start's Environment (or finds none to default to). */
+const STORE_ID_FIELD = "params.metadata.storeId";
+
 export const EXIT = { completed: 0, notCompleted: 1, usage: 2, connection: 3, interrupted: 130 } as const;
 
 /** The partner CLI: starts (or attaches to) a task, shows its progress, and exits by its outcome. */
@@ -109,7 +112,7 @@ function openStream(
   }
   return client.sendStreamingMessage({
     text: command.text as string,
-    storeId: command.storeId as string,
+    ...(command.storeId ? { storeId: command.storeId } : {}),
     ...(command.messageId ? { messageId: command.messageId } : {}),
     ...withSignal,
   });
@@ -136,6 +139,9 @@ function hintFor(error: unknown, stream: TaskStream): string | undefined {
   if (error instanceof A2AHttpError && error.status === 401) return "check --token / A2A_TOKEN";
   if (error instanceof A2AHttpError && error.status === 403) return "this endpoint takes a workspace partner token";
   if (error instanceof MethodNotFoundError) return "an older server? try --legacy-methods";
+  if (error instanceof InvalidParamsError && fieldOf(error) === STORE_ID_FIELD) {
+    return "name an Environment of your workspace with --store <storeId>";
+  }
   if (error instanceof UntrustedEndpointError && error.reason === "cross-origin") {
     return "if you trust the card, pass --allow-cross-origin-endpoint (the token is sent to that origin)";
   }
@@ -144,6 +150,12 @@ function hintFor(error: unknown, stream: TaskStream): string | undefined {
     return `the task goes on on the server; follow it with: a2a-task --attach ${stream.taskId}${after}`;
   }
   return undefined;
+}
+
+/** The request field an error names (`data.field`), if any. */
+function fieldOf(error: InvalidParamsError): unknown {
+  const { data } = error;
+  return typeof data === "object" && data !== null ? (data as { field?: unknown }).field : undefined;
 }
 
 function describeError(error: unknown): string {
@@ -232,7 +244,9 @@ class HumanDisplay implements Display {
     if (info.percent !== undefined) this.#percent = info.percent;
     if (event.type === "task") {
       const { task } = event;
-      this.#print(`task ${sanitize(task.id)} in ${sanitize(String(task.metadata.storeId))}: ${task.status.state}`);
+      const storeId = task.metadata.storeId;
+      const where = typeof storeId === "string" ? ` in ${sanitize(storeId)}` : "";
+      this.#print(`task ${sanitize(task.id)}${where}: ${task.status.state}`);
       return;
     }
     if (event.type === "finished" || event.type === "message") return;
