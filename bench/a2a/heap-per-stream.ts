@@ -11,11 +11,13 @@
  * one inflates RSS); use N ≥ 2000 for a stable figure. Investigation tool, not part of the bench run.
  *
  * More detail: A2A_HEAP_ROWS (rows printed, default 30), A2A_HEAP_STRINGS=1 (strings split by shape),
- * A2A_HEAP_RETAINERS=<regex of bucket keys> (who holds those nodes, to stderr), e.g.
+ * A2A_HEAP_RETAINERS=<regex of bucket keys> (who holds those nodes, to stderr), A2A_HEAP_DUPLICATES=1
+ * (ids, timestamps and texts held in more than one string object, and by whom: heap-duplicate-strings.ts), e.g.
  *   A2A_HEAP_STRINGS=1 A2A_HEAP_RETAINERS='^Promise$' node bench/a2a/heap-per-stream.ts ours task 1000
  */
 import { fileURLToPath } from "node:url";
 import { sdkDialect } from "./dialects.ts";
+import { printDuplicateStrings, type SnapshotGraph } from "./heap-duplicate-strings.ts";
 import { collectGarbage } from "./inspector.ts";
 import { createPool, type Endpoint, type OpenedStream, openIdleStreams } from "./load.ts";
 import { settledRssKiB } from "./proc.ts";
@@ -59,6 +61,9 @@ function nodeKey(type: string, name: string, splitText: boolean): string {
  */
 const RETAINERS_OF = process.env.A2A_HEAP_RETAINERS ? new RegExp(process.env.A2A_HEAP_RETAINERS) : undefined;
 
+/** `A2A_HEAP_DUPLICATES=1`: strings held more than once in the second snapshot, to stderr. */
+const DUPLICATES = process.env.A2A_HEAP_DUPLICATES === "1";
+
 function tallyRetainers(snapshot: HeapSnapshot & { edges: number[] }, pattern: RegExp): void {
   const meta = snapshot.snapshot.meta as HeapSnapshot["snapshot"]["meta"] & {
     edge_fields: string[];
@@ -92,8 +97,11 @@ function tallyRetainers(snapshot: HeapSnapshot & { edges: number[] }, pattern: R
     process.stderr.write(`${String(n).padStart(7)}  ${key}\n`);
 }
 
-/** Takes a heap snapshot over the inspector and sums self sizes by constructor (or node type). */
-async function heapByConstructor(url: string, tallyRetainersOf?: RegExp): Promise<Map<string, Bucket>> {
+/**
+ * Takes a heap snapshot over the inspector and sums self sizes by constructor (or node type); `analyse`
+ * (the second snapshot) also prints what A2A_HEAP_RETAINERS and A2A_HEAP_DUPLICATES ask for.
+ */
+async function heapByConstructor(url: string, analyse = false): Promise<Map<string, Bucket>> {
   const ws = new WebSocket(url);
   await new Promise((resolve) => ws.addEventListener("open", resolve, { once: true }));
   const chunks: string[] = [];
@@ -113,7 +121,8 @@ async function heapByConstructor(url: string, tallyRetainersOf?: RegExp): Promis
   const types = snapshot.snapshot.meta.node_types[0];
   const [typeAt, nameAt, sizeAt] = [fields.indexOf("type"), fields.indexOf("name"), fields.indexOf("self_size")];
   const buckets = new Map<string, Bucket>();
-  if (tallyRetainersOf) tallyRetainers(snapshot, tallyRetainersOf);
+  if (analyse && RETAINERS_OF) tallyRetainers(snapshot, RETAINERS_OF);
+  if (analyse && DUPLICATES) printDuplicateStrings(snapshot as unknown as SnapshotGraph);
   for (let i = 0; i < snapshot.nodes.length; i += fields.length) {
     const type = types[snapshot.nodes[i + typeAt] as number] as string;
     const name = snapshot.strings[snapshot.nodes[i + nameAt] as number] as string;
@@ -164,7 +173,7 @@ async function main(): Promise<void> {
     const rssPerStream = ((await rssAfterGc()) - rssBase) / perStep;
     const before = await heapByConstructor(inspector);
     open.push(...(await openIdleStreams(pool, endpoint, perStep, body, 64)).streams);
-    const after = await heapByConstructor(inspector, RETAINERS_OF);
+    const after = await heapByConstructor(inspector, true);
     const rows = [...after].map(([key, a]) => {
       const b = before.get(key) ?? { count: 0, bytes: 0 };
       return { key, count: (a.count - b.count) / perStep, bytes: (a.bytes - b.bytes) / perStep };
