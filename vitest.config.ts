@@ -11,6 +11,7 @@ export default defineConfig({
       "examples/*/src/**/*.test.ts",
       "examples/*/test/**/*.test.ts",
       "docs/examples/**/*.test.ts",
+      "bench/**/*.test.ts",
     ],
     // Generous: suites that spawn servers share two cores; a hung test still fails, just later.
     testTimeout: 90_000,
