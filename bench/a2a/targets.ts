@@ -23,6 +23,7 @@ import {
 import { releaseCheckout } from "../../scripts/release-checkout.ts";
 import { LISTENING_MESSAGE } from "./announce-listening.ts";
 import { type Dialect, oursDialect, oursRestDialect, sdkDialect } from "./dialects.ts";
+import { disposedOnSignal } from "./dispose-on-signal.ts";
 import { inspectorUrl } from "./inspector.ts";
 import { otlpTracesEnv, startOtlpSink } from "./otlp-sink.ts";
 
@@ -122,9 +123,9 @@ const A2A_PATH = "/api/v1/a2a";
 const V8_OWN_SEMI_SPACE = "--max-semi-space-size=64";
 
 export async function createTarget(id: TargetId): Promise<Target> {
-  if (id === "sdk" || id === "sdk-pg" || id === "sdk-grpc") return sdk(id);
-  if (id === "floor-durable") return durableFloor();
-  return ours(id);
+  if (id === "sdk" || id === "sdk-pg" || id === "sdk-grpc") return disposedOnSignal(await sdk(id));
+  if (id === "floor-durable") return disposedOnSignal(await durableFloor());
+  return disposedOnSignal(await ours(id));
 }
 
 const LEAN_SERVER = fileURLToPath(new URL("./ours-lean-server.ts", import.meta.url));
