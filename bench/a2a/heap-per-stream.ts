@@ -17,7 +17,8 @@
  */
 import { fileURLToPath } from "node:url";
 import { sdkDialect } from "./dialects.ts";
-import { printDuplicateStrings, type SnapshotGraph } from "./heap-duplicate-strings.ts";
+import { printDuplicateStrings } from "./heap-duplicate-strings.ts";
+import { forEachEdge, nodeName, nodeType, type SnapshotGraph, textShape } from "./heap-snapshot-graph.ts";
 import { collectGarbage } from "./inspector.ts";
 import { createPool, type Endpoint, type OpenedStream, openIdleStreams } from "./load.ts";
 import { settledRssKiB } from "./proc.ts";
@@ -31,21 +32,8 @@ interface Bucket {
   bytes: number;
 }
 
-interface HeapSnapshot {
-  snapshot: { meta: { node_fields: string[]; node_types: [string[]] } };
-  nodes: number[];
-  strings: string[];
-}
-
 /** `A2A_HEAP_STRINGS=1`: strings split by their shape (ids and digits masked, the first 48 characters). */
 const SPLIT_TEXT = process.env.A2A_HEAP_STRINGS === "1";
-
-function textShape(text: string): string {
-  return text
-    .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi, "<uuid>")
-    .replace(/[0-9]+/g, "9")
-    .slice(0, 48);
-}
 
 /** A snapshot node's bucket: its constructor, `closure <name>`, or `(<node type>)` (strings by shape if asked). */
 function nodeKey(type: string, name: string, splitText: boolean): string {
@@ -64,35 +52,14 @@ const RETAINERS_OF = process.env.A2A_HEAP_RETAINERS ? new RegExp(process.env.A2A
 /** `A2A_HEAP_DUPLICATES=1`: strings held more than once in the second snapshot, to stderr. */
 const DUPLICATES = process.env.A2A_HEAP_DUPLICATES === "1";
 
-function tallyRetainers(snapshot: HeapSnapshot & { edges: number[] }, pattern: RegExp): void {
-  const meta = snapshot.snapshot.meta as HeapSnapshot["snapshot"]["meta"] & {
-    edge_fields: string[];
-    edge_types: [string[]];
-  };
-  const nodeFields = meta.node_fields.length;
-  const [typeAt, nameAt, edgeCountAt] = ["type", "name", "edge_count"].map((f) => meta.node_fields.indexOf(f));
-  const edgeFields = meta.edge_fields.length;
-  const [edgeTypeAt, edgeNameAt, toAt] = ["type", "name_or_index", "to_node"].map((f) => meta.edge_fields.indexOf(f));
-  const keyOf = (at: number) => {
-    const type = meta.node_types[0][snapshot.nodes[at + (typeAt as number)] as number] as string;
-    const name = snapshot.strings[snapshot.nodes[at + (nameAt as number)] as number] as string;
-    return nodeKey(type, name, true);
-  };
+function tallyRetainers(graph: SnapshotGraph, pattern: RegExp): void {
+  const keyOf = (at: number) => nodeKey(nodeType(graph, at), nodeName(graph, at), true);
   const tally = new Map<string, number>();
-  let edge = 0;
-  for (let at = 0; at < snapshot.nodes.length; at += nodeFields) {
-    const count = snapshot.nodes[at + (edgeCountAt as number)] as number;
-    for (let k = 0; k < count; k++, edge += edgeFields) {
-      const to = snapshot.edges[edge + (toAt as number)] as number;
-      if (!pattern.test(keyOf(to).slice(0, 80))) continue;
-      const edgeType = meta.edge_types[0][snapshot.edges[edge + (edgeTypeAt as number)] as number];
-      const nameOrIndex = snapshot.edges[edge + (edgeNameAt as number)] as number;
-      const edgeName =
-        edgeType === "element" || edgeType === "hidden" ? `[${edgeType}]` : snapshot.strings[nameOrIndex];
-      const key = `${keyOf(to).slice(0, 40)}  <-  ${keyOf(at).slice(0, 40)} .${edgeName}`;
-      tally.set(key, (tally.get(key) ?? 0) + 1);
-    }
-  }
+  forEachEdge(graph, (from, to, _edgeType, edgeName) => {
+    if (!pattern.test(keyOf(to).slice(0, 80))) return;
+    const key = `${keyOf(to).slice(0, 40)}  <-  ${keyOf(from).slice(0, 40)} .${edgeName}`;
+    tally.set(key, (tally.get(key) ?? 0) + 1);
+  });
   for (const [key, n] of [...tally].sort((a, b) => b[1] - a[1]).slice(0, 40))
     process.stderr.write(`${String(n).padStart(7)}  ${key}\n`);
 }
@@ -116,17 +83,14 @@ async function heapByConstructor(url: string, analyse = false): Promise<Map<stri
   ws.send(JSON.stringify({ id: 2, method: "HeapProfiler.takeHeapSnapshot", params: { reportProgress: false } }));
   await done;
   ws.close();
-  const snapshot = JSON.parse(chunks.join("")) as HeapSnapshot & { edges: number[] };
+  const snapshot = JSON.parse(chunks.join("")) as SnapshotGraph;
   const fields = snapshot.snapshot.meta.node_fields;
-  const types = snapshot.snapshot.meta.node_types[0];
-  const [typeAt, nameAt, sizeAt] = [fields.indexOf("type"), fields.indexOf("name"), fields.indexOf("self_size")];
+  const sizeAt = fields.indexOf("self_size");
   const buckets = new Map<string, Bucket>();
   if (analyse && RETAINERS_OF) tallyRetainers(snapshot, RETAINERS_OF);
-  if (analyse && DUPLICATES) printDuplicateStrings(snapshot as unknown as SnapshotGraph);
+  if (analyse && DUPLICATES) printDuplicateStrings(snapshot);
   for (let i = 0; i < snapshot.nodes.length; i += fields.length) {
-    const type = types[snapshot.nodes[i + typeAt] as number] as string;
-    const name = snapshot.strings[snapshot.nodes[i + nameAt] as number] as string;
-    const key = nodeKey(type, name, SPLIT_TEXT);
+    const key = nodeKey(nodeType(snapshot, i), nodeName(snapshot, i), SPLIT_TEXT);
     const bucket = buckets.get(key.slice(0, 80)) ?? { count: 0, bytes: 0 };
     bucket.count++;
     bucket.bytes += snapshot.nodes[i + sizeAt] as number;

@@ -582,6 +582,21 @@ function roundRatios(ours: Result, other: Result, get: (load: LoadResult) => num
 }
 
 /**
+ * One figure of `a` against `b` as the verdicts print it: the median of the rounds' ratios (their ratio of
+ * medians with one round or none), the rounds' lowest and highest, and the spread's text when there are
+ * several rounds.
+ */
+function ratioOverRounds(a: Result, b: Result, get: (load: LoadResult) => number) {
+  const ratios = roundRatios(a, b, get);
+  const ratio = ratios.length > 0 ? median(ratios) : get(a.load) / get(b.load);
+  const low = Math.min(...ratios);
+  const high = Math.max(...ratios);
+  const severalRounds = ratios.length > 1;
+  const spread = severalRounds ? ` (rounds ${low.toFixed(2)}–${high.toFixed(2)}×)` : "";
+  return { ratio, low, high, severalRounds, spread };
+}
+
+/**
  * The performance targets (docs/performance.md), each judged on our servers against the SDK's default
  * (in-memory) server, or its durable one where a target says so, as the median of the rounds' ratios.
  */
@@ -624,12 +639,8 @@ export function targetVerdicts(results: Result[], floors: Floors = {}): Verdict[
       verdicts.push(notMeasured(id, target, missing, { ours: a, sdk: b }));
       return;
     }
-    const ratios = roundRatios(ourResult, theirs, get);
-    const r = ratios.length > 0 ? median(ratios) : a / b;
-    const low = Math.min(...ratios);
-    const high = Math.max(...ratios);
-    const spread = ratios.length > 1 ? ` (rounds ${low.toFixed(2)}–${high.toFixed(2)}×)` : "";
-    const atTheLine = ratios.length > 1 && low <= factor && factor <= high ? "; at the line: rounds on both sides" : "";
+    const { ratio: r, low, high, severalRounds, spread } = ratioOverRounds(ourResult, theirs, get);
+    const atTheLine = severalRounds && low <= factor && factor <= high ? "; at the line: rounds on both sides" : "";
     const met = better === "higher" ? r >= factor : r <= factor;
     verdicts.push(
       judged(
@@ -641,7 +652,7 @@ export function targetVerdicts(results: Result[], floors: Floors = {}): Verdict[
           ours: a,
           sdk: b,
           ratio: r,
-          ...(ratios.length > 1 ? { lowest: low, highest: high } : {}),
+          ...(severalRounds ? { lowest: low, highest: high } : {}),
           threshold: factor,
         },
       ),
@@ -659,10 +670,7 @@ export function targetVerdicts(results: Result[], floors: Floors = {}): Verdict[
   const durableFloorNote = (get: (load: LoadResult) => number, unit: string, digits: number) => () => {
     const figure = durableFloor ? get(durableFloor.load) : Number.NaN;
     if (!durableFloor || !sdk || !measured(figure)) return "";
-    const ratios = roundRatios(durableFloor, sdk, get);
-    const spread =
-      ratios.length > 1 ? ` (rounds ${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}×)` : "";
-    const ratio = ratios.length > 0 ? median(ratios) : figure / get(sdk.load);
+    const { ratio, spread } = ratioOverRounds(durableFloor, sdk, get);
     return `; a durable server's floor (floor-durable) ${fmt(figure, digits)} ${unit} = ${ratio.toFixed(2)}×${spread}`;
   };
   const firstEventDurableFloorNote = durableFloorNote((load) => load.ttfe.median, "ms", 2);

@@ -20,14 +20,27 @@ async function serve(respond: Responder): Promise<ScriptedServer> {
   return server;
 }
 
-function capture(isTTY = false) {
-  const out = { text: "", isTTY, write: (chunk: string) => (out.text += chunk) };
+/** An output stream that keeps what is written; `watch` sees the whole text after each write. */
+function capture(isTTY = false, watch?: (text: string) => void) {
+  const out = {
+    text: "",
+    isTTY,
+    write: (chunk: string) => {
+      out.text += chunk;
+      watch?.(out.text);
+    },
+  };
   return out;
 }
 
-async function run(argv: string[], env: Record<string, string> = {}, extra: Partial<CliIo> = {}) {
+async function run(
+  argv: string[],
+  env: Record<string, string> = {},
+  extra: Partial<CliIo> = {},
+  watchStderr?: (text: string) => void,
+) {
   const stdout = capture();
-  const stderr = capture();
+  const stderr = capture(false, watchStderr);
   const code = await runCli({
     argv,
     env,
@@ -234,23 +247,16 @@ describe("a2a-task", () => {
     const { baseUrl } = await serve((_, __, res) => writeSse(res, taskFrames("task-1", 3).slice(0, 2), "open"));
     // Ctrl-C once the CLI has shown the second event (its first progress line): on a timer, a loaded
     // machine could press it before that event arrived.
-    const stderr = capture();
-    const code = await runCli({
-      argv: ["Restock", "--store", "s"],
-      env: { A2A_URL: baseUrl, A2A_TOKEN: "t" },
-      stdout: capture(),
-      stderr: {
-        isTTY: false,
-        write: (chunk: string) => {
-          stderr.write(chunk);
-          if (stderr.text.includes("step 1/3")) interrupt.abort();
-        },
+    const result = await run(
+      ["Restock", "--store", "s"],
+      { A2A_URL: baseUrl, A2A_TOKEN: "t" },
+      { signal: interrupt.signal },
+      (stderr) => {
+        if (stderr.includes("step 1/3")) interrupt.abort();
       },
-      clientOptions: { sleep: async () => {} },
-      signal: interrupt.signal,
-    });
-    expect(code).toBe(130);
-    expect(stderr.text).toContain("a2a-task --attach task-1 --last-event-id 2");
+    );
+    expect(result.code).toBe(130);
+    expect(result.stderr).toContain("a2a-task --attach task-1 --last-event-id 2");
   });
 
   it("redraws one progress line on a terminal", async () => {
