@@ -112,7 +112,10 @@ export async function startReplica(primaryUrl: string): Promise<Replica> {
       async resumeReplay() {
         await psql(admin, "select pg_wal_replay_resume()");
       },
-      async catchUp(timeoutMs = 10_000) {
+      // Generous by default: the replica replays the whole cluster's WAL, and the suites running beside this
+      // one write a lot of it (each `create database` copies template1 into the WAL), most of it while a test
+      // keeps replay paused. The tests assert what the replica shows once caught up, not how fast it gets there.
+      async catchUp(timeoutMs = 60_000) {
         // A record of its own first: right after a WAL switch (as a base backup ends) the insert position lies
         // past the next segment's header, which nothing replays until the primary writes again.
         await psql(primary, "select pg_logical_emit_message(false, 'a2a-test', 'catch-up')");
@@ -120,7 +123,15 @@ export async function startReplica(primaryUrl: string): Promise<Replica> {
         const until = Date.now() + timeoutMs;
         for (;;) {
           if ((await psql(admin, `select pg_last_wal_replay_lsn() >= '${lsn}'::pg_lsn`)) === "t") return;
-          if (Date.now() > until) throw new Error(`the replica did not replay up to ${lsn} in ${timeoutMs} ms`);
+          if (Date.now() > until) {
+            const where = await psql(
+              admin,
+              `select format('received %s, replayed %s (%s bytes behind), replay %s', pg_last_wal_receive_lsn(),
+                 pg_last_wal_replay_lsn(), pg_wal_lsn_diff('${lsn}', pg_last_wal_replay_lsn()),
+                 pg_get_wal_replay_pause_state())`,
+            ).catch((error: Error) => `its state unreadable: ${error.message}`);
+            throw new Error(`the replica did not replay up to ${lsn} in ${timeoutMs} ms: ${where}`);
+          }
           await sleep(50);
         }
       },
