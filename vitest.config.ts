@@ -2,8 +2,9 @@ import { defineConfig } from "vitest/config";
 
 export default defineConfig({
   test: {
-    // initdb once for the run: the suites that open fresh PGlite databases load or copy it (test/support).
-    globalSetup: ["test/support/pglite-template-setup.ts"],
+    // initdb once for the run, then the reference schema migrated once on a copy: the suites that open
+    // fresh PGlite databases load or copy one of the two (test/support, examples/server/test/support).
+    globalSetup: ["test/support/pglite-template-setup.ts", "examples/server/test/support/migrated-template-setup.ts"],
     include: [
       "test/**/*.test.ts",
       "packages/*/src/**/*.test.ts",

@@ -123,10 +123,10 @@ describe("the operator's CLI with a running embedded server (through its control
 
 describe("the operator's CLI on a store no server holds", () => {
   // One store for the steps below, in order: each CLI process opens the embedded store itself (seconds
-  // each), so each step has a budget of its own.
+  // each), so each step has a budget of its own. An empty one: the first command migrates it.
   let store: Awaited<ReturnType<typeof createPgliteStore>>;
   beforeAll(async () => {
-    store = await createPgliteStore();
+    store = await createPgliteStore({ migrated: false });
   });
   afterAll(() => store.drop());
 

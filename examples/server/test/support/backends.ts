@@ -4,6 +4,7 @@ import { freshPgliteOptions } from "@a2a-partner/test-support/pglite-template";
 import { POSTGRES_URL, postgresAvailable } from "@a2a-partner/test-support/postgres";
 import pg from "pg";
 import { migrateReferenceSchema } from "../../src/migrations.ts";
+import { migratedPgliteOptions } from "./migrated-template.ts";
 
 export { POSTGRES_URL, postgresAvailable };
 
@@ -28,7 +29,9 @@ export async function createTestDatabase(
   const migrateSchema = options.migrateWith ?? migrateReferenceSchema;
   if (backend === "pglite") {
     const dataDir = options.dataDir ?? "memory://";
-    const db = await openDatabase({ dataDir, ...(dataDir === "memory://" ? await freshPgliteOptions() : {}) });
+    // The reference schema comes migrated with the template; a `migrateWith` of its own starts from empty.
+    const template = options.migrateWith ? freshPgliteOptions : migratedPgliteOptions;
+    const db = await openDatabase({ dataDir, ...(dataDir === "memory://" ? await template() : {}) });
     await migrateSchema(db);
     return { db, openOptions: { dataDir }, drop: () => db.close() };
   }

@@ -11,6 +11,7 @@ import pg from "pg";
 import { afterEach } from "vitest";
 import type { SeedResult } from "../../src/seed.ts";
 import { POSTGRES_URL } from "./backends.ts";
+import { seedMigratedDataDir } from "./migrated-template.ts";
 import { envelope } from "./rpc.ts";
 
 /**
@@ -222,12 +223,15 @@ export interface ProcessStore {
 
 /**
  * A PGlite data directory in a fresh temporary folder (its control socket lands beside it, in `pglite.run`):
- * the run's initdb template copied in (not yet migrated: the server or CLI migrates it).
+ * the run's template with the reference schema migrated copied in (migrated-template.ts), so the server or
+ * CLI finds nothing to apply; with `{ migrated: false }` the empty template, which the first open migrates.
  */
-export async function createPgliteStore(): Promise<ProcessStore & { dataDir: string }> {
+export async function createPgliteStore(
+  options: { migrated?: boolean } = {},
+): Promise<ProcessStore & { dataDir: string }> {
   const root = await mkdtemp(join(tmpdir(), "a2a-server-process-"));
   const dataDir = join(root, "pglite");
-  await seedPgliteDataDir(dataDir);
+  await (options.migrated === false ? seedPgliteDataDir(dataDir) : seedMigratedDataDir(dataDir));
   return {
     dataDir,
     env: { DATA_DIR: dataDir },

@@ -1,0 +1,39 @@
+import { execFile } from "node:child_process";
+import { existsSync } from "node:fs";
+import { cp, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { LOCK_FILE_NAME } from "@a2a-partner/postgres-store";
+import { PGLITE_TEMPLATE_ENV, pgliteTemplatePaths } from "@a2a-partner/test-support/pglite-template";
+import { PGlite } from "@electric-sql/pglite";
+import { MIGRATED_TEMPLATE_ENV, migratedTemplatePaths } from "./migrated-template.ts";
+
+const SERVER_DIR = fileURLToPath(new URL("../..", import.meta.url));
+
+/**
+ * Vitest global set-up, after the empty template's (pglite-template-setup.ts): copies that template and
+ * migrates it with the server's own `cli.ts migrate`, so the copy is what a server leaves on a new
+ * directory; then dumps it for in-memory databases. Removed after the run.
+ */
+export default async function setup(): Promise<() => Promise<void>> {
+  const empty = process.env[PGLITE_TEMPLATE_ENV];
+  if (!empty) throw new Error(`${PGLITE_TEMPLATE_ENV} is unset: list pglite-template-setup.ts first in globalSetup`);
+  const root = await mkdtemp(join(tmpdir(), "a2a-migrated-template-"));
+  const paths = migratedTemplatePaths(root);
+  await mkdir(paths.dataDir, { recursive: true, mode: 0o700 });
+  await cp(pgliteTemplatePaths(empty).dataDir, paths.dataDir, { recursive: true });
+  await promisify(execFile)(process.execPath, ["src/cli.ts", "migrate"], {
+    cwd: SERVER_DIR,
+    env: { ...process.env, DATA_DIR: paths.dataDir, LOG_LEVEL: "warn" },
+  });
+  // The CLI lets go of the directory when it exits; a lock left behind would make every copy "in use".
+  if (existsSync(join(paths.dataDir, LOCK_FILE_NAME))) throw new Error("`cli.ts migrate` left its lock file behind");
+  const db = await PGlite.create(paths.dataDir);
+  const dump = await db.dumpDataDir("none");
+  await db.close();
+  await writeFile(paths.dump, Buffer.from(await dump.arrayBuffer()));
+  process.env[MIGRATED_TEMPLATE_ENV] = root;
+  return () => rm(root, { recursive: true, force: true });
+}
