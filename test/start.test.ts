@@ -34,6 +34,8 @@ describe("pnpm start", () => {
   let env: Record<string, string> = {};
   beforeAll(async () => {
     root = await mkdtemp(join(tmpdir(), "a2a-start-"));
+    // A new directory, as on a fresh clone: the first start runs initdb and the migrations, which most other
+    // suites' servers skip by starting from a copy of the run's template.
     env = { DATA_DIR: join(root, "pglite"), PORT: "0", LOG_LEVEL: "info" };
   });
   afterAll(() => rm(root, { recursive: true, force: true }));

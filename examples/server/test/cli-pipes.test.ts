@@ -6,6 +6,7 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { EXIT_CODES } from "@a2a-partner/a2a-core/node-runtime";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { seedMigratedDataDir } from "./support/migrated-template.ts";
 
 const SERVER_DIR = fileURLToPath(new URL("..", import.meta.url));
 const REPO_ROOT = fileURLToPath(new URL("../../..", import.meta.url));
@@ -27,6 +28,7 @@ describe("CLI output in a pipe", () => {
   beforeAll(async () => {
     root = await mkdtemp(join(tmpdir(), "a2a-cli-pipes-"));
     env = { DATA_DIR: join(root, "pglite") };
+    await seedMigratedDataDir(env.DATA_DIR); // what these test is the output, not a first start's initdb
   });
   afterAll(() => rm(root, { recursive: true, force: true }));
 

@@ -27,6 +27,7 @@ import { createToken } from "../src/auth/tokens.ts";
 import { workflowMix } from "../src/fleet/workflow-mix.ts";
 import { seed } from "../src/seed.ts";
 import { type Backend, createTestDatabase, postgresAvailable, type TestDatabase } from "./support/backends.ts";
+import { seedMigratedDataDir } from "./support/migrated-template.ts";
 import { startTestServer } from "./support/test-server.ts";
 
 /** The generator as the server runs it: with the fleet's workflows. */
@@ -296,6 +297,7 @@ describe("pnpm cli generate", () => {
 
   beforeAll(async () => {
     dataRoot = await mkdtemp(join(tmpdir(), "a2a-generate-"));
+    await seedMigratedDataDir(join(dataRoot, "pglite"));
   });
   afterAll(async () => {
     await rm(dataRoot, { recursive: true, force: true });

@@ -3,6 +3,7 @@ import { mkdir, mkdtemp, readdir, rm, utimes, writeFile } from "node:fs/promises
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { seedPgliteDataDir } from "@a2a-partner/test-support/pglite-template";
 import { afterAll, describe, expect, it } from "vitest";
 import { LOCK_FILE_NAME, openDatabase } from "../src/index.js";
 
@@ -94,6 +95,7 @@ describe("the data directory lock across processes started at the same instant",
     async () => {
       const dir = await mkdtemp(join(tmpdir(), "lock-pidns-"));
       dirs.push(dir);
+      await seedPgliteDataDir(dir); // the run's initdb template: the winner opens it without an initdb
       const outcomes = await race(dir, 2, { ownPidNamespace: true, open: true });
       expect(outcomes.sort()).toEqual(["refused pid 1", "won pid 1"]);
       // And the directory opens afterwards, holding what the one that ran wrote.

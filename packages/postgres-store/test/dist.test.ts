@@ -2,6 +2,7 @@ import { execFile } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
+import { PGLITE_TEMPLATE_ENV, pgliteTemplatePaths } from "@a2a-partner/test-support/pglite-template";
 import { describe, expect, it } from "vitest";
 
 const run = promisify(execFile);
@@ -53,25 +54,25 @@ describe("the built package", () => {
   });
 
   it("runs the embedded database on its worker thread from ESM and from CJS", async () => {
-    // The worker's entry is a file of its own in dist/, located from whichever build was loaded.
-    const query = `const db = await m.openDatabase({ dataDir: "memory://" });
+    // The worker's entry is a file of its own in dist/, located from whichever build was loaded. It starts
+    // from the run's initdb template when there is one (initdb is not what this tests).
+    const query = `const dump = process.env.PGLITE_DUMP && new Blob([(await import("node:fs")).readFileSync(process.env.PGLITE_DUMP)]);
+const db = await m.openDatabase({ dataDir: "memory://", ...(dump ? { loadDataDir: dump } : {}) });
 const { rows } = await db.query("select 41 + 1 as answer");
 await db.close();
 console.log(JSON.stringify({ inWorker: db.inWorker, rows }));`;
+    const template = process.env[PGLITE_TEMPLATE_ENV];
+    const env = { ...process.env, ...(template ? { PGLITE_DUMP: pgliteTemplatePaths(template).dump } : {}) };
     const [esm, cjs] = await Promise.all([
       run(
         process.execPath,
         ["--input-type=module", "-e", `import * as m from "@a2a-partner/postgres-store";\n${query}`],
-        {
-          cwd: packageDir,
-        },
+        { cwd: packageDir, env },
       ),
       run(
         process.execPath,
         ["-e", `const m = require("@a2a-partner/postgres-store");\n(async () => {\n${query}\n})();`],
-        {
-          cwd: packageDir,
-        },
+        { cwd: packageDir, env },
       ),
     ]);
     for (const { stdout } of [esm, cjs]) {

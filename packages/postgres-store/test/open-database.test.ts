@@ -3,6 +3,7 @@ import { chmod, lstat, mkdir, mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { storeFixtures } from "@a2a-partner/a2a-core/testing";
+import { freshPgliteOptions } from "@a2a-partner/test-support/pglite-template";
 import { PGlite } from "@electric-sql/pglite";
 import { afterAll, describe, expect, it } from "vitest";
 import { createPostgresStores, migrate, openDatabase } from "../src/index.js";
@@ -84,7 +85,7 @@ describe("the embedded data directory is private", () => {
 
 describe("openDatabase({ dataDir: 'memory://', loadDataDir })", () => {
   it("starts from the dumped data directory, on the worker thread and on the calling one", async () => {
-    const original = await PGlite.create("memory://");
+    const original = await PGlite.create("memory://", await freshPgliteOptions());
     await original.exec("create table kept (note text); insert into kept values ('from the dump')");
     const dump = await original.dumpDataDir("none");
     await original.close();

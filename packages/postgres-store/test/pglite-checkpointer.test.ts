@@ -1,6 +1,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { seedPgliteDataDir } from "@a2a-partner/test-support/pglite-template";
 import { afterAll, describe, expect, it } from "vitest";
 import { type Database, type OpenDatabaseOptions, openDatabase } from "../src/index.js";
 import { PGliteCheckpointer } from "../src/pglite/pglite-checkpointer.js";
@@ -17,6 +18,7 @@ describe("checkpoints on PGlite", () => {
    */
   async function openSmallWal(name: string, options: OpenDatabaseOptions): Promise<Database> {
     const dataDir = join(await parent, name);
+    await seedPgliteDataDir(dataDir); // the run's initdb template: initdb is not what this tests
     const setup = await openDatabase({ dataDir, lock: false, autovacuum: false, checkpoints: false });
     await setup.exec("alter system set max_wal_size = '32MB'");
     await setup.exec("create table docs (id serial primary key, doc jsonb not null)");

@@ -4,7 +4,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { freshPgliteOptions } from "@a2a-partner/test-support/pglite-template";
+import { freshPgliteOptions, seedPgliteDataDir } from "@a2a-partner/test-support/pglite-template";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database, Queryable } from "../src/database.js";
 import { GroupCommitWriter, openDatabase } from "../src/index.js";
@@ -193,11 +193,16 @@ describe("a worker thread that dies (PGlite's WASM aborting)", () => {
   const parent = mkdtemp(join(tmpdir(), "pglite-worker-lost-"));
   afterAll(async () => rm(await parent, { recursive: true, force: true }));
 
-  /** A database on a fresh directory, with what it reports about its worker. */
+  /**
+   * A database on a fresh directory (the run's initdb template copied in: initdb is not what these test),
+   * or in memory, with what it reports about its worker.
+   */
   async function openWatched(dataDir: string) {
     const lost: Error[] = [];
     let restarts = 0;
+    if (dataDir !== "memory://") await seedPgliteDataDir(dataDir);
     const db = await openPGliteWorkerDatabase(dataDir, {
+      ...(dataDir === "memory://" ? await freshPgliteOptions() : {}),
       autovacuum: false,
       onWorkerLost: (error) => lost.push(error),
       onWorkerRestarted: () => restarts++,
@@ -248,7 +253,9 @@ describe("a worker thread that dies (PGlite's WASM aborting)", () => {
       throw new Error("a bug in the application's callback");
     };
     let restarted = false;
-    const db = await openPGliteWorkerDatabase(join(await parent, "throwing-callbacks"), {
+    const dataDir = join(await parent, "throwing-callbacks");
+    await seedPgliteDataDir(dataDir);
+    const db = await openPGliteWorkerDatabase(dataDir, {
       autovacuum: false,
       onWorkerLost: failing,
       onWorkerRestarted: () => {
@@ -298,6 +305,7 @@ describe("a process with the embedded database open", () => {
 
   it("exits when its work is done (even one failed open), as with PGlite on the calling thread, and its data is there", async () => {
     const dataDir = join(await parent, "data");
+    await seedPgliteDataDir(dataDir); // initdb is not what this tests
     const entry = new URL("../dist/index.js", import.meta.url).href; // what npm consumers run
     // No close(): the worker must not keep the process alive once nothing is asked of it. (The data
     // directory stays locked by a lock file whose holder is gone; the next open takes it over.)
