@@ -27,8 +27,9 @@ describe("CLI output in a pipe", () => {
   let env: Record<string, string> = {};
   beforeAll(async () => {
     root = await mkdtemp(join(tmpdir(), "a2a-cli-pipes-"));
-    env = { DATA_DIR: join(root, "pglite") };
-    await seedMigratedDataDir(env.DATA_DIR); // what these test is the output, not a first start's initdb
+    const dataDir = join(root, "pglite");
+    await seedMigratedDataDir(dataDir); // what these test is the output, not a first start's initdb
+    env = { DATA_DIR: dataDir };
   });
   afterAll(() => rm(root, { recursive: true, force: true }));
 
