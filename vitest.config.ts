@@ -1,4 +1,4 @@
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
 
 /** Unit tests beside the code they test: no servers, databases or process-wide state of their own. */
 const UNIT = ["packages/*/src/**/*.test.ts", "examples/*/src/**/*.test.ts"];
@@ -20,7 +20,7 @@ export default defineConfig({
         test: {
           name: "unit",
           include: UNIT,
-          exclude: UNIT_WITH_GLOBALS,
+          exclude: [...configDefaults.exclude, ...UNIT_WITH_GLOBALS],
           // A worker runs many of these files one after another, modules loaded once: a fresh worker per
           // file cost more than the tests themselves (bench/NOTES.md, "CI time").
           isolate: false,
