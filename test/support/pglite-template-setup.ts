@@ -11,10 +11,15 @@ import { PGLITE_TEMPLATE_ENV, pgliteTemplatePaths } from "./pglite-template.ts";
 export default async function setup(): Promise<() => Promise<void>> {
   const root = await mkdtemp(join(tmpdir(), "a2a-pglite-template-"));
   const paths = pgliteTemplatePaths(root);
-  const db = await PGlite.create(paths.dataDir);
-  const dump = await db.dumpDataDir("none");
-  await db.close();
-  await writeFile(paths.dump, Buffer.from(await dump.arrayBuffer()));
+  await writeDataDirDump(paths.dataDir, paths.dump);
   process.env[PGLITE_TEMPLATE_ENV] = root;
   return () => rm(root, { recursive: true, force: true });
+}
+
+/** Opens the on-disk cluster `dataDir` (initdb when empty) and writes its `dumpDataDir()` tarball to `file`. */
+export async function writeDataDirDump(dataDir: string, file: string): Promise<void> {
+  const db = await PGlite.create(dataDir);
+  const dump = await db.dumpDataDir("none");
+  await db.close();
+  await writeFile(file, Buffer.from(await dump.arrayBuffer()));
 }

@@ -1,13 +1,13 @@
 import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
-import { cp, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { cp, mkdir, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { LOCK_FILE_NAME } from "@a2a-partner/postgres-store";
 import { PGLITE_TEMPLATE_ENV, pgliteTemplatePaths } from "@a2a-partner/test-support/pglite-template";
-import { PGlite } from "@electric-sql/pglite";
+import { writeDataDirDump } from "@a2a-partner/test-support/pglite-template-setup";
 import { MIGRATED_TEMPLATE_ENV, migratedTemplatePaths } from "./migrated-template.ts";
 
 const SERVER_DIR = fileURLToPath(new URL("../..", import.meta.url));
@@ -30,10 +30,7 @@ export default async function setup(): Promise<() => Promise<void>> {
   });
   // The CLI lets go of the directory when it exits; a lock left behind would make every copy "in use".
   if (existsSync(join(paths.dataDir, LOCK_FILE_NAME))) throw new Error("`cli.ts migrate` left its lock file behind");
-  const db = await PGlite.create(paths.dataDir);
-  const dump = await db.dumpDataDir("none");
-  await db.close();
-  await writeFile(paths.dump, Buffer.from(await dump.arrayBuffer()));
+  await writeDataDirDump(paths.dataDir, paths.dump);
   process.env[MIGRATED_TEMPLATE_ENV] = root;
   return () => rm(root, { recursive: true, force: true });
 }
