@@ -7,7 +7,7 @@
  *   node bench/ci/test-cpu.ts [--top 30] [vitest filters…]
  */
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -35,11 +35,13 @@ interface FileCpu {
   own: number;
   children: number;
 }
-const rows = readFileSync(out, "utf8")
-  .trim()
-  .split("\n")
-  .map((line) => JSON.parse(line) as FileCpu);
+const written = existsSync(out) ? readFileSync(out, "utf8").trim() : "";
 rmSync(dir, { recursive: true, force: true });
+if (!written) {
+  console.error("no test file reported its CPU (did the filters match any, and did Vitest start?)");
+  process.exit(run.status || 1);
+}
+const rows = written.split("\n").map((line) => JSON.parse(line) as FileCpu);
 
 const seconds = (ticks: number) => (ticks / TICKS_PER_SECOND).toFixed(1).padStart(6);
 const total = (row: FileCpu) => row.before + row.own + row.children;

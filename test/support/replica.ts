@@ -115,7 +115,8 @@ export async function startReplica(primaryUrl: string): Promise<Replica> {
       // Generous by default: the replica replays the whole cluster's WAL, and the suites running beside this
       // one write a lot of it (each `create database` copies template1 into the WAL), most of it while a test
       // keeps replay paused. The tests assert what the replica shows once caught up, not how fast it gets there.
-      async catchUp(timeoutMs = 60_000) {
+      // Two catch-ups fit in a test's 90 s, so a slow one fails with this message, not the test's timeout.
+      async catchUp(timeoutMs = 40_000) {
         // A record of its own first: right after a WAL switch (as a base backup ends) the insert position lies
         // past the next segment's header, which nothing replays until the primary writes again.
         await psql(primary, "select pg_logical_emit_message(false, 'a2a-test', 'catch-up')");
