@@ -9,6 +9,15 @@ import { type Database, openDatabase, type QueryOptions, ReplicaFence } from "..
 // the replica caught up never touch the primary.
 const reachable = (await postgresAvailable()) && replicaAvailable();
 
+/**
+ * A caught-up replica is trusted once its snapshot's xmin passes the fence's floor. Transaction ids are
+ * the cluster's, so a transaction another suite keeps open on the same PostgreSQL holds the xmin back
+ * (by design: the fence cannot tell it from one of ours) for as long as it stays open.
+ */
+const UNTIL_TRUSTED = { timeout: 20_000, interval: 50 };
+/** A NOTIFY reaches the process milliseconds after its commit; seconds on a busy host. */
+const UNTIL_HEARD = { timeout: 5_000, interval: 20 };
+
 describe.skipIf(!reachable)("ReplicaFence on a real streaming replica", () => {
   const schema = `fence_test_${randomUUID().replaceAll("-", "")}`;
   const channel = `fence_${randomUUID().replaceAll("-", "").slice(0, 16)}`;
@@ -63,7 +72,7 @@ describe.skipIf(!reachable)("ReplicaFence on a real streaming replica", () => {
   /** Once the replica caught up and the fence answers from it (`token`'s live grant), its replay paused. */
   async function pausedOnceTrusted(token: string): Promise<void> {
     await replica.catchUp();
-    await vi.waitFor(async () => expect(await onReplica(token)).toEqual({ revoked: false }));
+    await vi.waitFor(async () => expect(await onReplica(token)).toEqual({ revoked: false }), UNTIL_TRUSTED);
     await replica.pauseReplay();
   }
 
@@ -71,7 +80,7 @@ describe.skipIf(!reachable)("ReplicaFence on a real streaming replica", () => {
     await admin.query(`insert into ${schema}.grants (token) values ('a'), ('b')`);
     await replica.catchUp();
     onPrimary = [];
-    await vi.waitFor(async () => expect(await onReplica("a")).toEqual({ revoked: false }));
+    await vi.waitFor(async () => expect(await onReplica("a")).toEqual({ revoked: false }), UNTIL_TRUSTED);
     expect(await onReplica("nobody")).toBeNull(); // an empty answer is an answer too
     expect(onPrimary).toEqual([]);
   });
@@ -82,7 +91,7 @@ describe.skipIf(!reachable)("ReplicaFence on a real streaming replica", () => {
       await admin.query(`update ${schema}.grants set revoked = true where token = 'a'`);
       // The notification reaches the process milliseconds after the commit; from then on the paused
       // replica (which still has the grant live) is not used, for any row of the table.
-      await vi.waitFor(async () => expect(await onReplica("a")).toBeUndefined());
+      await vi.waitFor(async () => expect(await onReplica("a")).toBeUndefined(), UNTIL_HEARD);
       for (let i = 0; i < 5; i++) {
         expect(await onReplica("a")).toBeUndefined();
         expect(await onReplica("b")).toBeUndefined();
@@ -115,7 +124,7 @@ describe.skipIf(!reachable)("ReplicaFence on a real streaming replica", () => {
           `select revoked from ${schema}.grants where token = 'b'`,
         );
         await admin.query(`update ${schema}.grants set revoked = true where token = 'b'`);
-        await vi.waitFor(() => expect(announced).toBe(true));
+        await vi.waitFor(() => expect(announced).toBe(true), UNTIL_HEARD);
         return rows[0];
       });
       expect(await answer).toBeUndefined();
