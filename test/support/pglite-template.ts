@@ -19,18 +19,13 @@ function templateRoot(): string | undefined {
   return process.env[PGLITE_TEMPLATE_ENV] || undefined;
 }
 
-let dump: Promise<Blob | undefined> | undefined;
-
 /**
  * PGlite options for a fresh in-memory database: `{ loadDataDir }` when the template exists, else none
  * (initdb). Spread into `PGlite.create("memory://", …)` or `openDatabase({ dataDir: "memory://", … })`.
  */
 export async function freshPgliteOptions(): Promise<{ loadDataDir?: Blob }> {
   const root = templateRoot();
-  if (!root) return {};
-  dump ??= readFile(pgliteTemplatePaths(root).dump).then((bytes) => new Blob([bytes]));
-  const loadDataDir = await dump;
-  return loadDataDir ? { loadDataDir } : {};
+  return root ? { loadDataDir: await templateDump(root) } : {};
 }
 
 /**
@@ -39,7 +34,23 @@ export async function freshPgliteOptions(): Promise<{ loadDataDir?: Blob }> {
  */
 export async function seedPgliteDataDir(dataDir: string): Promise<void> {
   const root = templateRoot();
-  if (!root) return;
+  if (root) await copyTemplateDataDir(root, dataDir);
+}
+
+const dumps = new Map<string, Promise<Blob>>();
+
+/** The dump of the template laid out under `root` (`pgliteTemplatePaths`), read once per process. */
+export function templateDump(root: string): Promise<Blob> {
+  let dump = dumps.get(root);
+  if (!dump) {
+    dump = readFile(pgliteTemplatePaths(root).dump).then((bytes) => new Blob([bytes]));
+    dumps.set(root, dump);
+  }
+  return dump;
+}
+
+/** Copies the template laid out under `root` into the (absent) data directory `dataDir`. */
+export async function copyTemplateDataDir(root: string, dataDir: string): Promise<void> {
   // Created as openDatabase creates one (owner-only), then filled.
   await mkdir(dataDir, { recursive: true, mode: 0o700 });
   await cp(pgliteTemplatePaths(root).dataDir, dataDir, { recursive: true });

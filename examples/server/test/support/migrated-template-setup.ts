@@ -8,7 +8,7 @@ import { promisify } from "node:util";
 import { LOCK_FILE_NAME } from "@a2a-partner/postgres-store";
 import { PGLITE_TEMPLATE_ENV, pgliteTemplatePaths } from "@a2a-partner/test-support/pglite-template";
 import { writeDataDirDump } from "@a2a-partner/test-support/pglite-template-setup";
-import { MIGRATED_TEMPLATE_ENV, migratedTemplatePaths } from "./migrated-template.ts";
+import { MIGRATED_TEMPLATE_ENV } from "./migrated-template.ts";
 
 const SERVER_DIR = fileURLToPath(new URL("../..", import.meta.url));
 
@@ -23,7 +23,7 @@ export default async function setup(): Promise<() => Promise<void>> {
   const root = await mkdtemp(join(tmpdir(), "a2a-migrated-template-"));
   const remove = () => rm(root, { recursive: true, force: true });
   try {
-    const paths = migratedTemplatePaths(root);
+    const paths = pgliteTemplatePaths(root);
     await mkdir(paths.dataDir, { recursive: true, mode: 0o700 });
     await cp(pgliteTemplatePaths(empty).dataDir, paths.dataDir, { recursive: true });
     await promisify(execFile)(process.execPath, ["src/cli.ts", "migrate"], {
