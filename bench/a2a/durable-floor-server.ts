@@ -1,6 +1,6 @@
 /**
  * The floor under a durable server, as a server: the least a server can do that sends each event only
- * once it is durable on PostgreSQL. Bare node:http, one pg connection, no framework, no checks, no auth,
+ * once it is durable on PostgreSQL (or on the embedded store, below). Bare node:http, one pg connection, no framework, no checks, no auth,
  * no idempotency. Each POST (the SDK's dialect, `SendStreamingMessage`) commits one row of two JSON
  * documents (the task and its first event, the shape of `commit-floor.ts`) and then writes the `task`
  * frame; then, as the SDK's bench agent does, a status per step every STEP_MS, each committed before its
@@ -12,30 +12,57 @@
  * backend, the server and the client each woken in turn, and the task's next commits right behind its
  * first frame. Its first event is what `ours` would read if everything it does but the commit took no time.
  *
- * Env: PORT (0 = ephemeral), DATABASE_URL (a database of its own: the table is created in it),
- * STEP_MS (default 400), STEPS (default 5). Logs `{"msg":"bench server listening","url":…}` on stderr.
+ * With DATA_DIR instead of DATABASE_URL it commits to the embedded store, opened as the reference server
+ * opens it (`openDatabase`: PGlite in a worker thread): the floor under a durable server on the embedded
+ * store (`floor-durable-embedded`).
+ *
+ * Env: PORT (0 = ephemeral), DATABASE_URL (a database of its own: the table is created in it) or DATA_DIR
+ * (a PGlite directory), STEP_MS (default 400), STEPS (default 5). Logs
+ * `{"msg":"bench server listening","url":…}` on stderr.
  */
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { createRequire } from "node:module";
 import { listenAndAnnounce } from "./announce-listening.ts";
 
-const require = createRequire(new URL("../../examples/server/package.json", import.meta.url));
-const pg = require("pg") as typeof import("pg");
+/** The one connection the rows go through: a statement, its parameters, and a name to prepare it under. */
+interface FloorDatabase {
+  query(text: string, values?: unknown[], name?: string): Promise<unknown>;
+  close(): Promise<void>;
+}
+
+async function openFloorDatabase(): Promise<FloorDatabase> {
+  const dataDir = process.env.DATA_DIR;
+  if (dataDir) {
+    // The embedded store as the server opens it: PGlite in a worker thread (on the server's own thread the
+    // first event read the same and tasks/s a quarter: one thread then serves HTTP and runs PostgreSQL).
+    const require = createRequire(new URL("../../examples/server/package.json", import.meta.url));
+    const { openDatabase } = require("@a2a-partner/postgres-store") as typeof import("@a2a-partner/postgres-store");
+    const db = await openDatabase({ dataDir });
+    return {
+      query: (text, values, name) => db.query(text, values ?? [], name ? { name } : undefined),
+      close: () => db.close(),
+    };
+  }
+  const require = createRequire(new URL("../../examples/server/package.json", import.meta.url));
+  const pg = require("pg") as typeof import("pg");
+  const db = new pg.Client({ connectionString: process.env.DATABASE_URL });
+  await db.connect();
+  return {
+    query: (text, values, name) => db.query({ text, values, ...(name ? { name } : {}) }),
+    close: () => db.end(),
+  };
+}
 
 const stepMs = Number(process.env.STEP_MS ?? 400);
 const steps = Number(process.env.STEPS ?? 5);
-const db = new pg.Client({ connectionString: process.env.DATABASE_URL });
-await db.connect();
+const db = await openFloorDatabase();
 await db.query(`create table if not exists floor_events (
   task_id uuid not null, seq int not null, task jsonb not null, event jsonb not null, primary key (task_id, seq))`);
 // Every commit goes through one group commit on the one connection: whatever waits when a commit returns
 // is the next commit, one multi-row insert (alone, under sequential starts; many tasks' rows under load).
-const INSERT = {
-  name: "floor_insert",
-  text: `insert into floor_events select * from jsonb_to_recordset($1::jsonb)
-           as r(task_id uuid, seq int, task jsonb, event jsonb)`,
-};
+const INSERT = `insert into floor_events select * from jsonb_to_recordset($1::jsonb)
+  as r(task_id uuid, seq int, task jsonb, event jsonb)`;
 type Row = { task_id: string; seq: number; task: unknown; event: unknown };
 let waiting: { row: Row; done: () => void; failed: (error: unknown) => void }[] = [];
 let committing = false;
@@ -54,7 +81,7 @@ async function commitWaiting(): Promise<void> {
     const batch = waiting;
     waiting = [];
     try {
-      await db.query({ ...INSERT, values: [JSON.stringify(batch.map((item) => item.row))] });
+      await db.query(INSERT, [JSON.stringify(batch.map((item) => item.row))], "floor_insert");
       for (const item of batch) item.done();
     } catch (error) {
       for (const item of batch) item.failed(error);
@@ -125,5 +152,5 @@ listenAndAnnounce(server, Number(process.env.PORT ?? 0));
 process.on("SIGTERM", () => {
   server.close();
   server.closeAllConnections();
-  void db.end().finally(() => process.exit(0));
+  void db.close().finally(() => process.exit(0));
 });

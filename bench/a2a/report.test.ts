@@ -71,6 +71,21 @@ describe("targetVerdicts", () => {
     expect(detail).toContain("a durable server's floor (floor-durable) 1.35 ms = 1.25× (rounds 1.00–1.50×)");
   });
 
+  it("prints the embedded store's durable floor beside the embedded verdicts, and only there", () => {
+    const embedded = result("ours-embedded", [load({ ttfe: 3.0, tasksPerSecond: 400 })]);
+    const sdk = result("sdk", [load({ ttfe: 1.0, tasksPerSecond: 1000 })]);
+    const floor = result("floor-durable-embedded", [load({ ttfe: 1.8, tasksPerSecond: 700 })]);
+    const verdicts = targetVerdicts([embedded, sdk, floor]);
+    expect(verdict(verdicts, "embedded.firstEvent").detail).toContain(
+      "a durable server's floor (floor-durable-embedded) 1.80 ms = 1.80×",
+    );
+    expect(verdict(verdicts, "embedded.tasks").detail).toContain(
+      "a durable server's floor (floor-durable-embedded) 700 tasks/s = 0.70×",
+    );
+    const ours = result("ours", [load({ ttfe: 3.0 })]);
+    expect(verdict(targetVerdicts([ours, sdk, floor]), "postgres.firstEvent").detail).not.toContain("floor-durable");
+  });
+
   it("says what was not run instead of judging a figure that is missing", () => {
     const ours = result("ours", [load({ tasksPerSecond: 500, cpuMsPerTask: 1 })]);
     const verdicts = targetVerdicts([ours]);

@@ -9,7 +9,8 @@
  * figure and a verdict on each performance target in docs/performance.md (judged against `sdk` of the same run,
  * on the median of the rounds' ratios), with the first event's floors beside its verdict: the SDK's first
  * event plus one commit of a start's size on the same PostgreSQL server (commit-floor.ts), and the first
- * event of the least a durable server does (`floor-durable`), which also stands beside the tasks/s verdict.
+ * event of the least a durable server does (`floor-durable`), which also stands beside the tasks/s verdict
+ * (and `floor-durable-embedded` beside the embedded store's).
  *
  *   pnpm bench:a2a                                          # about 20 minutes (1,194 s on a slow host, 2026-12-07)
  *   pnpm bench:a2a --duration 30 --streams 1000,5000,10000 --stream-targets ours,sdk,sdk-pg
@@ -20,7 +21,8 @@
  *   pnpm bench:a2a --targets ours --stream-targets "" --phases gettask --cpu-prof /tmp/prof
  *                                                # a V8 CPU profile of the GetTask load (profile-summary.ts)
  *
- * Targets (--targets, default ours,ours-grpc,ours-embedded,ours-2x,sdk,sdk-grpc,sdk-pg,floor-durable; --stream-targets, default ours,ours-grpc,sdk,sdk-grpc):
+ * Targets (--targets, default ours,ours-grpc,ours-embedded,ours-2x,sdk,sdk-grpc,sdk-pg,floor-durable,floor-durable-embedded;
+ * --stream-targets, default ours,ours-grpc,sdk,sdk-grpc):
  * `ours` (src/cli.ts serve on a PostgreSQL database of its own, seeded with the CLI, dropped at the end;
  * RATE_LIMIT_PER_SECOND=0, MAX_STREAMS_PER_TOKEN=0), `ours-embedded` (the same server as `pnpm start`
  * ships it: no DATABASE_URL, a fresh PGlite DATA_DIR in a temp folder, seeded with the CLI first),
@@ -40,7 +42,8 @@
  * `sdk` (bench/a2a/sdk-server.ts with the SDK's default InMemoryTaskStore), `sdk-pg` (the same with the
  * SDK's DatabaseTaskStore on PostgreSQL), `floor-durable` (durable-floor-server.ts: bare node:http that
  * group-commits each event on PostgreSQL before its frame and does nothing else; first event and tasks/s
- * only, printed as the floors beside our verdicts).
+ * only, printed as the floors beside our verdicts), `floor-durable-embedded` (the same on the embedded
+ * store, PGlite in a worker thread as `pnpm start` opens it, printed beside the embedded store's verdicts).
  *
  * Other flags: --duration and --warmup (seconds of each load window), --concurrency (clients; split over
  * the instances of `ours-2x`), --starts (sequential first-event starts), --streams and
@@ -81,7 +84,10 @@ import { createTarget, type RunningServer, STEP_MS, type Target, type TargetId }
 
 const { values: args } = parseArgs({
   options: {
-    targets: { type: "string", default: "ours,ours-grpc,ours-embedded,ours-2x,sdk,sdk-grpc,sdk-pg,floor-durable" },
+    targets: {
+      type: "string",
+      default: "ours,ours-grpc,ours-embedded,ours-2x,sdk,sdk-grpc,sdk-pg,floor-durable,floor-durable-embedded",
+    },
     "stream-targets": { type: "string", default: "ours,ours-grpc,sdk,sdk-grpc" },
     duration: { type: "string", default: "10" },
     warmup: { type: "string", default: "2" },
@@ -121,6 +127,7 @@ const TARGET_IDS: TargetId[] = [
   "sdk-pg",
   "sdk-grpc",
   "floor-durable",
+  "floor-durable-embedded",
 ];
 const list = (value: string) =>
   value
@@ -153,8 +160,10 @@ function validate(): void {
   // The idle-stream phases speak JSON-RPC; the HTTP+JSON target is for the load phases.
   if (streamTargets.includes("ours-rest"))
     throw new Error("ours-rest is a load target only, not a --stream-targets one");
-  if (streamTargets.includes("floor-durable"))
-    throw new Error("floor-durable answers starts only: a load target, not a --stream-targets one");
+  for (const floor of ["floor-durable", "floor-durable-embedded"] as const) {
+    if (streamTargets.includes(floor))
+      throw new Error(`${floor} answers starts only: a load target, not a --stream-targets one`);
+  }
   if (![...phases].every((p) => p === "tasks" || p === "gettask" || p === "send-message")) {
     throw new Error("--phases: tasks, gettask, send-message");
   }

@@ -44,7 +44,8 @@ export type TargetId =
   | "sdk"
   | "sdk-pg"
   | "sdk-grpc"
-  | "floor-durable";
+  | "floor-durable"
+  | "floor-durable-embedded";
 export type ProcessRole = "load" | "streams";
 
 export interface RunningServer {
@@ -79,7 +80,7 @@ export interface Target {
    * and the store a new task names. Its processes serve gRPC on `grpcAddress`.
    */
   grpc?: { metadata: Record<string, string>; storeId: string };
-  /** It answers streaming starts only (`floor-durable`): no GetTask, no idle streams, no SendMessage. */
+  /** It answers streaming starts only (the durable floors): no GetTask, no idle streams, no SendMessage. */
   startsOnly?: boolean;
   start(role: ProcessRole, options?: StartOptions): Promise<RunningServer>;
   /**
@@ -124,7 +125,7 @@ const V8_OWN_SEMI_SPACE = "--max-semi-space-size=64";
 
 export async function createTarget(id: TargetId): Promise<Target> {
   if (id === "sdk" || id === "sdk-pg" || id === "sdk-grpc") return disposedOnSignal(await sdk(id));
-  if (id === "floor-durable") return disposedOnSignal(await durableFloor());
+  if (id === "floor-durable" || id === "floor-durable-embedded") return disposedOnSignal(await durableFloor(id));
   return disposedOnSignal(await ours(id));
 }
 
@@ -133,7 +134,7 @@ const AGENT_SERVER = fileURLToPath(new URL("./ours-agent-server.ts", import.meta
 
 const DURABLE_FLOOR_SERVER = fileURLToPath(new URL("./durable-floor-server.ts", import.meta.url));
 
-type OursId = Exclude<TargetId, "sdk" | "sdk-pg" | "sdk-grpc" | "floor-durable">;
+type OursId = Exclude<TargetId, "sdk" | "sdk-pg" | "sdk-grpc" | "floor-durable" | "floor-durable-embedded">;
 
 const OURS_VARIANTS: Record<OursId, { label: string; store: string }> = {
   ours: { label: "ours", store: "PostgreSQL" },
@@ -327,17 +328,22 @@ async function sdk(id: "sdk" | "sdk-pg" | "sdk-grpc"): Promise<Target> {
 }
 
 /**
- * The least a durable server can do (durable-floor-server.ts): each event committed on PostgreSQL before
- * its frame through a group commit, nothing else. Its first event is the floor as a server meets it, its
- * tasks/s what durability alone allows; it answers starts only (no GetTask, no streams phase).
+ * The least a durable server can do (durable-floor-server.ts): each event committed before its frame
+ * through a group commit, nothing else; on PostgreSQL (`floor-durable`) or on the embedded store
+ * (`floor-durable-embedded`: PGlite in a worker thread, as the reference server opens it). Its first
+ * event is the floor as a server meets it, its tasks/s what durability alone allows on that store; it
+ * answers starts only (no GetTask, no streams phase).
  */
-async function durableFloor(): Promise<Target> {
-  const store = await createPostgresStore();
+async function durableFloor(id: "floor-durable" | "floor-durable-embedded"): Promise<Target> {
+  const embedded = id === "floor-durable-embedded";
+  const store = embedded ? await createPgliteStore({ migrated: false }) : await createPostgresStore();
   return {
-    id: "floor-durable",
-    label: "durable floor",
-    onPostgres: true,
-    store: "PostgreSQL, one connection: bare node:http group-committing each event before its frame",
+    id,
+    label: embedded ? "durable floor, embedded" : "durable floor",
+    onPostgres: !embedded,
+    store: embedded
+      ? "embedded PGlite (worker thread), one connection: bare node:http group-committing each event before its frame"
+      : "PostgreSQL, one connection: bare node:http group-committing each event before its frame",
     dialect: sdkDialect("store-001"),
     path: A2A_PATH,
     instances: 1,
