@@ -5,6 +5,7 @@
  * figure the bench's idle-CPU target judges.
  *
  *   node bench/a2a/idle-cpu-profile.ts ours task 5000 30 /tmp/idle.cpuprofile
+ *   A2A_BENCH_BASE=/path/to/worktree node bench/a2a/idle-cpu-profile.ts ours-base task 5000 30 /tmp/base.cpuprofile
  *
  * Investigation tool, not part of the bench run.
  */
@@ -40,8 +41,9 @@ async function devtools(url: string): Promise<{ call(method: string): Promise<un
 }
 
 async function main(): Promise<void> {
-  if (which !== "ours" && which !== "sdk")
-    throw new Error("usage: idle-cpu-profile.ts ours|sdk task|subscribe N s out");
+  // ours-base: the server of the checkout A2A_BENCH_BASE names (a plain worktree), to compare with ours.
+  if (which !== "ours" && which !== "ours-base" && which !== "sdk")
+    throw new Error("usage: idle-cpu-profile.ts ours|ours-base|sdk task|subscribe N s out");
   const target = await createTarget(which);
   const server = await target.start("streams", { inspect: true });
   const endpoint: Endpoint = { origin: server.origin, path: target.path, dialect: target.dialect };

@@ -4,7 +4,7 @@ import type { SseSink } from "../../ports/handler-response.js";
 import type { NewTaskEvent, TaskRecord } from "../../ports/task-records.js";
 import type { Task, TaskUpdateResult } from "../../protocol/schemas/a2a.js";
 import { createInMemoryStores, type InMemoryStores } from "../../stores/in-memory.js";
-import { TaskSubscription } from "../streams/task-subscription.js";
+import { OFF_THE_TICK, TaskSubscription } from "../streams/task-subscription.js";
 import { TaskHub } from "./task-hub.js";
 
 // Test set-up shared by the hub's tests (imported by nothing else): a hub that owns one working task.
@@ -92,7 +92,7 @@ export async function streamOn(hub: TaskHub, stores: InMemoryStores, taskId: str
     client,
     { maxBytes: 1 << 20, hardMaxBytes: 8 << 20 },
     cursor,
-    0,
+    OFF_THE_TICK,
     (s) => hub.unsubscribe(s),
     render,
   );

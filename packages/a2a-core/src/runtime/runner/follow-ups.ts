@@ -4,7 +4,7 @@ import type { SerialisedEvent, StreamRenderer } from "../../protocol/dialect/dia
 import type { Message, TaskEventResult } from "../../protocol/schemas/a2a.js";
 import { BARE_FRAMES } from "../hub/live-event.js";
 import type { TaskHub } from "../hub/task-hub.js";
-import { TaskSubscription } from "../streams/task-subscription.js";
+import { OFF_THE_TICK, TaskSubscription } from "../streams/task-subscription.js";
 
 const NO_SINK: SseSink = { write() {}, backlog: 0, end() {}, abort() {} };
 const NO_BACKLOG = { maxBytes: Number.POSITIVE_INFINITY, hardMaxBytes: Number.POSITIVE_INFINITY };
@@ -41,8 +41,7 @@ export class FollowUps {
       NO_SINK,
       NO_BACKLOG,
       afterSeq,
-      // Never on the keep-alive tick (not an open stream): its write clock is not read.
-      0,
+      OFF_THE_TICK,
       (ended) => hub.unsubscribe(ended),
       renderer,
     );

@@ -10,7 +10,7 @@ import {
 } from "../../protocol/schemas/a2a.js";
 import type { A2ARuntime } from "../a2a-runtime.js";
 import { BARE_FRAMES } from "../hub/live-event.js";
-import { TaskSubscription } from "./task-subscription.js";
+import { OFF_THE_TICK, TaskSubscription } from "./task-subscription.js";
 
 /** Whether a blocking SendMessage answers with the task in this state: ended, or waiting on its caller. */
 export function isSettledState(state: TaskState): boolean {
@@ -46,7 +46,7 @@ export function awaitSettled(runtime: A2ARuntime, record: TaskRecord, maxWaitMs:
       NO_SINK,
       runtime.backlogBounds,
       record.lastSeq,
-      runtime.openStreams.now(),
+      OFF_THE_TICK,
       (ended) => {
         clearTimeout(timer);
         runtime.hub.unsubscribe(ended);

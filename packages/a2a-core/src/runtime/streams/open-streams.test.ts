@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { SseSink } from "../../ports/handler-response.js";
-import { KEEP_ALIVE_COMMENT } from "../hub/live-event.js";
+import { KEEP_ALIVE_COMMENT, LiveEvent } from "../hub/live-event.js";
 import { OpenStreams } from "./open-streams.js";
 import { TaskSubscription } from "./task-subscription.js";
 
@@ -28,7 +28,7 @@ function open(streams: OpenStreams, client: FakeClient): TaskSubscription {
     client,
     { maxBytes: 1024, hardMaxBytes: 8192 },
     1,
-    streams.now(),
+    streams,
     (ended) => streams.delete(ended),
     render,
   );
@@ -59,6 +59,52 @@ describe("OpenStreams", () => {
     streams.endAll();
   });
 
+  it("writes no keep-alive to a stream busy with events, and one within the interval once it goes quiet", () => {
+    const streams = new OpenStreams(KEEP_ALIVE_MS, () => Date.now());
+    const busy = new FakeClient();
+    const stream = open(streams, busy);
+    // An event every 5 s for a minute: the gaps never reach the interval, so no keep-alive.
+    for (let at = 5_000; at <= 60_000; at += 5_000) {
+      vi.advanceTimersByTime(5_000);
+      // The renderer writes "{}" whatever the result; the event's content is not what is tested.
+      stream.deliver(new LiveEvent(at / 5_000 + 1, "update", {} as never));
+    }
+    expect(busy.writes).toEqual([]);
+    const lastEvent = Date.now();
+    vi.advanceTimersByTime(20_000);
+    expect(busy.writes.length).toBe(1);
+    const gap = (busy.writes[0] as number) - lastEvent;
+    expect(gap).toBeGreaterThanOrEqual(13_000);
+    expect(gap).toBeLessThanOrEqual(KEEP_ALIVE_MS);
+    streams.endAll();
+  });
+
+  it("keeps thousands of streams each within the interval, and stops ticking once the last one ends", () => {
+    const streams = new OpenStreams(KEEP_ALIVE_MS, () => Date.now());
+    const clients: FakeClient[] = [];
+    const opened: TaskSubscription[] = [];
+    // Opened over 20 s, so their keep-alives fall due in every slot of the tick.
+    for (let i = 0; i < 2_000; i++) {
+      if (i % 100 === 0) vi.advanceTimersByTime(1_000);
+      const client = new FakeClient();
+      clients.push(client);
+      opened.push(open(streams, client));
+    }
+    for (const stream of opened.slice(0, 1_000)) stream.detach();
+    const from = Date.now();
+    vi.advanceTimersByTime(45_000);
+    expect(clients.slice(0, 1_000).every((client) => client.writes.every((at) => at <= from))).toBe(true);
+    for (const client of clients.slice(1_000)) {
+      const gaps = client.writes.filter((at) => at >= from).map((at, i, own) => at - (own[i - 1] ?? at));
+      expect(gaps.length).toBeGreaterThanOrEqual(3);
+      for (const gap of gaps.slice(1)) expect(gap).toBeLessThanOrEqual(KEEP_ALIVE_MS);
+    }
+    expect(vi.getTimerCount()).toBe(1);
+    streams.endAll();
+    // Nothing open: an idle process is not woken every second.
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
   it("gives a client over its backlog bound a third of the interval to catch up, then drops it", () => {
     const streams = new OpenStreams(KEEP_ALIVE_MS, () => Date.now());
     const slow = new FakeClient();
@@ -70,7 +116,7 @@ describe("OpenStreams", () => {
       [catchingUp, catchingUpStream],
     ] as const) {
       client.backlog = 2048; // over maxBytes, under the hard bound: behind, not dropped yet
-      stream.keepAlive(streams.now());
+      stream.keepAlive();
       expect(stream.behind).toBe(true);
     }
     vi.advanceTimersByTime(4_000);

@@ -47,7 +47,7 @@ export function openTaskStream(runtime: A2ARuntime, request: TaskStreamRequest):
       sink,
       runtime.backlogBounds,
       cursor,
-      openStreams.now(),
+      openStreams,
       (ended) => {
         openStreams.delete(ended);
         hub.unsubscribe(ended);

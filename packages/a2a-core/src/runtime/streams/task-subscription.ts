@@ -13,6 +13,20 @@ export interface BacklogBounds {
 }
 
 /**
+ * The keep-alive tick as a stream sees it (OpenStreams): the clock its writes are stamped with, and where
+ * it reports falling behind.
+ */
+export interface StreamTicker {
+  /** When the tick last ran (ms): a write is stamped with it, so a stamp is never later than the write. */
+  readonly tickedAt: number;
+  /** The stream went over its backlog bound: the tick looks at it until it catches up or is dropped. */
+  noteBehind(stream: TaskSubscription): void;
+}
+
+/** For a subscription no client reads (it never falls behind, and needs no keep-alive). */
+export const OFF_THE_TICK: StreamTicker = { tickedAt: 0, noteBehind() {} };
+
+/**
  * One open stream: a sink, the task it follows, and a cursor (the last sequence number it sent). It
  * holds no timer, signal, promise or generator; feeds push events into it and one process-wide tick
  * writes its keep-alives.
@@ -20,14 +34,14 @@ export interface BacklogBounds {
 export class TaskSubscription implements EndedStream {
   /** Sequence number of the newest event written to this stream. */
   cursor: number;
-  /** When this stream last wrote anything (ms, the keep-alive tick's clock). */
+  /** When this stream last wrote anything: the tick's time before the write (ms, the tick's clock). */
   lastWriteAt: number;
   /** The client's backlog went over `maxBytes`; the tick drops it if it stays over (see checkBacklog). */
   behind = false;
   /** When the tick first found the client still over `maxBytes`. */
   private behindSince: number | undefined;
-  /** Something was written since the last tick (so no keep-alive is due yet). */
-  wroteSinceTick = false;
+  /** The slot of the keep-alive tick's wheel that holds this stream; -1 while it is not on the tick. */
+  wheelSlot = -1;
   private ended = false;
   /** How the stream ended, once it has. */
   endReason: StreamEndReason | undefined;
@@ -39,14 +53,14 @@ export class TaskSubscription implements EndedStream {
     private readonly sink: SseSink,
     private readonly bounds: BacklogBounds,
     cursor: number,
-    now: number,
+    private readonly ticker: StreamTicker,
     /** Called once when the stream ends, whichever way. */
     private readonly onEnd: (subscription: TaskSubscription) => void,
     /** Writes each frame's `result` in the dialect the stream's request asked for. */
     private readonly render: StreamRenderer,
   ) {
     this.cursor = cursor;
-    this.lastWriteAt = now;
+    this.lastWriteAt = ticker.tickedAt;
   }
 
   get isEnded(): boolean {
@@ -77,8 +91,8 @@ export class TaskSubscription implements EndedStream {
     this.end("final");
   }
 
-  keepAlive(now: number): void {
-    if (this.write(KEEP_ALIVE_COMMENT)) this.lastWriteAt = now;
+  keepAlive(): void {
+    this.write(KEEP_ALIVE_COMMENT);
   }
 
   /** Whether the client has more unread than it may keep (read live from the sink). */
@@ -117,12 +131,15 @@ export class TaskSubscription implements EndedStream {
   private write(chunk: string): boolean {
     if (this.ended) return false;
     this.sink.write(chunk);
-    this.wroteSinceTick = true;
+    this.lastWriteAt = this.ticker.tickedAt;
     const backlog = this.sink.backlog;
     if (backlog <= this.bounds.maxBytes) return true;
     // Behind: a burst (a replay) may drain within the grace; a client that reads nothing will not.
     if (backlog <= this.bounds.hardMaxBytes) {
-      this.behind = true;
+      if (!this.behind) {
+        this.behind = true;
+        this.ticker.noteBehind(this);
+      }
       return true;
     }
     this.drop();
