@@ -12,13 +12,15 @@
  *
  * More detail: A2A_HEAP_ROWS (rows printed, default 30), A2A_HEAP_STRINGS=1 (strings split by shape),
  * A2A_HEAP_RETAINERS=<regex of bucket keys> (who holds those nodes, to stderr), A2A_HEAP_DUPLICATES=1
- * (ids, timestamps and texts held in more than one string object, and by whom: heap-duplicate-strings.ts), e.g.
+ * (ids, timestamps and texts held in more than one string object, and by whom: heap-duplicate-strings.ts),
+ * A2A_HEAP_LOCATIONS=1 (objects and closures by the file and line of their constructor or function, contexts by
+ * the closure that holds them; the packages' code is placed in their built `dist/` files), e.g.
  *   A2A_HEAP_STRINGS=1 A2A_HEAP_RETAINERS='^Promise$' node bench/a2a/heap-per-stream.ts ours task 1000
  */
 import { fileURLToPath } from "node:url";
 import { sdkDialect } from "./dialects.ts";
 import { printDuplicateStrings } from "./heap-duplicate-strings.ts";
-import { forEachEdge, nodeName, nodeType, type SnapshotGraph, textShape } from "./heap-snapshot-graph.ts";
+import { forEachEdge, nodeName, nodeType, type SnapshotGraph, sourcePlaces, textShape } from "./heap-snapshot-graph.ts";
 import { collectGarbage } from "./inspector.ts";
 import { createPool, type Endpoint, type OpenedStream, openIdleStreams } from "./load.ts";
 import { settledRssKiB } from "./proc.ts";
@@ -49,19 +51,36 @@ function nodeKey(type: string, name: string, splitText: boolean): string {
  */
 const RETAINERS_OF = process.env.A2A_HEAP_RETAINERS ? new RegExp(process.env.A2A_HEAP_RETAINERS) : undefined;
 
+/** `A2A_HEAP_LOCATIONS=1`: objects and closures keyed by where their constructor or function is written. */
+const LOCATIONS = process.env.A2A_HEAP_LOCATIONS === "1";
+
 /** `A2A_HEAP_DUPLICATES=1`: strings held more than once in the second snapshot, to stderr. */
 const DUPLICATES = process.env.A2A_HEAP_DUPLICATES === "1";
 
-function tallyRetainers(graph: SnapshotGraph, pattern: RegExp): void {
-  const keyOf = (at: number) => nodeKey(nodeType(graph, at), nodeName(graph, at), true);
+function tallyRetainers(graph: SnapshotGraph, pattern: RegExp, placeOf: Map<number, string>): void {
+  const keyOf = (at: number) => {
+    const place = placeOf.get(at);
+    return `${nodeKey(nodeType(graph, at), nodeName(graph, at), true)}${place ? ` @ ${place}` : ""}`;
+  };
   const tally = new Map<string, number>();
   forEachEdge(graph, (from, to, _edgeType, edgeName) => {
     if (!pattern.test(keyOf(to).slice(0, 80))) return;
-    const key = `${keyOf(to).slice(0, 40)}  <-  ${keyOf(from).slice(0, 40)} .${edgeName}`;
+    const key = `${keyOf(to).slice(0, 60)}  <-  ${keyOf(from).slice(0, 60)} .${edgeName}`;
     tally.set(key, (tally.get(key) ?? 0) + 1);
   });
   for (const [key, n] of [...tally].sort((a, b) => b[1] - a[1]).slice(0, 40))
     process.stderr.write(`${String(n).padStart(7)}  ${key}\n`);
+}
+
+/** `A2A_HEAP_LOCATIONS`: each node's source place where V8 records one, and each context by the first closure holding it. */
+function placesOfClosuresAndContexts(graph: SnapshotGraph, scriptUrls: Map<string, string>): Map<number, string> {
+  const places = sourcePlaces(graph, scriptUrls);
+  forEachEdge(graph, (from, to, _edgeType, edgeName) => {
+    if (edgeName !== "context" || places.has(to)) return;
+    const holder = places.get(from);
+    if (holder && nodeType(graph, from) === "closure") places.set(to, `(of ${holder})`);
+  });
+  return places;
 }
 
 /**
@@ -72,13 +91,22 @@ async function heapByConstructor(url: string, analyse = false): Promise<Map<stri
   const ws = new WebSocket(url);
   await new Promise((resolve) => ws.addEventListener("open", resolve, { once: true }));
   const chunks: string[] = [];
+  const scriptUrls = new Map<string, string>();
   const done = new Promise<void>((resolve) => {
     ws.addEventListener("message", (event) => {
-      const message = JSON.parse(String(event.data)) as { id?: number; method?: string; params?: { chunk: string } };
-      if (message.method === "HeapProfiler.addHeapSnapshotChunk" && message.params) chunks.push(message.params.chunk);
+      const message = JSON.parse(String(event.data)) as {
+        id?: number;
+        method?: string;
+        params?: { chunk?: string; scriptId?: string; url?: string };
+      };
+      if (message.method === "HeapProfiler.addHeapSnapshotChunk" && message.params?.chunk)
+        chunks.push(message.params.chunk);
+      if (message.method === "Debugger.scriptParsed" && message.params?.scriptId)
+        scriptUrls.set(message.params.scriptId, message.params.url ?? "");
       if (message.id === 2) resolve();
     });
   });
+  if (LOCATIONS) ws.send(JSON.stringify({ id: 0, method: "Debugger.enable" }));
   ws.send(JSON.stringify({ id: 1, method: "HeapProfiler.collectGarbage" }));
   ws.send(JSON.stringify({ id: 2, method: "HeapProfiler.takeHeapSnapshot", params: { reportProgress: false } }));
   await done;
@@ -87,10 +115,12 @@ async function heapByConstructor(url: string, analyse = false): Promise<Map<stri
   const fields = snapshot.snapshot.meta.node_fields;
   const sizeAt = fields.indexOf("self_size");
   const buckets = new Map<string, Bucket>();
-  if (analyse && RETAINERS_OF) tallyRetainers(snapshot, RETAINERS_OF);
+  const placeOf = LOCATIONS ? placesOfClosuresAndContexts(snapshot, scriptUrls) : new Map<number, string>();
+  if (analyse && RETAINERS_OF) tallyRetainers(snapshot, RETAINERS_OF, placeOf);
   if (analyse && DUPLICATES) printDuplicateStrings(snapshot);
   for (let i = 0; i < snapshot.nodes.length; i += fields.length) {
-    const key = nodeKey(nodeType(snapshot, i), nodeName(snapshot, i), SPLIT_TEXT);
+    const place = placeOf.get(i);
+    const key = `${nodeKey(nodeType(snapshot, i), nodeName(snapshot, i), SPLIT_TEXT)}${place ? ` @ ${place}` : ""}`;
     const bucket = buckets.get(key.slice(0, 80)) ?? { count: 0, bytes: 0 };
     bucket.count++;
     bucket.bytes += snapshot.nodes[i + sizeAt] as number;

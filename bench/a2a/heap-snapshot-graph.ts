@@ -6,11 +6,19 @@
 /** The parts of a V8 heap snapshot these tools read. */
 export interface SnapshotGraph {
   snapshot: {
-    meta: { node_fields: string[]; node_types: [string[]]; edge_fields: string[]; edge_types: [string[]] };
+    meta: {
+      node_fields: string[];
+      node_types: [string[]];
+      edge_fields: string[];
+      edge_types: [string[]];
+      location_fields?: string[];
+    };
   };
   nodes: number[];
   edges: number[];
   strings: string[];
+  /** Where a node's function or constructor is written: (node offset, script id, line, column), zero-based. */
+  locations?: number[];
 }
 
 /** A text with its ids and digits masked, cut to `length`: strings grouped by what they are, not their value. */
@@ -59,4 +67,25 @@ export function forEachEdge(
       visit(at, graph.edges[edge + toAt] as number, edgeType, edgeName);
     }
   }
+}
+
+/**
+ * Each located node's place in the source (closures, and objects by their constructor), `file:line`
+ * (one-based; the file's last two path segments), by node offset; `scriptUrls` maps the inspector's script ids (from `Debugger.scriptParsed`) to their URLs.
+ */
+export function sourcePlaces(graph: SnapshotGraph, scriptUrls: Map<string, string>): Map<number, string> {
+  const fields = graph.snapshot.meta.location_fields ?? ["object_index", "script_id", "line", "column"];
+  const [objectAt, scriptAt, lineAt] = ["object_index", "script_id", "line"].map((f) => fields.indexOf(f)) as [
+    number,
+    number,
+    number,
+  ];
+  const places = new Map<number, string>();
+  const locations = graph.locations ?? [];
+  for (let i = 0; i < locations.length; i += fields.length) {
+    const url = scriptUrls.get(String(locations[i + scriptAt])) ?? `script ${locations[i + scriptAt]}`;
+    const file = url.split("/").slice(-2).join("/");
+    places.set(locations[i + objectAt] as number, `${file}:${(locations[i + lineAt] as number) + 1}`);
+  }
+  return places;
 }
