@@ -12,7 +12,7 @@
  * event of the least a durable server does (`floor-durable`), which also stands beside the tasks/s verdict
  * (and `floor-durable-embedded` beside the embedded store's).
  *
- *   pnpm bench:a2a                                          # about 20 minutes (1,194 s on a slow host, 2026-12-07)
+ *   pnpm bench:a2a                                          # about 20 minutes (1,194 s, 2026-12-07, with both floors)
  *   pnpm bench:a2a --duration 30 --streams 1000,5000,10000 --stream-targets ours,sdk,sdk-pg
  *   pnpm bench:a2a --targets ours,sdk --subscribe-streams 0 --json
  *   pnpm bench:a2a --targets ours-embedded,sdk --stream-targets "" --duration 3 --warmup 1 --starts 30
