@@ -367,8 +367,15 @@ export async function startScriptServer(script: string, env: Record<string, stri
     env: { PATH: process.env.PATH, HOME: process.env.HOME, PORT: "0", ...env },
     stdio: ["ignore", "ignore", "pipe"],
   });
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  process.once("exit", () => child.kill("SIGKILL"));
+  // Killed if this process exits first; the hook goes with the child (a run starts dozens of servers).
+  const killOnExit = () => child.kill("SIGKILL");
+  process.once("exit", killOnExit);
+  const exited = new Promise<void>((resolve) =>
+    child.once("exit", () => {
+      process.off("exit", killOnExit);
+      resolve();
+    }),
+  );
   let log = "";
   let listening = false;
   let inspector: string | undefined;
