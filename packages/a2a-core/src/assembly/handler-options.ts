@@ -31,7 +31,7 @@ export interface A2AHandlerOptions {
   leaseMs?: number;
   /** How often to look for orphaned tasks. Default: `leaseMs / 2`. 0 disables the periodic sweep. */
   recoveryIntervalMs?: number;
-  /** Interval of `: keep-alive` comments on an idle stream. Default 15 s. */
+  /** Interval of `: keep-alive` comments on an idle stream, in ms (positive, or a RangeError). Default 15 s. */
   keepAliveMs?: number;
   /**
    * The path the endpoint is mounted at (`/api/v1/a2a`), when the adapters hand it whole URLs (a fetch

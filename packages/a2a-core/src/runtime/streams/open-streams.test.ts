@@ -74,7 +74,7 @@ describe("OpenStreams", () => {
     vi.advanceTimersByTime(20_000);
     expect(busy.writes.length).toBe(1);
     const gap = (busy.writes[0] as number) - lastEvent;
-    expect(gap).toBeGreaterThanOrEqual(13_000);
+    expect(gap).toBeGreaterThanOrEqual(14_000);
     expect(gap).toBeLessThanOrEqual(KEEP_ALIVE_MS);
     streams.endAll();
   });
@@ -103,6 +103,55 @@ describe("OpenStreams", () => {
     streams.endAll();
     // Nothing open: an idle process is not woken every second.
     expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it("writes the keep-alive by its time after the loop stalled, not a tick count later", () => {
+    const streams = new OpenStreams(KEEP_ALIVE_MS, () => Date.now());
+    const client = new FakeClient();
+    const opened = Date.now();
+    open(streams, client);
+    vi.advanceTimersByTime(1_000);
+    // The loop is blocked for 6 s: the clock moves on, the timer fires late.
+    vi.setSystemTime(Date.now() + 6_000);
+    vi.advanceTimersByTime(20_000);
+    const gap = (client.writes[0] as number) - opened;
+    expect(gap).toBeGreaterThanOrEqual(14_000);
+    expect(gap).toBeLessThanOrEqual(KEEP_ALIVE_MS);
+    streams.endAll();
+  });
+
+  it("counts a client's keep-alive from its last write again once it catches up", () => {
+    const streams = new OpenStreams(KEEP_ALIVE_MS, () => Date.now());
+    const client = new FakeClient();
+    const stream = open(streams, client);
+    vi.advanceTimersByTime(10_000);
+    client.backlog = 2048; // behind from its write at 10 s until it reads, at 15 s
+    stream.deliver(new LiveEvent(2, "update", {} as never));
+    const lastWrite = Date.now();
+    vi.advanceTimersByTime(5_000);
+    client.backlog = 0;
+    vi.advanceTimersByTime(20_000);
+    expect(stream.isEnded).toBe(false);
+    const gap = (client.writes[0] as number) - lastWrite;
+    expect(gap).toBeGreaterThanOrEqual(14_000);
+    expect(gap).toBeLessThanOrEqual(KEEP_ALIVE_MS);
+    streams.endAll();
+  });
+
+  it("stops its timer when the last stream goes, however it went", () => {
+    const streams = new OpenStreams(KEEP_ALIVE_MS, () => Date.now());
+    const first = open(streams, new FakeClient());
+    const second = open(streams, new FakeClient());
+    first.detach();
+    expect(vi.getTimerCount()).toBe(1);
+    second.end("final");
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it("refuses a keep-alive interval that is not a positive number of milliseconds", () => {
+    for (const bad of [0, -1, Number.NaN, Number.POSITIVE_INFINITY]) {
+      expect(() => new OpenStreams(bad)).toThrow(/keepAliveMs must be a positive number/);
+    }
   });
 
   it("gives a client over its backlog bound a third of the interval to catch up, then drops it", () => {

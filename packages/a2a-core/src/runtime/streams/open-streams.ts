@@ -3,57 +3,76 @@ import type { StreamTicker, TaskSubscription } from "./task-subscription.js";
 /**
  * Every open stream of the process, with one tick for all of them: no timer per stream. A stream that
  * wrote nothing for about `keepAliveMs` gets a `: keep-alive` comment (the gap between two writes never
- * exceeds `keepAliveMs`), and a client that stays behind for a third of `keepAliveMs` is dropped.
+ * exceeds `keepAliveMs`, plus however late the tick runs), and a client that stays behind for a third of
+ * `keepAliveMs` is dropped.
  *
- * A tick looks only at the streams whose keep-alive may be due (a timing wheel: each stream sits in the
- * slot of the tick that looks at it next) and at those behind, not at every open stream: with thousands
- * held idle, walking them all each second cost more than their keep-alives.
+ * A tick looks only at the streams whose keep-alive may be due, not at every open stream (with thousands
+ * held idle, walking them all each second cost more than their keep-alives): a timing wheel, each stream
+ * in the slot of the tick before the one its keep-alive falls due in, and looked at every tick from there
+ * until it has one. Slots are counted in time from the wheel's start, so a tick that runs late looks at
+ * every slot it passed.
  */
 export class OpenStreams implements StreamTicker {
-  /** Every open stream, by the tick that looks at it next: slot `tick % wheel.length` (its `wheelSlot`). */
+  /** The open streams, tick `n`'s in slot `n % wheel.length` (the stream's `wheelSlot`). */
   private readonly wheel: Set<TaskSubscription>[];
+  /** The `wheelSlot` of a stream taken off its slot by the tick under way: still open, not yet placed again. */
+  private readonly beingLookedAt: number;
   private size = 0;
   /** Streams over their backlog bound, looked at every tick until they catch up or are dropped. */
   private readonly behind = new Set<TaskSubscription>();
-  private ticks = 0;
+  /** When tick 0 began: tick `n` covers `[origin + n × tickMs, origin + (n + 1) × tickMs)`. */
+  private origin = 0;
+  /** The newest tick whose streams have been looked at. */
+  private swept = 0;
   private timer: ReturnType<typeof setInterval> | undefined;
   private readonly tickMs: number;
-  /** How long after a stream's last write its keep-alive is written (a tick before `keepAliveMs`). */
+  /** How long after a stream's last write its keep-alive is due (a tick before `keepAliveMs`). */
   private readonly quietMs: number;
   /** How long a client may stay over its backlog bound before it is dropped. */
   private readonly backlogGraceMs: number;
-  tickedAt: number;
 
   constructor(
     keepAliveMs: number,
     private readonly clock: () => number = () => performance.now(),
   ) {
+    if (!(Number.isFinite(keepAliveMs) && keepAliveMs > 0)) {
+      throw new RangeError(`keepAliveMs must be a positive number of milliseconds, not ${keepAliveMs}`);
+    }
     // A keep-alive goes out between `keepAliveMs - tickMs` and `keepAliveMs` after a stream's last write.
     // A tick of a second at most makes that 14-15 s by default (a tick of a third made it 10-15 s): each
     // keep-alive is a socket write, the main cost of a server holding thousands of idle streams.
     this.tickMs = Math.max(5, Math.min(1_000, Math.floor(keepAliveMs / 3)));
-    this.quietMs = keepAliveMs - this.tickMs;
+    this.quietMs = Math.max(0, keepAliveMs - this.tickMs);
     this.backlogGraceMs = keepAliveMs / 3;
-    // Room for the furthest slot a stream is put in (`quietMs` ahead) and the one being looked at.
-    this.wheel = Array.from({ length: Math.ceil(this.quietMs / this.tickMs) + 2 }, () => new Set());
-    this.tickedAt = clock();
+    // The ticks a stream may wait for (up to `quietMs` ahead, one more after a late tick) and a spare.
+    const slots = Math.ceil(this.quietMs / this.tickMs) + 3;
+    this.wheel = Array.from({ length: slots }, () => new Set());
+    this.beingLookedAt = slots;
+  }
+
+  /** The clock the streams' writes are stamped with. */
+  now(): number {
+    return this.clock();
   }
 
   add(stream: TaskSubscription): void {
     if (stream.wheelSlot >= 0) return;
+    const now = this.clock();
     if (!this.timer) {
-      this.tickedAt = this.clock();
+      this.origin = now;
+      this.swept = 0;
       this.timer = setInterval(() => this.tick(), this.tickMs);
       this.timer.unref?.();
     }
     this.size++;
-    this.schedule(stream, this.tickedAt);
+    this.schedule(stream, now);
     if (stream.behind) this.behind.add(stream);
   }
 
   delete(stream: TaskSubscription): void {
     if (stream.wheelSlot < 0) return;
-    this.unschedule(stream);
+    this.wheel[stream.wheelSlot]?.delete(stream);
+    stream.wheelSlot = -1;
     this.behind.delete(stream);
     if (--this.size === 0 && this.timer) {
       clearInterval(this.timer);
@@ -72,33 +91,50 @@ export class OpenStreams implements StreamTicker {
 
   private tick(): void {
     const now = this.clock();
-    this.tickedAt = now;
-    this.ticks++;
     for (const stream of this.behind) {
       stream.checkBacklog(now, this.backlogGraceMs);
-      if (!stream.behind) this.behind.delete(stream);
+      if (stream.behind) continue;
+      this.behind.delete(stream);
+      // Caught up: its keep-alive falls due from its last write again, not a whole interval on.
+      if (stream.wheelSlot >= 0) this.move(stream, now);
     }
-    // Each stream of the slot moves to a later slot (never this one), or its keep-alive ends it and its
-    // end takes it off the wheel: a Set's iteration skips what is deleted from it on the way.
-    for (const stream of this.wheel[this.ticks % this.wheel.length] as Set<TaskSubscription>) {
-      // A stream behind is not written to; it is looked at again a whole interval on.
+    // Every slot up to this tick's (a late tick passed several). A stream waits in the slot of the tick
+    // before its keep-alive falls due and is looked at every tick from there, so the tick that writes it
+    // is the first after it fell due, however the ticks drift.
+    const current = Math.floor((now - this.origin) / this.tickMs);
+    const last = Math.min(current, this.swept + this.wheel.length);
+    const lookedAt: TaskSubscription[] = [];
+    for (let n = this.swept + 1; n <= last; n++) {
+      const slot = this.wheel[n % this.wheel.length] as Set<TaskSubscription>;
+      for (const stream of slot) {
+        stream.wheelSlot = this.beingLookedAt;
+        lookedAt.push(stream);
+      }
+      slot.clear();
+    }
+    this.swept = current;
+    for (const stream of lookedAt) {
+      // A stream behind is not written to; the backlog check above decides about it.
       if (!stream.behind && stream.lastWriteAt <= now - this.quietMs) stream.keepAlive();
-      if (stream.wheelSlot < 0) continue;
-      this.unschedule(stream);
-      this.schedule(stream, now);
+      // Unless the keep-alive dropped it (its end took it off).
+      if (stream.wheelSlot === this.beingLookedAt) this.schedule(stream, now);
     }
   }
 
-  /** Puts the stream in the slot of the first tick at which its keep-alive may be due. */
-  private schedule(stream: TaskSubscription, now: number): void {
-    const dueIn = stream.behind ? this.quietMs : stream.lastWriteAt + this.quietMs - now;
-    const ticksAhead = Math.min(Math.max(1, Math.ceil(dueIn / this.tickMs)), this.wheel.length - 1);
-    stream.wheelSlot = (this.ticks + ticksAhead) % this.wheel.length;
-    this.wheel[stream.wheelSlot]?.add(stream);
+  private move(stream: TaskSubscription, now: number): void {
+    this.wheel[stream.wheelSlot]?.delete(stream);
+    this.schedule(stream, now);
   }
 
-  private unschedule(stream: TaskSubscription): void {
-    this.wheel[stream.wheelSlot]?.delete(stream);
-    stream.wheelSlot = -1;
+  /**
+   * Puts the stream in the slot of the tick before the one its keep-alive falls due at (a stream behind:
+   * a whole interval on), within the ticks the wheel holds: after `swept`, fewer than a turn ahead.
+   */
+  private schedule(stream: TaskSubscription, now: number): void {
+    const dueAt = (stream.behind ? now : stream.lastWriteAt) + this.quietMs;
+    const dueTick = Math.ceil((dueAt - this.origin) / this.tickMs) - 1;
+    const tick = Math.min(Math.max(dueTick, this.swept + 1), this.swept + this.wheel.length - 1);
+    stream.wheelSlot = tick % this.wheel.length;
+    (this.wheel[stream.wheelSlot] as Set<TaskSubscription>).add(stream);
   }
 }

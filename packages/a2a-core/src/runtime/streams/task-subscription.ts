@@ -17,14 +17,14 @@ export interface BacklogBounds {
  * it reports falling behind.
  */
 export interface StreamTicker {
-  /** When the tick last ran (ms): a write is stamped with it, so a stamp is never later than the write. */
-  readonly tickedAt: number;
+  /** The tick's clock (ms): each write is stamped with it. */
+  now(): number;
   /** The stream went over its backlog bound: the tick looks at it until it catches up or is dropped. */
   noteBehind(stream: TaskSubscription): void;
 }
 
 /** For a subscription no client reads (it never falls behind, and needs no keep-alive). */
-export const OFF_THE_TICK: StreamTicker = { tickedAt: 0, noteBehind() {} };
+export const OFF_THE_TICK: StreamTicker = { now: () => 0, noteBehind() {} };
 
 /**
  * One open stream: a sink, the task it follows, and a cursor (the last sequence number it sent). It
@@ -34,7 +34,7 @@ export const OFF_THE_TICK: StreamTicker = { tickedAt: 0, noteBehind() {} };
 export class TaskSubscription implements EndedStream {
   /** Sequence number of the newest event written to this stream. */
   cursor: number;
-  /** When this stream last wrote anything: the tick's time before the write (ms, the tick's clock). */
+  /** When this stream last wrote anything (ms, the keep-alive tick's clock). */
   lastWriteAt: number;
   /** The client's backlog went over `maxBytes`; the tick drops it if it stays over (see checkBacklog). */
   behind = false;
@@ -60,7 +60,7 @@ export class TaskSubscription implements EndedStream {
     private readonly render: StreamRenderer,
   ) {
     this.cursor = cursor;
-    this.lastWriteAt = ticker.tickedAt;
+    this.lastWriteAt = ticker.now();
   }
 
   get isEnded(): boolean {
@@ -131,7 +131,7 @@ export class TaskSubscription implements EndedStream {
   private write(chunk: string): boolean {
     if (this.ended) return false;
     this.sink.write(chunk);
-    this.lastWriteAt = this.ticker.tickedAt;
+    this.lastWriteAt = this.ticker.now();
     const backlog = this.sink.backlog;
     if (backlog <= this.bounds.maxBytes) return true;
     // Behind: a burst (a replay) may drain within the grace; a client that reads nothing will not.
