@@ -9,8 +9,9 @@ class FakeClient implements SseSink {
   backlog = 0;
   readonly writes: number[] = [];
   aborted = false;
+  constructor(private readonly clock: () => number = () => Date.now()) {}
   write(chunk: string): void {
-    if (chunk === KEEP_ALIVE_COMMENT) this.writes.push(Date.now());
+    if (chunk === KEEP_ALIVE_COMMENT) this.writes.push(this.clock());
   }
   end(): void {}
   abort(): void {
@@ -117,6 +118,35 @@ describe("OpenStreams", () => {
     const gap = (client.writes[0] as number) - opened;
     expect(gap).toBeGreaterThanOrEqual(14_000);
     expect(gap).toBeLessThanOrEqual(KEEP_ALIVE_MS);
+    streams.endAll();
+  });
+
+  it("looks again at a stream the tick before found not yet due, though the next tick comes early", () => {
+    let now = 0;
+    const clock = () => now;
+    const streams = new OpenStreams(KEEP_ALIVE_MS, clock);
+    const client = new FakeClient(clock);
+    const stream = open(streams, client);
+    now = 500;
+    stream.deliver(new LiveEvent(2, "update", {} as never)); // due a keep-alive from 14,500
+    // The interval fires every second, as node's timers read the time: here a little late, then a little early.
+    for (const at of [...Array.from({ length: 14 }, (_, i) => (i + 1) * 1_000 + 0.4), 14_999.7, 15_999.9]) {
+      now = at;
+      vi.advanceTimersByTime(1_000);
+    }
+    expect(client.writes).toEqual([14_999.7]);
+    streams.endAll();
+  });
+
+  it("keeps a long interval's stream without a slot for every tick of it", () => {
+    const streams = new OpenStreams(2 * 60 * 60_000, () => Date.now());
+    const client = new FakeClient();
+    const opened = Date.now();
+    open(streams, client);
+    vi.advanceTimersByTime(3 * 60 * 60_000);
+    const gap = (client.writes[0] as number) - opened;
+    expect(gap).toBeGreaterThanOrEqual(2 * 60 * 60_000 - 1_000);
+    expect(gap).toBeLessThanOrEqual(2 * 60 * 60_000);
     streams.endAll();
   });
 

@@ -12,6 +12,9 @@ import type { StreamTicker, TaskSubscription } from "./task-subscription.js";
  * until it has one. Slots are counted in time from the wheel's start, so a tick that runs late looks at
  * every slot it passed.
  */
+/** The most slots the wheel has (an hour of one-second ticks), however long `keepAliveMs` is. */
+const MAX_SLOTS = 3_600;
+
 export class OpenStreams implements StreamTicker {
   /** The open streams, tick `n`'s in slot `n % wheel.length` (the stream's `wheelSlot`). */
   private readonly wheel: Set<TaskSubscription>[];
@@ -44,8 +47,9 @@ export class OpenStreams implements StreamTicker {
     this.tickMs = Math.max(5, Math.min(1_000, Math.floor(keepAliveMs / 3)));
     this.quietMs = Math.max(0, keepAliveMs - this.tickMs);
     this.backlogGraceMs = keepAliveMs / 3;
-    // The ticks a stream may wait for (up to `quietMs` ahead, one more after a late tick) and a spare.
-    const slots = Math.ceil(this.quietMs / this.tickMs) + 3;
+    // The ticks a stream may wait for (up to `quietMs` ahead, one more after a late tick) and a spare; at
+    // most an hour's worth: a stream due later is looked at an hour on and placed again.
+    const slots = Math.min(Math.ceil(this.quietMs / this.tickMs) + 3, MAX_SLOTS);
     this.wheel = Array.from({ length: slots }, () => new Set());
     this.beingLookedAt = slots;
   }
@@ -101,7 +105,9 @@ export class OpenStreams implements StreamTicker {
     // Every slot up to this tick's (a late tick passed several). A stream waits in the slot of the tick
     // before its keep-alive falls due and is looked at every tick from there, so the tick that writes it
     // is the first after it fell due, however the ticks drift.
-    const current = Math.floor((now - this.origin) / this.tickMs);
+    // At least the next slot: two ticks may fall in one tick's time (node re-arms the interval from its
+    // loop's whole-millisecond clock), and the second must look at what the first found not yet due.
+    const current = Math.max(this.swept + 1, Math.floor((now - this.origin) / this.tickMs));
     const last = Math.min(current, this.swept + this.wheel.length);
     const lookedAt: TaskSubscription[] = [];
     for (let n = this.swept + 1; n <= last; n++) {
