@@ -60,6 +60,23 @@ async function psql(url: string, sql: string): Promise<string> {
   return stdout.trim();
 }
 
+/**
+ * `pg_basebackup`, tried again when the cluster removed a WAL segment before the backup's WAL stream
+ * asked for it: its temporary slot is made only once the backup has begun, and the suites beside it
+ * write WAL fast enough on a busy host for a checkpoint to recycle a segment in between. It removes its
+ * data directory when it fails, so a second try starts clean.
+ */
+async function baseBackup(file: string, args: string[]): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await runAsService(file, args);
+      return;
+    } catch (error) {
+      if (attempt >= 3 || !String(error).includes("has already been removed")) throw error;
+    }
+  }
+}
+
 export async function startReplica(primaryUrl: string): Promise<Replica> {
   if (!BIN) throw new Error("PostgreSQL's server binaries are not installed (/usr/lib/postgresql/*/bin)");
   const bin = BIN;
@@ -76,7 +93,7 @@ export async function startReplica(primaryUrl: string): Promise<Replica> {
          'max_locks_per_transaction')`,
     );
     const url = new URL(primaryUrl);
-    await runAsService(join(bin, "pg_basebackup"), [
+    await baseBackup(join(bin, "pg_basebackup"), [
       ...["-h", url.hostname, "-p", url.port || "5432", "-U", url.username || "postgres"],
       ...["-D", data, "-R", "-X", "stream", "-c", "fast"],
     ]);

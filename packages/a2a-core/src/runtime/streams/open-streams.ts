@@ -1,5 +1,8 @@
 import type { StreamTicker, TaskSubscription } from "./task-subscription.js";
 
+/** The most slots the wheel has (an hour of one-second ticks), however long `keepAliveMs` is. */
+const MAX_SLOTS = 3_600;
+
 /**
  * Every open stream of the process, with one tick for all of them: no timer per stream. A stream that
  * wrote nothing for about `keepAliveMs` gets a `: keep-alive` comment (the gap between two writes never
@@ -12,9 +15,6 @@ import type { StreamTicker, TaskSubscription } from "./task-subscription.js";
  * until it has one. Slots are counted in time from the wheel's start, so a tick that runs late looks at
  * every slot it passed.
  */
-/** The most slots the wheel has (an hour of one-second ticks), however long `keepAliveMs` is. */
-const MAX_SLOTS = 3_600;
-
 export class OpenStreams implements StreamTicker {
   /** The open streams, tick `n`'s in slot `n % wheel.length` (the stream's `wheelSlot`). */
   private readonly wheel: Set<TaskSubscription>[];
@@ -102,11 +102,10 @@ export class OpenStreams implements StreamTicker {
       // Caught up: its keep-alive falls due from its last write again, not a whole interval on.
       if (stream.wheelSlot >= 0) this.move(stream, now);
     }
-    // Every slot up to this tick's (a late tick passed several). A stream waits in the slot of the tick
-    // before its keep-alive falls due and is looked at every tick from there, so the tick that writes it
-    // is the first after it fell due, however the ticks drift.
-    // At least the next slot: two ticks may fall in one tick's time (node re-arms the interval from its
-    // loop's whole-millisecond clock), and the second must look at what the first found not yet due.
+    // Every slot up to this tick's (a late tick passed several), and at least the next one (two ticks may
+    // fall in one tick's time: node re-arms the interval from its loop's whole-millisecond clock). A
+    // stream waits in the slot of the tick before its keep-alive falls due and is looked at every tick
+    // from there, so the tick that writes it is the first after it fell due, however the ticks drift.
     const current = Math.max(this.swept + 1, Math.floor((now - this.origin) / this.tickMs));
     const last = Math.min(current, this.swept + this.wheel.length);
     const lookedAt: TaskSubscription[] = [];
