@@ -183,6 +183,44 @@ describe("OpenStreams", () => {
     }
   });
 
+  it("ends every stream at shutdown, even one the tick under way is looking at", () => {
+    const streams = new OpenStreams(KEEP_ALIVE_MS, () => Date.now());
+    const dropped = new FakeClient();
+    const waiting = new FakeClient();
+    // The first stream's keep-alive finds its client past the hard bound and drops it; its end starts a
+    // shutdown while the tick still holds the second stream, due in the same tick.
+    const ends = (ended: TaskSubscription) => {
+      streams.delete(ended);
+      if (ended.endReason === "too_slow") streams.endAll();
+    };
+    const droppedStream = new TaskSubscription(
+      "t",
+      "1",
+      dropped,
+      { maxBytes: 1024, hardMaxBytes: 8192 },
+      1,
+      streams,
+      ends,
+      render,
+    );
+    const waitingStream = new TaskSubscription(
+      "u",
+      "1",
+      waiting,
+      { maxBytes: 1024, hardMaxBytes: 8192 },
+      1,
+      streams,
+      ends,
+      render,
+    );
+    streams.add(droppedStream);
+    streams.add(waitingStream);
+    dropped.backlog = 10_000;
+    vi.advanceTimersByTime(KEEP_ALIVE_MS);
+    expect(droppedStream.endReason).toBe("too_slow");
+    expect(waitingStream.endReason).toBe("shutdown");
+  });
+
   it("gives a client over its backlog bound a third of the interval to catch up, then drops it", () => {
     const streams = new OpenStreams(KEEP_ALIVE_MS, () => Date.now());
     const slow = new FakeClient();

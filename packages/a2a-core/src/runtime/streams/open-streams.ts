@@ -20,6 +20,8 @@ export class OpenStreams implements StreamTicker {
   private readonly wheel: Set<TaskSubscription>[];
   /** The `wheelSlot` of a stream taken off its slot by the tick under way: still open, not yet placed again. */
   private readonly beingLookedAt: number;
+  /** The streams the tick under way took off their slots (`endAll` must reach them too). */
+  private lookingAt: TaskSubscription[] = [];
   private size = 0;
   /** Streams over their backlog bound, looked at every tick until they catch up or are dropped. */
   private readonly behind = new Set<TaskSubscription>();
@@ -90,7 +92,9 @@ export class OpenStreams implements StreamTicker {
 
   /** Ends every open stream cleanly (shutdown): clients reattach elsewhere. */
   endAll(): void {
-    for (const stream of this.wheel.flatMap((slot) => [...slot])) stream.end("shutdown");
+    const open = this.wheel.flatMap((slot) => [...slot]);
+    for (const stream of this.lookingAt) if (stream.wheelSlot === this.beingLookedAt) open.push(stream);
+    for (const stream of open) stream.end("shutdown");
   }
 
   private tick(): void {
@@ -109,6 +113,7 @@ export class OpenStreams implements StreamTicker {
     const current = Math.max(this.swept + 1, Math.floor((now - this.origin) / this.tickMs));
     const last = Math.min(current, this.swept + this.wheel.length);
     const lookedAt: TaskSubscription[] = [];
+    this.lookingAt = lookedAt;
     for (let n = this.swept + 1; n <= last; n++) {
       const slot = this.wheel[n % this.wheel.length] as Set<TaskSubscription>;
       for (const stream of slot) {
@@ -124,6 +129,7 @@ export class OpenStreams implements StreamTicker {
       // Unless the keep-alive dropped it (its end took it off).
       if (stream.wheelSlot === this.beingLookedAt) this.schedule(stream, now);
     }
+    this.lookingAt = [];
   }
 
   private move(stream: TaskSubscription, now: number): void {
