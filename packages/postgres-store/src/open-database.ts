@@ -12,6 +12,7 @@ import type { PGliteMaintenanceOptions } from "./pglite/pglite-maintenance.js";
 import { openPGliteWorkerDatabase, type PGliteWorkerEvents } from "./pglite/pglite-worker-database.js";
 import { closeDataDirectory, makeDataDirectoryPrivate } from "./pglite/private-data-directory.js";
 import { pgDatabase } from "./postgres/pg-database.js";
+import { LISTEN_SESSIONS, sessionStartup, UTC_SESSIONS } from "./postgres/session-options.js";
 
 export interface OpenDatabaseOptions {
   /** A PostgreSQL connection string (e.g. `DATABASE_URL`). Set: node-postgres; unset: embedded PGlite. */
@@ -26,7 +27,9 @@ export interface OpenDatabaseOptions {
   pool?: PoolConfig;
   /**
    * Where the one `LISTEN` connection goes (it needs a session that stays put): default `url`. When `url`
-   * is a pooler in transaction mode, set this to PostgreSQL's own address (a "direct URL").
+   * is a pooler in transaction mode, set this to PostgreSQL's own address (a "direct URL"). Its session
+   * asks for `tcp_user_timeout=30000` unless the URL's `options` (or `pool.options`) name one: a process
+   * that stops reading is cut instead of holding back the cluster's NOTIFY queue.
    */
   listenUrl?: string;
   /**
@@ -148,9 +151,11 @@ async function openPostgres(url: string, options: OpenDatabaseOptions): Promise<
   const poolConfig = options.pool ?? {};
   const base: ClientConfig = { ...poolConfig, types: poolConfig.types ?? sameAsPGlite(pg) };
   // A pooler's server sessions are shared: the session's zone is whatever it is, so none is asked for.
-  const pooledOptions = pooled ? poolConfig.options : utcSessions(poolConfig.options);
   const openPool = (connectionString: string, bounds?: { max: number; min: number }) => {
-    const pool = new pg.Pool({ ...base, connectionString, options: pooledOptions, ...bounds });
+    const startup = pooled
+      ? { connectionString, options: poolConfig.options }
+      : sessionStartup(connectionString, poolConfig.options, UTC_SESSIONS);
+    const pool = new pg.Pool({ ...base, ...startup, ...bounds });
     // Idle clients that fail (server restart, network) emit 'error' on the pool; unhandled it would crash
     // the process. The pool drops such clients itself and the next query reconnects.
     pool.on("error", () => undefined);
@@ -158,8 +163,7 @@ async function openPostgres(url: string, options: OpenDatabaseOptions): Promise<
   };
   const listenConnection: ClientConfig = {
     ...base,
-    connectionString: options.listenUrl ?? url,
-    options: utcSessions(poolConfig.options),
+    ...sessionStartup(options.listenUrl ?? url, poolConfig.options, LISTEN_SESSIONS),
     // The listening connection is idle for long spells: probe it early so a dead peer is noticed (the
     // listener's own heartbeat is the first line; this is the kernel's).
     keepAlive: true,
@@ -180,15 +184,6 @@ async function openPostgres(url: string, options: OpenDatabaseOptions): Promise<
  * planned on them, and a commit after a lull would otherwise wait for a new session first.
  */
 const BACKGROUND_CONNECTIONS = 2;
-
-/**
- * UTC sessions, like PGlite: `::date`, `date_trunc` and timestamp text must not depend on the server's
- * configured zone. A startup option, so it holds before the first query; an explicit TimeZone wins.
- */
-function utcSessions(options: string | undefined): string {
-  if (options && /timezone/i.test(options)) return options;
-  return options ? `${options} -c TimeZone=UTC` : "-c TimeZone=UTC";
-}
 
 /** Parse `int8` and `date` the way PGlite does, so rows look the same whichever driver produced them. */
 function sameAsPGlite(pg: typeof import("pg")): CustomTypesConfig {

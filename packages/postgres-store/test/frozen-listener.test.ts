@@ -1,0 +1,107 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { fileURLToPath } from "node:url";
+import { POSTGRES_URL, postgresAvailable } from "@a2a-partner/test-support/postgres";
+import pg from "pg";
+import { afterEach, describe, expect, it } from "vitest";
+import { LISTEN_SESSIONS, sessionStartup } from "../src/postgres/session-options.js";
+
+const packageDir = fileURLToPath(new URL("..", import.meta.url));
+
+/** A process with a Database listening on `channel`, from the built package, as an application runs it. */
+const LISTENING_PROCESS = `
+import { openDatabase } from "@a2a-partner/postgres-store";
+const db = await openDatabase({ url: process.env.URL, listenUrl: process.env.LISTEN_URL });
+await db.listen(process.env.CHANNEL, (payload) => { if (payload === "after") console.log("heard after"); }, {
+  onReconnect: () => console.log("reconnected"),
+});
+console.log("listening");
+// The application's own work (a server) keeps the process up: the database's timers do not.
+setInterval(() => {}, 60_000);
+`;
+
+function lines(child: ChildProcess): string[] {
+  const seen: string[] = [];
+  child.stdout?.setEncoding("utf8").on("data", (chunk: string) => seen.push(...chunk.split("\n").filter(Boolean)));
+  return seen;
+}
+
+async function until(check: () => Promise<boolean> | boolean, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`not within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+describe.skipIf(!(await postgresAvailable()))("a LISTEN session whose process stops reading", () => {
+  const children: ChildProcess[] = [];
+  afterEach(() => {
+    for (const child of children.splice(0)) {
+      child.kill("SIGCONT");
+      child.kill("SIGKILL");
+    }
+  });
+
+  it("is cut by PostgreSQL, freeing the NOTIFY queue, and listens again once the process runs", async () => {
+    const channel = `frozen_${randomBytes(4).toString("hex")}`;
+    const listenUrl = new URL(POSTGRES_URL);
+    listenUrl.searchParams.set("application_name", channel);
+    const child = spawn(process.execPath, ["--input-type=module", "-e", LISTENING_PROCESS], {
+      cwd: packageDir,
+      env: { PATH: process.env.PATH, URL: POSTGRES_URL, LISTEN_URL: listenUrl.toString(), CHANNEL: channel },
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    children.push(child);
+    const said = lines(child);
+    await until(() => said.includes("listening"), 20_000);
+
+    const admin = new pg.Client({ connectionString: POSTGRES_URL });
+    await admin.connect();
+    try {
+      const listening = async () =>
+        Number(
+          (await admin.query(`select count(*) as n from pg_stat_activity where application_name = $1`, [channel]))
+            .rows[0].n,
+        );
+      expect(await listening()).toBe(1);
+
+      // Frozen: its kernel takes what fits in the socket's buffers, then PostgreSQL's sends wait.
+      child.kill("SIGSTOP");
+      const payload = "x".repeat(7_900);
+      for (let sent = 0; sent < 3_000; sent++) await admin.query("select pg_notify($1, $2)", [channel, payload]);
+      // Cut once PostgreSQL's sends have waited LISTEN_TCP_USER_TIMEOUT_MS (30 s).
+      await until(async () => (await listening()) === 0, 45_000);
+      const usage = Number((await admin.query("select pg_notification_queue_usage() as u")).rows[0].u);
+      // 23 MB were sent to the frozen listener alone: with it still holding them, the queue would hold them
+      // (other suites' listeners may hold a little of their own).
+      expect(usage * 8 * 1024 ** 3).toBeLessThan(8 * 1024 ** 2);
+      expect(said).not.toContain("reconnected");
+
+      child.kill("SIGCONT");
+      await until(() => said.includes("reconnected"), 20_000);
+      await until(async () => {
+        await admin.query("select pg_notify($1, 'after')", [channel]);
+        return said.includes("heard after");
+      }, 10_000);
+    } finally {
+      await admin.end();
+    }
+  }, 90_000);
+
+  it("asks for the 30 s timeout by default, keeping what the connection string's options set", async () => {
+    const url = new URL(POSTGRES_URL);
+    url.searchParams.set("options", "-c statement_timeout=1234");
+    const client = new pg.Client(sessionStartup(url.toString(), undefined, LISTEN_SESSIONS));
+    await client.connect();
+    try {
+      const { rows } = await client.query(
+        `select current_setting('tcp_user_timeout') as tcp, current_setting('TimeZone') as zone,
+                current_setting('statement_timeout') as statement`,
+      );
+      expect(rows[0]).toEqual({ tcp: "30000", zone: "UTC", statement: "1234ms" });
+    } finally {
+      await client.end();
+    }
+  });
+});
