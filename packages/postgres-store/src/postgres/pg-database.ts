@@ -74,6 +74,13 @@ export function pgDatabase(pool: Pool, createListenerClient: () => Client, optio
     async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
       const client: PoolClient = await pool.connect();
       let broken: Error | undefined;
+      // A session ended while no statement of the transaction runs (a restart, pg_terminate_backend) comes
+      // as the client's 'error' event, which the pool listens to only on idle clients: unheard it would
+      // take the process down. The transaction's next statement fails.
+      const ended = (error: Error) => {
+        broken ??= error;
+      };
+      client.on("error", ended);
       try {
         await client.query("begin");
         const result = await fn(clientQueryable(client, named));
@@ -86,6 +93,7 @@ export function pgDatabase(pool: Pool, createListenerClient: () => Client, optio
         });
         throw error;
       } finally {
+        client.off("error", ended);
         client.release(broken);
       }
     },
