@@ -73,7 +73,9 @@ export interface Database extends Queryable {
   /**
    * Runs `fn` inside one transaction: committed if it resolves, rolled back if it throws. Use only `tx`
    * inside `fn`: PGlite has a single connection, so a query on the database itself would wait for the
-   * transaction that waits for it.
+   * transaction that waits for it. On PostgreSQL a transaction that waits 30 s between its statements is
+   * ended by the server, its session with it (the session's own `idle_in_transaction_session_timeout`, if
+   * set, instead): a process stopped mid-transaction must not hold its row locks for ever.
    */
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
   /**

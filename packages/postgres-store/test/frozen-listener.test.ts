@@ -1,14 +1,11 @@
-import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { fileURLToPath } from "node:url";
 import { POSTGRES_URL, postgresAvailable } from "@a2a-partner/test-support/postgres";
 import pg from "pg";
 import { afterEach, describe, expect, it } from "vitest";
 import { LISTEN_SESSIONS, sessionStartup } from "../src/postgres/session-options.js";
+import { killScripts, runScript, until } from "./support/stopped-process.js";
 
-const packageDir = fileURLToPath(new URL("..", import.meta.url));
-
-/** A process with a Database listening on `channel`, from the built package, as an application runs it. */
+/** A process with a Database listening on CHANNEL, as an application runs one. */
 const LISTENING_PROCESS = `
 import { openDatabase } from "@a2a-partner/postgres-store";
 const db = await openDatabase({ url: process.env.URL, listenUrl: process.env.LISTEN_URL });
@@ -20,40 +17,18 @@ console.log("listening");
 setInterval(() => {}, 60_000);
 `;
 
-function lines(child: ChildProcess): string[] {
-  const seen: string[] = [];
-  child.stdout?.setEncoding("utf8").on("data", (chunk: string) => seen.push(...chunk.split("\n").filter(Boolean)));
-  return seen;
-}
-
-async function until(check: () => Promise<boolean> | boolean, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`not within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
 describe.skipIf(!(await postgresAvailable()))("a LISTEN session whose process stops reading", () => {
-  const children: ChildProcess[] = [];
-  afterEach(() => {
-    for (const child of children.splice(0)) {
-      child.kill("SIGCONT");
-      child.kill("SIGKILL");
-    }
-  });
+  afterEach(killScripts);
 
   it("is cut by PostgreSQL, freeing the NOTIFY queue, and listens again once the process runs", async () => {
     const channel = `frozen_${randomBytes(4).toString("hex")}`;
     const listenUrl = new URL(POSTGRES_URL);
     listenUrl.searchParams.set("application_name", channel);
-    const child = spawn(process.execPath, ["--input-type=module", "-e", LISTENING_PROCESS], {
-      cwd: packageDir,
-      env: { PATH: process.env.PATH, URL: POSTGRES_URL, LISTEN_URL: listenUrl.toString(), CHANNEL: channel },
-      stdio: ["ignore", "pipe", "inherit"],
+    const { child, said } = runScript(LISTENING_PROCESS, {
+      URL: POSTGRES_URL,
+      LISTEN_URL: listenUrl.toString(),
+      CHANNEL: channel,
     });
-    children.push(child);
-    const said = lines(child);
     await until(() => said.includes("listening"), 20_000);
 
     const admin = new pg.Client({ connectionString: POSTGRES_URL });

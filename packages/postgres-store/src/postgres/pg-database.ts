@@ -74,15 +74,15 @@ export function pgDatabase(pool: Pool, createListenerClient: () => Client, optio
     async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
       const client: PoolClient = await pool.connect();
       let broken: Error | undefined;
-      // A session ended while no statement of the transaction runs (a restart, pg_terminate_backend) comes
-      // as the client's 'error' event, which the pool listens to only on idle clients: unheard it would
-      // take the process down. The transaction's next statement fails.
+      // A session ended while no statement of the transaction runs (its idle limit below, a restart,
+      // pg_terminate_backend) comes as the client's 'error' event, which the pool listens to only on
+      // idle clients: unheard it would take the process down. The transaction's next statement fails.
       const ended = (error: Error) => {
         broken ??= error;
       };
       client.on("error", ended);
       try {
-        await client.query("begin");
+        await client.query(BEGIN);
         const result = await fn(clientQueryable(client, named));
         await client.query("commit");
         return result;
@@ -112,6 +112,16 @@ export function pgDatabase(pool: Pool, createListenerClient: () => Client, optio
     },
   };
 }
+
+/**
+ * How long a transaction may wait between its statements before PostgreSQL ends it with its session,
+ * unless the session has a limit of its own (a role's setting, the connection's options). A process
+ * stopped in the middle of a transaction (SIGSTOP, a frozen VM) would otherwise keep its row locks, and
+ * every commit that touches those rows, on every instance, would wait until it ran again.
+ */
+const IDLE_IN_TRANSACTION_MS = 30_000;
+const BEGIN = `begin; select set_config('idle_in_transaction_session_timeout', '${IDLE_IN_TRANSACTION_MS}', true)
+ where current_setting('idle_in_transaction_session_timeout') = '0'`;
 
 /** After a replica statement fails, how long its reads fail at once (their callers ask the primary). */
 const REPLICA_RETRY_MS = 5_000;

@@ -1,0 +1,46 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
+
+const packageDir = fileURLToPath(new URL("../..", import.meta.url));
+
+/** A Node process running `script` (an ES module) against the built package, as an application runs it. */
+export interface ScriptProcess {
+  child: ChildProcess;
+  /** The lines it printed so far. */
+  said: string[];
+}
+
+const started: ChildProcess[] = [];
+
+/**
+ * Starts `script` with `env` (and PATH alone of the test's environment). The package resolves by its own
+ * name from its folder, through its exports map to `dist/`.
+ */
+export function runScript(script: string, env: Record<string, string>): ScriptProcess {
+  const child = spawn(process.execPath, ["--input-type=module", "-e", script], {
+    cwd: packageDir,
+    env: { PATH: process.env.PATH, ...env },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  started.push(child);
+  const said: string[] = [];
+  child.stdout?.setEncoding("utf8").on("data", (chunk: string) => said.push(...chunk.split("\n").filter(Boolean)));
+  return { child, said };
+}
+
+/** Lets every process `runScript` started run again, and kills it. */
+export function killScripts(): void {
+  for (const child of started.splice(0)) {
+    child.kill("SIGCONT");
+    child.kill("SIGKILL");
+  }
+}
+
+/** Resolves once `check` holds, polling every 100 ms; throws after `timeoutMs`. */
+export async function until(check: () => Promise<boolean> | boolean, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`not within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
