@@ -74,7 +74,8 @@ export async function startReferenceServer(port: number, grpcPort: number): Prom
       await grpcProxy.stop();
       server.kill("SIGTERM");
       await new Promise((done) => server.once("exit", done));
-      await rm(dataDir, { recursive: true, force: true });
+      // The data directory and the control socket's directory the server made beside it.
+      await Promise.all([dataDir, `${dataDir}.run`].map((dir) => rm(dir, { recursive: true, force: true })));
     },
   };
 }
