@@ -52,8 +52,8 @@
  * gettask; send-message on ours, ours-embedded, sdk and sdk-pg), --rounds (default 3: the load phases
  * that many times, the targets interleaved, the order rotated each round; figures are medians of the
  * rounds, ratios the median of the rounds' ratios with their spread, marked ≈ when it holds 1; the idle
- * streams are measured once), --cpu-prof <dir>,
- * --json (one more line: every figure, the scale-out rows and the verdicts).
+ * streams are measured once), --cpu-prof <dir>, --node-options (more NODE_OPTIONS for the load servers,
+ * e.g. an `--import` of an investigation's hook), --json (one more line: every figure, the scale-out rows and the verdicts).
  * DATABASE_URL_TEST names the PostgreSQL server (default postgres://postgres@127.0.0.1:5432/test).
  */
 import { readFileSync } from "node:fs";
@@ -80,7 +80,7 @@ import {
 } from "./report.ts";
 import { blockingSendMessages, checkSendMessage } from "./send-message.ts";
 import { measureStreams } from "./streams.ts";
-import { createTarget, type RunningServer, STEP_MS, type Target, type TargetId } from "./targets.ts";
+import { createTarget, type RunningServer, STEP_MS, type StartOptions, type Target, type TargetId } from "./targets.ts";
 
 const { values: args } = parseArgs({
   options: {
@@ -104,9 +104,16 @@ const { values: args } = parseArgs({
     // figure is the median of the rounds, each ratio the median of the rounds' ratios with their spread.
     rounds: { type: "string", default: "3" },
     "cpu-prof": { type: "string" },
+    "node-options": { type: "string", default: "" },
     json: { type: "boolean", default: false },
   },
 });
+
+/** How the load phases start their servers: profiled (--cpu-prof), with more NODE_OPTIONS (--node-options). */
+const loadServerOptions: StartOptions = {
+  ...(args["cpu-prof"] ? { cpuProfileDir: args["cpu-prof"] } : {}),
+  nodeOptions: args["node-options"].split(" ").filter(Boolean),
+};
 
 const TARGET_IDS: TargetId[] = [
   "ours",
@@ -219,7 +226,7 @@ const streamingStart = phases.has("tasks") || phases.has("gettask");
  */
 async function measureSendMessage(target: Target): Promise<LoadResult["sendMessage"]> {
   if (!phases.has("send-message") || !target.startSendMessage) return SEND_MESSAGE_NOT_MEASURED;
-  const server = await target.startSendMessage(args["cpu-prof"] ? { cpuProfileDir: args["cpu-prof"] } : {});
+  const server = await target.startSendMessage(loadServerOptions);
   const pool = createPool(server.origin, concurrency + 2);
   try {
     await checkSendMessage(pool);
@@ -243,7 +250,6 @@ async function measureSendMessage(target: Target): Promise<LoadResult["sendMessa
 
 async function measureLoad(target: Target): Promise<LoadResult> {
   if (target.grpc) return measureGrpcLoad(target, target.grpc);
-  const startOptions = args["cpu-prof"] ? { cpuProfileDir: args["cpu-prof"] } : {};
   const servers: RunningServer[] = [];
   const lanes: Lane[] = [];
   let ttfe: LoadResult["ttfe"] = { median: NOT_MEASURED, p95: NOT_MEASURED, n: 0 };
@@ -254,7 +260,7 @@ async function measureLoad(target: Target): Promise<LoadResult> {
     try {
       // One after the other: the second instance starts on a database the first has already opened.
       for (let i = 0; i < target.instances; i++) {
-        const server = await target.start("load", startOptions);
+        const server = await target.start("load", loadServerOptions);
         servers.push(server);
         const endpoint: Endpoint = { origin: server.origin, path: target.path, dialect: target.dialect };
         lanes.push({ pool: createPool(server.origin, Math.ceil(concurrency / target.instances) + 2), endpoint });
@@ -340,7 +346,7 @@ async function getTaskFigures(
 
 /** measureLoad's phases over A2A's gRPC binding (grpc-load.ts): one server, one grpc-js channel. */
 async function measureGrpcLoad(target: Target, grpc: NonNullable<Target["grpc"]>): Promise<LoadResult> {
-  const server = await target.start("load", args["cpu-prof"] ? { cpuProfileDir: args["cpu-prof"] } : {});
+  const server = await target.start("load", loadServerOptions);
   if (!server.grpcAddress) throw new Error(`${target.id} started no gRPC server`);
   const client = new GrpcLoadClient({ address: server.grpcAddress, ...grpc });
   await client.ready();

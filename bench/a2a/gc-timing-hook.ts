@@ -1,0 +1,39 @@
+/**
+ * A `--import` hook for an investigation (not part of a bench run): in the process it is loaded into, it
+ * sums V8's garbage collections by kind (minor: scavenges; major: mark-compact; incremental marking; weak
+ * callbacks) from `PerformanceObserver`'s `gc` entries, and writes their counts and milliseconds with the
+ * process's CPU time (all its threads) to `<tmpdir>/a2a-gc-<pid>.json` every second: the bench kills its
+ * servers with SIGKILL, so no exit hook would run, and passes them no environment of its own. Pauses only:
+ * the work of V8's helper threads (parallel scavenges, concurrent marking) is in the CPU time, not here.
+ *
+ *   pnpm bench:a2a --targets ours,sdk --stream-targets "" --phases tasks --rounds 1 \
+ *     --node-options=--import=$PWD/bench/a2a/gc-timing-hook.ts
+ */
+import { writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { constants, PerformanceObserver } from "node:perf_hooks";
+
+const KINDS: Record<number, string> = {
+  [constants.NODE_PERFORMANCE_GC_MINOR]: "minor",
+  [constants.NODE_PERFORMANCE_GC_MAJOR]: "major",
+  [constants.NODE_PERFORMANCE_GC_INCREMENTAL]: "incremental",
+  [constants.NODE_PERFORMANCE_GC_WEAKCB]: "weak callbacks",
+};
+const totals: Record<string, { count: number; ms: number }> = {};
+
+new PerformanceObserver((list) => {
+  for (const entry of list.getEntries()) {
+    const kind = KINDS[(entry.detail as { kind: number }).kind] ?? "other";
+    const total = totals[kind] ?? { count: 0, ms: 0 };
+    totals[kind] = total;
+    total.count++;
+    total.ms += entry.duration;
+  }
+}).observe({ entryTypes: ["gc"] });
+
+const out = join(tmpdir(), `a2a-gc-${process.pid}.json`);
+setInterval(() => {
+  const { user, system } = process.cpuUsage();
+  writeFileSync(out, JSON.stringify({ cpuMs: (user + system) / 1000, gc: totals }, null, 2));
+}, 1_000).unref();
