@@ -8,6 +8,8 @@ export interface ScriptProcess {
   child: ChildProcess;
   /** The lines it printed so far. */
   said: string[];
+  /** Lets it run again if stopped, and kills it. */
+  stop(): void;
 }
 
 const started: ChildProcess[] = [];
@@ -25,15 +27,17 @@ export function runScript(script: string, env: Record<string, string>): ScriptPr
   started.push(child);
   const said: string[] = [];
   child.stdout?.setEncoding("utf8").on("data", (chunk: string) => said.push(...chunk.split("\n").filter(Boolean)));
-  return { child, said };
+  return { child, said, stop: () => kill(child) };
 }
 
-/** Lets every process `runScript` started run again, and kills it. */
+/** Kills every process `runScript` started (a test that failed before its own `stop`). */
 export function killScripts(): void {
-  for (const child of started.splice(0)) {
-    child.kill("SIGCONT");
-    child.kill("SIGKILL");
-  }
+  for (const child of started.splice(0)) kill(child);
+}
+
+function kill(child: ChildProcess): void {
+  child.kill("SIGCONT");
+  child.kill("SIGKILL");
 }
 
 /** Resolves once `check` holds, polling every 100 ms; throws after `timeoutMs`. */
