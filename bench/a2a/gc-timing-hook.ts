@@ -2,7 +2,7 @@
  * A `--import` hook for an investigation (not part of a bench run): in the process it is loaded into, it
  * sums V8's garbage collections by kind (minor: scavenges; major: mark-compact; incremental marking; weak
  * callbacks) from `PerformanceObserver`'s `gc` entries, and writes their counts and milliseconds with the
- * process's CPU time (all its threads) to `<tmpdir>/a2a-gc-<pid>.json` every second: the bench kills its
+ * process's command line and CPU time (all its threads) to `<tmpdir>/a2a-gc-<pid>-<thread>.json` every second: the bench kills its
  * servers with SIGKILL, so no exit hook would run, and passes them no environment of its own. Pauses only:
  * the work of V8's helper threads (parallel scavenges, concurrent marking) is in the CPU time, not here.
  *
@@ -13,6 +13,7 @@ import { writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { constants, PerformanceObserver } from "node:perf_hooks";
+import { threadId } from "node:worker_threads";
 
 const KINDS: Record<number, string> = {
   [constants.NODE_PERFORMANCE_GC_MINOR]: "minor",
@@ -32,8 +33,17 @@ new PerformanceObserver((list) => {
   }
 }).observe({ entryTypes: ["gc"] });
 
-const out = join(tmpdir(), `a2a-gc-${process.pid}.json`);
+// Each thread loads the hook (a worker thread too, with a heap of its own): a file per thread.
+const out = join(tmpdir(), `a2a-gc-${process.pid}-${threadId}.json`);
 setInterval(() => {
   const { user, system } = process.cpuUsage();
-  writeFileSync(out, JSON.stringify({ cpuMs: (user + system) / 1000, gc: totals }, null, 2));
+  writeFileSync(
+    out,
+    JSON.stringify({
+      process: process.argv.slice(1),
+      execArgv: process.execArgv,
+      cpuMs: (user + system) / 1000,
+      gc: totals,
+    }),
+  );
 }, 1_000).unref();
