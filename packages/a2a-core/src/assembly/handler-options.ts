@@ -70,7 +70,11 @@ export interface A2AHandlerOptions {
    * of `maxRequestsInFlight`. Default: no bound.
    */
   maxRequestsInFlightPerCaller?: number;
-  /** Ended tasks kept in memory for GetTask and reattaches (they never change). Default 10,000. */
+  /**
+   * Ended tasks kept in memory for GetTask and reattaches (they never change): those read while they ran
+   * or awaited by a blocking SendMessage (kept at their end), and those read from the store since they
+   * ended. Default 10,000.
+   */
   terminalTaskCacheSize?: number;
   /**
    * The same cache's budget in estimated heap bytes (a task at the request bounds weighs up to ~0.6 MiB

@@ -83,8 +83,17 @@ const render = {
   messageJson: JSON.stringify,
 };
 
-/** A stream of the task on `hub`, positioned after `cursor`, as a reattach with Last-Event-ID would be. */
-export async function streamOn(hub: TaskHub, stores: InMemoryStores, taskId: string, cursor: number) {
+/**
+ * A stream of the task on `hub`, positioned after `cursor`, as a reattach with Last-Event-ID would be
+ * (`keepAtEnd`: as a blocking SendMessage's wait follows it).
+ */
+export async function streamOn(
+  hub: TaskHub,
+  stores: InMemoryStores,
+  taskId: string,
+  cursor: number,
+  keepAtEnd = false,
+) {
   const client = new RecordingClient();
   const subscription = new TaskSubscription(
     taskId,
@@ -96,7 +105,7 @@ export async function streamOn(hub: TaskHub, stores: InMemoryStores, taskId: str
     (s) => hub.unsubscribe(s),
     render,
   );
-  hub.subscribe((await stores.tasks.get("ws", taskId)) as TaskRecord, subscription);
+  hub.subscribe((await stores.tasks.get("ws", taskId)) as TaskRecord, subscription, keepAtEnd);
   return client;
 }
 

@@ -30,6 +30,14 @@ export interface TaskHubOptions {
 export class TaskHub {
   private readonly feeds = new Map<string, TaskFeed>();
   private readonly terminal: TerminalTaskCache;
+  /**
+   * Tasks someone is likely to ask for once they have ended: read from memory while they ran (a GetTask
+   * poll), or awaited by a blocking SendMessage. Only these are kept in the ended-task cache at their end;
+   * keeping every ended task there (most are followed by a stream that has the end already) cost ~8 %
+   * more CPU a task, in the heap's collections and the entries' size estimates (bench/NOTES.md). Any
+   * other is cached when first read from the store.
+   */
+  private readonly keptAtEnd = new Set<string>();
   private readonly context: FeedContext;
 
   constructor(options: TaskHubOptions) {
@@ -40,9 +48,13 @@ export class TaskHub {
       logger: options.logger,
       instanceId: options.instanceId,
       onLost: (taskId) => options.onLost(taskId),
-      onTerminal: (record) => this.terminal.put(record),
+      onTerminal: (record) => {
+        if (this.keptAtEnd.delete(record.task.id)) this.terminal.put(record);
+      },
       onIdle: (feed) => {
-        if (this.feeds.get(feed.taskId) === feed) this.feeds.delete(feed.taskId);
+        if (this.feeds.get(feed.taskId) !== feed) return;
+        this.feeds.delete(feed.taskId);
+        this.keptAtEnd.delete(feed.taskId);
       },
     };
   }
@@ -83,8 +95,10 @@ export class TaskHub {
    */
   known(workspaceId: string, taskId: string): TaskRecord | undefined {
     const feed = this.feeds.get(taskId);
-    if (feed?.isOwned) return feed.workspaceId === workspaceId ? feed.current : undefined;
-    return this.terminal.get(workspaceId, taskId);
+    if (!feed?.isOwned) return this.terminal.get(workspaceId, taskId);
+    if (feed.workspaceId !== workspaceId) return undefined;
+    this.keptAtEnd.add(taskId);
+    return feed.current;
   }
 
   /** Remembers a task read from the store if it has ended. */
@@ -94,9 +108,10 @@ export class TaskHub {
 
   /**
    * Starts a stream on `record`'s task: writes the `task` frame, replays what follows the
-   * subscription's cursor, then follows the task live.
+   * subscription's cursor, then follows the task live. `keepAtEnd`: the ended task will be read (a
+   * blocking SendMessage answers with it), so it is kept in the ended-task cache.
    */
-  subscribe(record: TaskRecord, subscription: TaskSubscription): void {
+  subscribe(record: TaskRecord, subscription: TaskSubscription, keepAtEnd = false): void {
     subscription.sendSnapshot(record.task);
     if (subscription.isEnded) return;
     let feed = this.feeds.get(record.task.id);
@@ -106,6 +121,7 @@ export class TaskHub {
     } else {
       feed.noteRecord(record);
     }
+    if (keepAtEnd) this.keptAtEnd.add(record.task.id);
     feed.subscribe(subscription);
   }
 

@@ -56,7 +56,7 @@ export function awaitSettled(runtime: A2ARuntime, record: TaskRecord, maxWaitMs:
     );
     timer = setTimeout(() => subscription.end(), maxWaitMs);
     timer.unref?.();
-    runtime.hub.subscribe(record, subscription);
+    runtime.hub.subscribe(record, subscription, true);
   }).then(() => runtime.findTask(workspaceId, task.id).then((current) => current.task));
 }
 

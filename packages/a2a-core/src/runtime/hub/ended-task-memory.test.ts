@@ -1,0 +1,45 @@
+import { describe, expect, it } from "vitest";
+import { InMemoryEventLog } from "../../stores/in-memory.js";
+import { hubOwningATask, progress, streamOn, until } from "./owned-task.fixture.js";
+
+// Which ended tasks the hub answers from memory: those someone is likely to ask for once they end. Any
+// other is read from the store when asked for (`known` is undefined) and kept from then on.
+
+async function runningTask() {
+  return hubOwningATask((stores) => new InMemoryEventLog(stores.tasks));
+}
+
+describe("TaskHub: ended tasks kept in memory", () => {
+  it("keeps a task polled while it ran: its end is answered from memory", async () => {
+    const { hub, taskId } = await runningTask();
+    expect(hub.known("ws", taskId)?.task.status.state).toBe("TASK_STATE_WORKING");
+    await hub.append(taskId, [progress(taskId, 1, true)]);
+    await until(() => hub.known("ws", taskId)?.task.status.state === "TASK_STATE_COMPLETED");
+  });
+
+  it("keeps a task a blocking wait follows", async () => {
+    const { hub, stores, taskId } = await runningTask();
+    const waiter = await streamOn(hub, stores, taskId, 1, true);
+    await hub.append(taskId, [progress(taskId, 1, true)]);
+    await until(() => waiter.ended);
+    expect(hub.known("ws", taskId)?.task.status.state).toBe("TASK_STATE_COMPLETED");
+  });
+
+  it("does not keep a task nobody asked for while it ran; once read from the store, it is kept", async () => {
+    const { hub, stores, taskId } = await runningTask();
+    const stream = await streamOn(hub, stores, taskId, 1);
+    await hub.append(taskId, [progress(taskId, 1, true)]);
+    await until(() => stream.ended);
+    expect(hub.known("ws", taskId)).toBeUndefined();
+    hub.remember((await stores.tasks.get("ws", taskId)) as NonNullable<Awaited<ReturnType<typeof stores.tasks.get>>>);
+    expect(hub.known("ws", taskId)?.task.status.state).toBe("TASK_STATE_COMPLETED");
+  });
+
+  it("answers another workspace's task from neither, and does not keep it for asking", async () => {
+    const { hub, taskId } = await runningTask();
+    expect(hub.known("other", taskId)).toBeUndefined();
+    await hub.append(taskId, [progress(taskId, 1, true)]);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(hub.known("ws", taskId)).toBeUndefined();
+  });
+});
