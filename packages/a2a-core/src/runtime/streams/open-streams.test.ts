@@ -29,7 +29,11 @@ function expectFirstKeepAliveWithinInterval(client: FakeClient, since: number, i
   expect(gap).toBeLessThanOrEqual(intervalMs);
 }
 
-function open(streams: OpenStreams, client: FakeClient): TaskSubscription {
+function open(
+  streams: OpenStreams,
+  client: FakeClient,
+  onEnd = (ended: TaskSubscription) => streams.delete(ended),
+): TaskSubscription {
   const subscription = new TaskSubscription(
     "t",
     "1",
@@ -37,7 +41,7 @@ function open(streams: OpenStreams, client: FakeClient): TaskSubscription {
     { maxBytes: 1024, hardMaxBytes: 8192 },
     1,
     streams,
-    (ended) => streams.delete(ended),
+    onEnd,
     render,
   );
   streams.add(subscription);
@@ -193,28 +197,8 @@ describe("OpenStreams", () => {
       streams.delete(ended);
       if (ended.endReason === "too_slow") streams.endAll();
     };
-    const droppedStream = new TaskSubscription(
-      "t",
-      "1",
-      dropped,
-      { maxBytes: 1024, hardMaxBytes: 8192 },
-      1,
-      streams,
-      ends,
-      render,
-    );
-    const waitingStream = new TaskSubscription(
-      "u",
-      "1",
-      waiting,
-      { maxBytes: 1024, hardMaxBytes: 8192 },
-      1,
-      streams,
-      ends,
-      render,
-    );
-    streams.add(droppedStream);
-    streams.add(waitingStream);
+    const droppedStream = open(streams, dropped, ends);
+    const waitingStream = open(streams, waiting, ends);
     dropped.backlog = 10_000;
     vi.advanceTimersByTime(KEEP_ALIVE_MS);
     expect(droppedStream.endReason).toBe("too_slow");
