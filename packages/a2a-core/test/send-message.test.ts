@@ -55,6 +55,21 @@ describe("SendMessage", () => {
     expect(h.executor.dispatched).toBe(1);
   });
 
+  it("answers with the ended task from memory, and a GetTask after it too: no read of the store", async () => {
+    const h = harness();
+    let reads = 0;
+    const get = h.stores.tasks.get.bind(h.stores.tasks);
+    h.stores.tasks.get = (...args) => {
+      reads++;
+      return get(...args);
+    };
+    const { result } = await (await send(h, startParams("restock aisle 5", "m-memory"))).json();
+    expect(result.status.state).toBe("completed");
+    const polled = await h.rpc("GetTask", { id: result.id });
+    expect(polled.body.result.status.state).toBe("completed");
+    expect(reads).toBe(0);
+  });
+
   it("answers a v1.0 SendMessageResponse ({ task }), and over HTTP+JSON the same", async () => {
     const h = harness();
     const rpc = await (await send(h, startV1(), { v1: true })).json();

@@ -9,6 +9,14 @@ describe("sessionStartup", () => {
     });
   });
 
+  it("keeps an operator's own value however it is written, and adds a setting only named in a value", () => {
+    const given = "-cTimeZone=Europe/Paris --tcp_user_timeout=5000 -c application_name=timezone-app";
+    expect(sessionStartup("postgres://db/a2a", given, LISTEN_SESSIONS).options).toBe(given);
+    expect(sessionStartup("postgres://db/a2a", "-c application_name=tcp_user_timeout", LISTEN_SESSIONS).options).toBe(
+      "-c application_name=tcp_user_timeout -c TimeZone=UTC -c tcp_user_timeout=30000",
+    );
+  });
+
   it("keeps an operator's own value of a setting it would add", () => {
     const { options } = sessionStartup(
       "postgres://db/a2a",

@@ -39,10 +39,15 @@ export function sessionStartup(
   const fromUrl = takeOptionsParameter(connectionString);
   let options = (fromUrl ? fromUrl.options : configured)?.trim() ?? "";
   for (const [name, value] of Object.entries(settings)) {
-    if (new RegExp(`\\b${name}\\b`, "i").test(options)) continue;
+    if (settingIn(options, name)) continue;
     options = `${options} -c ${name}=${value}`.trim();
   }
   return { connectionString: fromUrl ? fromUrl.connectionString : connectionString, options };
+}
+
+/** Whether `options` sets `name` (`-c name=…`, `-cname=…` or `--name=…`), not merely mentions it in a value. */
+function settingIn(options: string, name: string): boolean {
+  return new RegExp(`(?:^|\\s)(?:-c\\s*|--)${name}\\s*=`, "i").test(options);
 }
 
 /** The string without its `options` query parameter, and that parameter; undefined when it has none. */

@@ -25,6 +25,15 @@ describe("TaskHub: ended tasks kept in memory", () => {
     expect(hub.known("ws", taskId)?.task.status.state).toBe("TASK_STATE_COMPLETED");
   });
 
+  it("keeps a task a blocking wait followed before this process took it over (a start's retry answered first)", async () => {
+    const { hub, stores, taskId, record } = await hubOwningATask((s) => new InMemoryEventLog(s.tasks), false);
+    const waiter = await streamOn(hub, stores, taskId, 1, true);
+    hub.own(record);
+    await hub.append(taskId, [progress(taskId, 1, true)]);
+    await until(() => waiter.ended);
+    expect(hub.known("ws", taskId)?.task.status.state).toBe("TASK_STATE_COMPLETED");
+  });
+
   it("does not keep a task nobody asked for while it ran; once read from the store, it is kept", async () => {
     const { hub, stores, taskId } = await runningTask();
     const stream = await streamOn(hub, stores, taskId, 1);

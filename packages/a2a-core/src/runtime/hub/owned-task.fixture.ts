@@ -17,7 +17,8 @@ const silent = { info() {}, warn() {}, error() {} };
  */
 export async function hubOwningATask<E extends EventLog>(
   makeEvents: (stores: InMemoryStores) => E,
-): Promise<{ hub: TaskHub; events: E; stores: InMemoryStores; taskId: string }> {
+  owned = true,
+): Promise<{ hub: TaskHub; events: E; stores: InMemoryStores; taskId: string; record: TaskRecord }> {
   const stores = createInMemoryStores();
   const events = makeEvents(stores);
   const hub = new TaskHub({
@@ -42,8 +43,8 @@ export async function hubOwningATask<E extends EventLog>(
     lease: { owner: "me", durationMs: 60_000 },
     createdAt: new Date().toISOString(),
   });
-  hub.own(record);
-  return { hub, events, stores, taskId: task.id };
+  if (owned) hub.own(record);
+  return { hub, events, stores, taskId: task.id, record };
 }
 
 /** A progress update of the task (its `finished`, completed, when `final`). */

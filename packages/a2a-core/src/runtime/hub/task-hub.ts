@@ -65,9 +65,12 @@ export class TaskHub {
     // move to the owned feed, which has everything from here on.
     const previous = this.feeds.get(record.task.id);
     const streams = previous?.takeSubscribers() ?? [];
+    // The previous feed's end forgets whether the task is to be kept at its end; the streams' wait is not over.
+    const keep = this.keptAtEnd.has(record.task.id);
     previous?.close();
     const feed = new TaskFeed(this.context, record, true);
     this.feeds.set(record.task.id, feed);
+    if (keep) this.keptAtEnd.add(record.task.id);
     for (const stream of streams) feed.subscribe(stream);
   }
 
