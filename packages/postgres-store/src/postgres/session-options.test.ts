@@ -35,6 +35,18 @@ describe("sessionStartup", () => {
     });
   });
 
+  it("reads a repeated options parameter as node-postgres does: the last one", () => {
+    const { connectionString, options } = sessionStartup(
+      "postgres://db/a2a?options=-c%20work_mem%3D1MB&options=-c%20work_mem%3D2MB",
+      undefined,
+      { TimeZone: "UTC" },
+    );
+    expect({ connectionString, options }).toEqual({
+      connectionString: "postgres://db/a2a",
+      options: "-c work_mem=2MB -c TimeZone=UTC",
+    });
+  });
+
   it("reads the options of a form a URL parser refuses (a socket's user with no host)", () => {
     const url = "postgres://a2a@/a2a?host=/var/run/postgresql&options=-c+statement_timeout%3D5s";
     expect(sessionStartup(url, undefined, { TimeZone: "UTC" })).toEqual({

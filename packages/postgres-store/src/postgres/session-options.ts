@@ -56,8 +56,9 @@ function takeOptionsParameter(connectionString: string): SessionStartup | undefi
   const queryAt = connectionString.indexOf("?");
   if (queryAt < 0) return undefined;
   const parameters = new URLSearchParams(connectionString.slice(queryAt + 1));
-  const options = parameters.get("options");
-  if (options === null) return undefined;
+  // Given twice, the last one, as node-postgres reads it.
+  const options = parameters.getAll("options").at(-1);
+  if (options === undefined) return undefined;
   parameters.delete("options");
   const rest = parameters.toString();
   return { connectionString: connectionString.slice(0, queryAt) + (rest ? `?${rest}` : ""), options };
