@@ -1,9 +1,9 @@
 import { randomBytes } from "node:crypto";
 import { POSTGRES_URL, postgresAvailable } from "@a2a-partner/test-support/postgres";
 import pg from "pg";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { LISTEN_SESSIONS, sessionStartup } from "../src/postgres/session-options.js";
-import { killScripts, runScript, until } from "./support/stopped-process.js";
+import { killScripts, runScript } from "./support/stopped-process.js";
 
 // A process stopped without exiting (SIGSTOP here; a paused VM, a host gone without a reset) keeps its
 // sessions open on PostgreSQL. What it holds there must not hold back the processes that still run.
@@ -54,7 +54,7 @@ describe.skipIf(!(await postgresAvailable()))(
         LISTEN_URL: listenUrl.toString(),
         CHANNEL: channel,
       });
-      await until(() => said.includes("listening"), 20_000);
+      await vi.waitFor(() => expect(said).toContain("listening"), { timeout: 20_000, interval: 100 });
 
       const admin = new pg.Client({ connectionString: POSTGRES_URL });
       await admin.connect();
@@ -71,7 +71,7 @@ describe.skipIf(!(await postgresAvailable()))(
         const payload = "x".repeat(7_900);
         for (let sent = 0; sent < 3_000; sent++) await admin.query("select pg_notify($1, $2)", [channel, payload]);
         // Cut once PostgreSQL's sends have waited LISTEN_TCP_USER_TIMEOUT_MS (30 s).
-        await until(async () => (await listening()) === 0, 45_000);
+        await vi.waitFor(async () => expect(await listening()).toBe(0), { timeout: 45_000, interval: 100 });
         const usage = Number((await admin.query("select pg_notification_queue_usage() as u")).rows[0].u);
         // 23 MB were sent to the frozen listener alone: with it still holding them, the queue would hold them
         // (other suites' listeners may hold a little of their own).
@@ -79,11 +79,14 @@ describe.skipIf(!(await postgresAvailable()))(
         expect(said).not.toContain("reconnected");
 
         child.kill("SIGCONT");
-        await until(() => said.includes("reconnected"), 20_000);
-        await until(async () => {
-          await admin.query("select pg_notify($1, 'after')", [channel]);
-          return said.includes("heard after");
-        }, 10_000);
+        await vi.waitFor(() => expect(said).toContain("reconnected"), { timeout: 20_000, interval: 100 });
+        await vi.waitFor(
+          async () => {
+            await admin.query("select pg_notify($1, 'after')", [channel]);
+            expect(said).toContain("heard after");
+          },
+          { timeout: 10_000, interval: 100 },
+        );
       } finally {
         stop();
         await admin.end();
@@ -112,7 +115,7 @@ describe.skipIf(!(await postgresAvailable()))(
       await admin.connect();
       const { child, said, stop } = runScript(LOCKING_PROCESS, { URL: POSTGRES_URL, LOCK: lock });
       try {
-        await until(() => said.includes("locked"), 20_000);
+        await vi.waitFor(() => expect(said).toContain("locked"), { timeout: 20_000, interval: 100 });
         child.kill("SIGSTOP");
 
         // Without the limit this would wait for the stopped process for ever (here: 45 s, then fail).
@@ -124,7 +127,10 @@ describe.skipIf(!(await postgresAvailable()))(
 
         // Running again, the process is told its transaction is gone.
         child.kill("SIGCONT");
-        await until(() => said.some((line) => line.startsWith("transaction failed")), 10_000);
+        await vi.waitFor(() => expect(said.some((line) => line.startsWith("transaction failed"))).toBe(true), {
+          timeout: 10_000,
+          interval: 100,
+        });
       } finally {
         stop();
         await admin.end();

@@ -39,12 +39,3 @@ function kill(child: ChildProcess): void {
   child.kill("SIGCONT");
   child.kill("SIGKILL");
 }
-
-/** Resolves once `check` holds, polling every 100 ms; throws after `timeoutMs`. */
-export async function until(check: () => Promise<boolean> | boolean, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`not within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
