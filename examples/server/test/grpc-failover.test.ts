@@ -1,4 +1,4 @@
-import { A2AClient, type TaskStreamEvent } from "@a2a-partner/a2a-client";
+import { A2AClient, TaskNotFoundError, type TaskStreamEvent } from "@a2a-partner/a2a-client";
 import { grpcTransport } from "@a2a-partner/a2a-client/grpc";
 import { ORPHANED_REASON } from "@a2a-partner/a2a-core";
 import { freePort } from "@a2a-partner/test-support/local-processes";
@@ -20,22 +20,23 @@ describe.skipIf(!(await postgresAvailable()))("the typed client over gRPC, two i
 
   beforeAll(async () => {
     const [portA, portB] = [await freePort(), await freePort()];
-    // B, the survivor, runs until the suite's end (the bed stops every process).
-    [a] = await Promise.all([
-      bed.serve({ GRPC_PORT: String(portA), GRPC_HOST: "127.0.0.1" }),
-      bed.serve({ GRPC_PORT: String(portB), GRPC_HOST: "127.0.0.1" }),
-    ]);
+    a = await bed.serve({ GRPC_PORT: String(portA), GRPC_HOST: "127.0.0.1" });
     const [onA, onB] = [`127.0.0.1:${portA}`, `127.0.0.1:${portB}`];
     client = new A2AClient({
       baseUrl: a.url,
       token: bed.token,
       binding: "grpc",
       grpc: grpcTransport(),
-      // grpc-js's pick_first: the first address while it answers, then the next.
+      // grpc-js's pick_first: the first address that connects, then stays on it while it answers.
       grpcAddress: `ipv4:${onA},${onB}`,
       backoff: { initialDelayMs: 100, maxDelayMs: 500 },
       onRetry: (info) => resumes.push(info.kind),
     });
+    // The channel connects while B is not up yet, so it is on A: pick_first also tries the next address
+    // when the first is slow to connect (250 ms), and on a loaded machine B could win the race.
+    await expect(client.getTask(crypto.randomUUID())).rejects.toBeInstanceOf(TaskNotFoundError);
+    // B, the survivor, runs until the suite's end (the bed stops every process).
+    await bed.serve({ GRPC_PORT: String(portB), GRPC_HOST: "127.0.0.1" });
   });
 
   afterAll(async () => {
