@@ -34,7 +34,7 @@ describe("serve's V8 heap settings", () => {
     if (plainNodeHeapLimitMiB([]) >= 2048) {
       expect(line).toMatchObject({
         heapSettings: "server defaults",
-        heapFlags: "--max-semi-space-size=16 --heap-growing-percent=50",
+        heapFlags: "--max-semi-space-size=16 --heap-growing-percent=50-100",
         // The limit V8 reports is the one a start with the cap has: the flag reached V8.
         heapLimitMiB: plainNodeHeapLimitMiB(["--max-semi-space-size=16"]),
       });

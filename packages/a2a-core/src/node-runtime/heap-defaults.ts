@@ -1,4 +1,5 @@
-import { getHeapStatistics, setFlagsFromString } from "node:v8";
+import { getHeapStatistics } from "node:v8";
+import { followHeapGrowth, type HeapGrowthPolicy } from "./heap-growth.js";
 
 /**
  * V8's heap sizing for a long-running server unless the operator chose their own (the repository's
@@ -10,14 +11,24 @@ import { getHeapStatistics, setFlagsFromString } from "node:v8";
 export const HEAP_DEFAULTS = {
   /** The young generation's semi-space, MiB: 3 × 16 MiB at most instead of 3 × 64. */
   maxSemiSpaceMiB: 16,
-  /** The old generation is collected when it has grown by half over what the last full GC left alive. */
+  /** The old generation is collected when it has grown by half over what the last full GC left alive … */
   heapGrowingPercent: 50,
+  /** … or by 48 MiB, or by as much as was alive when that is less (heap-growth.ts). */
+  minimumRoomMiB: 48,
 } as const;
+
+const GROWTH_POLICY: HeapGrowthPolicy = {
+  floorPercent: HEAP_DEFAULTS.heapGrowingPercent,
+  minimumRoomBytes: HEAP_DEFAULTS.minimumRoomMiB * 1024 * 1024,
+};
 
 /** Sized when the process starts: only a start with it on the command line applies it. */
 export const SEMI_SPACE_FLAG = `--max-semi-space-size=${HEAP_DEFAULTS.maxSemiSpaceMiB}`;
-/** Read by V8 each time it sets the next old-generation limit: applies when set at run time. */
-export const GROWING_FLAG = `--heap-growing-percent=${HEAP_DEFAULTS.heapGrowingPercent}`;
+/**
+ * How the log names the growth factor the server sets at run time, after each full GC, from what is alive:
+ * `--heap-growing-percent` from 100 (a small heap) down to 50 (a large one; `followHeapGrowth`).
+ */
+export const GROWING_FLAG = `--heap-growing-percent=${HEAP_DEFAULTS.heapGrowingPercent}-100`;
 
 /** Below this old-space limit V8's own growth factor is already ≤ 2 and its young generation small. */
 const LARGE_HEAP_LIMIT_BYTES = 2048 * 1024 * 1024;
@@ -92,12 +103,12 @@ export function applyHeapDefaults(): HeapDecision {
       ]);
     } catch {
       // Could not run node again (say, its binary replaced under us): serve on, with the growth factor only.
-      setFlagsFromString(GROWING_FLAG);
+      followHeapGrowth(GROWTH_POLICY);
       applied = { source: "server defaults", flags: [GROWING_FLAG] };
       return applied;
     }
   }
-  if (decision.source === "server defaults") setFlagsFromString(GROWING_FLAG);
+  if (decision.source === "server defaults") followHeapGrowth(GROWTH_POLICY);
   applied = decision;
   return decision;
 }
