@@ -1,7 +1,7 @@
 import type { AppendDependencies } from "../../ports/append-dependencies.js";
 import { applyTaskEvent } from "../../ports/apply-task-event.js";
 import type { CarriedEvents } from "../../ports/event-log.js";
-import type { NewTaskEvent, StoredTaskEvent, TaskRecord } from "../../ports/task-records.js";
+import type { NewTaskEvent, TaskRecord } from "../../ports/task-records.js";
 import { isTerminalState, type Task, type TaskUpdateResult } from "../../protocol/schemas/a2a.js";
 import type { TaskSubscription } from "../streams/task-subscription.js";
 import { type Appended, AppendQueue } from "./append-queue.js";
