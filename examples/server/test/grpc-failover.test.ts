@@ -6,11 +6,21 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { postgresAvailable } from "./support/backends.ts";
 import { loggedSeqs } from "./support/event-log.ts";
 import { leaseTestBed } from "./support/lease-test-bed.ts";
-import { createPostgresStore, type ServerProcess, statusText } from "./support/server-process.ts";
+import { createPostgresStore, eventually, type ServerProcess, statusText } from "./support/server-process.ts";
 
 // Two server processes on one PostgreSQL database, each with its gRPC binding; the typed client dials
 // both addresses as one target (as it would a DNS name with two records). The instance a gRPC stream is
 // on is SIGKILLed: the client reattaches on the other over gRPC and sees every event of the task once.
+
+/** The server once its gRPC port is open too: it logs that after the HTTP listener's line. */
+async function servingGrpc(started: Promise<ServerProcess>): Promise<ServerProcess> {
+  const server = await started;
+  await eventually(async () => (server.log().includes("gRPC binding listening") ? true : undefined), {
+    timeoutMs: 10_000,
+    what: "the gRPC binding",
+  });
+  return server;
+}
 
 describe.skipIf(!(await postgresAvailable()))("the typed client over gRPC, two instances, one killed", () => {
   const bed = leaseTestBed(createPostgresStore);
@@ -20,7 +30,7 @@ describe.skipIf(!(await postgresAvailable()))("the typed client over gRPC, two i
 
   beforeAll(async () => {
     const [portA, portB] = [await freePort(), await freePort()];
-    a = await bed.serve({ GRPC_PORT: String(portA), GRPC_HOST: "127.0.0.1" });
+    a = await servingGrpc(bed.serve({ GRPC_PORT: String(portA), GRPC_HOST: "127.0.0.1" }));
     const [onA, onB] = [`127.0.0.1:${portA}`, `127.0.0.1:${portB}`];
     client = new A2AClient({
       baseUrl: a.url,
@@ -36,7 +46,7 @@ describe.skipIf(!(await postgresAvailable()))("the typed client over gRPC, two i
     // when the first is slow to connect (250 ms), and on a loaded machine B could win the race.
     await expect(client.getTask(crypto.randomUUID())).rejects.toBeInstanceOf(TaskNotFoundError);
     // B, the survivor, runs until the suite's end (the bed stops every process).
-    await bed.serve({ GRPC_PORT: String(portB), GRPC_HOST: "127.0.0.1" });
+    await servingGrpc(bed.serve({ GRPC_PORT: String(portB), GRPC_HOST: "127.0.0.1" }));
   });
 
   afterAll(async () => {
