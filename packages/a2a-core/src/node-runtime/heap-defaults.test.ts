@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { decideHeapSettings, GROWING_FLAG, SEMI_SPACE_FLAG } from "./heap-defaults.js";
+import { decideHeapSettings, HEAP_GROWTH, SEMI_SPACE_FLAG } from "./heap-defaults.js";
 
 const GiB = 1024 * 1024 * 1024;
 const largeHost = { execArgv: [], nodeOptions: undefined, heapSizeLimitBytes: 4 * GiB, canRestart: true };
@@ -8,14 +8,16 @@ describe("the heap settings serve starts with", () => {
   it("on a large host with no heap flags: start again with the semi-space cap, then the growth factor", () => {
     expect(decideHeapSettings(largeHost)).toEqual({
       source: "server defaults",
-      flags: [SEMI_SPACE_FLAG, GROWING_FLAG],
+      flags: [SEMI_SPACE_FLAG],
+      growth: HEAP_GROWTH,
       restartWith: SEMI_SPACE_FLAG,
     });
     // The start that follows, with the flag first and the operator's arguments after it.
     const restarted = { ...largeHost, execArgv: [SEMI_SPACE_FLAG, "--enable-source-maps"] };
     expect(decideHeapSettings(restarted)).toEqual({
       source: "server defaults",
-      flags: [SEMI_SPACE_FLAG, GROWING_FLAG],
+      flags: [SEMI_SPACE_FLAG],
+      growth: HEAP_GROWTH,
     });
   });
 
@@ -43,7 +45,8 @@ describe("the heap settings serve starts with", () => {
   it("without process.execve, only the growth factor applies", () => {
     expect(decideHeapSettings({ ...largeHost, canRestart: false })).toEqual({
       source: "server defaults",
-      flags: [GROWING_FLAG],
+      flags: [],
+      growth: HEAP_GROWTH,
     });
   });
 });

@@ -25,10 +25,13 @@ const GROWTH_POLICY: HeapGrowthPolicy = {
 /** Sized when the process starts: only a start with it on the command line applies it. */
 export const SEMI_SPACE_FLAG = `--max-semi-space-size=${HEAP_DEFAULTS.maxSemiSpaceMiB}`;
 /**
- * How the log names the growth factor the server sets at run time, after each full GC, from what is alive:
- * `--heap-growing-percent` from 100 (a small heap) down to 50 (a large one; `followHeapGrowth`).
+ * The growth the server sets itself at run time, after each full GC (`followHeapGrowth`), as the log says
+ * it: not a flag to pass on, since the percent moves with what is alive.
  */
-export const GROWING_FLAG = `--heap-growing-percent=${HEAP_DEFAULTS.heapGrowingPercent}-100`;
+export const HEAP_GROWTH =
+  `--heap-growing-percent from what is alive: 100 up to ${HEAP_DEFAULTS.minimumRoomMiB} MiB, ` +
+  `then ${HEAP_DEFAULTS.minimumRoomMiB} MiB of room, ${HEAP_DEFAULTS.heapGrowingPercent} from ` +
+  `${(HEAP_DEFAULTS.minimumRoomMiB * 100) / HEAP_DEFAULTS.heapGrowingPercent} MiB`;
 
 /** Below this old-space limit V8's own growth factor is already ≤ 2 and its young generation small. */
 const LARGE_HEAP_LIMIT_BYTES = 2048 * 1024 * 1024;
@@ -49,6 +52,8 @@ export interface HeapDecision {
   source: HeapSettingsSource;
   /** The heap flags in effect that someone passed (the server's or the operator's). */
   flags: string[];
+  /** Set when the server paces the old generation's collections itself (`HEAP_GROWTH`). */
+  growth?: string;
   /** Start again with this flag first on the command line, before anything else is done. */
   restartWith?: string;
 }
@@ -61,16 +66,16 @@ export function decideHeapSettings(input: {
   canRestart: boolean;
 }): HeapDecision {
   // Ours is first on the command line when the server restarted itself with it (an operator who put that
-  // very flag first gets the growth factor as well).
+  // very flag first gets the growth as well).
   if (input.execArgv[0] === SEMI_SPACE_FLAG)
-    return { source: "server defaults", flags: [SEMI_SPACE_FLAG, GROWING_FLAG] };
+    return { source: "server defaults", flags: [SEMI_SPACE_FLAG], growth: HEAP_GROWTH };
   const fromNodeOptions = (input.nodeOptions ?? "").split(/\s+/).filter((token) => HEAP_FLAG.test(token));
   const flags = [...fromNodeOptions, ...input.execArgv.filter((arg) => HEAP_FLAG.test(arg))];
   if (flags.length > 0) return { source: "operator", flags };
   if (input.heapSizeLimitBytes < LARGE_HEAP_LIMIT_BYTES) return { source: "host", flags };
-  // Without process.execve (Windows) the young generation keeps V8's size; the growth factor still applies.
-  if (!input.canRestart) return { source: "server defaults", flags: [GROWING_FLAG] };
-  return { source: "server defaults", flags: [SEMI_SPACE_FLAG, GROWING_FLAG], restartWith: SEMI_SPACE_FLAG };
+  // Without process.execve (Windows) the young generation keeps V8's size; the growth still applies.
+  if (!input.canRestart) return { source: "server defaults", flags: [], growth: HEAP_GROWTH };
+  return { source: "server defaults", flags: [SEMI_SPACE_FLAG], growth: HEAP_GROWTH, restartWith: SEMI_SPACE_FLAG };
 }
 
 /** What `applyHeapDefaults` decided in this process (undefined: it was not called). */
@@ -104,7 +109,7 @@ export function applyHeapDefaults(): HeapDecision {
     } catch {
       // Could not run node again (say, its binary replaced under us): serve on, with the growth factor only.
       followHeapGrowth(GROWTH_POLICY);
-      applied = { source: "server defaults", flags: [GROWING_FLAG] };
+      applied = { source: "server defaults", flags: [], growth: HEAP_GROWTH };
       return applied;
     }
   }
@@ -118,6 +123,7 @@ export function heapSettingsForLog(decision: HeapDecision): Record<string, unkno
   return {
     heapSettings: decision.source,
     heapFlags: decision.flags.join(" "),
+    ...(decision.growth ? { heapGrowth: decision.growth } : {}),
     heapLimitMiB: Math.round(getHeapStatistics().heap_size_limit / 1024 / 1024),
   };
 }

@@ -22,7 +22,7 @@ export function growingPercentFor(liveBytes: number, policy: HeapGrowthPolicy): 
 }
 
 /** What V8 sets the next full GC's limit on: every space but the young generation's. */
-function oldGenerationUsedBytes(): number {
+export function oldGenerationUsedBytes(): number {
   let used = 0;
   for (const space of getHeapSpaceStatistics()) {
     if (!space.space_name.startsWith("new_")) used += space.space_used_size;
@@ -43,8 +43,9 @@ export interface HeapGrowthHooks {
 
 /**
  * Sets `--heap-growing-percent` now and again after every full GC, from what is alive in the old
- * generation then (`growingPercentFor`). V8 reads the flag each time it sets the next limit, at the end
- * of a full GC: the GC after this one is paced by what this one left alive. V8's flags are the
+ * generation then (`growingPercentFor`). V8 reads the flag when it sets the next limit at the end of a
+ * full GC, before this observer hears of it: the percent chosen from what one GC left alive sets the limit
+ * at the end of the next one (a heap that grows fast gets one collection at the older percent). V8's flags are the
  * process's, so worker threads' heaps follow the calling thread's. Answers a function that stops
  * following (the last percent set stays in effect).
  */
