@@ -34,6 +34,17 @@ describe("TaskHub: ended tasks kept in memory", () => {
     expect(hub.known("ws", taskId)?.task.status.state).toBe("TASK_STATE_COMPLETED");
   });
 
+  it("forgets a blocking wait that gave up before the end: the task a later stream follows is not kept", async () => {
+    const { hub, events, stores, taskId } = await hubOwningATask((s) => new InMemoryEventLog(s.tasks), false);
+    const waiter = await streamOn(hub, stores, taskId, 1, true);
+    // The wait's client went away while another instance ran the task.
+    waiter.subscription?.detach();
+    const stream = await streamOn(hub, stores, taskId, 1);
+    await events.append(taskId, progress(taskId, 1, true));
+    await until(() => stream.ended);
+    expect(hub.known("ws", taskId)).toBeUndefined();
+  });
+
   it("does not keep a task nobody asked for while it ran; once read from the store, it is kept", async () => {
     const { hub, stores, taskId } = await runningTask();
     const stream = await streamOn(hub, stores, taskId, 1);

@@ -63,6 +63,8 @@ export function progress(taskId: string, step: number, final = false): NewTaskEv
 /** A client that reads everything at once, keeping the `id:` and event name of every frame. */
 export class RecordingClient implements SseSink {
   backlog = 0;
+  /** The subscription writing to this client (set by `streamOn`). */
+  subscription: TaskSubscription | undefined;
   readonly ids: number[] = [];
   readonly events: string[] = [];
   ended = false;
@@ -106,6 +108,7 @@ export async function streamOn(
     (s) => hub.unsubscribe(s),
     render,
   );
+  client.subscription = subscription;
   hub.subscribe((await stores.tasks.get("ws", taskId)) as TaskRecord, subscription, keepAtEnd);
   return client;
 }
