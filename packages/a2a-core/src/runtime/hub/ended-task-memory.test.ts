@@ -1,12 +1,14 @@
 import { describe, expect, it } from "vitest";
+import type { TaskRecord } from "../../ports/task-records.js";
 import { InMemoryEventLog } from "../../stores/in-memory.js";
 import { hubOwningATask, progress, streamOn, until } from "./owned-task.fixture.js";
 
 // Which ended tasks the hub answers from memory: those someone is likely to ask for once they end. Any
 // other is read from the store when asked for (`known` is undefined) and kept from then on.
 
-async function runningTask() {
-  return hubOwningATask((stores) => new InMemoryEventLog(stores.tasks));
+/** A working task; `owned`: this process runs it (else another instance does, and this one follows it). */
+async function runningTask(owned = true) {
+  return hubOwningATask((stores) => new InMemoryEventLog(stores.tasks), owned);
 }
 
 describe("TaskHub: ended tasks kept in memory", () => {
@@ -26,7 +28,7 @@ describe("TaskHub: ended tasks kept in memory", () => {
   });
 
   it("keeps a task a blocking wait followed before this process took it over (a start's retry answered first)", async () => {
-    const { hub, stores, taskId, record } = await hubOwningATask((s) => new InMemoryEventLog(s.tasks), false);
+    const { hub, stores, taskId, record } = await runningTask(false);
     const waiter = await streamOn(hub, stores, taskId, 1, true);
     hub.own(record);
     await hub.append(taskId, [progress(taskId, 1, true)]);
@@ -35,7 +37,7 @@ describe("TaskHub: ended tasks kept in memory", () => {
   });
 
   it("forgets a blocking wait that gave up before the end: the task a later stream follows is not kept", async () => {
-    const { hub, events, stores, taskId } = await hubOwningATask((s) => new InMemoryEventLog(s.tasks), false);
+    const { hub, events, stores, taskId } = await runningTask(false);
     const waiter = await streamOn(hub, stores, taskId, 1, true);
     // The wait's client went away while another instance ran the task.
     waiter.subscription?.detach();
@@ -51,7 +53,7 @@ describe("TaskHub: ended tasks kept in memory", () => {
     await hub.append(taskId, [progress(taskId, 1, true)]);
     await until(() => stream.ended);
     expect(hub.known("ws", taskId)).toBeUndefined();
-    hub.remember((await stores.tasks.get("ws", taskId)) as NonNullable<Awaited<ReturnType<typeof stores.tasks.get>>>);
+    hub.remember((await stores.tasks.get("ws", taskId)) as TaskRecord);
     expect(hub.known("ws", taskId)?.task.status.state).toBe("TASK_STATE_COMPLETED");
   });
 
