@@ -21,7 +21,7 @@ export class FollowUps {
   private readonly subscription: TaskSubscription;
 
   constructor(
-    private readonly hub: TaskHub,
+    hub: TaskHub,
     record: TaskRecord,
     /** Messages after this sequence number are handed over (the task's last question, or its start). */
     afterSeq: number,
