@@ -1,3 +1,5 @@
+import type { LooseJson } from "./loose-json.ts";
+
 /** One SSE event as a2a-core's `decodeSseStream` yields it. */
 interface DecodedEvent {
   id?: string;
@@ -12,8 +14,7 @@ type DecodeSse = (stream: ReadableStream<Uint8Array>) => AsyncIterable<DecodedEv
 export interface SseFrame {
   id: string | undefined;
   event: string;
-  // biome-ignore lint/suspicious/noExplicitAny: frames are asserted field by field in tests
-  data: any;
+  data: LooseJson;
 }
 
 /**

@@ -1,4 +1,5 @@
 import { decodeSseStream, ORPHANED_REASON } from "@a2a-partner/a2a-core";
+import type { LooseJson } from "@a2a-partner/test-support/loose-json";
 import { beforeAll, describe, expect, it } from "vitest";
 import { hashToken } from "../src/auth/tokens.ts";
 import { postgresAvailable } from "./support/backends.ts";
@@ -129,7 +130,7 @@ describe.skipIf(!(await postgresAvailable()))("two server processes on one Postg
       headers: { authorization: `Bearer ${bed.token}`, "last-event-id": String(seen.at(-1)?.id) },
     });
     expect(res.headers.get("content-type")).toMatch(/^text\/event-stream/);
-    const onB: Array<{ id: string | undefined; event: string; data: Record<string, any> }> = [];
+    const onB: Array<{ id: string | undefined; event: string; data: Record<string, LooseJson> }> = [];
     for await (const event of decodeSseStream(res.body as ReadableStream<Uint8Array>)) {
       onB.push({ id: event.id, event: event.event, data: JSON.parse(event.data) });
     }

@@ -2,6 +2,7 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { LooseJson } from "@a2a-partner/test-support/loose-json";
 import { credentials, type ServiceError, status } from "@grpc/grpc-js";
 import { afterEach, describe, expect, it } from "vitest";
 import { EVENT_SEQ_KEY, startA2AGrpcServer } from "../src/grpc.js";
@@ -68,13 +69,13 @@ async function failure(promise: Promise<unknown>): Promise<ServiceError> {
   );
 }
 
-async function collect(messages: AsyncIterable<any>) {
-  const out: any[] = [];
+async function collect(messages: AsyncIterable<LooseJson>) {
+  const out: LooseJson[] = [];
   for await (const message of messages) out.push(message);
   return out;
 }
 
-const seqOf = (message: any) => {
+const seqOf = (message: LooseJson) => {
   const payload = message.task ?? message.message ?? message.statusUpdate ?? message.artifactUpdate;
   return payload.metadata?.[EVENT_SEQ_KEY] as number;
 };
@@ -88,7 +89,7 @@ describe("the gRPC binding", () => {
     const got = await client.unary("GetTask", { id, historyLength: 1 });
     expect(got.id).toBe(id);
     const listed = await client.unary("ListTasks", { pageSize: 10 });
-    expect(listed.tasks.map((task: any) => task.id)).toContain(id);
+    expect(listed.tasks.map((task: LooseJson) => task.id)).toContain(id);
     const canceled = await client.unary("CancelTask", { id });
     expect(canceled.status.state).toBe("TASK_STATE_CANCELED");
   });

@@ -1,3 +1,4 @@
+import type { LooseJson } from "@a2a-partner/test-support/loose-json";
 import { describe, expect, it } from "vitest";
 import { pageOf } from "../src/ports/task-list.js";
 import { A2A_LIMITS } from "../src/protocol/limits.js";
@@ -23,8 +24,7 @@ async function list(h: Harness, params: unknown, options: { method?: string; hea
     { jsonrpc: "2.0", id: "l", method: options.method ?? "ListTasks", params },
     options.headers ? { headers: options.headers } : {},
   );
-  // biome-ignore lint/suspicious/noExplicitAny: a JSON answer, read loosely like the other handler tests do
-  return (await res.json()) as { result?: any; error?: any };
+  return (await res.json()) as { result?: LooseJson; error?: LooseJson };
 }
 
 describe("ListTasks", () => {

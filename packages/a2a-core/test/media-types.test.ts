@@ -1,3 +1,4 @@
+import type { LooseJson } from "@a2a-partner/test-support/loose-json";
 import { describe, expect, it } from "vitest";
 import { toFetchHandler } from "../src/adapters/fetch.js";
 import { agentCardResponder } from "../src/index.js";
@@ -64,7 +65,7 @@ describe("v1.0 params with proto field names", () => {
   it("reads task_id and history_length as taskId and historyLength (ProtoJSON takes both)", async () => {
     const h = makeHarness(new ScriptedExecutor([]));
     const v1 = (body: unknown) =>
-      h.call(body, { headers: { "a2a-version": "1.0" } }).then((res) => res.json() as Promise<any>);
+      h.call(body, { headers: { "a2a-version": "1.0" } }).then((res) => res.json() as Promise<LooseJson>);
     const started = await v1({
       jsonrpc: "2.0",
       id: 0,

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { type AddressInfo, connect } from "node:net";
 import { firstResponseLine } from "@a2a-partner/test-support/first-response-line";
+import type { LooseJson } from "@a2a-partner/test-support/loose-json";
 import fc from "fast-check";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { A2AHandlerOptions, Logger } from "../src/index.js";
@@ -92,7 +93,7 @@ function post(
 
 async function getTask(r: Running, id: string) {
   const res = await post(r, { jsonrpc: "2.0", id: "get", method: "GetTask", params: { id } });
-  return { status: res.status, body: (await res.json()) as any };
+  return { status: res.status, body: (await res.json()) as LooseJson };
 }
 
 function startBody(text = "restock aisle 5", messageId?: string) {
@@ -135,8 +136,8 @@ async function nextEvent(events: AsyncIterator<DecodedSseEvent>, what: string, m
   }
 }
 
-async function allEvents(res: Response): Promise<Array<DecodedSseEvent & { json: any }>> {
-  const out: Array<DecodedSseEvent & { json: any }> = [];
+async function allEvents(res: Response): Promise<Array<DecodedSseEvent & { json: LooseJson }>> {
+  const out: Array<DecodedSseEvent & { json: LooseJson }> = [];
   if (!res.body) return out;
   for await (const event of decodeSseStream(res.body)) out.push({ ...event, json: JSON.parse(event.data) });
   return out;

@@ -1,3 +1,4 @@
+import type { LooseJson } from "@a2a-partner/test-support/loose-json";
 import { describe, expect, it } from "vitest";
 import { toFetchHandler } from "../src/adapters/fetch.js";
 import { environmentExecutor } from "../src/environments/environment-executor.js";
@@ -58,11 +59,11 @@ function httpJson(h: Harness<TaskExecutor>, route: string, body: unknown) {
 }
 
 /** The task of a SendMessage answer or of a stream's first frame, in whichever dialect it came. */
-function taskOf(result: { task?: unknown; kind?: string }): Record<string, any> {
-  return (result.kind === "task" ? result : result.task) as Record<string, any>;
+function taskOf(result: { task?: unknown; kind?: string }): Record<string, LooseJson> {
+  return (result.kind === "task" ? result : result.task) as Record<string, LooseJson>;
 }
 
-const STARTS: Array<[string, (h: Harness<TaskExecutor>) => Promise<{ task: any; final: any }>]> = [
+const STARTS: Array<[string, (h: Harness<TaskExecutor>) => Promise<{ task: LooseJson; final: LooseJson }>]> = [
   [
     "JSON-RPC v1.0 SendMessage",
     async (h) => {
@@ -101,7 +102,7 @@ const STARTS: Array<[string, (h: Harness<TaskExecutor>) => Promise<{ task: any; 
   [
     "HTTP+JSON POST /message:stream",
     async (h) => {
-      const frames: any[] = [];
+      const frames: LooseJson[] = [];
       const res = await httpJson(h, "/message:stream", v1Params());
       // Bare StreamResponse frames, no JSON-RPC envelope.
       for await (const frame of decodeSseStream(res.body as ReadableStream<Uint8Array>))

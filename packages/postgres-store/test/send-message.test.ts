@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { createA2AHandler, type TaskExecutionContext, type TaskExecutor, toFetchHandler } from "@a2a-partner/a2a-core";
+import type { LooseJson } from "@a2a-partner/test-support/loose-json";
 import { postgresAvailable } from "@a2a-partner/test-support/postgres";
 import { describe, expect, it } from "vitest";
 import { createPostgresStores } from "../src/index.js";
@@ -59,7 +60,7 @@ describe.each(["pglite", "postgres"] as const)("SendMessage on %s", (kind) => {
           body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "SendMessage", params }),
         }),
       );
-      return (await response.json()) as { result?: any; error?: any };
+      return (await response.json()) as { result?: LooseJson; error?: LooseJson };
     };
   }
 

@@ -1,12 +1,12 @@
 import { decodeSseStream } from "@a2a-partner/a2a-core";
+import type { LooseJson } from "@a2a-partner/test-support/loose-json";
 
 let counter = 0;
 
 export interface Frame {
   id: string | undefined;
   event: string;
-  // biome-ignore lint/suspicious/noExplicitAny: frames are asserted field by field in tests
-  result: any;
+  result: LooseJson;
 }
 
 export function post(url: string, body: unknown, token: string | null, headers: Record<string, string> = {}) {
@@ -32,13 +32,12 @@ export function startParams(text = "Restock aisle 5", messageId?: string, storeI
   };
 }
 
-// biome-ignore lint/suspicious/noExplicitAny: JSON-RPC bodies are asserted field by field in tests
 export async function rpc(
   url: string,
   token: string,
   method: string,
   params: unknown,
-): Promise<{ status: number; body: any }> {
+): Promise<{ status: number; body: LooseJson }> {
   const res = await post(url, envelope(method, params), token);
   return { status: res.status, body: await res.json() };
 }

@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { decodeSseStream } from "@a2a-partner/a2a-core";
+import type { LooseJson } from "@a2a-partner/test-support/loose-json";
 import { seedPgliteDataDir } from "@a2a-partner/test-support/pglite-template";
 import pg from "pg";
 import { afterEach } from "vitest";
@@ -305,8 +306,7 @@ export function deliveryLags(from: TimedFrame[], to: TimedFrame[]): number[] {
 export interface TimedFrame {
   id: string | undefined;
   event: string;
-  // biome-ignore lint/suspicious/noExplicitAny: frames are asserted field by field in tests
-  result: any;
+  result: LooseJson;
   /** When the frame arrived (ms, `performance.now()`). */
   at: number;
 }
@@ -407,8 +407,7 @@ export async function eventually<T>(
 }
 
 /** The text of a status message (`status.message.parts[*].text`). */
-// biome-ignore lint/suspicious/noExplicitAny: reads a wire object
-export function statusText(status: any): string | undefined {
+export function statusText(status: LooseJson): string | undefined {
   const parts: unknown = status?.message?.parts;
   if (!Array.isArray(parts)) return undefined;
   return parts

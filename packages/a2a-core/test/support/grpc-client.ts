@@ -1,3 +1,4 @@
+import type { LooseJson } from "@a2a-partner/test-support/loose-json";
 import { type DescMessage, fromBinary, fromJson, type JsonValue, toBinary, toJson } from "@bufbuild/protobuf";
 import { anyUnpack } from "@bufbuild/protobuf/wkt";
 import {
@@ -24,7 +25,7 @@ export class A2AGrpcTestClient {
     this.client.close();
   }
 
-  unary(method: string, request: unknown, options: CallInit = {}): Promise<any> {
+  unary(method: string, request: unknown, options: CallInit = {}): Promise<LooseJson> {
     const desc = methodDesc(method);
     return new Promise((resolve, reject) =>
       this.client.makeUnaryRequest(
@@ -51,7 +52,7 @@ export class A2AGrpcTestClient {
       metadataOf(options),
       options.call ?? {},
     );
-    async function* messages(): AsyncGenerator<any> {
+    async function* messages(): AsyncGenerator<LooseJson> {
       for await (const bytes of call) yield toJson(desc.output, fromBinary(desc.output, bytes as Buffer));
     }
     return { call, messages: messages() };

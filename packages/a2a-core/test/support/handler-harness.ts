@@ -1,3 +1,4 @@
+import type { LooseJson } from "@a2a-partner/test-support/loose-json";
 import { afterEach } from "vitest";
 import { toFetchHandler } from "../../src/adapters/fetch.js";
 import { environmentOfStart } from "../../src/environments/environment-start.js";
@@ -91,7 +92,7 @@ export interface Harness<E extends TaskExecutor = ScriptedExecutor> {
     body: unknown,
     options?: { token?: string | null; headers?: Record<string, string>; signal?: AbortSignal },
   ): Promise<Response>;
-  rpc(method: string, params: unknown, token?: string): Promise<{ status: number; body: any }>;
+  rpc(method: string, params: unknown, token?: string): Promise<{ status: number; body: LooseJson }>;
   /** A streaming start over JSON-RPC (`SendStreamingMessage` unless `method` says otherwise): its response. */
   stream(params?: unknown, options?: StreamOptions): Promise<Response>;
 }
@@ -193,8 +194,8 @@ export function startParams(text = "restock aisle 5", messageId?: string, storeI
 export interface Frame {
   id: string | undefined;
   event: string;
-  result: any;
-  error?: any;
+  result: LooseJson;
+  error?: LooseJson;
 }
 
 /** Reads every frame of an SSE response until it ends (or `limit` frames have arrived). */
