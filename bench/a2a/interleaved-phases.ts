@@ -13,13 +13,13 @@ import { createTarget, type RunningServer, type Target, type TargetId } from "./
 
 export type PhaseId = "gettask" | "tasks" | "first-event" | "streams";
 /**
- * The order the phases run in, whatever order --phases names them: the write-heavy tasks phase after the
- * phases that write little. Its slices write tens of thousands of tasks into each target's store, the
- * faster target more, and a first-event phase after it read that volume, not the servers: +13 % for a
- * tree that completed more tasks, equal when the first events ran alone (bench/NOTES.md, seventeenth
- * session; this host's PostgreSQL runs without autovacuum). run.ts keeps the same order.
+ * The phases' default order (`--phases` runs them in the order it names them). A first-event phase after
+ * the tasks phase times servers that have just run that load, where run.ts times fresh ones: a server's
+ * state after the load shows there (on 2026-12-08, +13 % against `7ebe7c0`, while servers restarted on
+ * the same stores read the same; bench/NOTES.md, seventeenth session). `--phases first-event` alone times
+ * servers warmed by starts only.
  */
-export const PHASE_IDS: readonly PhaseId[] = ["first-event", "gettask", "tasks", "streams"];
+export const PHASE_IDS: readonly PhaseId[] = ["gettask", "tasks", "first-event", "streams"];
 
 /** A target under test: its one load server, the pool that loads it, and the completed tasks GetTask polls. */
 export interface Entry {

@@ -20,10 +20,10 @@
  * and a server run from there starts ~10 MiB higher than the same code in place (bench/NOTES.md, eighth
  * session): ~2 KiB a stream at 5,000 in the base's favour.
  *
- * Flags: --targets (single-instance targets of run.ts, the first is the baseline), --phases (first-event,
- * gettask, tasks, streams; default all; run in that order whatever order they are named in), --rounds, --slice and --warmup (seconds per slice; the
- * warm-up is not counted), --concurrency, --starts (sequential starts per first-event slice),
- * --stream-rounds (rounds of the streams phase, default 3: each slice starts a fresh server on a store of
+ * Flags: --targets (single-instance targets of run.ts, the first is the baseline), --phases (gettask,
+ * tasks, first-event, streams, run in the order given; default all), --rounds, --slice and --warmup
+ * (seconds per slice; the warm-up is not counted), --concurrency, --starts (sequential starts per
+ * first-event slice), --stream-rounds (rounds of the streams phase, default 3: each slice starts a fresh server on a store of
  * its own), --streams and --subscribe-streams (idle streams held per slice; 0 skips one), --open-parallel,
  * --json. A round before the first is run uncounted, so every server is warm (JIT, connections, caches);
  * not for streams, whose every slice is a fresh server. What each phase measures: interleaved-phases.ts;
@@ -59,12 +59,7 @@ const list = (value: string) =>
     .map((t) => t.trim())
     .filter(Boolean);
 const targetIds = list(args.targets) as TargetId[];
-const requestedPhases = list(args.phases) as PhaseId[];
-// Run in PHASE_IDS' order (the tasks phase after the phases that write little); an unknown name is refused below.
-const phaseIds = [
-  ...PHASE_IDS.filter((id) => requestedPhases.includes(id)),
-  ...requestedPhases.filter((id) => !PHASE_IDS.includes(id)),
-];
+const phaseIds = list(args.phases) as PhaseId[];
 const rounds = Number(args.rounds);
 const streamRounds = Number(args["stream-rounds"]);
 const settings: Settings = {
