@@ -14,10 +14,8 @@ import { createTarget, type RunningServer, type Target, type TargetId } from "./
 export type PhaseId = "gettask" | "tasks" | "first-event" | "streams";
 /**
  * The phases' default order (`--phases` runs them in the order it names them). A first-event phase after
- * the tasks phase times servers that have just run that load, where run.ts times fresh ones: a server's
- * state after the load shows there (on 2026-12-08, +13 % against `7ebe7c0`, while servers restarted on
- * the same stores read the same; bench/NOTES.md, seventeenth session). `--phases first-event` alone times
- * servers warmed by starts only.
+ * the tasks phase times servers whose sessions lived through that load, where run.ts times fresh ones;
+ * without autovacuum that read stale plans (analyze-stand-in.ts).
  */
 export const PHASE_IDS: readonly PhaseId[] = ["gettask", "tasks", "first-event", "streams"];
 

@@ -30,7 +30,9 @@
  * the comparison (median of rounds with spread, pooled for rates, "within the spread" when the rounds
  * disagree on the sign of the change): interleaved-report.ts.
  */
+import { POSTGRES_URL } from "../../examples/server/test/support/backends.ts";
 import { benchFlags } from "../flags.ts";
+import { startAnalyzeStandIn } from "./analyze-stand-in.ts";
 import { type Entry, PHASE_IDS, PHASES, type PhaseId, type Settings, type SliceResult } from "./interleaved-phases.ts";
 import { type Comparison, compare, table, verdictLines } from "./interleaved-report.ts";
 import { createPool, timeToFirstEvent } from "./load.ts";
@@ -147,6 +149,7 @@ async function main(): Promise<void> {
   const entries: Entry[] = [];
   const results: Comparison[] = [];
   const allSlices: Record<string, Record<string, SliceResult[]>> = {};
+  const analyze = await startAnalyzeStandIn(POSTGRES_URL);
   try {
     for (const id of targetIds) {
       log(`starting ${id} …`);
@@ -175,6 +178,7 @@ async function main(): Promise<void> {
       allSlices[phase] = Object.fromEntries(slices);
     }
   } finally {
+    await analyze.stop();
     for (const entry of entries) await stop(entry).catch(() => undefined);
   }
   const { concurrency, sliceMs, warmupMs } = settings;
@@ -185,6 +189,7 @@ async function main(): Promise<void> {
       `sequential starts a slice; streams: ${streamRounds} rounds, ${settings.streams} streams and ` +
       `${settings.subscriptions} subscriptions a slice), the order rotated every round. A change is ` +
       `"within the spread" when its rounds disagree on its sign: no difference this host resolved.`,
+    ...(analyze.note ? [analyze.note] : []),
     "",
   ];
   for (const phase of phaseIds) {

@@ -64,6 +64,7 @@ import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { POSTGRES_URL } from "../../examples/server/test/support/backends.ts";
 import { median, ms, quantile } from "../metrics/stats.ts";
+import { startAnalyzeStandIn } from "./analyze-stand-in.ts";
 import { type CommitFloor, commitFloor } from "./commit-floor.ts";
 import { GrpcLoadClient, grpcGetTaskThroughput, grpcSustainedTasks, grpcTimeToFirstEvent } from "./grpc-load.ts";
 import { createPool, type Endpoint, getTaskThroughput, type Lane, sustainedTasks, timeToFirstEvent } from "./load.ts";
@@ -438,6 +439,7 @@ async function main(): Promise<void> {
   // Every target's store is made first and kept to the end: the rounds come back to each.
   const made: Target[] = [];
   const results: Result[] = [];
+  const analyze = await startAnalyzeStandIn(POSTGRES_URL);
   try {
     for (const id of targets) made.push(await createTarget(id));
     const loads = new Map<TargetId, LoadResult[]>(targets.map((id) => [id, []]));
@@ -479,6 +481,7 @@ async function main(): Promise<void> {
       });
     }
   } finally {
+    await analyze.stop();
     for (const target of made) await target.dispose().catch(() => undefined);
   }
   const scaleOutRows = scaleOut(results);
@@ -495,6 +498,7 @@ async function main(): Promise<void> {
       .map((l) => l.toFixed(2))
       .join(" ")}.`,
     `Servers (each a child process on this machine): ${results.map((r) => `${r.label} = ${r.store}`).join("; ")}.`,
+    ...(analyze.note ? [analyze.note] : []),
     ...(rounds > 1
       ? [
           `Load phases in ${rounds} rounds, the targets interleaved (order rotated each round): each figure is the ` +
