@@ -23,12 +23,12 @@
  * Flags: --targets (single-instance targets of run.ts, the first is the baseline), --phases (gettask,
  * tasks, first-event, streams, run in the order given; default all), --rounds, --slice and --warmup
  * (seconds per slice; the warm-up is not counted), --concurrency, --starts (sequential starts per
- * first-event slice), --stream-rounds (rounds of the streams phase, default 3: each slice starts a fresh server on a store of
- * its own), --streams and --subscribe-streams (idle streams held per slice; 0 skips one), --open-parallel,
- * --json. A round before the first is run uncounted, so every server is warm (JIT, connections, caches);
- * not for streams, whose every slice is a fresh server. What each phase measures: interleaved-phases.ts;
- * the comparison (median of rounds with spread, pooled for rates, "within the spread" when the rounds
- * disagree on the sign of the change): interleaved-report.ts.
+ * first-event slice), --stream-rounds (rounds of the streams phase, default 3: each slice starts a fresh
+ * server on a store of its own), --streams and --subscribe-streams (idle streams held per slice; 0 skips
+ * one), --open-parallel, --json. A round before the first is run uncounted, so every server is warm (JIT,
+ * connections, caches); not for streams, whose every slice is a fresh server. What each phase measures:
+ * interleaved-phases.ts; the comparison (median of rounds with spread, pooled for rates, "within the
+ * spread" when the rounds disagree on the sign of the change): interleaved-report.ts.
  */
 import { POSTGRES_URL } from "../../examples/server/test/support/backends.ts";
 import { benchFlags } from "../flags.ts";
