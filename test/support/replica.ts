@@ -61,18 +61,22 @@ async function psql(url: string, sql: string): Promise<string> {
 }
 
 /**
- * `pg_basebackup`, tried again when the cluster removed a WAL segment before the backup's WAL stream
- * asked for it: its temporary slot is made only once the backup has begun, and the suites beside it
- * write WAL fast enough on a busy host for a checkpoint to recycle a segment in between. It removes its
- * data directory when it fails, so a second try starts clean.
+ * `pg_basebackup`, tried again when the cluster dropped the WAL its stream was about to read: its
+ * temporary slot is made only once the backup has begun, and the suites beside it write WAL fast enough on
+ * a busy host for a checkpoint to recycle a segment in between ("has already been removed"), or to find
+ * the new slot behind what it keeps and end the stream's process to invalidate it ("terminating process
+ * … to release replication slot" in the server's log; pg_basebackup sees "administrator command"). It
+ * removes its data directory when it fails, so a second try starts clean.
  */
+const WAL_RACE = ["has already been removed", "terminating connection due to administrator command"];
+
 async function baseBackup(file: string, args: string[]): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     try {
       await runAsService(file, args);
       return;
     } catch (error) {
-      if (attempt >= 3 || !String(error).includes("has already been removed")) throw error;
+      if (attempt >= 3 || !WAL_RACE.some((text) => String(error).includes(text))) throw error;
     }
   }
 }
